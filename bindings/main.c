@@ -1,0 +1,218 @@
+/* main.c -- the warplab command. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../engine/warplab.h"
+
+static const char usage[] =
+    "usage: warplab <command> [options] [args]\n"
+    "\n"
+    "commands:\n"
+    "  litmus [options] FILE...   explore every outcome the PTX 6.0 memory\n"
+    "                             model allows for each .litmus file and\n"
+    "                             print it in herd7's format\n"
+    "      --json                 print JSON instead (one array of results,\n"
+    "                             with every final state and a witness\n"
+    "                             execution per state)\n"
+    "      --unroll N             take each backward branch at most N times\n"
+    "                             (default %d; spin-loop iterations that\n"
+    "                             change nothing are free); when the bound\n"
+    "                             cuts an execution the verdict line reads\n"
+    "                             'Loop Ok'/'Loop No' and a Warning line\n"
+    "                             follows\n"
+    "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    "  help                       this text\n"
+    "  version                    the version\n"
+    "\n"
+    "Exit status: 0 when every file ran, 1 when some file could not be\n"
+    "read, parsed or explored (the reason goes to stderr as\n"
+    "file:line:col: message), 2 on a usage error.\n"
+    "\n"
+    "The .litmus dialect is Dat3M's PTX dialect; README.md describes it.\n";
+
+static int write_stdout(void *ud, const char *s, size_t n) {
+  (void)ud;
+  return fwrite(s, 1, n, stdout) == n ? 0 : -1;
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char *read_file(const char *path, size_t *len, char *err,
+                       size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  size_t cap = 0, n = 0;
+  if (f == NULL) {
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  for (;;) {
+    size_t got;
+    if (n == cap) {
+      size_t ncap = cap ? cap * 2 : 4096;
+      char *p;
+      if (ncap > ((size_t)64 << 20)) {
+        snprintf(err, errlen, "%s: file too large (over 64 MiB)", path);
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
+      p = realloc(buf, ncap);
+      if (p == NULL) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
+      buf = p;
+      cap = ncap;
+    }
+    got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0)
+      break;
+  }
+  if (ferror(f)) {
+    snprintf(err, errlen, "%s: read error", path);
+    free(buf);
+    fclose(f);
+    return NULL;
+  }
+  fclose(f);
+  *len = n;
+  return buf;
+}
+
+static int cmd_litmus(int argc, char **argv) {
+  wl_explore_opts opts;
+  wl_ctx *ctx;
+  int i, json = 0, quiet = 0, failed = 0, nfiles = 0, first = 1;
+  memset(&opts, 0, sizeof opts);
+  for (i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) {
+      json = 1;
+    } else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) {
+      quiet = 1;
+    } else if (strcmp(argv[i], "--unroll") == 0 ||
+               strncmp(argv[i], "--unroll=", 9) == 0) {
+      const char *v = argv[i][8] == '=' ? argv[i] + 9 : NULL;
+      char *end;
+      long n;
+      if (v == NULL) {
+        if (i + 1 >= argc) {
+          fprintf(stderr, "warplab litmus: --unroll needs a number\n");
+          return 2;
+        }
+        v = argv[++i];
+      }
+      n = strtol(v, &end, 10);
+      if (*v == '\0' || *end != '\0' || n < 1 || n > 1000) {
+        fprintf(stderr,
+                "warplab litmus: --unroll takes a number from 1 to 1000, "
+                "not '%s'\n",
+                v);
+        return 2;
+      }
+      opts.unroll = (int)n;
+    } else if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      fprintf(stderr, "warplab litmus: unknown option '%s' (see warplab "
+                      "help)\n",
+              argv[i]);
+      return 2;
+    } else {
+      break;
+    }
+  }
+  if (i >= argc) {
+    fprintf(stderr, "warplab litmus: no .litmus file given (see warplab "
+                    "help)\n");
+    return 2;
+  }
+  if (wl_ctx_new(NULL, &ctx) != 0) {
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  if (json)
+    fputs("[", stdout);
+  for (; i < argc; i++) {
+    char err[600];
+    size_t len = 0;
+    char *src = read_file(argv[i], &len, err, sizeof err);
+    wl_litmus *t = NULL;
+    wl_result *r = NULL;
+    double t0;
+    int rc;
+    nfiles++;
+    if (src == NULL) {
+      fprintf(stderr, "warplab: %s\n", err);
+      failed++;
+      continue;
+    }
+    t0 = now();
+    rc = wl_litmus_parse(ctx, argv[i], src, len, &t);
+    free(src);
+    if (rc == 0)
+      rc = wl_explore(ctx, t, &opts, &r);
+    if (rc != 0) {
+      const char *m = wl_ctx_errmsg(ctx);
+      if (strncmp(m, argv[i], strlen(argv[i])) == 0)
+        fprintf(stderr, "warplab: %s\n", m);
+      else
+        fprintf(stderr, "warplab: %s: %s\n", argv[i], m);
+      wl_litmus_free(t);
+      failed++;
+      continue;
+    }
+    if (quiet) {
+      printf("%s %s%s\n", wl_litmus_name(t),
+             wl_result_bound_hit(r) ? "Loop " : "",
+             wl_result_verdict(r) ? "Ok" : "No");
+    } else if (json) {
+      if (!first)
+        fputs(",\n", stdout);
+      wl_result_write_json(r, now() - t0, write_stdout, NULL);
+      first = 0;
+    } else {
+      wl_result_write_herd(r, now() - t0, write_stdout, NULL);
+    }
+    wl_result_free(r);
+    wl_litmus_free(t);
+  }
+  if (json)
+    fputs("]\n", stdout);
+  wl_ctx_free(ctx);
+  if (fflush(stdout) != 0)
+    return 1;
+  return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, usage, WL_DEFAULT_UNROLL);
+    return 2;
+  }
+  if (strcmp(argv[1], "litmus") == 0)
+    return cmd_litmus(argc - 2, argv + 2);
+  if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+      strcmp(argv[1], "-h") == 0) {
+    printf(usage, WL_DEFAULT_UNROLL);
+    return 0;
+  }
+  if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
+    printf("warplab %s\n", WL_VERSION);
+    return 0;
+  }
+  fprintf(stderr, "warplab: unknown command '%s'\n\n", argv[1]);
+  fprintf(stderr, usage, WL_DEFAULT_UNROLL);
+  return 2;
+}

@@ -1,0 +1,205 @@
+/* common.c -- errors, allocation, buffers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *wl_err_name(int err) {
+  switch (err) {
+#define WL_ERR_NAME(name, code, msg) \
+  case WL_##name:                    \
+    return "WL_" #name;
+    WL_ERRNO_MAP(WL_ERR_NAME)
+#undef WL_ERR_NAME
+  default:
+    return "unknown";
+  }
+}
+
+const char *wl_strerror(int err) {
+  switch (err) {
+#define WL_ERR_STR(name, code, msg) \
+  case WL_##name:                   \
+    return msg;
+    WL_ERRNO_MAP(WL_ERR_STR)
+#undef WL_ERR_STR
+  default:
+    return "unknown error";
+  }
+}
+
+static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  (void)ud;
+  (void)osize;
+  if (nsize == 0) {
+    free(ptr);
+    return NULL;
+  }
+  return realloc(ptr, nsize);
+}
+
+int wl_ctx_new(const wl_config *cfg, wl_ctx **out) {
+  wl_alloc_fn fn = default_alloc;
+  void *ud = NULL;
+  wl_ctx *ctx;
+  if (out == NULL)
+    return WL_EINVAL;
+  *out = NULL;
+  if (cfg != NULL && cfg->alloc != NULL) {
+    fn = cfg->alloc;
+    ud = cfg->alloc_ud;
+  }
+  ctx = fn(ud, NULL, 0, sizeof *ctx);
+  if (ctx == NULL)
+    return WL_ENOMEM;
+  memset(ctx, 0, sizeof *ctx);
+  ctx->alloc = fn;
+  ctx->alloc_ud = ud;
+  *out = ctx;
+  return 0;
+}
+
+void wl_ctx_free(wl_ctx *ctx) {
+  if (ctx == NULL)
+    return;
+  ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
+}
+
+const char *wl_ctx_errmsg(const wl_ctx *ctx) {
+  return ctx == NULL ? "no context" : ctx->errmsg;
+}
+
+int wl__err(wl_ctx *ctx, int err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+  va_end(ap);
+  return err;
+}
+
+void *wl__alloc(wl_ctx *ctx, size_t n) {
+  if (n == 0)
+    n = 1;
+  return ctx->alloc(ctx->alloc_ud, NULL, 0, n);
+}
+
+void *wl__calloc(wl_ctx *ctx, size_t n) {
+  void *p = wl__alloc(ctx, n);
+  if (p != NULL)
+    memset(p, 0, n);
+  return p;
+}
+
+void *wl__realloc(wl_ctx *ctx, void *ptr, size_t osize, size_t nsize) {
+  if (nsize == 0)
+    nsize = 1;
+  return ctx->alloc(ctx->alloc_ud, ptr, osize, nsize);
+}
+
+void wl__free(wl_ctx *ctx, void *ptr, size_t size) {
+  if (ptr != NULL)
+    ctx->alloc(ctx->alloc_ud, ptr, size, 0);
+}
+
+char *wl__strndup(wl_ctx *ctx, const char *s, size_t n) {
+  char *p = wl__alloc(ctx, n + 1);
+  if (p == NULL)
+    return NULL;
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+void wl__strfree(wl_ctx *ctx, char *s) {
+  if (s != NULL)
+    wl__free(ctx, s, strlen(s) + 1);
+}
+
+void wl__buf_init(wl_buf *b, wl_ctx *ctx) {
+  memset(b, 0, sizeof *b);
+  b->ctx = ctx;
+}
+
+void wl__buf_free(wl_buf *b) {
+  wl__free(b->ctx, b->p, b->cap);
+  b->p = NULL;
+  b->n = b->cap = 0;
+}
+
+static int buf_reserve(wl_buf *b, size_t extra) {
+  size_t want = b->n + extra + 1, cap = b->cap ? b->cap : 64;
+  char *p;
+  if (b->oom)
+    return -1;
+  if (want <= b->cap)
+    return 0;
+  while (cap < want)
+    cap *= 2;
+  p = wl__realloc(b->ctx, b->p, b->cap, cap);
+  if (p == NULL) {
+    b->oom = 1;
+    return -1;
+  }
+  b->p = p;
+  b->cap = cap;
+  return 0;
+}
+
+void wl__buf_add(wl_buf *b, const char *s, size_t n) {
+  if (buf_reserve(b, n) != 0)
+    return;
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+}
+
+void wl__buf_puts(wl_buf *b, const char *s) { wl__buf_add(b, s, strlen(s)); }
+
+void wl__buf_printf(wl_buf *b, const char *fmt, ...) {
+  char tmp[256];
+  va_list ap;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  if ((size_t)n < sizeof tmp) {
+    wl__buf_add(b, tmp, (size_t)n);
+    return;
+  }
+  if (buf_reserve(b, (size_t)n) != 0)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->n += (size_t)n;
+}
+
+void wl__vec_init(wl_vec *v, size_t isz) {
+  memset(v, 0, sizeof *v);
+  v->isz = isz;
+}
+
+void *wl__vec_push(wl_ctx *ctx, wl_vec *v) {
+  char *item;
+  if (v->n == v->cap) {
+    size_t cap = v->cap ? v->cap * 2 : 8;
+    void *p = wl__realloc(ctx, v->p, v->cap * v->isz, cap * v->isz);
+    if (p == NULL)
+      return NULL;
+    v->p = p;
+    v->cap = cap;
+  }
+  item = (char *)v->p + v->n * v->isz;
+  memset(item, 0, v->isz);
+  v->n++;
+  return item;
+}
+
+void wl__vec_free(wl_ctx *ctx, wl_vec *v) {
+  wl__free(ctx, v->p, v->cap * v->isz);
+  v->p = NULL;
+  v->n = v->cap = 0;
+}

@@ -1,0 +1,66 @@
+/* internal.h -- what engine files share: the context, allocation,
+ * growable buffers, error reporting.  Not installed. */
+#ifndef WL_INTERNAL_H
+#define WL_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../warplab.h"
+
+#define WL_ERRMSG_MAX 512
+
+struct wl_ctx {
+  wl_alloc_fn alloc;
+  void *alloc_ud;
+  char errmsg[WL_ERRMSG_MAX];
+};
+
+/* Allocation through the context's hook.  wl__realloc keeps ptr on
+ * failure (returns NULL). */
+void *wl__alloc(wl_ctx *ctx, size_t n);
+void *wl__calloc(wl_ctx *ctx, size_t n);
+void *wl__realloc(wl_ctx *ctx, void *ptr, size_t osize, size_t nsize);
+void wl__free(wl_ctx *ctx, void *ptr, size_t size);
+char *wl__strndup(wl_ctx *ctx, const char *s, size_t n);
+void wl__strfree(wl_ctx *ctx, char *s);
+
+/* Sets the context's message and returns err. */
+int wl__err(wl_ctx *ctx, int err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* A growable byte buffer allocated through a context. */
+typedef struct wl_buf {
+  wl_ctx *ctx;
+  char *p;
+  size_t n, cap;
+  int oom; /* sticky: an append failed */
+} wl_buf;
+
+void wl__buf_init(wl_buf *b, wl_ctx *ctx);
+void wl__buf_free(wl_buf *b);
+void wl__buf_add(wl_buf *b, const char *s, size_t n);
+void wl__buf_puts(wl_buf *b, const char *s);
+void wl__buf_printf(wl_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* A growable array of fixed-size items. */
+typedef struct wl_vec {
+  void *p;
+  size_t n, cap, isz;
+} wl_vec;
+
+void wl__vec_init(wl_vec *v, size_t isz);
+/* Appends one zeroed item and returns it, or NULL (out of memory). */
+void *wl__vec_push(wl_ctx *ctx, wl_vec *v);
+void wl__vec_free(wl_ctx *ctx, wl_vec *v);
+#define WL_VEC_AT(v, T, i) (((T *)(v)->p)[i])
+
+#endif

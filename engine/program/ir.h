@@ -1,0 +1,125 @@
+/* ir.h -- the instruction set shared by the .litmus reader, the Lua
+ * bindings and the explorer: PTX memory instructions with semantics and
+ * scope, register arithmetic, branches and barriers. */
+#ifndef WL_IR_H
+#define WL_IR_H
+
+#include <stdint.h>
+
+#include "../common/internal.h"
+
+#define WL_MAX_THREADS 16
+#define WL_MAX_REGS 64
+#define WL_MAX_LOCS 64
+
+/* Memory-order qualifiers (PTX ".sem"). */
+enum { SEM_WEAK, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC };
+/* Scopes; NONE for .weak accesses. */
+enum { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS };
+
+enum {
+  OP_NOP,    /* a label */
+  OP_MOV,    /* dst = a (Dat3M writes "ld r0, 2") */
+  OP_ALU,    /* dst = a <aop> b */
+  OP_LD,     /* dst = [loc] */
+  OP_ST,     /* [loc] = a */
+  OP_ATOM,   /* dst = [loc]; [loc] = old <aop> a  (cas: b is the new value) */
+  OP_RED,    /* [loc] = [loc] <aop> a */
+  OP_FENCE,  /* fence.sem.scope */
+  OP_BAR,    /* barrier */
+  OP_BRANCH, /* if (a <cond> b) goto target */
+  OP_GOTO
+};
+
+/* Operations of atom/red and of register arithmetic. */
+enum {
+  AOP_ADD, AOP_SUB, AOP_MUL, AOP_DIV, AOP_REM, AOP_AND, AOP_OR, AOP_XOR,
+  AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_EXCH, AOP_CAS, AOP_SHL, AOP_SHR
+};
+
+enum { COND_EQ, COND_NE, COND_LT, COND_LE, COND_GT, COND_GE };
+
+/* Barrier flavours.  In Dat3M's dialect "bar.cta.sync I{, ID{, N}}" names
+ * a static instance I, an optional logical barrier ID and an optional
+ * thread count N; the PTX form "bar.sync a{, b}" names barrier a and the
+ * thread count b (default: every thread of the CTA). */
+enum { BAR_SYNC, BAR_ARRIVE };
+enum { BARNS_INSTANCE, BARNS_NAMED, BARNS_PTX };
+
+typedef struct wl_operand {
+  uint8_t is_reg;
+  int reg;     /* when is_reg */
+  int64_t imm; /* otherwise */
+} wl_operand;
+
+typedef struct wl_insn {
+  uint8_t op, sem, scope, aop, cond;
+  uint8_t bar_kind, bar_ns; /* OP_BAR */
+  uint8_t has_count;        /* OP_BAR: b/N given */
+  int dst;                  /* register, or -1 */
+  int loc;                  /* location index, or -1 */
+  wl_operand a, b;          /* value operands (bar: id, count) */
+  int64_t bar_inst;         /* OP_BAR, BARNS_INSTANCE/NAMED: instance */
+  int target;               /* branch target (instruction index) */
+  int line, col;            /* source position */
+} wl_insn;
+
+typedef struct wl_thread {
+  char name[16];    /* "P0" */
+  int cta, gpu;     /* placement */
+  wl_insn *insns;
+  int ninsns, cap;
+  int nregs;
+  char *regnames[WL_MAX_REGS];
+  int64_t reginit[WL_MAX_REGS];
+  int line;         /* where the thread is declared */
+} wl_thread;
+
+/* Condition: a proposition over final registers and memory. */
+enum { CN_TRUE, CN_AND, CN_OR, CN_NOT, CN_CMP };
+enum { AT_CONST, AT_REG, AT_LOC };
+
+typedef struct wl_atom {
+  uint8_t kind;
+  int thread, reg, loc;
+  int64_t val;
+} wl_atom;
+
+typedef struct wl_cnode {
+  uint8_t kind, cmp; /* cmp: COND_* */
+  int l, r;          /* children (node indices) */
+  wl_atom a, b;      /* CN_CMP */
+} wl_cnode;
+
+struct wl_litmus {
+  wl_ctx *ctx;
+  char *name;
+  char *filename;
+  int nthreads;
+  wl_thread threads[WL_MAX_THREADS];
+  int nlocs;
+  char *locnames[WL_MAX_LOCS];
+  int64_t locinit[WL_MAX_LOCS];
+  /* condition */
+  int cond_kind; /* wl_cond_kind */
+  int has_cond;
+  wl_cnode *cnodes;
+  int ncnodes, cnodes_cap;
+  int cond_root;
+  char *cond_text; /* as written, normalised spaces */
+  /* extra observed variables ("locations [...]") */
+  wl_atom observed[64];
+  int nobserved;
+};
+
+/* Finds or adds a register / location by name; -1 when full. */
+int wl__thread_reg(wl_ctx *ctx, wl_thread *t, const char *name, size_t n);
+int wl__litmus_loc(wl_litmus *t, const char *name, size_t n);
+/* Evaluates the condition on a final state (regs[thread][reg], mem[loc]).*/
+int wl__cond_eval(const wl_litmus *t, int node, int64_t *const *regs,
+                  const int64_t *mem);
+/* Register arithmetic and the atomic operations, on 64-bit values. */
+int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b);
+int wl__cond_holds(int cond, int64_t a, int64_t b);
+
+#endif

@@ -1,0 +1,1597 @@
+/* litmus.c -- the reader of Dat3M's PTX litmus dialect.
+ *
+ *   PTX NAME  <free text, "quoted" comments>
+ *   { x=0; P1:r1=0; }
+ *    P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ *    st.weak x, 1   | ld.acquire.gpu r1, y ;
+ *    ...
+ *   [locations [x; P1:r2;]]
+ *   exists|~exists|forall (P1:r1 == 1 /\ x != 2)
+ *
+ * A hand-written lexer and recursive-descent parser; every error names
+ * file:line:col and what was expected.  Nothing here allocates without
+ * checking, and no input makes it read out of bounds (fuzzed). */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ir.h"
+
+enum {
+  T_EOF, T_WORD, T_NUM, T_PUNCT
+};
+
+typedef struct tok {
+  int kind;
+  const char *s; /* start in source */
+  size_t n;
+  int64_t num;
+  int line, col;
+} tok;
+
+typedef struct parser {
+  wl_ctx *ctx;
+  const char *file;
+  const char *src;
+  size_t len, pos;
+  int line, col;
+  tok t;      /* current token */
+  int err;    /* first error */
+  wl_litmus *lt;
+} parser;
+
+/* ---------------------------------------------------------------- */
+/* Lexer                                                             */
+
+static int perr(parser *p, int code, int line, int col, const char *fmt,
+                ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static int perr(parser *p, int code, int line, int col, const char *fmt,
+                ...) {
+  char msg[WL_ERRMSG_MAX - 64];
+  va_list ap;
+  if (p->err)
+    return p->err;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  p->err = code;
+  wl__err(p->ctx, code, "%s:%d:%d: %s", p->file, line, col, msg);
+  return code;
+}
+
+static void describe(const tok *t, char *out, size_t n) {
+  if (t->kind == T_EOF)
+    snprintf(out, n, "end of file");
+  else if (t->n > 24)
+    snprintf(out, n, "'%.24s...'", t->s);
+  else
+    snprintf(out, n, "'%.*s'", (int)t->n, t->s);
+}
+
+static int expected(parser *p, const char *what) {
+  char d[40];
+  describe(&p->t, d, sizeof d);
+  return perr(p, WL_ESYNTAX, p->t.line, p->t.col, "expected %s, found %s",
+              what, d);
+}
+
+static int peekc(const parser *p, size_t k) {
+  return p->pos + k < p->len ? (unsigned char)p->src[p->pos + k] : -1;
+}
+
+static void advc(parser *p) {
+  if (p->pos >= p->len)
+    return;
+  if (p->src[p->pos] == '\n') {
+    p->line++;
+    p->col = 1;
+  } else {
+    p->col++;
+  }
+  p->pos++;
+}
+
+static int is_word_start(int c) { return c == '_' || isalpha(c) || c == '%'; }
+static int is_word(int c) {
+  return c == '_' || c == '.' || c == '%' || c == '$' || isalnum(c);
+}
+
+static void skip_space(parser *p) {
+  for (;;) {
+    int c = peekc(p, 0);
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' ||
+        c == '\v') {
+      advc(p);
+    } else if (c == '(' && peekc(p, 1) == '*') {
+      /* herd-style comment (* ... *) */
+      int l = p->line, co = p->col;
+      advc(p);
+      advc(p);
+      while (!(peekc(p, 0) == '*' && peekc(p, 1) == ')')) {
+        if (peekc(p, 0) < 0) {
+          perr(p, WL_ESYNTAX, l, co, "unterminated comment '(*'");
+          return;
+        }
+        advc(p);
+      }
+      advc(p);
+      advc(p);
+    } else if (c == '/' && peekc(p, 1) == '/') {
+      while (peekc(p, 0) >= 0 && peekc(p, 0) != '\n')
+        advc(p);
+    } else {
+      return;
+    }
+  }
+}
+
+static void next(parser *p) {
+  tok *t = &p->t;
+  int c;
+  skip_space(p);
+  t->s = p->src + p->pos;
+  t->line = p->line;
+  t->col = p->col;
+  t->n = 0;
+  c = peekc(p, 0);
+  if (c < 0 || p->err) {
+    t->kind = T_EOF;
+    return;
+  }
+  if (c == 0) {
+    perr(p, WL_ESYNTAX, p->line, p->col, "NUL byte in the text");
+    t->kind = T_EOF;
+    return;
+  }
+  if (isdigit(c) || (c == '-' && isdigit(peekc(p, 1)))) {
+    int neg = 0, base = 10, any = 0;
+    uint64_t v = 0;
+    if (c == '-') {
+      neg = 1;
+      advc(p);
+    }
+    if (peekc(p, 0) == '0' && (peekc(p, 1) == 'x' || peekc(p, 1) == 'X')) {
+      base = 16;
+      advc(p);
+      advc(p);
+    }
+    for (;;) {
+      int d = peekc(p, 0), dv;
+      if (d >= '0' && d <= '9')
+        dv = d - '0';
+      else if (base == 16 && isxdigit(d))
+        dv = tolower(d) - 'a' + 10;
+      else
+        break;
+      if (v > (UINT64_MAX - (uint64_t)dv) / (uint64_t)base) {
+        perr(p, WL_ESYNTAX, t->line, t->col, "number too large");
+        t->kind = T_EOF;
+        return;
+      }
+      v = v * (uint64_t)base + (uint64_t)dv;
+      any = 1;
+      advc(p);
+    }
+    if (!any || is_word_start(peekc(p, 0))) {
+      perr(p, WL_ESYNTAX, t->line, t->col, "malformed number");
+      t->kind = T_EOF;
+      return;
+    }
+    if ((!neg && v > (uint64_t)INT64_MAX) ||
+        (neg && v > (uint64_t)INT64_MAX + 1)) {
+      perr(p, WL_ESYNTAX, t->line, t->col, "number out of 64-bit range");
+      t->kind = T_EOF;
+      return;
+    }
+    t->kind = T_NUM;
+    t->num = neg ? (int64_t)(0 - v) : (int64_t)v;
+    t->n = (size_t)(p->src + p->pos - t->s);
+    return;
+  }
+  if (is_word_start(c)) {
+    while (is_word(peekc(p, 0)))
+      advc(p);
+    t->kind = T_WORD;
+    t->n = (size_t)(p->src + p->pos - t->s);
+    return;
+  }
+  /* two-character punctuation first */
+  {
+    static const char *two[] = {"==", "!=", "/\\", "\\/", "&&", "||", "<=",
+                                ">=", NULL};
+    int i;
+    for (i = 0; two[i] != NULL; i++) {
+      if (c == two[i][0] && peekc(p, 1) == two[i][1]) {
+        advc(p);
+        advc(p);
+        t->kind = T_PUNCT;
+        t->n = 2;
+        return;
+      }
+    }
+  }
+  if (strchr("{};|,:()[]=~@&<>!*+", c) != NULL) {
+    advc(p);
+    t->kind = T_PUNCT;
+    t->n = 1;
+    return;
+  }
+  perr(p, WL_ESYNTAX, p->line, p->col, "unexpected character '%c'",
+       isprint(c) ? c : '?');
+  t->kind = T_EOF;
+}
+
+static int is_p(const parser *p, const char *s) {
+  return p->t.kind == T_PUNCT && p->t.n == strlen(s) &&
+         memcmp(p->t.s, s, p->t.n) == 0;
+}
+
+static int is_w(const parser *p, const char *s) {
+  return p->t.kind == T_WORD && p->t.n == strlen(s) &&
+         memcmp(p->t.s, s, p->t.n) == 0;
+}
+
+static int accept_p(parser *p, const char *s) {
+  if (is_p(p, s)) {
+    next(p);
+    return 1;
+  }
+  return 0;
+}
+
+static int expect_p(parser *p, const char *s) {
+  char what[16];
+  if (accept_p(p, s))
+    return 0;
+  snprintf(what, sizeof what, "'%s'", s);
+  return expected(p, what);
+}
+
+/* ---------------------------------------------------------------- */
+/* Names                                                             */
+
+int wl__thread_reg(wl_ctx *ctx, wl_thread *t, const char *name, size_t n) {
+  int i;
+  for (i = 0; i < t->nregs; i++)
+    if (strlen(t->regnames[i]) == n && memcmp(t->regnames[i], name, n) == 0)
+      return i;
+  if (t->nregs >= WL_MAX_REGS)
+    return -1;
+  t->regnames[t->nregs] = wl__strndup(ctx, name, n);
+  if (t->regnames[t->nregs] == NULL)
+    return -2;
+  t->reginit[t->nregs] = 0;
+  return t->nregs++;
+}
+
+int wl__litmus_loc(wl_litmus *t, const char *name, size_t n) {
+  int i;
+  for (i = 0; i < t->nlocs; i++)
+    if (strlen(t->locnames[i]) == n && memcmp(t->locnames[i], name, n) == 0)
+      return i;
+  if (t->nlocs >= WL_MAX_LOCS)
+    return -1;
+  t->locnames[t->nlocs] = wl__strndup(t->ctx, name, n);
+  if (t->locnames[t->nlocs] == NULL)
+    return -2;
+  t->locinit[t->nlocs] = 0;
+  return t->nlocs++;
+}
+
+/* A register name: r<digits> (Dat3M), or %r<digits> as PTX spells it. */
+static int is_regname(const char *s, size_t n) {
+  size_t i = 0;
+  if (n > 0 && s[0] == '%')
+    i = 1;
+  if (n < i + 2 || s[i] != 'r')
+    return 0;
+  for (i++; i < n; i++)
+    if (!isdigit((unsigned char)s[i]))
+      return 0;
+  return 1;
+}
+
+static int is_locname(const char *s, size_t n) {
+  size_t i;
+  if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+    return 0;
+  for (i = 1; i < n; i++)
+    if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+      return 0;
+  return 1;
+}
+
+static int reg_of(parser *p, wl_thread *th, const tok *t) {
+  int r = wl__thread_reg(p->ctx, th, t->s, t->n);
+  if (r == -2)
+    return perr(p, WL_ENOMEM, t->line, t->col, "out of memory");
+  if (r < 0)
+    return perr(p, WL_ELIMIT, t->line, t->col,
+                "too many registers in %s (at most %d)", th->name,
+                WL_MAX_REGS);
+  return r;
+}
+
+static int loc_of(parser *p, const tok *t) {
+  int l;
+  if (!is_locname(t->s, t->n))
+    return perr(p, WL_ESYNTAX, t->line, t->col,
+                "'%.*s' is not a location name", (int)t->n, t->s);
+  l = wl__litmus_loc(p->lt, t->s, t->n);
+  if (l == -2)
+    return perr(p, WL_ENOMEM, t->line, t->col, "out of memory");
+  if (l < 0)
+    return perr(p, WL_ELIMIT, t->line, t->col,
+                "too many locations (at most %d)", WL_MAX_LOCS);
+  return l;
+}
+
+/* ---------------------------------------------------------------- */
+/* Instructions                                                      */
+
+/* The mnemonic split at dots. */
+#define MAXPARTS 8
+typedef struct mnem {
+  const char *part[MAXPARTS];
+  size_t len[MAXPARTS];
+  int n;
+} mnem;
+
+static int part_is(const mnem *m, int i, const char *s) {
+  return i < m->n && m->len[i] == strlen(s) && memcmp(m->part[i], s, m->len[i]) == 0;
+}
+
+static int part_in(const mnem *m, int i, const char *const *set) {
+  int k;
+  for (k = 0; set[k] != NULL; k++)
+    if (part_is(m, i, set[k]))
+      return k;
+  return -1;
+}
+
+static const char *const sem_names[] = {"weak", "relaxed", "acquire",
+                                        "release", "acq_rel", "sc", NULL};
+static const char *const scope_names[] = {"", "cta", "gpu", "sys", NULL};
+static const char *const aop_names[] = {
+    "add", "sub", "mul", "div", "rem", "and", "or", "xor", "min",
+    "max", "inc", "dec", "exch", "cas", "shl", "shr", NULL};
+static const char *const cond_names[] = {"beq", "bne", "blt",
+                                         "ble", "bgt", "bge", NULL};
+
+/* Type and state-space suffixes real PTX writes; they do not change the
+ * memory model's view of an access, so the reader accepts and drops
+ * them. */
+static int is_ignorable_suffix(const mnem *m, int i) {
+  static const char *const sfx[] = {
+      "global", "shared", "b8",  "b16", "b32", "b64", "u8",  "u16",
+      "u32",    "u64",    "s8",  "s16", "s32", "s64", "f32", "f64",
+      "gen",    "generic", NULL};
+  return part_in(m, i, sfx) >= 0;
+}
+
+typedef struct cell {
+  tok toks[16];
+  int n;
+} cell;
+
+static int operand(parser *p, wl_thread *th, const tok *t, wl_operand *o,
+                   const char *what) {
+  memset(o, 0, sizeof *o);
+  if (t->kind == T_NUM) {
+    o->imm = t->num;
+    return 0;
+  }
+  if (t->kind == T_WORD && is_regname(t->s, t->n)) {
+    int r = reg_of(p, th, t);
+    if (r < 0)
+      return r;
+    o->is_reg = 1;
+    o->reg = r;
+    return 0;
+  }
+  {
+    char d[40];
+    describe(t, d, sizeof d);
+    return perr(p, WL_ESYNTAX, t->line, t->col,
+                "expected %s (a register or a constant), found %s", what, d);
+  }
+}
+
+static int need_reg(parser *p, wl_thread *th, const tok *t, int *reg) {
+  int r;
+  if (t->kind != T_WORD || !is_regname(t->s, t->n)) {
+    char d[40];
+    describe(t, d, sizeof d);
+    return perr(p, WL_ESYNTAX, t->line, t->col,
+                "expected a register (r0, r1, ...), found %s", d);
+  }
+  r = reg_of(p, th, t);
+  if (r < 0)
+    return r;
+  *reg = r;
+  return 0;
+}
+
+static int need_loc(parser *p, const tok *t, int *loc) {
+  int l;
+  if (t->kind != T_WORD || is_regname(t->s, t->n)) {
+    char d[40];
+    describe(t, d, sizeof d);
+    return perr(p, WL_ESYNTAX, t->line, t->col,
+                "expected a memory location, found %s", d);
+  }
+  l = loc_of(p, t);
+  if (l < 0)
+    return l;
+  *loc = l;
+  return 0;
+}
+
+/* Operands of a cell: tokens separated by commas. */
+static int split_operands(parser *p, const cell *c, int first,
+                          const tok **ops, int maxops, int *nops) {
+  int i = first, n = 0;
+  if (i >= c->n) {
+    *nops = 0;
+    return 0;
+  }
+  for (;;) {
+    if (i >= c->n)
+      return perr(p, WL_ESYNTAX, c->toks[c->n - 1].line,
+                  c->toks[c->n - 1].col, "expected an operand after ','");
+    if (c->toks[i].kind != T_WORD && c->toks[i].kind != T_NUM) {
+      char d[40];
+      describe(&c->toks[i], d, sizeof d);
+      return perr(p, WL_ESYNTAX, c->toks[i].line, c->toks[i].col,
+                  "expected an operand, found %s", d);
+    }
+    if (n == maxops)
+      return perr(p, WL_ESYNTAX, c->toks[i].line, c->toks[i].col,
+                  "too many operands");
+    ops[n++] = &c->toks[i++];
+    if (i == c->n)
+      break;
+    if (!(c->toks[i].kind == T_PUNCT && c->toks[i].n == 1 &&
+          c->toks[i].s[0] == ',')) {
+      char d[40];
+      describe(&c->toks[i], d, sizeof d);
+      return perr(p, WL_ESYNTAX, c->toks[i].line, c->toks[i].col,
+                  "expected ',' between operands, found %s", d);
+    }
+    i++;
+  }
+  *nops = n;
+  return 0;
+}
+
+static int nops_err(parser *p, const tok *t, const char *mn, const char *form) {
+  return perr(p, WL_ESYNTAX, t->line, t->col,
+              "wrong operands for %s: expected '%s'", mn, form);
+}
+
+static int proxy_err(parser *p, const tok *t) {
+  return perr(p, WL_EUNSUPPORTED, t->line, t->col,
+              "'%.*s' needs the PTX 7.5 proxy model, which warplab does "
+              "not implement yet",
+              (int)t->n, t->s);
+}
+
+/* sem[.scope] parts starting at *i for ld/st; sets sem/scope. */
+static int ldst_quals(parser *p, const tok *mt, const mnem *m, int *i,
+                      wl_insn *in, int is_store) {
+  int s;
+  in->sem = SEM_WEAK;
+  in->scope = SCOPE_NONE;
+  while (*i < m->n && is_ignorable_suffix(m, *i))
+    (*i)++;
+  if (part_is(m, *i, "volatile")) {
+    /* PTX: ld.volatile / st.volatile behave as relaxed.sys. */
+    in->sem = SEM_RELAXED;
+    in->scope = SCOPE_SYS;
+    (*i)++;
+  } else if ((s = part_in(m, *i, sem_names)) >= 0) {
+    (*i)++;
+    if (s == SEM_ACQ_REL || s == SEM_SC ||
+        (is_store && s == SEM_ACQUIRE) || (!is_store && s == SEM_RELEASE))
+      return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                  "%s cannot be .%s (expected .weak, .relaxed, .%s or "
+                  ".volatile)",
+                  is_store ? "st" : "ld", sem_names[s],
+                  is_store ? "release" : "acquire");
+    in->sem = (uint8_t)s;
+    if (s != SEM_WEAK) {
+      int sc = part_in(m, *i, scope_names);
+      if (sc <= 0)
+        return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                    "%s.%s needs a scope: .cta, .gpu or .sys",
+                    is_store ? "st" : "ld", sem_names[s]);
+      in->scope = (uint8_t)sc;
+      (*i)++;
+    }
+  }
+  while (*i < m->n && is_ignorable_suffix(m, *i))
+    (*i)++;
+  if (*i < m->n)
+    return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                "unknown qualifier '.%.*s' in '%.*s'", (int)m->len[*i],
+                m->part[*i], (int)mt->n, mt->s);
+  return 0;
+}
+
+/* atom/red qualifiers: [.sem][.scope][.space].op[.type] */
+static int atom_quals(parser *p, const tok *mt, const mnem *m, int i,
+                      wl_insn *in) {
+  int s, sc, a;
+  in->sem = SEM_RELAXED; /* PTX defaults: .relaxed, .gpu */
+  in->scope = SCOPE_GPU;
+  if ((s = part_in(m, i, sem_names)) >= 0) {
+    if (s == SEM_WEAK || s == SEM_SC)
+      return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                  "%s cannot be .%s (expected .relaxed, .acquire, .release "
+                  "or .acq_rel)",
+                  in->op == OP_RED ? "red" : "atom", sem_names[s]);
+    in->sem = (uint8_t)s;
+    i++;
+  }
+  if ((sc = part_in(m, i, scope_names)) > 0) {
+    in->scope = (uint8_t)sc;
+    i++;
+  }
+  while (i < m->n && is_ignorable_suffix(m, i))
+    i++;
+  if ((a = part_in(m, i, aop_names)) < 0 || a == AOP_SHL || a == AOP_SHR ||
+      a == AOP_REM) {
+    if (i < m->n)
+      return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                  "unknown %s operation '.%.*s' (expected add, sub, inc, "
+                  "dec, exch, cas, min, max, and, or or xor)",
+                  in->op == OP_RED ? "red" : "atom", (int)m->len[i],
+                  m->part[i]);
+    return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                "%s needs an operation, e.g. '.add'",
+                in->op == OP_RED ? "red" : "atom");
+  }
+  if (in->op == OP_RED && (a == AOP_CAS || a == AOP_EXCH))
+    return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                "red has no .%s (use atom)", aop_names[a]);
+  in->aop = (uint8_t)a;
+  i++;
+  while (i < m->n && is_ignorable_suffix(m, i))
+    i++;
+  if (i < m->n)
+    return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                "unknown qualifier '.%.*s' in '%.*s'", (int)m->len[i],
+                m->part[i], (int)mt->n, mt->s);
+  return 0;
+}
+
+/* Parses one instruction (a cell's tokens) into *in for thread th.
+ * Labels are returned with op OP_NOP and *label set. */
+static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
+                      const tok **label, const tok **target) {
+  const tok *mt = &c->toks[0];
+  const tok *ops[5];
+  int nops = 0, i, r;
+  mnem m;
+  memset(in, 0, sizeof *in);
+  in->dst = -1;
+  in->loc = -1;
+  in->target = -1;
+  in->line = mt->line;
+  in->col = mt->col;
+  *label = NULL;
+  *target = NULL;
+  if (mt->kind != T_WORD) {
+    char d[40];
+    describe(mt, d, sizeof d);
+    return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                "expected an instruction or a label, found %s", d);
+  }
+  /* label "LC00:" */
+  if (c->n >= 2 && c->toks[1].kind == T_PUNCT && c->toks[1].s[0] == ':') {
+    if (c->n != 2 || !is_locname(mt->s, mt->n))
+      return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                  "a label is a name followed by ':' alone in its cell");
+    in->op = OP_NOP;
+    *label = mt;
+    return 0;
+  }
+  /* split the mnemonic at dots */
+  m.n = 0;
+  {
+    size_t s = 0, k;
+    for (k = 0; k <= mt->n; k++) {
+      if (k == mt->n || mt->s[k] == '.') {
+        if (m.n == MAXPARTS || k == s)
+          return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                      "malformed instruction name '%.*s'", (int)mt->n,
+                      mt->s);
+        m.part[m.n] = mt->s + s;
+        m.len[m.n] = k - s;
+        m.n++;
+        s = k + 1;
+      }
+    }
+  }
+  r = split_operands(p, c, 1, ops, 5, &nops);
+  if (r)
+    return r;
+
+  if (part_is(&m, 0, "sust") || part_is(&m, 0, "suld") ||
+      part_is(&m, 0, "tld") || part_is(&m, 0, "cold") ||
+      part_is(&m, 0, "suatom") || part_is(&m, 0, "sured") ||
+      (part_is(&m, 0, "fence") && part_is(&m, 1, "proxy")))
+    return proxy_err(p, mt);
+
+  if (part_is(&m, 0, "ld")) {
+    i = 1;
+    if ((r = ldst_quals(p, mt, &m, &i, in, 0)) != 0)
+      return r;
+    if (nops != 2)
+      return nops_err(p, mt, "ld", "ld.sem.scope rD, location");
+    if ((r = need_reg(p, th, ops[0], &in->dst)) != 0)
+      return r;
+    if (ops[1]->kind == T_NUM ||
+        (ops[1]->kind == T_WORD && is_regname(ops[1]->s, ops[1]->n))) {
+      /* Dat3M: "ld r0, 2" loads a constant into a register. */
+      in->op = OP_MOV;
+      return operand(p, th, ops[1], &in->a, "a value");
+    }
+    in->op = OP_LD;
+    return need_loc(p, ops[1], &in->loc);
+  }
+  if (part_is(&m, 0, "st")) {
+    i = 1;
+    if ((r = ldst_quals(p, mt, &m, &i, in, 1)) != 0)
+      return r;
+    if (nops != 2)
+      return nops_err(p, mt, "st", "st.sem.scope location, value");
+    in->op = OP_ST;
+    if ((r = need_loc(p, ops[0], &in->loc)) != 0)
+      return r;
+    return operand(p, th, ops[1], &in->a, "the value to store");
+  }
+  if (part_is(&m, 0, "atom") || part_is(&m, 0, "red")) {
+    int is_red = part_is(&m, 0, "red");
+    in->op = is_red ? OP_RED : OP_ATOM;
+    if ((r = atom_quals(p, mt, &m, 1, in)) != 0)
+      return r;
+    if (is_red) {
+      if (nops != 2)
+        return nops_err(p, mt, "red", "red.sem.scope.op location, value");
+      if ((r = need_loc(p, ops[0], &in->loc)) != 0)
+        return r;
+      return operand(p, th, ops[1], &in->a, "the operand");
+    }
+    if (in->aop == AOP_CAS) {
+      if (nops != 4)
+        return nops_err(p, mt, "atom.cas",
+                        "atom.sem.scope.cas rD, location, expected, new");
+    } else if (nops != 3) {
+      return nops_err(p, mt, "atom", "atom.sem.scope.op rD, location, value");
+    }
+    if ((r = need_reg(p, th, ops[0], &in->dst)) != 0)
+      return r;
+    if ((r = need_loc(p, ops[1], &in->loc)) != 0)
+      return r;
+    if ((r = operand(p, th, ops[2], &in->a, "the operand")) != 0)
+      return r;
+    if (in->aop == AOP_CAS)
+      return operand(p, th, ops[3], &in->b, "the new value");
+    return 0;
+  }
+  if (part_is(&m, 0, "fence") || part_is(&m, 0, "membar")) {
+    int s, sc;
+    in->op = OP_FENCE;
+    if (nops != 0)
+      return nops_err(p, mt, "fence", "fence.sem.scope");
+    if (part_is(&m, 0, "membar")) {
+      /* membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys} */
+      static const char *const ms[] = {"", "cta", "gl", "sys", NULL};
+      sc = part_in(&m, 1, ms);
+      if (sc <= 0 || m.n != 2)
+        return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                    "expected membar.cta, membar.gl or membar.sys");
+      in->sem = SEM_SC;
+      in->scope = (uint8_t)sc;
+      return 0;
+    }
+    s = part_in(&m, 1, sem_names);
+    if (s != SEM_SC && s != SEM_ACQ_REL)
+      return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                  "expected fence.sc or fence.acq_rel followed by a scope");
+    sc = part_in(&m, 2, scope_names);
+    if (sc <= 0 || m.n != 3)
+      return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                  "fence.%s needs a scope: .cta, .gpu or .sys",
+                  sem_names[s]);
+    in->sem = (uint8_t)s;
+    in->scope = (uint8_t)sc;
+    return 0;
+  }
+  if (part_is(&m, 0, "bar") || part_is(&m, 0, "barrier")) {
+    int k = 1, dat3m = 0;
+    in->op = OP_BAR;
+    in->sem = SEM_ACQ_REL;
+    in->scope = SCOPE_CTA;
+    if (part_is(&m, k, "cta")) {
+      dat3m = 1;
+      k++;
+    }
+    if (part_is(&m, k, "sync"))
+      in->bar_kind = BAR_SYNC;
+    else if (part_is(&m, k, "arrive"))
+      in->bar_kind = BAR_ARRIVE;
+    else
+      return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                  "expected bar.cta.sync, bar.cta.arrive, bar.sync or "
+                  "bar.arrive");
+    k++;
+    if (part_is(&m, k, "aligned"))
+      k++;
+    if (k != m.n)
+      return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                  "unknown qualifier '.%.*s' in '%.*s'", (int)m.len[k],
+                  m.part[k], (int)mt->n, mt->s);
+    if (dat3m) {
+      /* Dat3M: bar.cta.sync INSTANCE{, ID{, COUNT}} */
+      if (nops < 1 || nops > 3 || ops[0]->kind != T_NUM)
+        return nops_err(p, mt, "bar.cta.sync",
+                        "bar.cta.sync instance{, id{, count}}");
+      in->bar_inst = ops[0]->num;
+      if (nops == 1) {
+        in->bar_ns = BARNS_INSTANCE;
+        return 0;
+      }
+      in->bar_ns = BARNS_NAMED;
+      if ((r = operand(p, th, ops[1], &in->a, "a barrier id")) != 0)
+        return r;
+      if (nops == 3) {
+        in->has_count = 1;
+        return operand(p, th, ops[2], &in->b, "a thread count");
+      }
+      return 0;
+    }
+    /* PTX: bar.sync a{, b}; bar.arrive a, b */
+    in->bar_ns = BARNS_PTX;
+    if (nops < 1 || nops > 2 || (in->bar_kind == BAR_ARRIVE && nops != 2))
+      return nops_err(p, mt, in->bar_kind == BAR_ARRIVE ? "bar.arrive" : "bar.sync",
+                      in->bar_kind == BAR_ARRIVE ? "bar.arrive id, count"
+                                                 : "bar.sync id{, count}");
+    if ((r = operand(p, th, ops[0], &in->a, "a barrier id")) != 0)
+      return r;
+    if (nops == 2) {
+      in->has_count = 1;
+      return operand(p, th, ops[1], &in->b, "a thread count");
+    }
+    return 0;
+  }
+  if (part_is(&m, 0, "mov")) {
+    if (nops != 2)
+      return nops_err(p, mt, "mov", "mov rD, value");
+    in->op = OP_MOV;
+    if ((r = need_reg(p, th, ops[0], &in->dst)) != 0)
+      return r;
+    return operand(p, th, ops[1], &in->a, "a value");
+  }
+  if ((r = part_in(&m, 0, aop_names)) >= 0 && r != AOP_INC &&
+      r != AOP_DEC && r != AOP_EXCH && r != AOP_CAS) {
+    for (i = 1; i < m.n; i++)
+      if (!is_ignorable_suffix(&m, i))
+        return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                    "unknown qualifier '.%.*s' in '%.*s'", (int)m.len[i],
+                    m.part[i], (int)mt->n, mt->s);
+    in->op = OP_ALU;
+    in->aop = (uint8_t)r;
+    if (nops != 3)
+      return nops_err(p, mt, aop_names[r], "op rD, a, b");
+    if ((r = need_reg(p, th, ops[0], &in->dst)) != 0)
+      return r;
+    if ((r = operand(p, th, ops[1], &in->a, "an operand")) != 0)
+      return r;
+    return operand(p, th, ops[2], &in->b, "an operand");
+  }
+  if ((r = part_in(&m, 0, cond_names)) >= 0 && m.n == 1) {
+    in->op = OP_BRANCH;
+    in->cond = (uint8_t)r;
+    if (nops != 3 || ops[2]->kind != T_WORD)
+      return nops_err(p, mt, cond_names[r], "bXX a, b, LABEL");
+    if ((r = operand(p, th, ops[0], &in->a, "a value")) != 0)
+      return r;
+    if ((r = operand(p, th, ops[1], &in->b, "a value")) != 0)
+      return r;
+    *target = ops[2];
+    return 0;
+  }
+  if ((part_is(&m, 0, "goto") || part_is(&m, 0, "bra")) &&
+      (m.n == 1 || (m.n == 2 && part_is(&m, 1, "uni")))) {
+    in->op = OP_GOTO;
+    if (nops != 1 || ops[0]->kind != T_WORD)
+      return nops_err(p, mt, "goto", "goto LABEL");
+    *target = ops[0];
+    return 0;
+  }
+  return perr(p, WL_ESYNTAX, mt->line, mt->col,
+              "unknown instruction '%.*s' (expected ld, st, atom, red, "
+              "fence, membar, bar, mov, add, ..., beq, bne, goto or a "
+              "label)",
+              (int)mt->n, mt->s);
+}
+
+/* ---------------------------------------------------------------- */
+/* Sections                                                          */
+
+static int thread_index(parser *p, const tok *t, int *out) {
+  /* "P3" or "3" */
+  const char *s = t->s;
+  size_t n = t->n, i = 0;
+  long v = 0;
+  if (t->kind == T_NUM) {
+    if (t->num < 0 || t->num >= WL_MAX_THREADS)
+      return perr(p, WL_ESYNTAX, t->line, t->col, "no thread %lld",
+                  (long long)t->num);
+    *out = (int)t->num;
+    return 0;
+  }
+  if (t->kind != T_WORD || n < 2 || s[0] != 'P')
+    return expected(p, "a thread (P0, P1, ...)");
+  for (i = 1; i < n; i++) {
+    if (!isdigit((unsigned char)s[i]) || v > 1000)
+      return perr(p, WL_ESYNTAX, t->line, t->col,
+                  "expected a thread (P0, P1, ...), found '%.*s'", (int)n, s);
+    v = v * 10 + (s[i] - '0');
+  }
+  if (v >= WL_MAX_THREADS)
+    return perr(p, WL_ELIMIT, t->line, t->col,
+                "thread P%ld: at most %d threads", v, WL_MAX_THREADS);
+  *out = (int)v;
+  return 0;
+}
+
+/* "P1:r0" / "1:r0"; the current token is the thread. */
+static int thread_reg_ref(parser *p, int *thread, int *reg, int must_exist) {
+  tok tt = p->t;
+  int th, r;
+  if ((r = thread_index(p, &tt, &th)) != 0)
+    return r;
+  next(p);
+  if (expect_p(p, ":"))
+    return p->err;
+  if (p->t.kind != T_WORD || !is_regname(p->t.s, p->t.n))
+    return expected(p, "a register (r0, r1, ...)");
+  if (must_exist && th >= p->lt->nthreads)
+    return perr(p, WL_ESYNTAX, tt.line, tt.col,
+                "the test has no thread P%d", th);
+  r = reg_of(p, &p->lt->threads[th], &p->t);
+  if (r < 0)
+    return r;
+  next(p);
+  *thread = th;
+  *reg = r;
+  return 0;
+}
+
+/* Register initialisations are kept until the threads are known. */
+typedef struct reginit {
+  int thread, line, col;
+  char name[32];
+  int64_t val;
+} reginit;
+
+static int parse_init(parser *p, reginit *ri, int *nri, int maxri) {
+  if (expect_p(p, "{"))
+    return p->err;
+  while (!is_p(p, "}")) {
+    if (p->t.kind == T_EOF)
+      return expected(p, "'}' closing the initial state");
+    if (accept_p(p, ";"))
+      continue;
+    /* optional type name, herd style: "int x = 0" / "uint32_t x" */
+    if (p->t.kind == T_WORD &&
+        (is_w(p, "int") || is_w(p, "uint32_t") || is_w(p, "int32_t") ||
+         is_w(p, "uint64_t") || is_w(p, "int64_t")))
+      next(p);
+    if ((p->t.kind == T_WORD && p->t.s[0] == 'P' && p->t.n >= 2 &&
+         isdigit((unsigned char)p->t.s[1])) ||
+        p->t.kind == T_NUM) {
+      /* P0:r1 = v */
+      tok tt = p->t;
+      int th, r;
+      if ((r = thread_index(p, &tt, &th)) != 0)
+        return r;
+      next(p);
+      if (expect_p(p, ":"))
+        return p->err;
+      if (p->t.kind != T_WORD || !is_regname(p->t.s, p->t.n) ||
+          p->t.n >= 32)
+        return expected(p, "a register (r0, r1, ...)");
+      if (*nri == maxri)
+        return perr(p, WL_ELIMIT, p->t.line, p->t.col,
+                    "too many register initialisations");
+      ri[*nri].thread = th;
+      ri[*nri].line = p->t.line;
+      ri[*nri].col = p->t.col;
+      memcpy(ri[*nri].name, p->t.s, p->t.n);
+      ri[*nri].name[p->t.n] = '\0';
+      next(p);
+      if (expect_p(p, "="))
+        return p->err;
+      if (p->t.kind == T_WORD || is_p(p, "&"))
+        return perr(p, WL_EUNSUPPORTED, p->t.line, p->t.col,
+                    "registers holding addresses are not supported; "
+                    "initialise registers with constants");
+      if (p->t.kind != T_NUM)
+        return expected(p, "a constant");
+      ri[*nri].val = p->t.num;
+      (*nri)++;
+      next(p);
+    } else if (p->t.kind == T_WORD) {
+      tok lt = p->t;
+      int l;
+      next(p);
+      if (is_p(p, "@"))
+        return perr(p, WL_EUNSUPPORTED, lt.line, lt.col,
+                    "'%.*s @ ... aliases' needs the PTX 7.5 proxy model, "
+                    "which warplab does not implement yet",
+                    (int)lt.n, lt.s);
+      if ((l = loc_of(p, &lt)) < 0)
+        return l;
+      if (expect_p(p, "="))
+        return p->err;
+      if (p->t.kind == T_WORD || is_p(p, "&"))
+        return perr(p, WL_EUNSUPPORTED, p->t.line, p->t.col,
+                    "locations holding addresses are not supported");
+      if (p->t.kind != T_NUM)
+        return expected(p, "a constant");
+      p->lt->locinit[l] = p->t.num;
+      next(p);
+    } else {
+      return expected(p, "'x = value' or 'P0:r1 = value'");
+    }
+    if (!is_p(p, "}") && expect_p(p, ";"))
+      return p->err;
+  }
+  next(p);
+  accept_p(p, ";");
+  return 0;
+}
+
+static int parse_threads_decl(parser *p) {
+  for (;;) {
+    tok tt = p->t;
+    int th, r, cta = 0, gpu = 0;
+    wl_thread *t;
+    if ((r = thread_index(p, &tt, &th)) != 0)
+      return r;
+    if (th != p->lt->nthreads)
+      return perr(p, WL_ESYNTAX, tt.line, tt.col,
+                  "threads must be declared in order: expected P%d",
+                  p->lt->nthreads);
+    next(p);
+    if (expect_p(p, "@"))
+      return perr(p, WL_ESYNTAX, tt.line, tt.col,
+                  "thread P%d needs a placement: 'P%d@cta N,gpu M'", th, th);
+    if (!is_w(p, "cta"))
+      return expected(p, "'cta'");
+    next(p);
+    if (p->t.kind != T_NUM || p->t.num < 0 || p->t.num > INT_MAX)
+      return expected(p, "a CTA number");
+    cta = (int)p->t.num;
+    next(p);
+    if (accept_p(p, ",")) {
+      if (!is_w(p, "gpu"))
+        return expected(p, "'gpu'");
+      next(p);
+      if (p->t.kind != T_NUM || p->t.num < 0 || p->t.num > INT_MAX)
+        return expected(p, "a GPU number");
+      gpu = (int)p->t.num;
+      next(p);
+    }
+    t = &p->lt->threads[th];
+    snprintf(t->name, sizeof t->name, "P%d", th);
+    t->cta = cta;
+    t->gpu = gpu;
+    t->line = tt.line;
+    p->lt->nthreads++;
+    if (accept_p(p, ";"))
+      return 0;
+    if (expect_p(p, "|"))
+      return p->err;
+  }
+}
+
+typedef struct pending {
+  int insn;
+  tok target;
+} pending;
+
+typedef struct labels {
+  tok name[256];
+  int at[256];
+  int n;
+  pending pend[256];
+  int npend;
+} labels;
+
+static int push_insn(parser *p, wl_thread *t, const wl_insn *in) {
+  if (t->ninsns == t->cap) {
+    int cap = t->cap ? t->cap * 2 : 16;
+    wl_insn *q;
+    if (cap > 4096)
+      return perr(p, WL_ELIMIT, in->line, in->col,
+                  "%s has too many instructions (at most 4096)", t->name);
+    q = wl__realloc(p->ctx, t->insns, (size_t)t->cap * sizeof *q,
+                    (size_t)cap * sizeof *q);
+    if (q == NULL)
+      return perr(p, WL_ENOMEM, in->line, in->col, "out of memory");
+    t->insns = q;
+    t->cap = cap;
+  }
+  t->insns[t->ninsns++] = *in;
+  return 0;
+}
+
+static int is_cond_start(const parser *p) {
+  return is_w(p, "exists") || is_w(p, "forall") || is_p(p, "~") ||
+         is_w(p, "locations") || is_w(p, "filter") || p->t.kind == T_EOF;
+}
+
+static int parse_rows(parser *p, labels *lab) {
+  int nth = p->lt->nthreads;
+  while (!is_cond_start(p)) {
+    int col = 0;
+    for (;;) {
+      cell c;
+      c.n = 0;
+      while (!is_p(p, "|") && !is_p(p, ";")) {
+        if (p->t.kind == T_EOF || is_w(p, "exists") || is_w(p, "forall"))
+          return expected(p, "';' ending the instruction row");
+        if (c.n == 16)
+          return perr(p, WL_ESYNTAX, p->t.line, p->t.col,
+                      "instruction too long");
+        c.toks[c.n++] = p->t;
+        next(p);
+        if (p->err)
+          return p->err;
+      }
+      if (col >= nth)
+        return perr(p, WL_ESYNTAX, p->t.line, p->t.col,
+                    "more columns than the %d declared threads", nth);
+      if (c.n > 0) {
+        wl_insn in;
+        const tok *label, *target;
+        wl_thread *t = &p->lt->threads[col];
+        int r = parse_insn(p, t, &c, &in, &label, &target);
+        if (r)
+          return r;
+        if (label != NULL) {
+          int k;
+          if (lab[col].n == 256)
+            return perr(p, WL_ELIMIT, label->line, label->col,
+                        "too many labels");
+          for (k = 0; k < lab[col].n; k++)
+            if (lab[col].name[k].n == label->n &&
+                memcmp(lab[col].name[k].s, label->s, label->n) == 0)
+              return perr(p, WL_ESYNTAX, label->line, label->col,
+                          "label '%.*s' defined twice in %s", (int)label->n,
+                          label->s, t->name);
+          lab[col].name[lab[col].n] = *label;
+          lab[col].at[lab[col].n++] = t->ninsns;
+        }
+        if (target != NULL) {
+          if (lab[col].npend == 256)
+            return perr(p, WL_ELIMIT, target->line, target->col,
+                        "too many branches");
+          lab[col].pend[lab[col].npend].insn = t->ninsns;
+          lab[col].pend[lab[col].npend++].target = *target;
+        }
+        if ((r = push_insn(p, t, &in)) != 0)
+          return r;
+      }
+      col++;
+      if (accept_p(p, ";"))
+        break;
+      next(p); /* '|' */
+    }
+  }
+  /* resolve branch targets */
+  {
+    int th, k, j;
+    for (th = 0; th < nth; th++) {
+      for (k = 0; k < lab[th].npend; k++) {
+        const tok *tg = &lab[th].pend[k].target;
+        int found = -1;
+        for (j = 0; j < lab[th].n; j++)
+          if (lab[th].name[j].n == tg->n &&
+              memcmp(lab[th].name[j].s, tg->s, tg->n) == 0)
+            found = lab[th].at[j];
+        if (found < 0)
+          return perr(p, WL_ESYNTAX, tg->line, tg->col,
+                      "label '%.*s' is not defined in %s", (int)tg->n,
+                      tg->s, p->lt->threads[th].name);
+        p->lt->threads[th].insns[lab[th].pend[k].insn].target = found;
+      }
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Condition                                                         */
+
+static int new_node(parser *p, int kind) {
+  wl_litmus *lt = p->lt;
+  if (lt->ncnodes == lt->cnodes_cap) {
+    int cap = lt->cnodes_cap ? lt->cnodes_cap * 2 : 16;
+    wl_cnode *q;
+    if (cap > 65536)
+      return perr(p, WL_ELIMIT, p->t.line, p->t.col, "condition too large");
+    q = wl__realloc(p->ctx, lt->cnodes, (size_t)lt->cnodes_cap * sizeof *q,
+                    (size_t)cap * sizeof *q);
+    if (q == NULL)
+      return perr(p, WL_ENOMEM, p->t.line, p->t.col, "out of memory");
+    lt->cnodes = q;
+    lt->cnodes_cap = cap;
+  }
+  memset(&lt->cnodes[lt->ncnodes], 0, sizeof lt->cnodes[0]);
+  lt->cnodes[lt->ncnodes].kind = (uint8_t)kind;
+  return lt->ncnodes++;
+}
+
+static int cond_atom(parser *p, wl_atom *a) {
+  memset(a, 0, sizeof *a);
+  if (p->t.kind == T_NUM) {
+    /* "1:r0" or a constant */
+    const char *after = p->t.s + p->t.n;
+    if (after < p->src + p->len && *after == ':') {
+      a->kind = AT_REG;
+      return thread_reg_ref(p, &a->thread, &a->reg, 1);
+    }
+    a->kind = AT_CONST;
+    a->val = p->t.num;
+    next(p);
+    return 0;
+  }
+  if (p->t.kind == T_WORD && p->t.s[0] == 'P' && p->t.n >= 2 &&
+      isdigit((unsigned char)p->t.s[1])) {
+    const char *after = p->t.s + p->t.n;
+    if (after < p->src + p->len && *after == ':') {
+      a->kind = AT_REG;
+      return thread_reg_ref(p, &a->thread, &a->reg, 1);
+    }
+  }
+  if (accept_p(p, "[")) {
+    int l;
+    if (p->t.kind != T_WORD)
+      return expected(p, "a location");
+    if ((l = loc_of(p, &p->t)) < 0)
+      return l;
+    next(p);
+    if (expect_p(p, "]"))
+      return p->err;
+    a->kind = AT_LOC;
+    a->loc = l;
+    return 0;
+  }
+  if (p->t.kind == T_WORD && !is_regname(p->t.s, p->t.n)) {
+    int l = loc_of(p, &p->t);
+    if (l < 0)
+      return l;
+    next(p);
+    a->kind = AT_LOC;
+    a->loc = l;
+    return 0;
+  }
+  if (p->t.kind == T_WORD)
+    return perr(p, WL_ESYNTAX, p->t.line, p->t.col,
+                "a register in a condition needs its thread: 'P0:%.*s'",
+                (int)p->t.n, p->t.s);
+  return expected(p, "a register (P0:r1), a location or a constant");
+}
+
+static int cond_or(parser *p);
+
+static int cond_unary(parser *p) {
+  int n, r;
+  if (accept_p(p, "~") || accept_p(p, "!") || (is_w(p, "not") && (next(p), 1))) {
+    int c = cond_unary(p);
+    if (c < 0)
+      return c;
+    if ((n = new_node(p, CN_NOT)) < 0)
+      return n;
+    p->lt->cnodes[n].l = c;
+    return n;
+  }
+  if (accept_p(p, "(")) {
+    int c = cond_or(p);
+    if (c < 0)
+      return c;
+    if (expect_p(p, ")"))
+      return p->err;
+    return c;
+  }
+  if (is_w(p, "true") || is_w(p, "false")) {
+    int f = is_w(p, "false");
+    next(p);
+    if ((n = new_node(p, CN_TRUE)) < 0)
+      return n;
+    if (f) {
+      int m = new_node(p, CN_NOT);
+      if (m < 0)
+        return m;
+      p->lt->cnodes[m].l = n;
+      return m;
+    }
+    return n;
+  }
+  {
+    wl_atom a, b;
+    int cmp;
+    if ((r = cond_atom(p, &a)) != 0)
+      return r;
+    if (accept_p(p, "=") || accept_p(p, "=="))
+      cmp = COND_EQ;
+    else if (accept_p(p, "!="))
+      cmp = COND_NE;
+    else if (accept_p(p, "<="))
+      cmp = COND_LE;
+    else if (accept_p(p, ">="))
+      cmp = COND_GE;
+    else if (accept_p(p, "<"))
+      cmp = COND_LT;
+    else if (accept_p(p, ">"))
+      cmp = COND_GT;
+    else
+      return expected(p, "a comparison (==, !=, <, <=, >, >=)");
+    if ((r = cond_atom(p, &b)) != 0)
+      return r;
+    if ((n = new_node(p, CN_CMP)) < 0)
+      return n;
+    p->lt->cnodes[n].cmp = (uint8_t)cmp;
+    p->lt->cnodes[n].a = a;
+    p->lt->cnodes[n].b = b;
+    return n;
+  }
+}
+
+static int cond_and(parser *p) {
+  int l = cond_unary(p);
+  while (l >= 0 && (is_p(p, "/\\") || is_p(p, "&&"))) {
+    int r, n;
+    next(p);
+    if ((r = cond_unary(p)) < 0)
+      return r;
+    if ((n = new_node(p, CN_AND)) < 0)
+      return n;
+    p->lt->cnodes[n].l = l;
+    p->lt->cnodes[n].r = r;
+    l = n;
+  }
+  return l;
+}
+
+static int cond_or(parser *p) {
+  int l = cond_and(p);
+  while (l >= 0 && (is_p(p, "\\/") || is_p(p, "||"))) {
+    int r, n;
+    next(p);
+    if ((r = cond_and(p)) < 0)
+      return r;
+    if ((n = new_node(p, CN_OR)) < 0)
+      return n;
+    p->lt->cnodes[n].l = l;
+    p->lt->cnodes[n].r = r;
+    l = n;
+  }
+  return l;
+}
+
+static int parse_locations(parser *p) {
+  next(p); /* locations */
+  if (expect_p(p, "["))
+    return p->err;
+  while (!accept_p(p, "]")) {
+    wl_atom a;
+    int r;
+    if (accept_p(p, ";"))
+      continue;
+    if (p->t.kind == T_EOF)
+      return expected(p, "']'");
+    if ((r = cond_atom(p, &a)) != 0)
+      return r;
+    if (a.kind == AT_CONST)
+      return perr(p, WL_ESYNTAX, p->t.line, p->t.col,
+                  "expected a register or a location in 'locations'");
+    if (p->lt->nobserved == 64)
+      return perr(p, WL_ELIMIT, p->t.line, p->t.col,
+                  "too many observed locations");
+    p->lt->observed[p->lt->nobserved++] = a;
+  }
+  return 0;
+}
+
+static int parse_condition(parser *p) {
+  const char *start;
+  int root;
+  while (is_w(p, "locations")) {
+    int r = parse_locations(p);
+    if (r)
+      return r;
+  }
+  if (is_w(p, "filter"))
+    return perr(p, WL_EUNSUPPORTED, p->t.line, p->t.col,
+                "'filter' is not supported");
+  if (p->t.kind == T_EOF) {
+    p->lt->has_cond = 0;
+    p->lt->cond_kind = WL_COND_EXISTS;
+    return 0;
+  }
+  if (accept_p(p, "~")) {
+    if (!is_w(p, "exists"))
+      return expected(p, "'exists' after '~'");
+    p->lt->cond_kind = WL_COND_NOTEXISTS;
+  } else if (is_w(p, "exists")) {
+    p->lt->cond_kind = WL_COND_EXISTS;
+  } else if (is_w(p, "forall")) {
+    p->lt->cond_kind = WL_COND_FORALL;
+  } else {
+    return expected(p, "'exists', '~exists' or 'forall'");
+  }
+  next(p);
+  start = p->t.s;
+  root = cond_or(p);
+  if (root < 0)
+    return root;
+  if (p->t.kind != T_EOF)
+    return expected(p, "the end of the condition ('/\\', '\\/' or end of file)");
+  p->lt->has_cond = 1;
+  p->lt->cond_root = root;
+  {
+    /* keep the condition's text, spaces normalised */
+    const char *end = p->src + p->len;
+    wl_buf b;
+    int sp = 0;
+    wl__buf_init(&b, p->ctx);
+    while (end > start && isspace((unsigned char)end[-1]))
+      end--;
+    for (; start < end; start++) {
+      if (isspace((unsigned char)*start)) {
+        sp = 1;
+        continue;
+      }
+      if (sp && b.n > 0)
+        wl__buf_add(&b, " ", 1);
+      sp = 0;
+      wl__buf_add(&b, start, 1);
+    }
+    if (b.oom || b.p == NULL) {
+      wl__buf_free(&b);
+      return perr(p, WL_ENOMEM, p->t.line, p->t.col, "out of memory");
+    }
+    p->lt->cond_text = wl__strndup(p->ctx, b.p, b.n);
+    wl__buf_free(&b);
+    if (p->lt->cond_text == NULL)
+      return perr(p, WL_ENOMEM, p->t.line, p->t.col, "out of memory");
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- */
+
+void wl_litmus_free(wl_litmus *t) {
+  int i, j;
+  wl_ctx *ctx;
+  if (t == NULL)
+    return;
+  ctx = t->ctx;
+  for (i = 0; i < WL_MAX_THREADS; i++) {
+    wl_thread *th = &t->threads[i];
+    for (j = 0; j < th->nregs; j++)
+      wl__strfree(ctx, th->regnames[j]);
+    wl__free(ctx, th->insns, (size_t)th->cap * sizeof *th->insns);
+  }
+  for (i = 0; i < t->nlocs; i++)
+    wl__strfree(ctx, t->locnames[i]);
+  wl__free(ctx, t->cnodes, (size_t)t->cnodes_cap * sizeof *t->cnodes);
+  wl__strfree(ctx, t->name);
+  wl__strfree(ctx, t->filename);
+  wl__strfree(ctx, t->cond_text);
+  wl__free(ctx, t, sizeof *t);
+}
+
+const char *wl_litmus_name(const wl_litmus *t) { return t->name; }
+int wl_litmus_nthreads(const wl_litmus *t) { return t->nthreads; }
+
+int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
+                    size_t len, wl_litmus **out) {
+  parser p;
+  labels *lab = NULL;
+  reginit *ri = NULL;
+  int nri = 0, r = 0, i;
+  enum { MAXRI = 1024 };
+  if (ctx == NULL || out == NULL || (src == NULL && len > 0))
+    return WL_EINVAL;
+  *out = NULL;
+  if (filename == NULL)
+    filename = "<litmus>";
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  p.file = filename;
+  p.src = src ? src : "";
+  p.len = len;
+  p.line = 1;
+  p.col = 1;
+  ctx->errmsg[0] = '\0';
+  p.lt = wl__calloc(ctx, sizeof *p.lt);
+  lab = wl__calloc(ctx, WL_MAX_THREADS * sizeof *lab);
+  ri = wl__calloc(ctx, MAXRI * sizeof *ri);
+  if (p.lt == NULL || lab == NULL || ri == NULL) {
+    r = wl__err(ctx, WL_ENOMEM, "%s: out of memory", filename);
+    goto done;
+  }
+  p.lt->ctx = ctx;
+  p.lt->filename = wl__strndup(ctx, filename, strlen(filename));
+  if (p.lt->filename == NULL) {
+    r = wl__err(ctx, WL_ENOMEM, "%s: out of memory", filename);
+    goto done;
+  }
+  /* Header: "PTX name", then free text up to '{' (quoted text may hold
+   * anything). */
+  next(&p);
+  if (!(is_w(&p, "PTX") || is_w(&p, "ptx"))) {
+    r = expected(&p, "'PTX' (the first word of a PTX litmus test)");
+    goto done;
+  }
+  {
+    size_t s = p.pos, e;
+    int inq = 0;
+    while (p.pos < p.len && p.src[p.pos] != '\n' && p.src[p.pos] != '"' &&
+           p.src[p.pos] != '{')
+      advc(&p);
+    e = p.pos;
+    while (s < e && isspace((unsigned char)p.src[s]))
+      s++;
+    while (e > s && isspace((unsigned char)p.src[e - 1]))
+      e--;
+    if (e == s) {
+      r = perr(&p, WL_ESYNTAX, p.line, p.col, "expected the test's name after 'PTX'");
+      goto done;
+    }
+    p.lt->name = wl__strndup(ctx, p.src + s, e - s);
+    if (p.lt->name == NULL) {
+      r = perr(&p, WL_ENOMEM, p.line, p.col, "out of memory");
+      goto done;
+    }
+    while (p.pos < p.len && (inq || p.src[p.pos] != '{')) {
+      if (p.src[p.pos] == '"')
+        inq = !inq;
+      if (p.src[p.pos] == '\0') {
+        r = perr(&p, WL_ESYNTAX, p.line, p.col, "NUL byte in the text");
+        goto done;
+      }
+      advc(&p);
+    }
+    next(&p);
+  }
+  if ((r = parse_init(&p, ri, &nri, MAXRI)) != 0)
+    goto done;
+  if ((r = parse_threads_decl(&p)) != 0)
+    goto done;
+  if ((r = parse_rows(&p, lab)) != 0)
+    goto done;
+  if ((r = parse_condition(&p)) != 0)
+    goto done;
+  for (i = 0; i < nri; i++) {
+    wl_thread *t;
+    int reg;
+    if (ri[i].thread >= p.lt->nthreads) {
+      r = perr(&p, WL_ESYNTAX, ri[i].line, ri[i].col,
+               "initial value for a register of P%d, which the test does "
+               "not declare",
+               ri[i].thread);
+      goto done;
+    }
+    t = &p.lt->threads[ri[i].thread];
+    reg = wl__thread_reg(ctx, t, ri[i].name, strlen(ri[i].name));
+    if (reg < 0) {
+      r = perr(&p, reg == -2 ? WL_ENOMEM : WL_ELIMIT, ri[i].line, ri[i].col,
+               "too many registers");
+      goto done;
+    }
+    t->reginit[reg] = ri[i].val;
+  }
+  if (p.err)
+    r = p.err;
+done:
+  wl__free(ctx, lab, WL_MAX_THREADS * sizeof *lab);
+  wl__free(ctx, ri, MAXRI * sizeof *ri);
+  if (r != 0 || p.err != 0) {
+    if (r == 0)
+      r = p.err;
+    if (r == WL_ENOMEM && ctx->errmsg[0] == '\0')
+      wl__err(ctx, r, "%s: out of memory", filename);
+    wl_litmus_free(p.lt);
+    return r;
+  }
+  *out = p.lt;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Evaluation helpers                                                */
+
+int wl__cond_holds(int cond, int64_t a, int64_t b) {
+  switch (cond) {
+  case COND_EQ: return a == b;
+  case COND_NE: return a != b;
+  case COND_LT: return a < b;
+  case COND_LE: return a <= b;
+  case COND_GT: return a > b;
+  default: return a >= b;
+  }
+}
+
+static int64_t atom_val(const wl_atom *a, int64_t *const *regs,
+                        const int64_t *mem) {
+  switch (a->kind) {
+  case AT_REG: return regs[a->thread][a->reg];
+  case AT_LOC: return mem[a->loc];
+  default: return a->val;
+  }
+}
+
+int wl__cond_eval(const wl_litmus *t, int node, int64_t *const *regs,
+                  const int64_t *mem) {
+  const wl_cnode *n = &t->cnodes[node];
+  switch (n->kind) {
+  case CN_TRUE: return 1;
+  case CN_AND:
+    return wl__cond_eval(t, n->l, regs, mem) &&
+           wl__cond_eval(t, n->r, regs, mem);
+  case CN_OR:
+    return wl__cond_eval(t, n->l, regs, mem) ||
+           wl__cond_eval(t, n->r, regs, mem);
+  case CN_NOT: return !wl__cond_eval(t, n->l, regs, mem);
+  default:
+    return wl__cond_holds(n->cmp, atom_val(&n->a, regs, mem),
+                          atom_val(&n->b, regs, mem));
+  }
+}
+
+/* Arithmetic wraps modulo 2^64 (done on unsigned values, so that no
+ * input is undefined behaviour).  inc/dec follow PTX's atom.inc/.dec on
+ * unsigned values; division by zero gives 0 (PTX leaves it unspecified). */
+int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b) {
+  uint64_t uo = (uint64_t)old, ua = (uint64_t)a;
+  switch (aop) {
+  case AOP_ADD: return (int64_t)(uo + ua);
+  case AOP_SUB: return (int64_t)(uo - ua);
+  case AOP_MUL: return (int64_t)(uo * ua);
+  case AOP_DIV:
+    if (a == 0 || (old == INT64_MIN && a == -1))
+      return a == 0 ? 0 : old;
+    return old / a;
+  case AOP_REM:
+    if (a == 0 || (old == INT64_MIN && a == -1))
+      return 0;
+    return old % a;
+  case AOP_AND: return (int64_t)(uo & ua);
+  case AOP_OR: return (int64_t)(uo | ua);
+  case AOP_XOR: return (int64_t)(uo ^ ua);
+  case AOP_MIN: return old < a ? old : a;
+  case AOP_MAX: return old > a ? old : a;
+  case AOP_INC: return (int64_t)(uo >= ua ? 0 : uo + 1);
+  case AOP_DEC: return (int64_t)((uo == 0 || uo > ua) ? ua : uo - 1);
+  case AOP_EXCH: return a;
+  case AOP_CAS: return old == a ? b : old;
+  case AOP_SHL: return ua >= 64 ? 0 : (int64_t)(uo << ua);
+  case AOP_SHR: return ua >= 64 ? 0 : (int64_t)(uo >> ua);
+  default: return old;
+  }
+}

@@ -1,0 +1,181 @@
+/*
+ * warplab.h -- the C API of the warplab engine.
+ *
+ * This header is the manual of the engine.  The engine is C11 and libc
+ * only: it has no clock, no threads and no global state.  Everything hangs
+ * off a context (wl_ctx) that the caller creates; two contexts may be used
+ * from two threads at once, one context from one thread at a time.
+ *
+ * Errors: functions that can fail return 0 or a negative WL_E* code.  The
+ * human-readable detail of the last failure (with file:line:column where a
+ * source text is involved) is owned by the context and stays valid until
+ * the next call on that context: wl_ctx_errmsg().
+ *
+ * Ownership: every wl_*_new/parse/explore that hands out an object has a
+ * matching *_free; passing NULL to a *_free is a no-op.  The engine copies
+ * every string and buffer it keeps; the caller's buffers may be released
+ * as soon as a call returns.
+ */
+#ifndef WARPLAB_H
+#define WARPLAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WL_VERSION "0.1.0"
+
+/* The error table: code, name, message (libuv's UV_ERRNO_MAP). */
+#define WL_ERRNO_MAP(X)                                                    \
+  X(ENOMEM, -1, "out of memory")                                         \
+  X(EINVAL, -2, "invalid argument")                                      \
+  X(ESYNTAX, -3, "syntax error")                                         \
+  X(EUNSUPPORTED, -4, "not supported")                                   \
+  X(ELIMIT, -5, "a size limit of the explorer was exceeded")             \
+  X(EIO, -6, "i/o error")                                                \
+  X(ESTOPPED, -7, "stopped by the caller")
+
+typedef enum {
+#define WL_ERR_ENUM(name, code, msg) WL_##name = (code),
+  WL_ERRNO_MAP(WL_ERR_ENUM)
+#undef WL_ERR_ENUM
+  WL_OK_ = 0
+} wl_errno;
+
+/* "WL_ESYNTAX" for WL_ESYNTAX; "unknown" for anything else. Static. */
+const char *wl_err_name(int err);
+/* "syntax error" for WL_ESYNTAX; static string. */
+const char *wl_strerror(int err);
+
+/* ------------------------------------------------------------------ */
+/* Context                                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The allocator hook has lua_Alloc's shape: with nsize == 0 it frees ptr
+ * and returns NULL; otherwise it returns a block of nsize bytes holding
+ * the first min(osize, nsize) bytes of ptr (ptr may be NULL), or NULL on
+ * failure, in which case ptr is untouched.  NULL in wl_config means the
+ * C library's realloc/free.
+ */
+typedef void *(*wl_alloc_fn)(void *ud, void *ptr, size_t osize,
+                             size_t nsize);
+
+typedef struct wl_config {
+  wl_alloc_fn alloc; /* NULL: realloc/free */
+  void *alloc_ud;    /* passed to alloc */
+} wl_config;
+
+typedef struct wl_ctx wl_ctx;
+
+/* Creates a context.  cfg may be NULL (defaults).  Returns 0 and sets
+ * *out, or WL_ENOMEM (then *out is NULL). */
+int wl_ctx_new(const wl_config *cfg, wl_ctx **out);
+/* Frees the context.  Objects made from it must be freed first. */
+void wl_ctx_free(wl_ctx *ctx);
+/* The message of the last failure on ctx ("" if none).  Owned by ctx. */
+const char *wl_ctx_errmsg(const wl_ctx *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Litmus tests                                                        */
+/* ------------------------------------------------------------------ */
+
+typedef struct wl_litmus wl_litmus;
+
+/*
+ * Parses a litmus test in Dat3M's PTX dialect (see README.md, "The
+ * .litmus dialect").  src need not be NUL-terminated; filename is used in
+ * error messages only.  On success returns 0 and sets *out (free it with
+ * wl_litmus_free).  On failure returns WL_ESYNTAX (malformed text),
+ * WL_EUNSUPPORTED (a construct warplab recognises but cannot run yet, e.g.
+ * proxy instructions of the PTX 7.5 model), WL_ELIMIT or WL_ENOMEM, with
+ * "file:line:col: what was expected" in wl_ctx_errmsg().
+ */
+int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
+                    size_t len, wl_litmus **out);
+void wl_litmus_free(wl_litmus *t);
+/* The test's name (after "PTX" on the first line).  Owned by t. */
+const char *wl_litmus_name(const wl_litmus *t);
+/* Number of threads. */
+int wl_litmus_nthreads(const wl_litmus *t);
+
+/* ------------------------------------------------------------------ */
+/* Exhaustive exploration (PTX 6.0 memory consistency model)           */
+/* ------------------------------------------------------------------ */
+
+typedef struct wl_explore_opts {
+  /* Each backward branch is taken at most `unroll` times in a trace;
+   * 0 means the default (WL_DEFAULT_UNROLL).  Iterations that only
+   * re-read values into the same registers (spin loops) are recognised
+   * and cost nothing against the bound. */
+  int unroll;
+  /* Optional: called now and then; a non-zero return stops the
+   * exploration with WL_ESTOPPED. */
+  int (*should_stop)(void *ud);
+  void *stop_ud;
+} wl_explore_opts;
+
+#define WL_DEFAULT_UNROLL 8
+
+typedef enum {
+  WL_COND_EXISTS,    /* exists P: Ok when some final state satisfies P */
+  WL_COND_NOTEXISTS, /* ~exists P: Ok when no final state satisfies P */
+  WL_COND_FORALL     /* forall P: Ok when every final state satisfies P */
+} wl_cond_kind;
+
+typedef struct wl_result wl_result;
+
+/*
+ * Explores every consistent execution of t under the PTX 6.0 model
+ * (Lustig et al., ASPLOS'19; shared/spec/ptx-v6.0.cat).  opts may be
+ * NULL.  On success returns 0 and sets *out.  Fails with WL_ELIMIT when
+ * an execution would exceed the explorer's limits (64 events, 16 threads,
+ * 8 fence.sc per execution, 256 values per location), WL_ESTOPPED when
+ * should_stop asked, or WL_ENOMEM; the message says which limit.
+ */
+int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
+               wl_result **out);
+void wl_result_free(wl_result *r);
+
+/* 1 when the test's condition holds (Dat3M's convention: for exists,
+ * the outcome is reachable; for ~exists and forall, the property holds). */
+int wl_result_verdict(const wl_result *r);
+wl_cond_kind wl_result_cond_kind(const wl_result *r);
+/* Number of distinct final states (over all registers and locations). */
+size_t wl_result_nstates(const wl_result *r);
+/* Consistent executions whose final state satisfies / fails the
+ * condition's proposition (herd's Positive / Negative). */
+uint64_t wl_result_positive(const wl_result *r);
+uint64_t wl_result_negative(const wl_result *r);
+/* Non-zero when the unroll bound cut at least one trace that was part of
+ * a consistent execution: states needing more iterations are missing, so
+ * a "No" for exists (or "Ok" for ~exists/forall) is not a proof. */
+int wl_result_bound_hit(const wl_result *r);
+/* Number of the thread's traces cut by the bound. */
+uint64_t wl_result_traces_cut(const wl_result *r);
+
+/* Output sinks: write n bytes; return 0, or non-zero to stop (the
+ * writer then returns WL_EIO). */
+typedef int (*wl_write_fn)(void *ud, const char *s, size_t n);
+
+/*
+ * Writes the result in herd7's format: "Test", "States", the states over
+ * the registers and locations the condition mentions (sorted), Ok/No,
+ * "Witnesses", "Positive/Negative", "Condition", "Observation" and
+ * "Time" (seconds is printed with two decimals; the engine has no clock,
+ * the caller measures).  When the bound was hit a "Warning" line says so.
+ */
+int wl_result_write_herd(const wl_result *r, double seconds,
+                         wl_write_fn write, void *ud);
+/* The same content as a JSON object, plus every full final state and one
+ * witness execution per state (events, rf, co, fence-SC order). */
+int wl_result_write_json(const wl_result *r, double seconds,
+                         wl_write_fn write, void *ud);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPLAB_H */
