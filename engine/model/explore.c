@@ -231,7 +231,7 @@ static void emit_trace(tgen *g, int cut) {
     }
     *e = g->ev[i];
     if (e->type == EV_B)
-      e->bar_tail = (uint8_t)(i == g->last_bar && !cut);
+      e->bar_tail = (uint8_t)(i == g->last_bar && cut == 0);
   }
   for (i = 0; i < g->thr->nregs; i++) {
     int64_t *r = wl__vec_push(x->ctx, &p->regs);
@@ -241,7 +241,7 @@ static void emit_trace(tgen *g, int cut) {
     }
     *r = g->regs[i];
   }
-  if (cut)
+  if (cut == 1)
     x->res->traces_cut++;
 }
 
@@ -280,8 +280,12 @@ static void jump(tgen *g, int pc, int target) {
       const snap *s = &g->snaps[i];
       if (s->pc == target && s->nwrites == g->nwrites &&
           memcmp(s->regs, g->regs,
-                 (size_t)g->thr->nregs * sizeof g->regs[0]) == 0)
-        return; /* stutter */
+                 (size_t)g->thr->nregs * sizeof g->regs[0]) == 0) {
+        /* stutter: kept only as a prefix that writes values (the
+         * domain fixpoint needs the writes of spinning threads) */
+        emit_trace(g, 2);
+        return;
+      }
     }
     if (g->backs[pc] >= g->x->unroll) {
       emit_trace(g, 1);
@@ -1406,6 +1410,8 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     const wl_trace *tr = &WL_VEC_AT(&x->pool[th].traces, wl_trace, k);
     const wl_ev *ev = &WL_VEC_AT(&x->pool[th].ev, wl_ev, tr->ev0);
     int i, ok = 1;
+    if (tr->cut == 2 && !x->collecting)
+      continue; /* a stutter prefix: never a final state */
     chosen[th] = tr;
     /* reads of this thread must be satisfiable by what is chosen or
      * could still be chosen; reads of earlier threads may now have lost

@@ -28,7 +28,8 @@ typedef struct wl_trace {
   size_t ev0;        /* first event in the thread's event pool */
   int nev;
   size_t reg0;       /* final registers in the thread's register pool */
-  uint8_t cut;       /* stopped by the unroll bound */
+  uint8_t cut;       /* 0 complete; 1 cut by the unroll bound; 2 a
+                      * stutter prefix (used only for value domains) */
 } wl_trace;
 
 /* One witness execution, kept per final state. */
