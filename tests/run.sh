@@ -1,0 +1,62 @@
+#!/bin/sh
+# run.sh BUILD -- runs every test: the cmocka unit tests, the command-line
+# tests, and the conformance run over ../shared/conformance.  Counts
+# individual cases; the last line is "N passed, N failed".
+set -u
+B=${1:-build/release}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=${WARPLAB_SHARED:-$ROOT/../shared}
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# 1. unit tests (cmocka): count its PASSED/FAILED lines
+for t in "$B"/tests/test_*; do
+  [ -x "$t" ] || continue
+  out=$("$t" 2>&1)
+  rc=$?
+  p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+  f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+  pass=$((pass + ${p:-0}))
+  if [ -n "$f" ] && [ "$f" -gt 0 ]; then
+    fail=$((fail + f))
+    printf '%s\n' "$out" | grep -E '^\[  (FAILED|ERROR) |^\[ +ERROR|error:' >&2
+  fi
+  if [ $rc -ne 0 ] && [ -z "$f" ]; then
+    bad "$(basename "$t") exited with status $rc"
+    printf '%s\n' "$out" | tail -n 20 >&2
+  fi
+  echo "unit $(basename "$t"): ${p:-0} passed, ${f:-0} failed"
+done
+
+# 2. command-line tests
+WL="$B/warplab"
+for t in "$ROOT"/tests/cli/*.sh; do
+  [ -f "$t" ] || continue
+  if out=$(WL="$WL" ROOT="$ROOT" SHARED="$SHARED" sh "$t" 2>&1); then
+    ok
+  else
+    bad "cli $(basename "$t")"
+    printf '%s\n' "$out" | tail -n 15
+  fi
+done
+echo "cli: done"
+
+# 3. conformance: every row of PTXv6_0-expected.csv, and the proxy rows of
+# PTXv7_5-expected.csv must be rejected cleanly
+C="$SHARED/conformance/dat3m"
+if [ -d "$C" ]; then
+  out=$("$B/tests/conformance" "$C/expected/PTXv6_0-expected.csv" "$C/PTX" \
+        --proxy "$C/expected/PTXv7_5-expected.csv" 2>&1)
+  m=$(printf '%s\n' "$out" | grep -c '^ok ')
+  x=$(printf '%s\n' "$out" | grep -c '^MISMATCH')
+  pass=$((pass + m))
+  fail=$((fail + x))
+  printf '%s\n' "$out" | grep -E '^MISMATCH|^conformance:'
+else
+  bad "conformance corpus not found at $C (set WARPLAB_SHARED)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
