@@ -118,7 +118,7 @@ typedef struct wl_explore_opts {
   void *stop_ud;
 } wl_explore_opts;
 
-#define WL_DEFAULT_UNROLL 8
+#define WL_DEFAULT_UNROLL 4
 
 typedef enum {
   WL_COND_EXISTS,    /* exists P: Ok when some final state satisfies P */

@@ -62,5 +62,8 @@ void wl__vec_init(wl_vec *v, size_t isz);
 void *wl__vec_push(wl_ctx *ctx, wl_vec *v);
 void wl__vec_free(wl_ctx *ctx, wl_vec *v);
 #define WL_VEC_AT(v, T, i) (((T *)(v)->p)[i])
+/* A pointer to item i; NULL while the vector has no storage, so that an
+ * empty vector never takes part in pointer arithmetic on NULL. */
+#define WL_VEC_PTR(v, T, i) ((v)->p ? (T *)(v)->p + (i) : (T *)NULL)
 
 #endif

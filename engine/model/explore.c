@@ -513,6 +513,7 @@ typedef struct exe {
   /* per-combination choices */
   int rf[WL_MAX_EVENTS];       /* read -> write */
   rel rfr, sb, obs, sync, sf, cause;
+  rel cok;                     /* coherence pairs known so far */
   int scf[WL_MAX_SCF], nscf, scorder[WL_MAX_SCF];
   int16_t phase[WL_MAX_EVENTS];
   /* coherence */
@@ -553,7 +554,7 @@ static int build_exe(xp *x, exe *E) {
   /* which locations are accessed */
   for (th = 0; th < t->nthreads; th++) {
     const wl_trace *tr = E->tr[th];
-    const wl_ev *ev = &WL_VEC_AT(&x->pool[th].ev, wl_ev, tr->ev0);
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
     for (i = 0; i < tr->nev; i++)
       if (is_mem(&ev[i]))
         used |= 1ull << ev[i].loc;
@@ -578,7 +579,7 @@ static int build_exe(xp *x, exe *E) {
   E->cut = 0;
   for (th = 0; th < t->nthreads; th++) {
     const wl_trace *tr = E->tr[th];
-    const wl_ev *ev = &WL_VEC_AT(&x->pool[th].ev, wl_ev, tr->ev0);
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
     if (tr->cut)
       E->cut = 1;
     if (n + tr->nev > WL_MAX_EVENTS)
@@ -925,11 +926,12 @@ static int record_state(xp *x, exe *E) {
   size_t k;
   wl_state *st;
   for (th = 0; th < t->nthreads; th++) {
-    const int64_t *fr =
-        &WL_VEC_AT(&x->pool[th].regs, int64_t, E->tr[th]->reg0);
-    memcpy(vals + r->regoff[th], fr,
-           (size_t)t->threads[th].nregs * sizeof vals[0]);
     regp[th] = vals + r->regoff[th];
+    if (t->threads[th].nregs == 0)
+      continue; /* the pool may be empty: no memcpy from NULL */
+    memcpy(vals + r->regoff[th],
+           &WL_VEC_AT(&x->pool[th].regs, int64_t, E->tr[th]->reg0),
+           (size_t)t->threads[th].nregs * sizeof vals[0]);
   }
   for (l = 0; l < t->nlocs; l++) {
     int64_t v = t->locinit[l];
@@ -1000,6 +1002,7 @@ static int record_state(xp *x, exe *E) {
       st->wit[E->wl[l][i]].co = (int16_t)i;
   for (i = 0; i < E->nscf; i++)
     st->wit[E->scf[E->scorder[i]]].sc = (int16_t)i;
+  r->htab[k] = r->nstates + 1; /* k: the free slot the probe ended on */
   r->nstates++;
   return 0;
 }
@@ -1012,16 +1015,10 @@ static int record_state(xp *x, exe *E) {
  * axioms are evaluated on cop = (co & needco)+ as in ptx-asplos19.cat;
  * the final value of a location is its co-last write. */
 static int check_co(xp *x, exe *E) {
-  int n = E->n, i, j, l;
-  rel co, cop, fr, tmp, inv;
+  int n = E->n, i;
+  rel cop, fr, tmp, inv;
+  const uint64_t *co = E->cok;
   (void)x;
-  rel_zero(co, n);
-  for (l = 0; l < E->nlocs; l++) {
-    int loc = E->locs[l];
-    for (i = 0; i < E->nwl[loc]; i++)
-      for (j = i + 1; j < E->nwl[loc]; j++)
-        co[E->wl[loc][i]] |= 1ull << E->wl[loc][j];
-  }
   for (i = 0; i < n; i++) {
     uint64_t need = E->ms[i] | E->cause[i];
     if (i < E->ninit)
@@ -1106,20 +1103,25 @@ static int co_dfs(xp *x, exe *E, int li, uint64_t left, rel req) {
           ok = 0;
       if (!ok)
         continue;
+      /* Placing w makes it co-before every write still unplaced.  The
+       * axioms are monotone in co, so a violation with the pairs known
+       * so far holds in every completion: prune. */
       E->wl[loc][E->nwl[loc]++] = w;
-      co_dfs(x, E, li, left & ~(1ull << w), req);
+      E->cok[w] = left & ~(1ull << w);
+      if (check_co(x, E))
+        co_dfs(x, E, li, left & ~(1ull << w), req);
+      E->cok[w] = 0;
       E->nwl[loc]--;
       if (x->err)
         return x->err;
     }
   }
-  (void)loc;
   return 0;
 }
 
 static int after_sc_order(xp *x, exe *E) {
   int n = E->n, i;
-  rel X, S, tmp, cb;
+  rel X, S = {0}, tmp, cb; /* S: gcc -O1 warns maybe-uninitialized */
   /* cause-base = po?; ((sync | sync_fence | sync_barrier); po?)+ */
   for (i = 0; i < n; i++)
     S[i] = E->sync[i] | E->sf[i] | E->sb[i];
@@ -1167,6 +1169,13 @@ static int after_sc_order(xp *x, exe *E) {
       return 0;
     if (E->nlocs == 0)
       return check_co(x, E) ? consistent_found(x, E) : 0;
+    /* known coherence pairs: the initial write precedes every write */
+    rel_zero(E->cok, n);
+    for (i = E->ninit; i < n; i++)
+      if (E->ev[i].type == EV_W)
+        E->cok[E->initloc[E->ev[i].loc]] |= 1ull << i;
+    if (!check_co(x, E))
+      return 0;
     loc0 = E->locs[0];
     for (i = E->ninit; i < n; i++)
       if (E->ev[i].type == EV_W && E->ev[i].loc == loc0)
@@ -1219,7 +1228,7 @@ static int sc_dfs(xp *x, exe *E, int k, uint64_t used, rel *seen, int *nseen) {
 
 static int after_rf(xp *x, exe *E) {
   int n = E->n, i, changed;
-  rel tmp, tmp2, u;
+  rel tmp, tmp2, u = {0}; /* u: gcc -O1 warns maybe-uninitialized */
   /* No-Thin-Air: acyclic (rf | dep), with rmw as in ptx-asplos19.cat */
   for (i = 0; i < n; i++)
     u[i] = E->rfr[i] | E->dep[i] | E->rmw[i];
@@ -1268,6 +1277,38 @@ static int after_rf(xp *x, exe *E) {
   }
 }
 
+/* Pruning while reads-from is chosen: checks that hold for every
+ * completion of a partial choice. */
+static int rf_partial_ok(const exe *E, int r, int w) {
+  int n = E->n, k;
+  rel u;
+  /* Atomicity: two RMWs morally strong with each other and with their
+   * source cannot both read from one write: whichever writes first lies
+   * between the other's read and write. */
+  if (E->ev[r].rmw) {
+    int w1 = r + 1;
+    uint64_t others = E->rfr[w] & ~(1ull << r);
+    while (others) {
+      int r2 = __builtin_ctzll(others), w2 = r2 + 1;
+      others &= others - 1;
+      if (!E->ev[r2].rmw)
+        continue;
+      if ((w < E->ninit || ((E->ms[w] >> w1 & 1) && (E->ms[w] >> w2 & 1))) &&
+          (E->ms[r2] >> w1 & 1) && (E->ms[r] >> w2 & 1) &&
+          (E->ms[w1] >> w2 & 1))
+        return 0;
+    }
+  }
+  /* No-Thin-Air and the rf part of SC-per-Location on the partial rf */
+  for (k = 0; k < n; k++)
+    u[k] = E->rfr[k] | E->dep[k] | E->rmw[k];
+  if (!rel_acyclic(u, n))
+    return 0;
+  for (k = 0; k < n; k++)
+    u[k] = (E->ms[k] & E->rfr[k]) | E->poloc[k];
+  return rel_acyclic(u, n);
+}
+
 static int rf_dfs(xp *x, exe *E, int k) {
   int r, n = E->n, w;
   if (x->err || stop_requested(x))
@@ -1286,7 +1327,8 @@ static int rf_dfs(xp *x, exe *E, int k) {
       continue; /* nor its own write */
     E->rf[r] = w;
     E->rfr[w] |= 1ull << r;
-    rf_dfs(x, E, k + 1);
+    if (rf_partial_ok(E, r, w))
+      rf_dfs(x, E, k + 1);
     E->rfr[w] &= ~(1ull << r);
     if (x->err)
       return x->err;
@@ -1335,7 +1377,7 @@ typedef struct wrec {
 static int read_matched(xp *x, int th, const wl_trace *tr, int i,
                         const wl_trace *const *chosen, int upto,
                         int allow_future) {
-  const wl_ev *ev = &WL_VEC_AT(&x->pool[th].ev, wl_ev, tr->ev0);
+  const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
   const wl_ev *r = &ev[i];
   int o, j;
   if (x->t->locinit[r->loc] == r->val)
@@ -1348,7 +1390,7 @@ static int read_matched(xp *x, int th, const wl_trace *tr, int i,
     const wl_ev *oe;
     if (o == th || ot == NULL)
       continue;
-    oe = &WL_VEC_AT(&x->pool[o].ev, wl_ev, ot->ev0);
+    oe = WL_VEC_PTR(&x->pool[o].ev, wl_ev, ot->ev0);
     for (j = 0; j < ot->nev; j++)
       if (oe[j].type == EV_W && oe[j].loc == r->loc && oe[j].val == r->val)
         return 1;
@@ -1361,7 +1403,7 @@ static int read_matched(xp *x, int th, const wl_trace *tr, int i,
       if (o == th)
         continue;
       for (q = 0; q < pv->n; q++) {
-        const wl_ev *oe = &WL_VEC_AT(pv, wl_ev, q);
+        const wl_ev *oe = WL_VEC_PTR(pv, wl_ev, q);
         if (oe->type == EV_W && oe->loc == r->loc && oe->val == r->val)
           return 1;
       }
@@ -1381,7 +1423,7 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     /* full value check */
     for (o = 0; o < t->nthreads; o++) {
       const wl_trace *tr = chosen[o];
-      const wl_ev *ev = &WL_VEC_AT(&x->pool[o].ev, wl_ev, tr->ev0);
+      const wl_ev *ev = WL_VEC_PTR(&x->pool[o].ev, wl_ev, tr->ev0);
       for (i = 0; i < tr->nev; i++)
         if (ev[i].type == EV_R &&
             !read_matched(x, o, tr, i, chosen, t->nthreads, 0))
@@ -1390,7 +1432,7 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     if (x->collecting) {
       for (o = 0; o < t->nthreads; o++) {
         const wl_trace *tr = chosen[o];
-        const wl_ev *ev = &WL_VEC_AT(&x->pool[o].ev, wl_ev, tr->ev0);
+        const wl_ev *ev = WL_VEC_PTR(&x->pool[o].ev, wl_ev, tr->ev0);
         for (i = 0; i < tr->nev; i++)
           if (ev[i].type == EV_W) {
             int a = dom_add(x, &x->dom[ev[i].loc], ev[i].val, ev[i].loc);
@@ -1407,8 +1449,8 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     return explore_combo(x, E, bs);
   }
   for (k = 0; k < x->pool[th].traces.n; k++) {
-    const wl_trace *tr = &WL_VEC_AT(&x->pool[th].traces, wl_trace, k);
-    const wl_ev *ev = &WL_VEC_AT(&x->pool[th].ev, wl_ev, tr->ev0);
+    const wl_trace *tr = WL_VEC_PTR(&x->pool[th].traces, wl_trace, k);
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
     int i, ok = 1;
     if (tr->cut == 2 && !x->collecting)
       continue; /* a stutter prefix: never a final state */
@@ -1473,6 +1515,8 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   x = wl__calloc(ctx, sizeof *x);
   E = wl__calloc(ctx, sizeof *E);
   bs = wl__calloc(ctx, sizeof *bs);
+  if (r != NULL)
+    r->ctx = ctx; /* wl_result_free needs it on every path */
   if (r == NULL || x == NULL || E == NULL || bs == NULL) {
     err = wl__err(ctx, WL_ENOMEM, "out of memory");
     goto done;

@@ -28,11 +28,13 @@ static void flush(out *o) {
 
 static int finish(out *o) {
   int oom = o->b.oom;
+  wl_ctx *ctx = o->b.ctx;
   flush(o);
   wl__buf_free(&o->b);
   if (oom)
-    return WL_ENOMEM;
-  return o->failed ? WL_EIO : 0;
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  return o->failed ? wl__err(ctx, WL_EIO, "the writer stopped the output")
+                   : 0;
 }
 
 static void add_var(obsvar *v, int *n, int is_reg, int thread, int idx) {
@@ -48,7 +50,6 @@ static void add_var(obsvar *v, int *n, int is_reg, int thread, int idx) {
   (*n)++;
 }
 
-static const wl_litmus *sort_t;
 
 /* registers first, by thread then name (r2 before r10); then locations
  * by name */
@@ -59,17 +60,16 @@ static int regname_cmp(const char *a, const char *b) {
   return strcmp(a, b);
 }
 
-static int var_cmp(const void *pa, const void *pb) {
-  const obsvar *a = pa, *b = pb;
+static int var_cmp(const wl_litmus *t, const obsvar *a, const obsvar *b) {
   if (a->is_reg != b->is_reg)
     return a->is_reg ? -1 : 1;
   if (a->is_reg) {
     if (a->thread != b->thread)
       return a->thread - b->thread;
-    return regname_cmp(sort_t->threads[a->thread].regnames[a->idx],
-                       sort_t->threads[b->thread].regnames[b->idx]);
+    return regname_cmp(t->threads[a->thread].regnames[a->idx],
+                       t->threads[b->thread].regnames[b->idx]);
   }
-  return strcmp(sort_t->locnames[a->idx], sort_t->locnames[b->idx]);
+  return strcmp(t->locnames[a->idx], t->locnames[b->idx]);
 }
 
 static void collect_vars(const wl_litmus *t, obsvar *v, int *n) {
@@ -106,8 +106,16 @@ static void collect_vars(const wl_litmus *t, obsvar *v, int *n) {
     for (r = 0; r < t->nlocs; r++)
       add_var(v, n, 0, 0, r);
   }
-  sort_t = t;
-  qsort(v, (size_t)*n, sizeof *v, var_cmp);
+  /* insertion sort: few variables, and no global comparison context */
+  for (i = 1; i < *n; i++) {
+    obsvar key = v[i];
+    int j = i;
+    while (j > 0 && var_cmp(t, &v[j - 1], &key) > 0) {
+      v[j] = v[j - 1];
+      j--;
+    }
+    v[j] = key;
+  }
 }
 
 static int64_t var_val(const wl_result *r, const wl_state *s,
@@ -190,7 +198,7 @@ int wl_result_write_herd(const wl_result *r, double seconds,
   collect_vars(t, v, &nv);
   proj = project(r, v, nv, &np);
   if (proj == NULL)
-    return WL_ENOMEM;
+    return wl__err(r->ctx, WL_ENOMEM, "out of memory");
   wl__buf_printf(&o.b, "Test %s %s\nStates %zu\n", t->name,
                  kind_word(r->cond_kind), np);
   for (k = 0; k < np; k++) {
@@ -327,7 +335,7 @@ int wl_result_write_json(const wl_result *r, double seconds,
   collect_vars(t, v, &nv);
   proj = project(r, v, nv, &np);
   if (proj == NULL)
-    return WL_ENOMEM;
+    return wl__err(r->ctx, WL_ENOMEM, "out of memory");
   wl__buf_puts(&o.b, "{\"test\": ");
   json_str(&o.b, t->name);
   wl__buf_puts(&o.b, ", \"file\": ");
@@ -348,6 +356,8 @@ int wl_result_write_json(const wl_result *r, double seconds,
     var_name(t, &v[i], &nb);
     wl__buf_puts(&o.b, i ? ", " : "");
     json_str(&o.b, nb.p ? nb.p : "");
+    if (nb.oom)
+      o.b.oom = 1; /* not a silently empty name */
     wl__buf_free(&nb);
   }
   wl__buf_puts(&o.b, "],\n  \"states\": [");

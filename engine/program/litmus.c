@@ -118,12 +118,17 @@ static void skip_space(parser *p) {
           perr(p, WL_ESYNTAX, l, co, "unterminated comment '(*'");
           return;
         }
+        if (peekc(p, 0) == 0) {
+          perr(p, WL_ESYNTAX, p->line, p->col, "NUL byte in the text");
+          return;
+        }
         advc(p);
       }
       advc(p);
       advc(p);
     } else if (c == '/' && peekc(p, 1) == '/') {
-      while (peekc(p, 0) >= 0 && peekc(p, 0) != '\n')
+      /* a NUL here would end up inside a kept condition text */
+      while (peekc(p, 0) > 0 && peekc(p, 0) != '\n')
         advc(p);
     } else {
       return;
@@ -974,7 +979,7 @@ static int parse_threads_decl(parser *p) {
                   "threads must be declared in order: expected P%d",
                   p->lt->nthreads);
     next(p);
-    if (expect_p(p, "@"))
+    if (!accept_p(p, "@"))
       return perr(p, WL_ESYNTAX, tt.line, tt.col,
                   "thread P%d needs a placement: 'P%d@cta N,gpu M'", th, th);
     if (!is_w(p, "cta"))
@@ -1049,6 +1054,9 @@ static int parse_rows(parser *p, labels *lab) {
     for (;;) {
       cell c;
       c.n = 0;
+      if (col >= nth)
+        return perr(p, WL_ESYNTAX, p->t.line, p->t.col,
+                    "more columns than the %d declared threads", nth);
       while (!is_p(p, "|") && !is_p(p, ";")) {
         if (p->t.kind == T_EOF || is_w(p, "exists") || is_w(p, "forall"))
           return expected(p, "';' ending the instruction row");
@@ -1060,9 +1068,6 @@ static int parse_rows(parser *p, labels *lab) {
         if (p->err)
           return p->err;
       }
-      if (col >= nth)
-        return perr(p, WL_ESYNTAX, p->t.line, p->t.col,
-                    "more columns than the %d declared threads", nth);
       if (c.n > 0) {
         wl_insn in;
         const tok *label, *target;
@@ -1431,11 +1436,12 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
   p.lt = wl__calloc(ctx, sizeof *p.lt);
   lab = wl__calloc(ctx, WL_MAX_THREADS * sizeof *lab);
   ri = wl__calloc(ctx, MAXRI * sizeof *ri);
+  if (p.lt != NULL)
+    p.lt->ctx = ctx; /* wl_litmus_free needs it on every path */
   if (p.lt == NULL || lab == NULL || ri == NULL) {
     r = wl__err(ctx, WL_ENOMEM, "%s: out of memory", filename);
     goto done;
   }
-  p.lt->ctx = ctx;
   p.lt->filename = wl__strndup(ctx, filename, strlen(filename));
   if (p.lt->filename == NULL) {
     r = wl__err(ctx, WL_ENOMEM, "%s: out of memory", filename);
@@ -1452,7 +1458,7 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
     size_t s = p.pos, e;
     int inq = 0;
     while (p.pos < p.len && p.src[p.pos] != '\n' && p.src[p.pos] != '"' &&
-           p.src[p.pos] != '{')
+           p.src[p.pos] != '{' && p.src[p.pos] != '\0')
       advc(&p);
     e = p.pos;
     while (s < e && isspace((unsigned char)p.src[s]))
