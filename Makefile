@@ -65,18 +65,24 @@ test: deps $(BIN) $(UNIT_BIN) $(BUILD)/tests/conformance
 	@sh tests/run.sh $(BUILD)
 
 # Sanitizer builds, valgrind, and the layering check.
-check: deps
+check:
+	WARPLAB_DEPS="valgrind" sh scripts/deps.sh
 	$(MAKE) MODE=asan test
 	$(MAKE) MODE=release all $(UNIT_BIN) build/release/tests/conformance
 	@sh tests/check.sh
 
-bench: deps $(BIN)
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
+
+bench: deps $(BIN) $(BUILD)/bench/litmus_bench
 	@sh bench/run.sh $(BUILD)
 
 demo: deps $(BIN)
 	@sh scripts/demo.sh $(BUILD)
 
 fuzz:
+	WARPLAB_DEPS="clang" sh scripts/deps.sh
 	@sh tests/fuzz/run.sh
 
 install: $(BIN) $(LIB)

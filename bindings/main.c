@@ -23,6 +23,8 @@ static const char usage[] =
     "                             cuts an execution the verdict line reads\n"
     "                             'Loop Ok'/'Loop No' and a Warning line\n"
     "                             follows\n"
+    "      --timeout SECONDS      give up on a file after this long (the\n"
+    "                             file counts as failed; the rest go on)\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
     "  help                       this text\n"
     "  version                    the version\n"
@@ -42,6 +44,13 @@ static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double deadline;
+
+static int past_deadline(void *ud) {
+  (void)ud;
+  return now() > deadline;
 }
 
 static char *read_file(const char *path, size_t *len, char *err,
@@ -94,6 +103,7 @@ static int cmd_litmus(int argc, char **argv) {
   wl_explore_opts opts;
   wl_ctx *ctx;
   int i, json = 0, quiet = 0, failed = 0, nfiles = 0, first = 1;
+  double timeout = 0;
   memset(&opts, 0, sizeof opts);
   for (i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) {
@@ -121,6 +131,22 @@ static int cmd_litmus(int argc, char **argv) {
         return 2;
       }
       opts.unroll = (int)n;
+    } else if (strcmp(argv[i], "--timeout") == 0) {
+      char *end;
+      if (i + 1 >= argc) {
+        fprintf(stderr, "warplab litmus: --timeout needs a number of "
+                        "seconds\n");
+        return 2;
+      }
+      timeout = strtod(argv[++i], &end);
+      if (*argv[i] == '\0' || *end != '\0' || !(timeout > 0)) {
+        fprintf(stderr,
+                "warplab litmus: --timeout takes a positive number of "
+                "seconds, not '%s'\n",
+                argv[i]);
+        return 2;
+      }
+      opts.should_stop = past_deadline;
     } else if (strcmp(argv[i], "--") == 0) {
       i++;
       break;
@@ -159,6 +185,7 @@ static int cmd_litmus(int argc, char **argv) {
       continue;
     }
     t0 = now();
+    deadline = t0 + timeout;
     rc = wl_litmus_parse(ctx, argv[i], src, len, &t);
     free(src);
     if (rc == 0)
@@ -169,6 +196,9 @@ static int cmd_litmus(int argc, char **argv) {
         fprintf(stderr, "warplab: %s\n", m);
       else
         fprintf(stderr, "warplab: %s: %s\n", argv[i], m);
+      if (rc == WL_ESTOPPED)
+        fprintf(stderr, "warplab: %s: gave up after --timeout %g s\n",
+                argv[i], timeout);
       wl_litmus_free(t);
       failed++;
       continue;

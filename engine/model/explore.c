@@ -1281,7 +1281,7 @@ static int after_rf(xp *x, exe *E) {
  * completion of a partial choice. */
 static int rf_partial_ok(const exe *E, int r, int w) {
   int n = E->n, k;
-  rel u;
+  rel u = {0}; /* gcc -O1 cannot see the loops fill it */
   /* Atomicity: two RMWs morally strong with each other and with their
    * source cannot both read from one write: whichever writes first lies
    * between the other's read and write. */

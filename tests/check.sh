@@ -1,0 +1,48 @@
+#!/bin/sh
+# check.sh -- what `make check` adds after the sanitizer run: the
+# layering rule (engine free of Lua and libuv), and valgrind over the
+# unit tests, the conformance run and the command.
+set -u
+B=build/release
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=${WARPLAB_SHARED:-$ROOT/../shared}
+C="$SHARED/conformance/dat3m"
+fail=0
+bad=$(nm -u "$B/libwarplab.a" | grep -E ' (lua_|luaL_|uv_)' || true)
+if [ -n "$bad" ]; then
+  echo "check: engine library refers to Lua/libuv symbols:"; echo "$bad"
+  fail=1
+else
+  echo "check: libwarplab.a has no lua_/luaL_/uv_ symbols"
+fi
+inc=$(grep -rlE '#include *[<"](lua|lauxlib|lualib|uv)\.h' engine || true)
+[ -z "$inc" ] || { echo "check: engine includes Lua/libuv: $inc"; fail=1; }
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "check: valgrind missing: apt-get install -y valgrind"; exit 1
+fi
+VG="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99"
+for t in "$B"/tests/test_*; do
+  [ -x "$t" ] || continue
+  if $VG "$t" > /tmp/wl-vg.$$ 2>&1; then
+    echo "check: valgrind clean: $(basename "$t")"
+  else
+    echo "check: valgrind FAILED: $(basename "$t")"; tail -n 30 /tmp/wl-vg.$$
+    fail=1
+  fi
+done
+if $VG "$B/tests/conformance" "$C/expected/PTXv6_0-expected.csv" "$C/PTX" \
+     --proxy "$C/expected/PTXv7_5-expected.csv" > /tmp/wl-vg.$$ 2>&1; then
+  echo "check: valgrind clean: conformance ($(grep -c '^ok' /tmp/wl-vg.$$) tests)"
+else
+  echo "check: valgrind FAILED: conformance"; grep -v '^ok' /tmp/wl-vg.$$ | tail -n 30
+  fail=1
+fi
+if $VG "$B/warplab" litmus --json "$ROOT"/scripts/litmus/*.litmus > /dev/null 2> /tmp/wl-vg.$$; then
+  echo "check: valgrind clean: warplab litmus --json on the tour"
+else
+  echo "check: valgrind FAILED: warplab"; tail -n 30 /tmp/wl-vg.$$
+  fail=1
+fi
+rm -f /tmp/wl-vg.$$
+[ $fail -eq 0 ] && echo "check: all clean"
+exit $fail
