@@ -103,6 +103,98 @@ const char *wl_litmus_name(const wl_litmus *t);
 int wl_litmus_nthreads(const wl_litmus *t);
 
 /* ------------------------------------------------------------------ */
+/* Building tests programmatically (the Lua bindings do)               */
+/* ------------------------------------------------------------------ */
+
+/* The spec's words, as numbers.  WL_SEM_WEAK has no scope. */
+enum {
+  WL_SEM_WEAK, WL_SEM_RELAXED, WL_SEM_ACQUIRE, WL_SEM_RELEASE,
+  WL_SEM_ACQ_REL, WL_SEM_SC
+};
+enum { WL_SCOPE_NONE, WL_SCOPE_CTA, WL_SCOPE_GPU, WL_SCOPE_SYS };
+/* Operations of wl_tb_atomic (PTX atom): old = [loc]; [loc] = f(old). */
+enum {
+  WL_OP_ADD, WL_OP_SUB, WL_OP_MUL, WL_OP_DIV, WL_OP_REM, WL_OP_AND,
+  WL_OP_OR, WL_OP_XOR, WL_OP_MIN, WL_OP_MAX, WL_OP_INC, WL_OP_DEC,
+  WL_OP_EXCH, WL_OP_CAS
+};
+enum { WL_BAR_SYNC, WL_BAR_ARRIVE };
+
+/* An empty test named name (copied).  Add locations, threads,
+ * instructions and a condition, then explore it. */
+int wl_litmus_new(wl_ctx *ctx, const char *name, wl_litmus **out);
+/* Declares a location with its initial value (or changes the initial
+ * value of an existing one); its index goes to *index (may be NULL).
+ * WL_EINVAL for a name that is not an identifier, WL_ELIMIT past 64. */
+int wl_litmus_add_location(wl_litmus *t, const char *name, int64_t init,
+                           int *index);
+/* The index of a location, or -1. */
+int wl_litmus_location(const wl_litmus *t, const char *name);
+int wl_litmus_nlocations(const wl_litmus *t);
+const char *wl_litmus_location_name(const wl_litmus *t, int index);
+/* Adds thread P<n> placed in CTA cta of GPU gpu; *index gets n. */
+int wl_litmus_add_thread(wl_litmus *t, int cta, int gpu, int *index);
+/*
+ * Appends one instruction (or a label "LC0:") to a thread, written as in
+ * a .litmus cell ("ld.acquire.gpu r0, x").  file and line are where the
+ * text comes from (error messages and witnesses name them).  Locations
+ * are declared on first use (initial value 0).  Branch targets are
+ * resolved when the test is explored: a missing label is reported then.
+ * WL_ESYNTAX / WL_EUNSUPPORTED with "file:line:col: ..." on bad text.
+ */
+int wl_litmus_add_insn(wl_litmus *t, int thread, const char *text,
+                       const char *file, int line);
+/* Sets a register's initial value. */
+int wl_litmus_set_reg(wl_litmus *t, int thread, const char *reg,
+                      int64_t value);
+/* Sets the condition from herd-style text: "exists (1:r0 == 1 /\ x == 0)",
+ * "~exists ...", "forall ...".  Errors name file:line:col. */
+int wl_litmus_set_condition(wl_litmus *t, const char *text,
+                            const char *file, int line);
+
+/*
+ * Threads as callbacks.  Instead of instructions, a thread may be a
+ * function that the explorer runs many times: each run is one trace, and
+ * every load it performs returns the value the explorer chooses (each
+ * candidate value in turn), so the function may branch and loop on
+ * loaded values.  The function must be deterministic given the values
+ * its loads return.  It reports its memory operations through the wl_tb
+ * calls below and returns 0, or an error code (then the exploration
+ * fails with that code and the message the callback set with
+ * wl_tb_fail).  When a wl_tb call returns WL_ELIMIT the trace has hit
+ * the loop bound: the callback must stop (return WL_ELIMIT); the trace
+ * is counted as cut, not as an error.
+ *
+ * Dependencies are found semantically: an event depends on an earlier
+ * load when another value of that load (all else equal) changes whether
+ * the event happens, its kind, location or written value.
+ */
+typedef struct wl_tb wl_tb;
+typedef int (*wl_thread_fn)(void *ud, wl_tb *tb);
+int wl_litmus_set_thread_fn(wl_litmus *t, int thread, wl_thread_fn fn,
+                            void *ud);
+/* Load: *value gets the chosen value.  Each location may be read at most
+ * unroll+1 times in one trace (the loop bound of callback threads). */
+int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
+               int64_t *value);
+int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
+                int line);
+/* RMW: *old gets the value read; cas writes b when old == a. */
+int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b,
+                 int sem, int scope, int line, int64_t *old);
+/* fence.sem.scope with sem WL_SEM_SC or WL_SEM_ACQ_REL. */
+int wl_tb_fence(wl_tb *tb, int sem, int scope, int line);
+/* Barrier id with count threads (0: every thread of the CTA). */
+int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
+                  int line);
+/* A named result of this trace, reported like a register ("1:A"). */
+int wl_tb_result(wl_tb *tb, const char *name, int64_t value);
+/* The thread's index, placement, and the explorer's context. */
+int wl_tb_thread(const wl_tb *tb);
+/* Sets the message the exploration fails with; returns err. */
+int wl_tb_fail(wl_tb *tb, int err, const char *msg);
+
+/* ------------------------------------------------------------------ */
 /* Exhaustive exploration (PTX 6.0 memory consistency model)           */
 /* ------------------------------------------------------------------ */
 
@@ -135,6 +227,7 @@ typedef struct wl_result wl_result;
  * an execution would exceed the explorer's limits (64 events, 16 threads,
  * 8 fence.sc per execution, 256 values per location), WL_ESTOPPED when
  * should_stop asked, or WL_ENOMEM; the message says which limit.
+ * The result refers to t: free the result before the test.
  */
 int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
                wl_result **out);
@@ -156,6 +249,40 @@ uint64_t wl_result_negative(const wl_result *r);
 int wl_result_bound_hit(const wl_result *r);
 /* Number of the thread's traces cut by the bound. */
 uint64_t wl_result_traces_cut(const wl_result *r);
+
+/* ---------------- results as values ---------------- */
+
+/* Observed variables of the states: every register (and callback result)
+ * of every thread, then every location. */
+int wl_result_nvars(const wl_result *r);
+/* thread index for a register, -1 for a location */
+int wl_result_var_thread(const wl_result *r, int var);
+/* register or location name (owned by the test) */
+const char *wl_result_var_name(const wl_result *r, int var);
+int64_t wl_result_value(const wl_result *r, size_t state, int var);
+/* 1 when the state satisfies the condition's proposition */
+int wl_result_state_sat(const wl_result *r, size_t state);
+/* consistent executions that end in the state */
+uint64_t wl_result_state_count(const wl_result *r, size_t state);
+
+/* One event of a state's witness execution. */
+typedef struct wl_event_info {
+  int thread;     /* -1: the initial write of a location */
+  int kind;       /* 'R', 'W', 'F' or 'B' */
+  int loc;        /* R/W: location index, else -1 */
+  int64_t value;  /* R: read; W: written; B: barrier id */
+  int sem, scope; /* WL_SEM_*, WL_SCOPE_* */
+  int line;       /* source line */
+  int rmw;        /* part of a read-modify-write */
+  int rf;         /* R: the event read from */
+  int co;         /* W: rank in its location's coherence order */
+  int sc;         /* fence.sc: rank in the fence-SC order, else -1 */
+  int phase;      /* B: barrier phase, -1 when it synchronised no one */
+} wl_event_info;
+
+int wl_result_witness_nevents(const wl_result *r, size_t state);
+int wl_result_witness_event(const wl_result *r, size_t state, int i,
+                            wl_event_info *out);
 
 /* Output sinks: write n bytes; return 0, or non-zero to stop (the
  * writer then returns WL_EIO). */

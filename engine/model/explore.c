@@ -89,6 +89,7 @@ typedef struct tpool {
   wl_vec ev;     /* wl_ev */
   wl_vec regs;   /* int64_t */
   wl_vec traces; /* wl_trace */
+  wl_vec ch;     /* int: load choices of callback traces */
 } tpool;
 
 typedef struct vdom {
@@ -190,6 +191,10 @@ typedef struct tgen {
   snap *snaps;
   int nsnaps, snapcap;
   int last_bar; /* event index of a barrier with nothing after it */
+  /* callback threads: replayed load choices */
+  int ch[WL_MAX_TEV], nchoice[WL_MAX_TEV], nch, depth;
+  int reads_of[WL_MAX_LOCS];
+  int cut;
 } tgen;
 
 static uint64_t op_taint(const tgen *g, const wl_operand *o) {
@@ -222,7 +227,18 @@ static void emit_trace(tgen *g, int cut) {
   tr->ev0 = p->ev.n;
   tr->nev = g->nev;
   tr->reg0 = p->regs.n;
+  tr->nregs = g->thr->nregs;
   tr->cut = (uint8_t)cut;
+  tr->ch0 = p->ch.n;
+  tr->nch = g->nch;
+  for (i = 0; i < g->nch; i++) {
+    int *c = wl__vec_push(x->ctx, &p->ch);
+    if (c == NULL) {
+      x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+      return;
+    }
+    *c = g->ch[i];
+  }
   for (i = 0; i < g->nev; i++) {
     wl_ev *e = wl__vec_push(x->ctx, &p->ev);
     if (e == NULL) {
@@ -469,6 +485,329 @@ out:
     g->nsnaps--;
 }
 
+
+/* ---------------- callback threads ---------------- */
+
+struct wl_tb {
+  tgen *g;
+};
+
+/* A load-like choice for callback threads: replays the recorded choice
+ * at this depth or starts a new one (stateless model checking). */
+static int tb_choose(tgen *g, int loc, int64_t *value) {
+  const vdom *d = &g->x->dom[loc];
+  int k = g->nch;
+  if (k >= WL_MAX_TEV)
+    return WL_ELIMIT;
+  if (k < g->depth) {
+    if (g->nchoice[k] != d->n) {
+      g->x->err = wl__err(g->x->ctx, WL_EINVAL,
+                          "thread %s is not deterministic: a rerun with "
+                          "the same loaded values loaded something else",
+                          g->thr->name);
+      return WL_EINVAL;
+    }
+  } else {
+    g->ch[k] = 0;
+    g->nchoice[k] = d->n;
+    g->depth = k + 1;
+  }
+  *value = d->v[g->ch[k]];
+  g->nch++;
+  return 0;
+}
+
+static int tb_room(wl_tb *tb, int nev) {
+  tgen *g = tb->g;
+  if (g->x->err)
+    return g->x->err;
+  if (g->nev + nev > WL_MAX_TEV) {
+    g->cut = 1;
+    return WL_ELIMIT;
+  }
+  return 0;
+}
+
+static wl_ev *tb_push(tgen *g, int type, int loc, int line) {
+  wl_ev *e = &g->ev[g->nev++];
+  memset(e, 0, sizeof *e);
+  e->type = (uint8_t)type;
+  e->loc = (int16_t)loc;
+  e->line = line;
+  e->insn = -1;
+  g->last_bar = -1;
+  return e;
+}
+
+static int tb_check(wl_tb *tb, int loc, int sem, int scope, int is_load) {
+  tgen *g;
+  if (tb == NULL || tb->g == NULL)
+    return WL_EINVAL;
+  g = tb->g;
+  if (loc < 0 || loc >= g->x->t->nlocs)
+    return wl__err(g->x->ctx, WL_EINVAL, "no location %d", loc);
+  if (sem < WL_SEM_WEAK || sem > WL_SEM_SC || scope < WL_SCOPE_NONE ||
+      scope > WL_SCOPE_SYS || ((sem == WL_SEM_WEAK) != (scope == 0)))
+    return wl__err(g->x->ctx, WL_EINVAL,
+                   "bad semantics/scope (%d, %d): .weak has no scope, "
+                   "every other semantics needs one",
+                   sem, scope);
+  if (is_load && ++g->reads_of[loc] > g->x->unroll + 1) {
+    g->cut = 1;
+    return WL_ELIMIT;
+  }
+  return 0;
+}
+
+int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
+               int64_t *value) {
+  int r = tb_check(tb, loc, sem, scope, 1);
+  wl_ev *e;
+  int64_t v;
+  if (r || (r = tb_room(tb, 1)) != 0)
+    return r;
+  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_ACQUIRE)
+    return wl__err(tb->g->x->ctx, WL_EINVAL,
+                   "a load is weak, relaxed or acquire");
+  if ((r = tb_choose(tb->g, loc, &v)) != 0)
+    return r;
+  e = tb_push(tb->g, EV_R, loc, line);
+  e->sem = (uint8_t)sem;
+  e->scope = (uint8_t)scope;
+  e->val = v;
+  if (value != NULL)
+    *value = v;
+  return 0;
+}
+
+int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
+                int line) {
+  int r = tb_check(tb, loc, sem, scope, 0);
+  wl_ev *e;
+  if (r || (r = tb_room(tb, 1)) != 0)
+    return r;
+  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_RELEASE)
+    return wl__err(tb->g->x->ctx, WL_EINVAL,
+                   "a store is weak, relaxed or release");
+  e = tb_push(tb->g, EV_W, loc, line);
+  e->sem = (uint8_t)sem;
+  e->scope = (uint8_t)scope;
+  e->val = value;
+  tb->g->nwrites++;
+  return 0;
+}
+
+int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
+                 int scope, int line, int64_t *old) {
+  int r = tb_check(tb, loc, sem, scope, 1);
+  wl_ev *e;
+  int64_t v;
+  if (r || (r = tb_room(tb, 2)) != 0)
+    return r;
+  if (op < WL_OP_ADD || op > WL_OP_CAS || sem == WL_SEM_WEAK ||
+      sem == WL_SEM_SC)
+    return wl__err(tb->g->x->ctx, WL_EINVAL,
+                   "an atomic is relaxed, acquire, release or acq_rel "
+                   "with a scope, and a known operation");
+  if ((r = tb_choose(tb->g, loc, &v)) != 0)
+    return r;
+  e = tb_push(tb->g, EV_R, loc, line);
+  e->scope = (uint8_t)scope;
+  e->val = v;
+  e->sem = (sem == WL_SEM_ACQUIRE || sem == WL_SEM_ACQ_REL) ? SEM_ACQUIRE
+                                                            : SEM_RELAXED;
+  if (!(op == WL_OP_CAS && v != a)) {
+    wl_ev *w;
+    e->rmw = 1;
+    w = tb_push(tb->g, EV_W, loc, line);
+    w->rmw = 1;
+    w->scope = (uint8_t)scope;
+    w->sem = (sem == WL_SEM_RELEASE || sem == WL_SEM_ACQ_REL) ? SEM_RELEASE
+                                                              : SEM_RELAXED;
+    w->val = wl__aop_apply(op, v, a, b);
+    tb->g->nwrites++;
+  }
+  if (old != NULL)
+    *old = v;
+  return 0;
+}
+
+int wl_tb_fence(wl_tb *tb, int sem, int scope, int line) {
+  int r;
+  wl_ev *e;
+  if (tb == NULL || tb->g == NULL)
+    return WL_EINVAL;
+  if ((sem != WL_SEM_SC && sem != WL_SEM_ACQ_REL) || scope < WL_SCOPE_CTA ||
+      scope > WL_SCOPE_SYS)
+    return wl__err(tb->g->x->ctx, WL_EINVAL,
+                   "a fence is sc or acq_rel, with scope cta, gpu or sys");
+  if ((r = tb_room(tb, 1)) != 0)
+    return r;
+  e = tb_push(tb->g, EV_F, -1, line);
+  e->sem = (uint8_t)sem;
+  e->scope = (uint8_t)scope;
+  return 0;
+}
+
+int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line) {
+  int r;
+  wl_ev *e;
+  if (tb == NULL || tb->g == NULL)
+    return WL_EINVAL;
+  if ((kind != WL_BAR_SYNC && kind != WL_BAR_ARRIVE) || count < 0)
+    return wl__err(tb->g->x->ctx, WL_EINVAL, "bad barrier");
+  if ((r = tb_room(tb, 1)) != 0)
+    return r;
+  e = tb_push(tb->g, EV_B, -1, line);
+  e->sem = SEM_ACQ_REL;
+  e->scope = SCOPE_CTA;
+  e->bar_kind = (uint8_t)kind;
+  e->bar_ns = BARNS_PTX;
+  e->bar_id = id;
+  e->has_count = count > 0;
+  e->bar_count = count;
+  tb->g->nwrites++;
+  tb->g->last_bar = tb->g->nev - 1;
+  return 0;
+}
+
+int wl_tb_result(wl_tb *tb, const char *name, int64_t value) {
+  tgen *g;
+  int r;
+  if (tb == NULL || tb->g == NULL || name == NULL || *name == '\0')
+    return WL_EINVAL;
+  g = tb->g;
+  /* the callback's results are the thread's registers: the test grows
+   * them while it is explored */
+  r = wl__thread_reg(g->x->ctx, (wl_thread *)g->thr, name, strlen(name));
+  if (r == -2)
+    return g->x->err = wl__err(g->x->ctx, WL_ENOMEM, "out of memory");
+  if (r < 0)
+    return wl__err(g->x->ctx, WL_ELIMIT,
+                   "thread %s: more than %d results", g->thr->name,
+                   WL_MAX_REGS);
+  g->regs[r] = value;
+  return 0;
+}
+
+int wl_tb_thread(const wl_tb *tb) {
+  return tb == NULL || tb->g == NULL ? -1 : tb->g->th;
+}
+
+int wl_tb_fail(wl_tb *tb, int err, const char *msg) {
+  if (tb == NULL || tb->g == NULL)
+    return err;
+  wl__err(tb->g->x->ctx, err, "%s", msg ? msg : wl_strerror(err));
+  return err;
+}
+
+/* Dependencies of callback traces, found semantically: for a load L of
+ * trace T, take the trace T' that differs from T only in L's value (and
+ * agrees on later choices as far as possible); the first event where T'
+ * differs in kind, location or semantics starts a control dependency
+ * (every later event depends on L); an event that differs only in the
+ * value it writes has a data dependency on L. */
+static void callback_deps(xp *x, int th) {
+  tpool *p = &x->pool[th];
+  size_t k, m;
+  for (k = 0; k < p->traces.n; k++) {
+    wl_trace *tr = WL_VEC_PTR(&p->traces, wl_trace, k);
+    wl_ev *ev = WL_VEC_PTR(&p->ev, wl_ev, tr->ev0);
+    const int *ch = WL_VEC_PTR(&p->ch, int, tr->ch0);
+    int ci = 0, i;
+    for (i = 0; i < tr->nev; i++) {
+      int c;
+      if (ev[i].type != EV_R)
+        continue;
+      c = ci++;
+      for (m = 0; m < p->traces.n; m++) {
+        const wl_trace *o = WL_VEC_PTR(&p->traces, wl_trace, m);
+        const int *och = WL_VEC_PTR(&p->ch, int, o->ch0);
+        const wl_ev *oe;
+        int j, same = 1, oc;
+        if (m == k || o->nch <= c || och[c] == ch[c])
+          continue;
+        for (j = 0; j < c && same; j++)
+          same = och[j] == ch[j];
+        if (!same)
+          continue;
+        /* later choices: compare events while the choices agree */
+        oe = WL_VEC_PTR(&p->ev, wl_ev, o->ev0);
+        oc = c + 1;
+        for (j = i + 1 + ev[i].rmw; j < tr->nev; j++) {
+          if (j >= o->nev || oe[j].type != ev[j].type ||
+              oe[j].loc != ev[j].loc || oe[j].sem != ev[j].sem ||
+              oe[j].scope != ev[j].scope || oe[j].rmw != ev[j].rmw) {
+            int q;
+            for (q = j; q < tr->nev; q++)
+              ev[q].deps |= 1ull << i;
+            break;
+          }
+          if (ev[j].type == EV_W && oe[j].val != ev[j].val)
+            ev[j].deps |= 1ull << i;
+          if (ev[j].type == EV_B && oe[j].bar_id != ev[j].bar_id)
+            ev[j].deps |= 1ull << i;
+          if (ev[j].type == EV_R) {
+            /* a later load: stop where the two traces choose differently */
+            int cj = oc++;
+            if (cj >= o->nch || cj >= tr->nch || och[cj] != ch[cj])
+              break;
+          }
+        }
+      }
+    }
+  }
+}
+
+static void run_callback(tgen *g) {
+  xp *x = g->x;
+  const wl_thread *thr = g->thr;
+  wl_tb tb;
+  tb.g = g;
+  g->depth = 0;
+  for (;;) {
+    int rc, d;
+    if (stop_requested(x))
+      return;
+    g->nev = 0;
+    g->nch = 0;
+    g->nwrites = 0;
+    g->cut = 0;
+    g->last_bar = -1;
+    memset(g->reads_of, 0, sizeof g->reads_of);
+    memcpy(g->regs, thr->reginit, sizeof g->regs);
+    x->ctx->errmsg[0] = '\0';
+    rc = thr->fn(thr->fn_ud, &tb);
+    if (x->err)
+      return;
+    if (rc != 0 && !(rc == WL_ELIMIT && g->cut)) {
+      if (x->ctx->errmsg[0] == '\0')
+        wl__err(x->ctx, rc, "thread %s failed: %s", thr->name,
+                wl_strerror(rc));
+      x->err = rc;
+      return;
+    }
+    if (g->nch < g->depth) {
+      x->err = wl__err(x->ctx, WL_EINVAL,
+                       "thread %s is not deterministic: a rerun with the "
+                       "same loaded values stopped earlier",
+                       thr->name);
+      return;
+    }
+    emit_trace(g, g->cut ? 1 : 0);
+    if (x->err)
+      return;
+    /* next choice vector: the deepest choice with an untried value */
+    for (d = g->nch - 1; d >= 0 && g->ch[d] + 1 >= g->nchoice[d]; d--)
+      ;
+    if (d < 0)
+      break;
+    g->ch[d]++;
+    g->depth = d + 1;
+  }
+  callback_deps(x, g->th);
+}
+
 static int gen_traces(xp *x) {
   int th;
   for (th = 0; th < x->t->nthreads && !x->err; th++) {
@@ -476,7 +815,7 @@ static int gen_traces(xp *x) {
     tpool *p = &x->pool[th];
     tgen *g;
     int i;
-    p->ev.n = p->regs.n = p->traces.n = 0;
+    p->ev.n = p->regs.n = p->traces.n = p->ch.n = 0;
     g = wl__calloc(x->ctx, sizeof *g);
     if (g == NULL)
       return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
@@ -491,7 +830,10 @@ static int gen_traces(xp *x) {
       if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target <= i)
         x->loophead[in->target] = 1;
     }
-    run_from(g, 0);
+    if (thr->fn != NULL)
+      run_callback(g);
+    else
+      run_from(g, 0);
     wl__free(x->ctx, g->snaps, (size_t)g->snapcap * sizeof *g->snaps);
     wl__free(x->ctx, g, sizeof *g);
   }
@@ -926,12 +1268,16 @@ static int record_state(xp *x, exe *E) {
   size_t k;
   wl_state *st;
   for (th = 0; th < t->nthreads; th++) {
+    int nr = E->tr[th]->nregs;
     regp[th] = vals + r->regoff[th];
-    if (t->threads[th].nregs == 0)
-      continue; /* the pool may be empty: no memcpy from NULL */
-    memcpy(vals + r->regoff[th],
-           &WL_VEC_AT(&x->pool[th].regs, int64_t, E->tr[th]->reg0),
-           (size_t)t->threads[th].nregs * sizeof vals[0]);
+    if (nr > t->threads[th].nregs)
+      nr = t->threads[th].nregs;
+    if (nr > 0) /* the pool may be empty: no memcpy from NULL */
+      memcpy(vals + r->regoff[th],
+             &WL_VEC_AT(&x->pool[th].regs, int64_t, E->tr[th]->reg0),
+             (size_t)nr * sizeof vals[0]);
+    for (i = nr; i < t->threads[th].nregs; i++)
+      vals[r->regoff[th] + i] = t->threads[th].reginit[i];
   }
   for (l = 0; l < t->nlocs; l++) {
     int64_t v = t->locinit[l];
@@ -1480,6 +1826,7 @@ static void xp_free(xp *x) {
     wl__vec_free(x->ctx, &x->pool[i].ev);
     wl__vec_free(x->ctx, &x->pool[i].regs);
     wl__vec_free(x->ctx, &x->pool[i].traces);
+    wl__vec_free(x->ctx, &x->pool[i].ch);
   }
 }
 
@@ -1511,6 +1858,8 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   ctx->errmsg[0] = '\0';
   if (opts != NULL && opts->unroll < 0)
     return wl__err(ctx, WL_EINVAL, "unroll bound must be >= 0");
+  if ((err = wl__litmus_check_labels(t)) != 0)
+    return err;
   r = wl__calloc(ctx, sizeof *r);
   x = wl__calloc(ctx, sizeof *x);
   E = wl__calloc(ctx, sizeof *E);
@@ -1525,13 +1874,6 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   r->t = t;
   r->cond_kind = t->cond_kind;
   r->has_cond = t->has_cond;
-  r->nvals = 0;
-  for (i = 0; i < t->nthreads; i++) {
-    r->regoff[i] = r->nvals;
-    r->nvals += t->threads[i].nregs;
-  }
-  r->regoff[t->nthreads] = r->nvals;
-  r->nvals += t->nlocs;
   x->ctx = ctx;
   x->t = t;
   x->opts = opts;
@@ -1543,6 +1885,7 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
     wl__vec_init(&x->pool[i].ev, sizeof(wl_ev));
     wl__vec_init(&x->pool[i].regs, sizeof(int64_t));
     wl__vec_init(&x->pool[i].traces, sizeof(wl_trace));
+    wl__vec_init(&x->pool[i].ch, sizeof(int));
   }
   for (l = 0; l < t->nlocs; l++)
     if (dom_add(x, &x->dom[l], t->locinit[l], l) < 0)
@@ -1566,6 +1909,15 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
       goto fail;
     }
   }
+  /* the state vector: every register (callback threads may have added
+   * results while they ran), then every location */
+  r->nvals = 0;
+  for (i = 0; i < t->nthreads; i++) {
+    r->regoff[i] = r->nvals;
+    r->nvals += t->threads[i].nregs;
+  }
+  r->regoff[t->nthreads] = r->nvals;
+  r->nvals += t->nlocs;
   memset(chosen, 0, sizeof chosen);
   if (combo_dfs(x, 0, chosen, E, bs))
     goto fail;
@@ -1614,3 +1966,68 @@ uint64_t wl_result_positive(const wl_result *r) { return r->pos; }
 uint64_t wl_result_negative(const wl_result *r) { return r->neg; }
 int wl_result_bound_hit(const wl_result *r) { return r->bound_hit; }
 uint64_t wl_result_traces_cut(const wl_result *r) { return r->traces_cut; }
+
+/* ---------------- results as values ---------------- */
+
+int wl_result_nvars(const wl_result *r) { return r ? r->nvals : 0; }
+
+int wl_result_var_thread(const wl_result *r, int var) {
+  int th;
+  if (r == NULL || var < 0 || var >= r->nvals)
+    return -1;
+  for (th = 0; th < r->t->nthreads; th++)
+    if (var < r->regoff[th + 1])
+      return th;
+  return -1;
+}
+
+const char *wl_result_var_name(const wl_result *r, int var) {
+  int th = wl_result_var_thread(r, var);
+  if (r == NULL || var < 0 || var >= r->nvals)
+    return NULL;
+  if (th >= 0)
+    return r->t->threads[th].regnames[var - r->regoff[th]];
+  return r->t->locnames[var - r->regoff[r->t->nthreads]];
+}
+
+int64_t wl_result_value(const wl_result *r, size_t state, int var) {
+  if (r == NULL || state >= r->nstates || var < 0 || var >= r->nvals)
+    return 0;
+  return r->states[state].vals[var];
+}
+
+int wl_result_state_sat(const wl_result *r, size_t state) {
+  return r != NULL && state < r->nstates ? r->states[state].sat : 0;
+}
+
+uint64_t wl_result_state_count(const wl_result *r, size_t state) {
+  return r != NULL && state < r->nstates ? r->states[state].count : 0;
+}
+
+int wl_result_witness_nevents(const wl_result *r, size_t state) {
+  return r != NULL && state < r->nstates ? r->states[state].nwit : 0;
+}
+
+int wl_result_witness_event(const wl_result *r, size_t state, int i,
+                            wl_event_info *out) {
+  const wl_wit_ev *e;
+  static const char kinds[] = {'R', 'W', 'F', 'B'};
+  if (r == NULL || out == NULL || state >= r->nstates || i < 0 ||
+      i >= r->states[state].nwit)
+    return WL_EINVAL;
+  e = &r->states[state].wit[i];
+  memset(out, 0, sizeof *out);
+  out->thread = e->thread;
+  out->kind = kinds[e->type & 3];
+  out->loc = (e->type == EV_R || e->type == EV_W) ? e->loc : -1;
+  out->value = e->val;
+  out->sem = e->sem;
+  out->scope = e->scope;
+  out->line = e->line;
+  out->rmw = e->rmw;
+  out->rf = e->type == EV_R ? e->rf : -1;
+  out->co = e->type == EV_W ? e->co : -1;
+  out->sc = e->sc;
+  out->phase = e->type == EV_B ? e->phase : -1;
+  return 0;
+}

@@ -28,6 +28,9 @@ typedef struct wl_trace {
   size_t ev0;        /* first event in the thread's event pool */
   int nev;
   size_t reg0;       /* final registers in the thread's register pool */
+  int nregs;         /* registers recorded (callback threads grow) */
+  size_t ch0;        /* callback threads: the load choices of the trace */
+  int nch;
   uint8_t cut;       /* 0 complete; 1 cut by the unroll bound; 2 a
                       * stutter prefix (used only for value domains) */
 } wl_trace;

@@ -73,7 +73,20 @@ typedef struct wl_thread {
   char *regnames[WL_MAX_REGS];
   int64_t reginit[WL_MAX_REGS];
   int line;         /* where the thread is declared */
+  /* threads built instruction by instruction keep their labels until
+   * the test is explored (branches may jump forward) */
+  struct wl_label *labels;
+  int nlabels, labcap;
+  /* a thread given as a callback instead of instructions */
+  wl_thread_fn fn;
+  void *fn_ud;
 } wl_thread;
+
+typedef struct wl_label {
+  char name[32];
+  int at;      /* instruction index, -1 while only jumped to */
+  int line, col;
+} wl_label;
 
 /* Condition: a proposition over final registers and memory. */
 enum { CN_TRUE, CN_AND, CN_OR, CN_NOT, CN_CMP };
@@ -121,5 +134,6 @@ int wl__cond_eval(const wl_litmus *t, int node, int64_t *const *regs,
 /* Register arithmetic and the atomic operations, on 64-bit values. */
 int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b);
 int wl__cond_holds(int cond, int64_t a, int64_t b);
+int wl__litmus_check_labels(const wl_litmus *t);
 
 #endif
