@@ -15,6 +15,7 @@
  * 3. Every consistent execution contributes its final state; the first
  *    one found per state is kept as the witness.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -1076,6 +1077,41 @@ static int same_key(const exe *E, const wl_litmus *t, int a, int b) {
          ta->cta == tb->cta && ta->gpu == tb->gpu;
 }
 
+/* A PTX barrier without a thread count (bar.sync 0, __syncthreads())
+ * waits for every thread of the CTA: if some thread of the CTA can end
+ * without arriving, the program is wrong (a divergent barrier; on a GPU
+ * it hangs or is undefined), and the exploration fails saying where. */
+static int barrier_divergence(xp *x, const bsched *s, const exe *E, int th,
+                              int e) {
+  const wl_litmus *t = x->t;
+  const wl_thread *w = &t->threads[th];
+  char others[160];
+  size_t n = 0;
+  int o;
+  others[0] = '\0';
+  for (o = 0; o < t->nthreads; o++) {
+    const wl_thread *ot = &t->threads[o];
+    int j, arrived = 0;
+    if (o == th || ot->cta != w->cta || ot->gpu != w->gpu)
+      continue;
+    for (j = 0; j < s->pos[o]; j++)
+      if (E->ev[s->bev[o][j]].bar_id == E->ev[e].bar_id &&
+          s->phase[s->bev[o][j]] < 0)
+        arrived = 1;
+    if (!arrived && n + 8 < sizeof others)
+      n += (size_t)snprintf(others + n, sizeof others - n, "%s%s",
+                            n ? ", " : "", ot->name);
+  }
+  return x->err = wl__err(
+             x->ctx, WL_EINVAL,
+             "%s:%d: thread %s (CTA %d): barrier divergence: it waits at "
+             "barrier %lld (bar.sync / __syncthreads) for every thread of "
+             "its CTA, but %s can finish without arriving there",
+             t->filename ? t->filename : t->name, E->ev[e].line, w->name,
+             w->cta, (long long)E->ev[e].bar_id,
+             n ? others : "another thread");
+}
+
 static int bs_record(xp *x, bsched *s, const exe *E) {
   int th, i, k;
   /* a thread blocked before the end of its program hangs: the execution
@@ -1083,6 +1119,9 @@ static int bs_record(xp *x, bsched *s, const exe *E) {
   for (th = 0; th < x->t->nthreads; th++) {
     if (s->waiting[th]) {
       int e = s->bev[th][s->pos[th] - 1];
+      if (E->ev[e].bar_ns == BARNS_PTX && !E->ev[e].has_count &&
+          !E->cut)
+        return barrier_divergence(x, s, E, th, e);
       if (!E->ev[e].bar_tail)
         return 0;
     }
