@@ -132,6 +132,9 @@ int wl_litmus_add_location(wl_litmus *t, const char *name, int64_t init,
 int wl_litmus_location(const wl_litmus *t, const char *name);
 int wl_litmus_nlocations(const wl_litmus *t);
 const char *wl_litmus_location_name(const wl_litmus *t, int index);
+/* Names the file the test comes from (a script); error messages and
+ * reports use it.  The parser sets it from its filename argument. */
+int wl_litmus_set_source(wl_litmus *t, const char *file);
 /* Adds thread P<n> placed in CTA cta of GPU gpu; *index gets n. */
 int wl_litmus_add_thread(wl_litmus *t, int cta, int gpu, int *index);
 /*

@@ -1685,6 +1685,18 @@ const char *wl_litmus_location_name(const wl_litmus *t, int index) {
   return t->locnames[index];
 }
 
+int wl_litmus_set_source(wl_litmus *t, const char *file) {
+  char *f;
+  if (t == NULL || file == NULL)
+    return WL_EINVAL;
+  f = wl__strndup(t->ctx, file, strlen(file));
+  if (f == NULL)
+    return wl__err(t->ctx, WL_ENOMEM, "out of memory");
+  wl__strfree(t->ctx, t->filename);
+  t->filename = f;
+  return 0;
+}
+
 int wl_litmus_add_thread(wl_litmus *t, int cta, int gpu, int *index) {
   wl_thread *th;
   if (t == NULL || cta < 0 || gpu < 0)
