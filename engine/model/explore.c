@@ -268,7 +268,7 @@ static int push_ev(tgen *g, const wl_insn *in, int type) {
     g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
                         "%s:%d: thread %s executes more than %d memory "
                         "events in one trace; lower --unroll",
-                        g->x->t->filename, in->line, g->thr->name,
+                        g->x->t->filename ? g->x->t->filename : g->x->t->name, in->line, g->thr->name,
                         WL_MAX_TEV);
     return -1;
   }

@@ -339,7 +339,7 @@ int wl_result_write_json(const wl_result *r, double seconds,
   wl__buf_puts(&o.b, "{\"test\": ");
   json_str(&o.b, t->name);
   wl__buf_puts(&o.b, ", \"file\": ");
-  json_str(&o.b, t->filename);
+  json_str(&o.b, t->filename ? t->filename : "");
   wl__buf_printf(&o.b, ", \"kind\": \"%s\", \"condition\": ",
                  kind_cond(r->cond_kind));
   json_str(&o.b, t->cond_text ? t->cond_text : "true");
