@@ -7,7 +7,7 @@ BUILD := build/$(MODE)
 
 WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes
-BASE := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -MMD -MP
+BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC $(WARN) -MMD -MP
 ifeq ($(MODE),release)
   OPT := -O2 -g
 else ifeq ($(MODE),debug)
@@ -24,17 +24,32 @@ ALL_CFLAGS := $(BASE) $(OPT) $(CFLAGS)
 ALL_LDFLAGS := $(OPT) $(LDFLAGS)
 
 PKG_CMOCKA = $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
+# Lua flags go to bindings/ only; the engine gets none.
+LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null || \
+                echo -I/usr/include/lua5.4)
+LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
+LUA_CMOD := $(shell pkg-config --variable=INSTALL_CMOD lua5.4 2>/dev/null)
+LUA_CMOD := $(if $(LUA_CMOD),$(LUA_CMOD),/usr/local/lib/lua/5.4)
+LUA_LMOD := $(shell pkg-config --variable=INSTALL_LMOD lua5.4 2>/dev/null)
+LUA_LMOD := $(if $(LUA_LMOD),$(LUA_LMOD),/usr/local/share/lua/5.4)
 
 ENGINE_SRC := $(wildcard engine/*/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libwarplab.a
 BIN := $(BUILD)/warplab
+SO := $(BUILD)/warplab.so
+# The Lua module: bindings/l*.c, plus scripts/warplab/*.lua embedded.
+BIND_SRC := $(wildcard bindings/l*.c)
+BIND_OBJ := $(BIND_SRC:%.c=$(BUILD)/%.o)
+LUA_LIB_SRC := $(sort $(wildcard scripts/warplab/*.lua))
+EMBED := $(BUILD)/gen/lua_embed.c
+MOD_OBJ := $(BIND_OBJ) $(EMBED:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps test check bench demo install clean fuzz
 
-all: $(BIN)
+all: $(BIN) $(SO)
 
 deps:
 	@sh scripts/deps.sh
@@ -43,13 +58,28 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+$(BUILD)/bindings/%.o: bindings/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -c $< -o $@
+
+$(EMBED): $(LUA_LIB_SRC) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh $@ $(LUA_LIB_SRC)
+
+$(EMBED:.c=.o): $(EMBED)
+	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Ibindings -c $< -o $@
+
 $(LIB): $(ENGINE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/bindings/main.o $(LIB)
-	$(CC) $(ALL_LDFLAGS) $^ -o $@
+$(BIN): $(BUILD)/bindings/main.o $(MOD_OBJ) $(LIB)
+	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) -o $@
+
+# The C module for the system lua5.4: Lua's symbols come from the host.
+$(SO): $(MOD_OBJ) $(LIB)
+	$(CC) -shared $(ALL_LDFLAGS) $^ -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -61,7 +91,7 @@ $(BUILD)/tests/conformance: tests/conformance.c $(LIB)
 
 # The test command: unit tests, the command-line tests, the conformance
 # run over ../shared/conformance.  The last line is "N passed, N failed".
-test: deps $(BIN) $(UNIT_BIN) $(BUILD)/tests/conformance
+test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance
 	@sh tests/run.sh $(BUILD)
 
 # Sanitizer builds, valgrind, and the layering check.
@@ -85,14 +115,18 @@ fuzz:
 	WARPLAB_DEPS="clang" sh scripts/deps.sh
 	@sh tests/fuzz/run.sh
 
-install: $(BIN) $(LIB)
+install: $(BIN) $(LIB) $(SO)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-	  $(DESTDIR)$(PREFIX)/include
+	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LUA_CMOD) \
+	  $(DESTDIR)$(LUA_LMOD)/warplab
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/warplab
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libwarplab.a
 	install -m 644 engine/warplab.h $(DESTDIR)$(PREFIX)/include/warplab.h
+	install -m 755 $(SO) $(DESTDIR)$(LUA_CMOD)/warplab.so
+	install -m 644 $(LUA_LIB_SRC) $(DESTDIR)$(LUA_LMOD)/warplab/
 
 clean:
 	rm -rf build
 
--include $(ENGINE_OBJ:.o=.d) $(BUILD)/bindings/main.d
+-include $(ENGINE_OBJ:.o=.d) $(BIND_OBJ:.o=.d) $(BUILD)/bindings/main.d \
+  $(EMBED:.c=.d)

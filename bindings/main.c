@@ -5,7 +5,14 @@
 #include <string.h>
 #include <time.h>
 
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
 #include "../engine/warplab.h"
+
+/* bindings/lwarplab.c */
+int luaopen_warplab(lua_State *L);
 
 static const char usage[] =
     "usage: warplab <command> [options] [args]\n"
@@ -26,6 +33,12 @@ static const char usage[] =
     "      --timeout SECONDS      give up on a file after this long (the\n"
     "                             file counts as failed; the rest go on)\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"
+    "                             preloaded (require \"warplab\"); arg and\n"
+    "                             ... hold ARGS as in lua5.4; '-' reads the\n"
+    "                             script from stdin.  An error prints\n"
+    "                             'warplab: script.lua:LINE: message' and a\n"
+    "                             traceback, and exits with status 1\n"
     "  help                       this text\n"
     "  version                    the version\n"
     "\n"
@@ -226,6 +239,83 @@ static int cmd_litmus(int argc, char **argv) {
   return failed ? 1 : 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* warplab run SCRIPT [ARGS]: lua.c's way of running a script          */
+/* ------------------------------------------------------------------ */
+
+/* lua.c's msghandler; a message that already carries a traceback (an
+ * error of a thread function re-raised by test:explore) keeps its own. */
+static int run_msghandler(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (msg == NULL) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+      return 1;
+    msg = lua_pushfstring(L, "(error object is a %s value)",
+                          luaL_typename(L, 1));
+  }
+  if (strstr(msg, "\nstack traceback:") != NULL)
+    return 1;
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+/* Runs in protected mode: argv[0] is the script, the rest its args. */
+static int run_main(lua_State *L) {
+  int argc = (int)lua_tointeger(L, 1);
+  char **argv = lua_touserdata(L, 2);
+  const char *script = argv[2];
+  int i, n;
+  luaL_openlibs(L);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, luaopen_warplab);
+  lua_setfield(L, -2, "warplab");
+  lua_pop(L, 1);
+  /* arg: the script at 0, its arguments from 1, the command below */
+  lua_createtable(L, argc - 3, 3);
+  for (i = 0; i < argc; i++) {
+    lua_pushstring(L, argv[i]);
+    lua_rawseti(L, -2, i - 2);
+  }
+  lua_setglobal(L, "arg");
+  lua_pushcfunction(L, run_msghandler);
+  if (luaL_loadfile(L, strcmp(script, "-") == 0 ? NULL : script) != LUA_OK)
+    return lua_error(L);
+  n = argc - 3;
+  luaL_checkstack(L, n + 1, "too many arguments to script");
+  for (i = 3; i < argc; i++)
+    lua_pushstring(L, argv[i]);
+  if (lua_pcall(L, n, 0, lua_gettop(L) - n - 1) != LUA_OK)
+    return lua_error(L);
+  return 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+  lua_State *L;
+  int rc;
+  if (argc < 3) {
+    fprintf(stderr, "warplab run: no script given (see warplab help)\n");
+    return 2;
+  }
+  L = luaL_newstate();
+  if (L == NULL) {
+    fprintf(stderr, "warplab: cannot create a Lua state (out of memory)\n");
+    return 1;
+  }
+  lua_pushcfunction(L, run_main);
+  lua_pushinteger(L, argc);
+  lua_pushlightuserdata(L, argv);
+  rc = lua_pcall(L, 2, 0, 0);
+  if (rc != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "warplab: %s\n",
+            msg != NULL ? msg : "(error object is not a string)");
+  }
+  lua_close(L);
+  if (fflush(stdout) != 0)
+    return 1;
+  return rc == LUA_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, usage, WL_DEFAULT_UNROLL);
@@ -233,6 +323,8 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "litmus") == 0)
     return cmd_litmus(argc - 2, argv + 2);
+  if (strcmp(argv[1], "run") == 0)
+    return cmd_run(argc, argv);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
     printf(usage, WL_DEFAULT_UNROLL);

@@ -1,15 +1,25 @@
 #!/bin/sh
-# demo.sh BUILD -- the tour: classic litmus tests, what PTX allows, why.
+# demo.sh BUILD -- the tour: Lua scripts in scripts/examples/ (what PTX
+# allows, with explanations), then the classic .litmus tests.
 set -eu
 B=${1:-build/release}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WL="$B/warplab"
 cat <<'TXT'
 warplab tour: every outcome the PTX 6.0 memory model allows, exhaustively.
-Each test below is a .litmus file in scripts/litmus/; the condition line
-names the surprising outcome, and "Ok" means it can happen ("exists"), or
-that the property always holds ("forall").
+Part 1 runs the Lua scripts in scripts/examples/ (warplab run FILE.lua);
+part 2 the .litmus files in scripts/litmus/ (warplab litmus FILE.litmus).
 TXT
+for f in "$ROOT"/scripts/examples/*.lua; do
+  echo
+  echo "=== $(basename "$f")"
+  sed -n '1,/^local wl/p' "$f" | grep '^--' | sed 's/^-- \{0,1\}/  /'
+  echo
+  (cd "$ROOT" && "$WL" run "scripts/examples/$(basename "$f")") | sed 's/^/    /'
+done
+echo
+echo "Part 2: litmus files. \"Ok\" means the condition's outcome can happen"
+echo "(exists) or the property always holds (forall)."
 for t in MP+weak MP MP+threadfence MP+threadfence_block SB SB+threadfence \
          LB LB+data CoRR IRIW+threadfence MP+syncthreads Spinlock; do
   f="$ROOT/scripts/litmus/$t.litmus"
@@ -21,4 +31,4 @@ for t in MP+weak MP MP+threadfence MP+threadfence_block SB SB+threadfence \
   "$WL" litmus "$f" | grep -v -e '^Time' -e '^$' | sed 's/^/    /'
 done
 echo
-echo "Run your own: $WL litmus FILE.litmus  (--json for witnesses; $WL help)"
+echo "Run your own: $WL run script.lua, $WL litmus FILE.litmus ($WL help)"

@@ -43,6 +43,14 @@ else
   echo "check: valgrind FAILED: warplab"; tail -n 30 /tmp/wl-vg.$$
   fail=1
 fi
+for t in "$ROOT"/tests/lua/*.lua; do
+  if (cd "$ROOT" && $VG "$B/warplab" run "tests/lua/$(basename "$t")" "$SHARED") > /tmp/wl-vg.$$ 2>&1; then
+    echo "check: valgrind clean: warplab run tests/lua/$(basename "$t")"
+  else
+    echo "check: valgrind FAILED: tests/lua/$(basename "$t")"; tail -n 30 /tmp/wl-vg.$$
+    fail=1
+  fi
+done
 rm -f /tmp/wl-vg.$$
 [ $fail -eq 0 ] && echo "check: all clean"
 exit $fail

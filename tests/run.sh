@@ -43,7 +43,32 @@ for t in "$ROOT"/tests/cli/*.sh; do
 done
 echo "cli: done"
 
-# 3. conformance: every row of PTXv6_0-expected.csv, and the proxy rows of
+# 3. Lua tests: each tests/lua/*.lua is one case, run by `warplab run`
+# from the top of the repository; it passes when it exits 0.
+for t in "$ROOT"/tests/lua/*.lua; do
+  [ -f "$t" ] || continue
+  if out=$(cd "$ROOT" && "$WL" run "tests/lua/$(basename "$t")" "$SHARED" 2>&1); then
+    ok
+  else
+    bad "lua $(basename "$t")"
+    printf '%s\n' "$out" | tail -n 20
+  fi
+done
+echo "lua: done"
+
+# 4. the tour: every scripts/examples/*.lua asserts its expected outcomes
+for t in "$ROOT"/scripts/examples/*.lua; do
+  [ -f "$t" ] || continue
+  if out=$(cd "$ROOT" && "$WL" run "scripts/examples/$(basename "$t")" 2>&1); then
+    ok
+  else
+    bad "tour $(basename "$t")"
+    printf '%s\n' "$out" | tail -n 20
+  fi
+done
+echo "tour: done"
+
+# 4. conformance: every row of PTXv6_0-expected.csv, and the proxy rows of
 # PTXv7_5-expected.csv must be rejected cleanly
 C="$SHARED/conformance/dat3m"
 if [ -d "$C" ]; then

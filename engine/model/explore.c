@@ -189,11 +189,15 @@ typedef struct tgen {
   uint64_t taint[WL_MAX_REGS];
   uint64_t ctrl;
   int backs[4096]; /* times each backward branch was taken */
+  /* registers and taints at each load, restored before the load's next
+   * value is tried (the rest of the trace changes more than its dst) */
+  int64_t sregs[WL_MAX_TEV + 1][WL_MAX_REGS];
+  uint64_t staint[WL_MAX_TEV + 1][WL_MAX_REGS];
   snap *snaps;
   int nsnaps, snapcap;
   int last_bar; /* event index of a barrier with nothing after it */
   /* callback threads: replayed load choices */
-  int ch[WL_MAX_TEV], nchoice[WL_MAX_TEV], nch, depth;
+  int ch[WL_MAX_TEV], nchoice[WL_MAX_TEV], chloc[WL_MAX_TEV], nch, depth;
   int reads_of[WL_MAX_LOCS];
   int cut;
 } tgen;
@@ -427,6 +431,9 @@ static void run_from(tgen *g, int pc) {
       int dst = in->op == OP_RED ? -1 : in->dst;
       int64_t saved_reg = dst >= 0 ? g->regs[dst] : 0;
       uint64_t saved_taint = dst >= 0 ? g->taint[dst] : 0;
+      size_t nr = (size_t)thr->nregs;
+      memcpy(g->sregs[saved_nev], g->regs, nr * sizeof g->regs[0]);
+      memcpy(g->staint[saved_nev], g->taint, nr * sizeof g->taint[0]);
       for (k = 0; k < d->n && !x->err; k++) {
         int64_t v = d->v[k];
         int r = push_ev(g, in, EV_R), w;
@@ -467,6 +474,8 @@ static void run_from(tgen *g, int pc) {
         g->nev = saved_nev;
         g->nwrites = saved_nw;
         g->last_bar = saved_lb;
+        memcpy(g->regs, g->sregs[saved_nev], nr * sizeof g->regs[0]);
+        memcpy(g->taint, g->staint[saved_nev], nr * sizeof g->taint[0]);
         if (dst >= 0) {
           g->regs[dst] = saved_reg;
           g->taint[dst] = saved_taint;
@@ -501,7 +510,7 @@ static int tb_choose(tgen *g, int loc, int64_t *value) {
   if (k >= WL_MAX_TEV)
     return WL_ELIMIT;
   if (k < g->depth) {
-    if (g->nchoice[k] != d->n) {
+    if (g->nchoice[k] != d->n || g->chloc[k] != loc) {
       g->x->err = wl__err(g->x->ctx, WL_EINVAL,
                           "thread %s is not deterministic: a rerun with "
                           "the same loaded values loaded something else",
@@ -511,6 +520,7 @@ static int tb_choose(tgen *g, int loc, int64_t *value) {
   } else {
     g->ch[k] = 0;
     g->nchoice[k] = d->n;
+    g->chloc[k] = loc;
     g->depth = k + 1;
   }
   *value = d->v[g->ch[k]];

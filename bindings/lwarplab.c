@@ -1,0 +1,740 @@
+/* lwarplab.c -- the warplab Lua module: wl.litmus, wl.load, wl.parse and
+ * the warplab.Test type.  Devices (thread functions) live in ldevice.c,
+ * results in lresult.c. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lwarplab.h"
+
+/* exported: the module's one symbol */
+int luaopen_warplab(lua_State *L);
+
+const char *const wll_sem_words[] = {"weak",    "relaxed", "acquire",
+                                     "release", "acq_rel", "sc",
+                                     NULL};
+const char *const wll_scope_words[] = {"none", "cta", "gpu", "sys", NULL};
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                             */
+/* ------------------------------------------------------------------ */
+
+int wll_checkword(lua_State *L, int arg, const char *def,
+                  const char *const lst[], const char *what) {
+  const char *s;
+  int i;
+  if (def != NULL && lua_isnoneornil(L, arg))
+    return luaL_checkoption(L, arg, def, lst);
+  s = lua_tostring(L, arg);
+  if (s != NULL && lua_type(L, arg) == LUA_TSTRING) {
+    for (i = 0; lst[i] != NULL; i++)
+      if (strcmp(lst[i], s) == 0)
+        return luaL_checkoption(L, arg, def, lst);
+  }
+  {
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    if (s != NULL && lua_type(L, arg) == LUA_TSTRING)
+      lua_pushfstring(L, "invalid %s '%s' (expected ", what, s);
+    else
+      lua_pushfstring(L, "%s expected, got %s (one of ", what,
+                      luaL_typename(L, arg));
+    luaL_addvalue(&b);
+    for (i = 0; lst[i] != NULL; i++) {
+      if (i > 0)
+        luaL_addstring(&b, lst[i + 1] == NULL ? " or " : ", ");
+      luaL_addchar(&b, '"');
+      luaL_addstring(&b, lst[i]);
+      luaL_addchar(&b, '"');
+    }
+    luaL_addchar(&b, ')');
+    luaL_pushresult(&b);
+    return luaL_argerror(L, arg, lua_tostring(L, -1));
+  }
+}
+
+int wll_curline(lua_State *L) {
+  lua_Debug ar;
+  int level;
+  for (level = 1; lua_getstack(L, level, &ar); level++) {
+    if (lua_getinfo(L, "l", &ar) && ar.currentline > 0)
+      return ar.currentline;
+  }
+  return 0;
+}
+
+/* Where the innermost Lua function is: its chunk name and line. */
+static void where(lua_State *L, char *src, size_t n, int *line) {
+  lua_Debug ar;
+  int level;
+  snprintf(src, n, "?");
+  *line = 0;
+  for (level = 1; lua_getstack(L, level, &ar); level++) {
+    if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+      snprintf(src, n, "%s", ar.short_src);
+      *line = ar.currentline;
+      return;
+    }
+  }
+}
+
+/* lua.c's message handler: a string message gets a traceback; the loop
+ * bound's marker passes through untouched. */
+int wll_msghandler(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (lua_type(L, 1) == LUA_TLIGHTUSERDATA)
+    return 1;
+  if (msg == NULL) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+      msg = lua_tostring(L, -1);
+    else
+      msg = lua_pushfstring(L, "(error object is a %s value)",
+                            luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* warplab.Test                                                        */
+/* ------------------------------------------------------------------ */
+
+static void test_freeengine(wll_test *t) {
+  wl_litmus_free(t->lt);
+  t->lt = NULL;
+  wl_ctx_free(t->ctx);
+  t->ctx = NULL;
+}
+
+void wll_test_unref(wll_test *t) {
+  t->nresults--;
+  if (t->closed && t->nresults == 0)
+    test_freeengine(t);
+}
+
+/* __gc, __close and :close(): the engine objects go when the last result
+ * that refers to them goes. */
+static int test_close(lua_State *L) {
+  wll_test *t = luaL_checkudata(L, 1, WLL_TEST);
+  if (t->exploring)
+    return luaL_error(L, "cannot close a " WLL_TEST " while it is being "
+                         "explored");
+  if (!t->closed) {
+    t->closed = 1;
+    if (t->nresults == 0)
+      test_freeengine(t);
+  }
+  return 0;
+}
+
+wll_test *wll_checktest(lua_State *L, int arg) {
+  wll_test *t = luaL_checkudata(L, arg, WLL_TEST);
+  if (t->closed || t->lt == NULL)
+    luaL_error(L, "attempt to use a closed " WLL_TEST);
+  return t;
+}
+
+void wll_testtable(lua_State *L, int arg) {
+  if (lua_getiuservalue(L, arg, 1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, arg < 0 ? arg - 1 : arg, 1);
+  }
+}
+
+/* Creates an empty Test box (pushed); the engine objects come after the
+ * box so that a failure leaks nothing. */
+static wll_test *test_box(lua_State *L) {
+  wll_test *t = lua_newuserdatauv(L, sizeof *t, 1);
+  memset(t, 0, sizeof *t);
+  t->pred = -1;
+  luaL_setmetatable(L, WLL_TEST);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);
+  if (wl_ctx_new(NULL, &t->ctx) != 0)
+    luaL_error(L, "warplab: out of memory");
+  return t;
+}
+
+static int test_tostring(lua_State *L) {
+  wll_test *t = luaL_checkudata(L, 1, WLL_TEST);
+  if (t->closed)
+    lua_pushstring(L, WLL_TEST " (closed)");
+  else
+    lua_pushfstring(L, WLL_TEST " %s (%d threads)", wl_litmus_name(t->lt),
+                    wl_litmus_nthreads(t->lt));
+  return 1;
+}
+
+static int test_locations(lua_State *L) {
+  wll_test *t = wll_checktest(L, 1);
+  int i, n = wl_litmus_nlocations(t->lt);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushstring(L, wl_litmus_location_name(t->lt, i));
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+static const char *const test_fields[] = {"name", "nthreads", "shared",
+                                          NULL};
+
+static int test_index(lua_State *L) {
+  wll_test *t;
+  const char *k;
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
+    return 1; /* methods check the test themselves */
+  t = wll_checktest(L, 1);
+  k = luaL_checkstring(L, 2);
+  if (strcmp(k, test_fields[0]) == 0) {
+    lua_pushstring(L, wl_litmus_name(t->lt));
+  } else if (strcmp(k, test_fields[1]) == 0) {
+    lua_pushinteger(L, wl_litmus_nthreads(t->lt));
+  } else if (strcmp(k, test_fields[2]) == 0) {
+    wll_testtable(L, 1);
+    if (lua_getfield(L, -1, "shared") == LUA_TNIL) {
+      lua_newtable(L);
+    }
+  } else {
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* wl.litmus{...}                                                      */
+/* ------------------------------------------------------------------ */
+
+static int64_t checkvalue(lua_State *L, int idx, const char *what,
+                          const char *name) {
+  int isnum;
+  lua_Integer v;
+  if (lua_type(L, idx) == LUA_TBOOLEAN)
+    return lua_toboolean(L, idx);
+  v = lua_tointegerx(L, idx, &isnum);
+  if (!isnum || lua_type(L, idx) != LUA_TNUMBER)
+    luaL_error(L, "wl.litmus: %s '%s' must be an integer, not %s", what,
+               name, lua_type(L, idx) == LUA_TNUMBER ? "a fraction"
+                                                      : luaL_typename(L, idx));
+  return (int64_t)v;
+}
+
+/* Declares the locations of an init/shared table (at idx), in the
+ * order of their names so that runs replay. */
+static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
+                       const char *field) {
+  const char *prev = NULL;
+  idx = lua_absindex(L, idx);
+  if (lua_isnil(L, idx))
+    return;
+  if (!lua_istable(L, idx))
+    luaL_error(L, "wl.litmus: '%s' must be a table of locations, not %s",
+               field, luaL_typename(L, idx));
+  for (;;) {
+    /* the smallest name after prev (tests have at most 64 locations) */
+    const char *best = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+      const char *k;
+      lua_pop(L, 1);
+      if (lua_type(L, -1) != LUA_TSTRING)
+        luaL_error(L, "wl.litmus: '%s' has a key that is not a name (%s)",
+                   field, luaL_typename(L, -1));
+      k = lua_tostring(L, -1);
+      if ((prev == NULL || strcmp(k, prev) > 0) &&
+          (best == NULL || strcmp(k, best) < 0))
+        best = k; /* anchored by the table at idx */
+    }
+    if (best == NULL)
+      break;
+    prev = best;
+    lua_getfield(L, idx, best);
+    if (lua_istable(L, -1)) {
+      lua_Integer i, n = luaL_len(L, -1);
+      if (n < 1)
+        luaL_error(L, "wl.litmus: array '%s' is empty", best);
+      for (i = 0; i < n; i++) {
+        const char *nm = lua_pushfstring(L, "%s[%I]", best, i);
+        int64_t v;
+        int rc;
+        lua_geti(L, -2, i + 1);
+        v = checkvalue(L, -1, "array element", nm);
+        lua_pop(L, 1);
+        rc = wl_litmus_add_location(t->lt, nm, v, NULL);
+        if (rc != 0)
+          luaL_error(L, "wl.litmus: location '%s': %s", nm,
+                     wl_ctx_errmsg(t->ctx)[0] ? wl_ctx_errmsg(t->ctx)
+                                              : wl_strerror(rc));
+        lua_pop(L, 1);
+      }
+      lua_getfield(L, ttab, "arrays");
+      lua_pushinteger(L, n);
+      lua_setfield(L, -2, best);
+      lua_pop(L, 1);
+    } else {
+      int rc;
+      int64_t v = checkvalue(L, -1, "location", best);
+      rc = wl_litmus_add_location(t->lt, best, v, NULL);
+      if (rc != 0)
+        luaL_error(L, "wl.litmus: location '%s': %s", best,
+                   wl_ctx_errmsg(t->ctx)[0] ? wl_ctx_errmsg(t->ctx)
+                                            : wl_strerror(rc));
+    }
+    lua_pop(L, 1);
+    if (strcmp(field, "shared") == 0) {
+      lua_getfield(L, ttab, "shared");
+      lua_pushboolean(L, 1);
+      lua_setfield(L, -2, best);
+      lua_pop(L, 1);
+    }
+  }
+}
+
+/* "cta1", "cta1,gpu1", "cta 1, gpu 0, warp 2", or {cta=, gpu=, warp=} */
+static void placement(lua_State *L, int idx, int n, int *cta, int *gpu,
+                      int *warp) {
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    const char *s = lua_tostring(L, idx), *p = s;
+    while (*p) {
+      int *dst;
+      long v;
+      char *end;
+      while (*p == ' ' || *p == ',' || *p == '\t')
+        p++;
+      if (*p == '\0')
+        break;
+      if (strncmp(p, "cta", 3) == 0)
+        dst = cta, p += 3;
+      else if (strncmp(p, "gpu", 3) == 0)
+        dst = gpu, p += 3;
+      else if (strncmp(p, "warp", 4) == 0)
+        dst = warp, p += 4;
+      else
+        dst = NULL;
+      while (dst != NULL && *p == ' ')
+        p++;
+      v = dst != NULL ? strtol(p, &end, 10) : 0;
+      if (dst == NULL || end == p || v < 0 || v > 1000000)
+        luaL_error(L, "wl.litmus: thread %d: bad placement '%s' (expected "
+                      "e.g. \"cta1\", \"cta1,gpu0\" or "
+                      "{cta=1, gpu=0, warp=0})",
+                   n, s);
+      *dst = (int)v;
+      p = end;
+    }
+  } else if (lua_istable(L, idx)) {
+    static const char *const keys[] = {"cta", "gpu", "warp"};
+    int *dsts[3];
+    int k;
+    dsts[0] = cta, dsts[1] = gpu, dsts[2] = warp;
+    for (k = 0; k < 3; k++) {
+      if (lua_getfield(L, idx, keys[k]) != LUA_TNIL) {
+        int isnum;
+        lua_Integer v = lua_tointegerx(L, -1, &isnum);
+        if (!isnum || v < 0 || v > 1000000)
+          luaL_error(L, "wl.litmus: thread %d: at.%s must be a "
+                        "non-negative integer",
+                     n, keys[k]);
+        *dsts[k] = (int)v;
+      }
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, idx)) {
+    luaL_error(L, "wl.litmus: thread %d: 'at' must be a string or a table, "
+                  "not %s",
+               n, luaL_typename(L, idx));
+  }
+}
+
+static void engine_error(lua_State *L, wll_test *t, int rc,
+                         const char *what) {
+  const char *m = wl_ctx_errmsg(t->ctx);
+  if (m[0] == '\0')
+    m = wl_strerror(rc);
+  luaL_error(L, "%s%s", what, m);
+}
+
+/* One thread: a function, or a table of instruction strings / fn. */
+static void add_thread(lua_State *L, wll_test *t, int idx, int n,
+                       int ttab, const char *src, int line) {
+  int cta = n - 1, gpu = 0, warp = 0, fnidx = 0, tid, rc, i;
+  wll_thread *th;
+  idx = lua_absindex(L, idx);
+  if (t->nthreads >= WLL_MAX_THREADS)
+    luaL_error(L, "wl.litmus: too many threads (at most %d)",
+               WLL_MAX_THREADS);
+  if (lua_isfunction(L, idx)) {
+    fnidx = idx;
+  } else if (lua_istable(L, idx)) {
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+      lua_pop(L, 1);
+      if (lua_type(L, -1) == LUA_TSTRING) {
+        const char *k = lua_tostring(L, -1);
+        if (strcmp(k, "at") && strcmp(k, "fn") && strcmp(k, "regs"))
+          luaL_error(L, "wl.litmus: thread %d: unknown field '%s' "
+                        "(expected at, fn, regs or instruction strings)",
+                     n, k);
+      } else if (!lua_isinteger(L, -1)) {
+        luaL_error(L, "wl.litmus: thread %d: unexpected %s key", n,
+                   luaL_typename(L, -1));
+      }
+    }
+    lua_getfield(L, idx, "at");
+    placement(L, -1, n, &cta, &gpu, &warp);
+    lua_pop(L, 1);
+    if (lua_getfield(L, idx, "fn") != LUA_TNIL) {
+      if (!lua_isfunction(L, -1))
+        luaL_error(L, "wl.litmus: thread %d: 'fn' must be a function", n);
+      if (luaL_len(L, idx) > 0)
+        luaL_error(L, "wl.litmus: thread %d: give either instructions or "
+                      "fn, not both",
+                   n);
+      fnidx = lua_gettop(L);
+    } else {
+      lua_pop(L, 1);
+    }
+  } else {
+    luaL_error(L, "wl.litmus: thread %d must be a function or a table of "
+                  "instructions, not %s",
+               n, luaL_typename(L, idx));
+  }
+  if (cta > 1000000 || gpu > 1000000)
+    luaL_error(L, "wl.litmus: thread %d: placement out of range", n);
+  rc = wl_litmus_add_thread(t->lt, cta, gpu, &i);
+  if (rc != 0)
+    engine_error(L, t, rc, "wl.litmus: ");
+  th = &t->th[t->nthreads++];
+  th->test = t;
+  th->index = i;
+  th->cta = cta, th->gpu = gpu, th->warp = warp;
+  for (tid = 0; tid < t->nthreads - 1; tid++) {
+    wll_thread *o = &t->th[tid];
+    if (o->cta == cta && o->gpu == gpu && o->warp == warp)
+      th->tid++;
+  }
+  th->tid += warp * 32;
+  if (th->tid + 1 > t->blockdim)
+    t->blockdim = th->tid + 1;
+  if (cta + 1 > t->griddim)
+    t->griddim = cta + 1;
+  if (fnidx) {
+    lua_getfield(L, ttab, "fns");
+    lua_pushvalue(L, fnidx);
+    lua_rawseti(L, -2, i + 1);
+    lua_pop(L, 1);
+    lua_getfield(L, ttab, "devices");
+    th->dev = wll_device_new(L, th, 2); /* the test */
+    lua_rawseti(L, -2, i + 1);
+    lua_pop(L, 1);
+    rc = wl_litmus_set_thread_fn(t->lt, i, wll_thread_cb, th);
+    if (rc != 0)
+      engine_error(L, t, rc, "wl.litmus: ");
+  } else {
+    lua_Integer j, len = luaL_len(L, idx);
+    for (j = 1; j <= len; j++) {
+      if (lua_geti(L, idx, j) != LUA_TSTRING)
+        luaL_error(L, "wl.litmus: thread %d, instruction %d: expected a "
+                      "string, got %s",
+                   n, (int)j, luaL_typename(L, -1));
+      rc = wl_litmus_add_insn(t->lt, i, lua_tostring(L, -1), src, line);
+      if (rc != 0)
+        engine_error(L, t, rc, "");
+      lua_pop(L, 1);
+    }
+    if (lua_getfield(L, idx, "regs") != LUA_TNIL) {
+      luaL_checktype(L, -1, LUA_TTABLE);
+      lua_pushnil(L);
+      while (lua_next(L, -2) != 0) {
+        const char *k = lua_tostring(L, -2);
+        int64_t v;
+        if (lua_type(L, -2) != LUA_TSTRING)
+          luaL_error(L, "wl.litmus: thread %d: regs keys must be names", n);
+        v = checkvalue(L, -1, "register", k);
+        rc = wl_litmus_set_reg(t->lt, i, k, v);
+        if (rc != 0)
+          engine_error(L, t, rc, "wl.litmus: ");
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+  }
+}
+
+static const char *const cond_fields[] = {"exists", "not_exists", "forall",
+                                          "condition", NULL};
+
+/* The condition: a herd string, or a Lua predicate (kept in pred). */
+static void set_condition(lua_State *L, wll_test *t, int spec, int ttab,
+                          const char *src, int line) {
+  int k, found = -1, rc, kind;
+  for (k = 0; cond_fields[k] != NULL; k++) {
+    if (lua_getfield(L, spec, cond_fields[k]) != LUA_TNIL) {
+      if (found >= 0)
+        luaL_error(L, "wl.litmus: give one condition, not both '%s' and "
+                      "'%s'",
+                   cond_fields[found], cond_fields[k]);
+      found = k;
+    }
+    lua_pop(L, 1);
+  }
+  if (found < 0)
+    return;
+  lua_getfield(L, spec, cond_fields[found]);
+  kind = found == 0 || found == 3 ? WL_COND_EXISTS
+         : found == 1             ? WL_COND_NOTEXISTS
+                                  : WL_COND_FORALL;
+  if (found == 3 && lua_istable(L, -1)) {
+    int inner = lua_gettop(L), got = 0;
+    for (k = 0; k < 3 && !got; k++) {
+      if (lua_getfield(L, inner, cond_fields[k]) != LUA_TNIL) {
+        got = 1;
+        kind = k == 0   ? WL_COND_EXISTS
+               : k == 1 ? WL_COND_NOTEXISTS
+                        : WL_COND_FORALL;
+      } else {
+        lua_pop(L, 1);
+      }
+    }
+    if (!got || !lua_isfunction(L, -1))
+      luaL_error(L, "wl.litmus: condition table must be {exists=fn}, "
+                    "{not_exists=fn} or {forall=fn}");
+    lua_replace(L, inner);
+  }
+  if (lua_isfunction(L, -1)) {
+    t->pred = kind;
+    lua_setfield(L, ttab, "pred");
+    return;
+  }
+  if (lua_type(L, -1) != LUA_TSTRING)
+    luaL_error(L, "wl.litmus: '%s' must be a string or a function, not %s",
+               cond_fields[found], luaL_typename(L, -1));
+  if (found == 3)
+    lua_pushvalue(L, -1);
+  else
+    lua_pushfstring(L, "%s (%s)", found == 0   ? "exists"
+                                  : found == 1 ? "~exists"
+                                               : "forall",
+                    lua_tostring(L, -1));
+  rc = wl_litmus_set_condition(t->lt, lua_tostring(L, -1), src, line);
+  if (rc != 0)
+    engine_error(L, t, rc, "");
+  lua_pop(L, 2);
+}
+
+static int l_litmus(lua_State *L) {
+  static const char *const known[] = {"name",   "init",       "shared",
+                                      "exists", "not_exists", "forall",
+                                      "condition", NULL};
+  const char *name = "test";
+  char src[256];
+  int line, ttab, rc, k;
+  lua_Integer i, n;
+  wll_test *t;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  where(L, src, sizeof src, &line);
+  /* check the fields first: a typo is an error */
+  lua_pushnil(L);
+  while (lua_next(L, 1) != 0) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      const char *key = lua_tostring(L, -1);
+      for (k = 0; known[k] != NULL; k++)
+        if (strcmp(known[k], key) == 0)
+          break;
+      if (known[k] == NULL)
+        luaL_error(L, "wl.litmus: unknown field '%s' (expected name, init, "
+                      "shared, exists, not_exists, forall, condition and "
+                      "threads)",
+                   key);
+    } else if (!lua_isinteger(L, -1)) {
+      luaL_error(L, "wl.litmus: unexpected %s key", luaL_typename(L, -1));
+    }
+  }
+  if (lua_getfield(L, 1, "name") != LUA_TNIL) {
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_error(L, "wl.litmus: 'name' must be a string");
+    name = lua_tostring(L, -1);
+  }
+  t = test_box(L); /* 3 */
+  rc = wl_litmus_new(t->ctx, name, &t->lt);
+  if (rc == 0)
+    rc = wl_litmus_set_source(t->lt, src); /* messages name the script */
+  if (rc != 0)
+    engine_error(L, t, rc, "wl.litmus: ");
+  lua_replace(L, 2); /* the test at 2 */
+  lua_settop(L, 2);
+  wll_testtable(L, 2);
+  ttab = lua_gettop(L);
+  lua_newtable(L);
+  lua_setfield(L, ttab, "fns");
+  lua_newtable(L);
+  lua_setfield(L, ttab, "devices");
+  lua_newtable(L);
+  lua_setfield(L, ttab, "arrays");
+  lua_newtable(L);
+  lua_setfield(L, ttab, "shared");
+  lua_getfield(L, 1, "init");
+  add_memory(L, t, -1, ttab, "init");
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "shared");
+  add_memory(L, t, -1, ttab, "shared");
+  lua_pop(L, 1);
+  n = luaL_len(L, 1);
+  if (n < 1)
+    luaL_error(L, "wl.litmus: a test needs at least one thread");
+  for (i = 1; i <= n; i++) {
+    lua_geti(L, 1, i);
+    add_thread(L, t, -1, (int)i, ttab, src, line);
+    lua_settop(L, ttab);
+  }
+  set_condition(L, t, 1, ttab, src, line);
+  lua_settop(L, 2);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* wl.load(path), wl.parse(text [, filename])                          */
+/* ------------------------------------------------------------------ */
+
+static int parse_into(lua_State *L, const char *filename, const char *s,
+                      size_t len) {
+  wll_test *t = test_box(L);
+  int rc = wl_litmus_parse(t->ctx, filename, s, len, &t->lt);
+  if (rc != 0) {
+    const char *m = wl_ctx_errmsg(t->ctx);
+    if (strncmp(m, filename, strlen(filename)) == 0)
+      lua_pushstring(L, m);
+    else
+      lua_pushfstring(L, "%s: %s", filename, m);
+    test_freeengine(t);
+    t->closed = 1;
+    return lua_error(L);
+  }
+  {
+    int i, nt = wl_litmus_nthreads(t->lt);
+    for (i = 0; i < nt && i < WLL_MAX_THREADS; i++) {
+      t->th[i].test = t;
+      t->th[i].index = i;
+    }
+    t->nthreads = nt;
+  }
+  return 1;
+}
+
+static int l_parse(lua_State *L) {
+  size_t len;
+  const char *s = luaL_checklstring(L, 1, &len);
+  const char *fn = luaL_optstring(L, 2, "(string)");
+  return parse_into(L, fn, s, len);
+}
+
+static int l_load(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  luaL_Buffer b;
+  FILE *f;
+  size_t got;
+  f = fopen(path, "rb");
+  if (f == NULL)
+    return luaL_error(L, "%s: %s", path, strerror(errno));
+  luaL_buffinit(L, &b);
+  do {
+    char *p = luaL_prepbuffer(&b);
+    got = fread(p, 1, LUAL_BUFFERSIZE, f);
+    luaL_addsize(&b, got);
+  } while (got == LUAL_BUFFERSIZE);
+  if (ferror(f)) {
+    fclose(f);
+    return luaL_error(L, "%s: read error", path);
+  }
+  fclose(f);
+  luaL_pushresult(&b);
+  {
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    return parse_into(L, path, s, len);
+  }
+}
+
+/* wl._listdir(path) -> { {name=, dir=bool}, ... } sorted by name, for
+ * the corpus helper.  Raises on an unreadable directory. */
+static int l_listdir(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  DIR *d;
+  struct dirent *e;
+  lua_Integer n = 0;
+  lua_newtable(L);
+  d = opendir(path);
+  if (d == NULL)
+    return luaL_error(L, "%s: %s", path, strerror(errno));
+  while ((e = readdir(d)) != NULL) {
+    struct stat st;
+    const char *full;
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    full = lua_pushfstring(L, "%s/%s", path, e->d_name);
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, e->d_name);
+    lua_setfield(L, -2, "name");
+    lua_pushboolean(L, stat(full, &st) == 0 && S_ISDIR(st.st_mode));
+    lua_setfield(L, -2, "dir");
+    lua_rawseti(L, -3, ++n);
+    lua_pop(L, 1);
+  }
+  closedir(d);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* luaopen_warplab                                                     */
+/* ------------------------------------------------------------------ */
+
+static const luaL_Reg test_methods[] = {{"explore", wll_test_explore},
+                                        {"close", test_close},
+                                        {"locations", test_locations},
+                                        {NULL, NULL}};
+
+static const luaL_Reg test_meta[] = {{"__gc", test_close},
+                                     {"__close", test_close},
+                                     {"__tostring", test_tostring},
+                                     {NULL, NULL}};
+
+static const luaL_Reg funcs[] = {{"litmus", l_litmus},
+                                 {"load", l_load},
+                                 {"parse", l_parse},
+                                 {"_listdir", l_listdir},
+                                 {NULL, NULL}};
+
+int luaopen_warplab(lua_State *L) {
+  size_t i;
+  luaL_newmetatable(L, WLL_TEST);
+  luaL_setfuncs(L, test_meta, 0);
+  luaL_newlib(L, test_methods);
+  lua_pushcclosure(L, test_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  wll_device_open(L);
+  wll_result_open(L);
+  luaL_newlib(L, funcs);
+  lua_pushliteral(L, WL_VERSION);
+  lua_setfield(L, -2, "version");
+  lua_pushinteger(L, WL_DEFAULT_UNROLL);
+  lua_setfield(L, -2, "default_unroll");
+  /* the pure-Lua part: each chunk gets the module table */
+  for (i = 0; i < wll_nchunks; i++) {
+    if (luaL_loadbuffer(L, (const char *)wll_chunks[i].src,
+                        wll_chunks[i].len, wll_chunks[i].name) != LUA_OK)
+      return lua_error(L);
+    lua_pushvalue(L, -2);
+    lua_call(L, 1, 0);
+  }
+  return 1;
+}
