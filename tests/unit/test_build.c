@@ -1189,7 +1189,8 @@ static void test_cb_lb_ctrl(void **state) {
       "st.relaxed.gpu x, 1 ;\n"
       " bne r0, 1, LC0       | bne r0, 1, LC1       | ;\n"
       " st.relaxed.gpu y, 1  | st.relaxed.gpu x, 1  | ;\n"
-      " LC0:                 | LC1:                 | ;\n";
+      " LC0:                 | LC1:                 | ;\n"
+      "exists (P0:r0 == 1 /\\ P1:r0 == 1)\n";
   static const char *const ki[] = {"0:r0", "1:r0", "x", "y", NULL};
   static const char *const kc[] = {"0:A", "1:A", "x", "y", NULL};
   fixture *f = *state;
