@@ -70,6 +70,28 @@ static int64_t checkint(lua_State *L, int arg) {
   return (int64_t)v;
 }
 
+/* A value for location loc, converted to its type's int64 carrier:
+ * float and double locations take any number, integer ones integers
+ * (wrapped to 32 bits for int32/uint32, as a C conversion would). */
+static int64_t checkval(lua_State *L, wll_device *d, int loc, int arg) {
+  int ty = wl_litmus_location_type(d->th->test->lt, loc);
+  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE) {
+    if (lua_type(L, arg) == LUA_TBOOLEAN)
+      return wl_value_from_double(ty, lua_toboolean(L, arg));
+    return wl_value_from_double(ty, luaL_checknumber(L, arg));
+  }
+  return wl_value_from_int(ty, checkint(L, arg));
+}
+
+/* Pushes a loaded value of location loc as a Lua number of its type. */
+static void pushval(lua_State *L, wll_device *d, int loc, int64_t v) {
+  int ty = wl_litmus_location_type(d->th->test->lt, loc);
+  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE)
+    lua_pushnumber(L, (lua_Number)wl_value_to_double(ty, v));
+  else
+    lua_pushinteger(L, (lua_Integer)v);
+}
+
 static const char *const load_sems[] = {"weak", "relaxed", "acquire", NULL};
 static const int load_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED,
                                 WL_SEM_ACQUIRE};
@@ -136,7 +158,7 @@ static int d_load(lua_State *L) {
   int sem = load_semv[wll_checkword(L, 3, "weak", load_sems,
                                     "load semantics")];
   int scope = checkscope(L, 4, sem);
-  lua_pushinteger(L, (lua_Integer)do_load(L, d, loc, sem, scope));
+  pushval(L, d, loc, do_load(L, d, loc, sem, scope));
   return 1;
 }
 
@@ -144,7 +166,7 @@ static int d_load(lua_State *L) {
 static int d_store(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int loc = checkloc(L, d, 2);
-  int64_t v = checkint(L, 3);
+  int64_t v = checkval(L, d, loc, 3);
   int sem = store_semv[wll_checkword(L, 4, "weak", store_sems,
                                      "store semantics")];
   int scope = checkscope(L, 5, sem);
@@ -156,7 +178,7 @@ static int d_store(lua_State *L) {
 static int d_volatile_load(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int loc = checkloc(L, d, 2);
-  lua_pushinteger(L, (lua_Integer)do_load(L, d, loc, WL_SEM_RELAXED,
+  pushval(L, d, loc, do_load(L, d, loc, WL_SEM_RELAXED,
                                           WL_SCOPE_SYS));
   return 1;
 }
@@ -164,7 +186,7 @@ static int d_volatile_load(lua_State *L) {
 static int d_volatile_store(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int loc = checkloc(L, d, 2);
-  int64_t v = checkint(L, 3);
+  int64_t v = checkval(L, d, loc, 3);
   do_store(L, d, loc, v, WL_SEM_RELAXED, WL_SCOPE_SYS);
   return 0;
 }
@@ -175,9 +197,9 @@ static int d_cuda_atomic(lua_State *L) {
   int op = (int)lua_tointeger(L, lua_upvalueindex(1));
   int scope = (int)lua_tointeger(L, lua_upvalueindex(2));
   int loc = checkloc(L, d, 2);
-  int64_t a = checkint(L, 3);
-  int64_t b = op == WL_OP_CAS ? checkint(L, 4) : 0;
-  lua_pushinteger(L, (lua_Integer)do_atom(L, d, loc, op, a, b,
+  int64_t a = checkval(L, d, loc, 3);
+  int64_t b = op == WL_OP_CAS ? checkval(L, d, loc, 4) : 0;
+  pushval(L, d, loc, do_atom(L, d, loc, op, a, b,
                                           WL_SEM_RELAXED, scope));
   return 1;
 }
@@ -191,14 +213,14 @@ static int d_atom(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int op = wll_checkword(L, 2, NULL, atom_ops, "atomic operation");
   int loc = checkloc(L, d, 3);
-  int64_t a = checkint(L, 4), b = 0;
+  int64_t a = checkval(L, d, loc, 4), b = 0;
   int arg = 5, sem, scope;
   if (op == WL_OP_CAS)
-    b = checkint(L, arg++);
+    b = checkval(L, d, loc, arg++);
   sem = atom_semv[wll_checkword(L, arg, "relaxed", atom_sems,
                                 "atomic semantics")];
   scope = scopev[wll_checkword(L, arg + 1, "gpu", scopes, "scope")];
-  lua_pushinteger(L, (lua_Integer)do_atom(L, d, loc, op, a, b, sem, scope));
+  pushval(L, d, loc, do_atom(L, d, loc, op, a, b, sem, scope));
   return 1;
 }
 
@@ -270,7 +292,7 @@ static int d_atomic_load(lua_State *L) {
   int scope = scopev[wll_checkword(L, 4, "gpu", scopes, "scope")];
   if (o == O_SEQ_CST)
     do_fence(L, d, WL_SEM_SC, scope);
-  lua_pushinteger(L, (lua_Integer)do_load(
+  pushval(L, d, loc, do_load(
                          L, d, loc,
                          o == O_RELAXED ? WL_SEM_RELAXED : WL_SEM_ACQUIRE,
                          scope));
@@ -280,7 +302,7 @@ static int d_atomic_load(lua_State *L) {
 static int d_atomic_store(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int loc = checkloc(L, d, 2);
-  int64_t v = checkint(L, 3);
+  int64_t v = checkval(L, d, loc, 3);
   int o = store_orderv[wll_checkword(L, 4, "seq_cst", store_orders,
                                      "memory order for a store")];
   int scope = scopev[wll_checkword(L, 5, "gpu", scopes, "scope")];
@@ -300,10 +322,10 @@ static int d_atomic_rmw(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int op = (int)lua_tointeger(L, lua_upvalueindex(1));
   int loc = checkloc(L, d, 2);
-  int64_t a = checkint(L, 3), b = 0, old;
+  int64_t a = checkval(L, d, loc, 3), b = 0, old;
   int arg = 4, o, scope;
   if (op == WL_OP_CAS)
-    b = checkint(L, arg++);
+    b = checkval(L, d, loc, arg++);
   o = wll_checkword(L, arg, "seq_cst", orders, "memory order");
   scope = scopev[wll_checkword(L, arg + 1, "gpu", scopes, "scope")];
   if (o == O_SEQ_CST)
@@ -311,10 +333,10 @@ static int d_atomic_rmw(lua_State *L) {
   old = do_atom(L, d, loc, op, a, b, semv[o], scope);
   if (op == WL_OP_CAS) {
     lua_pushboolean(L, old == a);
-    lua_pushinteger(L, (lua_Integer)old);
+    pushval(L, d, loc, old);
     return 2;
   }
-  lua_pushinteger(L, (lua_Integer)old);
+  pushval(L, d, loc, old);
   return 1;
 }
 
@@ -398,7 +420,7 @@ static int dev_index(lua_State *L) {
       return luaL_error(L, "no location '%s' (declare it in init or "
                            "shared)",
                         k);
-    lua_pushinteger(L, (lua_Integer)do_load(L, d, loc, WL_SEM_WEAK,
+    pushval(L, d, loc, do_load(L, d, loc, WL_SEM_WEAK,
                                             WL_SCOPE_NONE));
   }
   return 1;
@@ -421,7 +443,7 @@ static int dev_newindex(lua_State *L) {
   if (loc < 0)
     return luaL_error(L, "no location '%s' (declare it in init or shared)",
                       k);
-  v = checkint(L, 3);
+  v = checkval(L, d, loc, 3);
   do_store(L, d, loc, v, WL_SEM_WEAK, WL_SCOPE_NONE);
   return 0;
 }
@@ -462,7 +484,7 @@ static int array_loc(lua_State *L, wll_array **pa) {
 static int array_index(lua_State *L) {
   wll_array *a;
   int loc = array_loc(L, &a);
-  lua_pushinteger(L, (lua_Integer)do_load(L, a->dev, loc, WL_SEM_WEAK,
+  pushval(L, a->dev, loc, do_load(L, a->dev, loc, WL_SEM_WEAK,
                                           WL_SCOPE_NONE));
   return 1;
 }
@@ -470,7 +492,7 @@ static int array_index(lua_State *L) {
 static int array_newindex(lua_State *L) {
   wll_array *a;
   int loc = array_loc(L, &a);
-  int64_t v = checkint(L, 3);
+  int64_t v = checkval(L, a->dev, loc, 3);
   do_store(L, a->dev, loc, v, WL_SEM_WEAK, WL_SCOPE_NONE);
   return 0;
 }

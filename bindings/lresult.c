@@ -16,6 +16,17 @@ typedef struct wll_result {
   uint64_t positive, negative;
 } wll_result;
 
+/* Pushes value v of location loc in the location's type. */
+static void push_locval(lua_State *L, const wll_result *r, int loc,
+                        int64_t v) {
+  int ty = loc >= 0 ? wl_litmus_location_type(r->test->lt, loc)
+                    : WL_TYPE_INT64;
+  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE)
+    lua_pushnumber(L, (lua_Number)wl_value_to_double(ty, v));
+  else
+    lua_pushinteger(L, (lua_Integer)v);
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -91,7 +102,7 @@ static void push_states(lua_State *L, int arg, wll_result *r) {
         lua_setfield(L, -2, name);
         lua_pop(L, 1);
       } else {
-        lua_pushinteger(L, val);
+        push_locval(L, r, wl_litmus_location(r->test->lt, name), val);
         lua_setfield(L, -2, name);
       }
     }
@@ -276,7 +287,10 @@ static int result_witness(lua_State *L) {
       lua_pushstring(L, wl_litmus_location_name(lt, e->loc));
       lua_setfield(L, -2, "loc");
     }
-    lua_pushinteger(L, (lua_Integer)e->value);
+    if (e->kind == 'R' || e->kind == 'W')
+      push_locval(L, r, e->loc, e->value);
+    else
+      lua_pushinteger(L, (lua_Integer)e->value);
     lua_setfield(L, -2, "value");
     if (e->sem >= WL_SEM_WEAK && e->sem <= WL_SEM_SC) {
       lua_pushstring(L, wll_sem_words[e->sem]);

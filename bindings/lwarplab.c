@@ -227,8 +227,52 @@ static int64_t checkvalue(lua_State *L, int idx, const char *what,
 
 /* Declares the locations of an init/shared table (at idx), in the
  * order of their names so that runs replay. */
+static const char *const type_words[] = {"int64", "int32", "uint32",
+                                         "float", "double", NULL};
+
+/* The declared type of location (or array) name: types[name], checked
+ * against the words above; WL_TYPE_INT64 when not declared. */
+static int type_of(lua_State *L, int types, const char *name) {
+  int k, ty = WL_TYPE_INT64;
+  if (types == 0)
+    return ty;
+  if (lua_getfield(L, types, name) != LUA_TNIL) {
+    const char *w = lua_tostring(L, -1);
+    for (k = 0; w != NULL && type_words[k] != NULL; k++)
+      if (strcmp(w, type_words[k]) == 0)
+        break;
+    if (w == NULL || type_words[k] == NULL)
+      luaL_error(L, "wl.litmus: types.%s: unknown type '%s' (expected "
+                    "\"int64\", \"int32\", \"uint32\", \"float\" or "
+                    "\"double\")",
+                 name, w ? w : luaL_typename(L, -1));
+    ty = k;
+  }
+  lua_pop(L, 1);
+  return ty;
+}
+
+/* An initial value of a location of type ty, as its int64 carrier. */
+static int64_t typed_init(lua_State *L, int idx, int ty, const char *what,
+                          const char *name) {
+  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE) {
+    if (lua_type(L, idx) != LUA_TNUMBER)
+      luaL_error(L, "wl.litmus: %s '%s' must be a number, not %s", what,
+                 name, luaL_typename(L, idx));
+    return wl_value_from_double(ty, lua_tonumber(L, idx));
+  }
+  {
+    int64_t v = checkvalue(L, idx, what, name);
+    if ((ty == WL_TYPE_INT32 && (v < INT32_MIN || v > INT32_MAX)) ||
+        (ty == WL_TYPE_UINT32 && (v < 0 || v > (int64_t)UINT32_MAX)))
+      luaL_error(L, "wl.litmus: %s '%s' = %I does not fit in %s", what,
+                 name, (lua_Integer)v, type_words[ty]);
+    return v;
+  }
+}
+
 static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
-                       const char *field) {
+                       const char *field, int types) {
   const char *prev = NULL;
   idx = lua_absindex(L, idx);
   if (lua_isnil(L, idx))
@@ -263,10 +307,13 @@ static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
         const char *nm = lua_pushfstring(L, "%s[%I]", best, i);
         int64_t v;
         int rc;
+        int ty = type_of(L, types, best), loc = -1;
         lua_geti(L, -2, i + 1);
-        v = checkvalue(L, -1, "array element", nm);
+        v = typed_init(L, -1, ty, "array element", nm);
         lua_pop(L, 1);
-        rc = wl_litmus_add_location(t->lt, nm, v, NULL);
+        rc = wl_litmus_add_location(t->lt, nm, v, &loc);
+        if (rc == 0)
+          rc = wl_litmus_set_type(t->lt, loc, ty);
         if (rc != 0)
           luaL_error(L, "wl.litmus: location '%s': %s", nm,
                      wl_ctx_errmsg(t->ctx)[0] ? wl_ctx_errmsg(t->ctx)
@@ -278,9 +325,11 @@ static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
       lua_setfield(L, -2, best);
       lua_pop(L, 1);
     } else {
-      int rc;
-      int64_t v = checkvalue(L, -1, "location", best);
-      rc = wl_litmus_add_location(t->lt, best, v, NULL);
+      int rc, loc = -1, ty = type_of(L, types, best);
+      int64_t v = typed_init(L, -1, ty, "location", best);
+      rc = wl_litmus_add_location(t->lt, best, v, &loc);
+      if (rc == 0)
+        rc = wl_litmus_set_type(t->lt, loc, ty);
       if (rc != 0)
         luaL_error(L, "wl.litmus: location '%s': %s", best,
                    wl_ctx_errmsg(t->ctx)[0] ? wl_ctx_errmsg(t->ctx)
@@ -532,8 +581,9 @@ static void set_condition(lua_State *L, wll_test *t, int spec, int ttab,
 static int l_litmus(lua_State *L) {
   static const char *const known[] = {"name",   "init",       "shared",
                                       "exists", "not_exists", "forall",
-                                      "condition", NULL};
+                                      "condition", "types", NULL};
   const char *name = "test";
+  int types;
   char src[256];
   int line, ttab, rc, k;
   lua_Integer i, n;
@@ -582,12 +632,42 @@ static int l_litmus(lua_State *L) {
   lua_setfield(L, ttab, "arrays");
   lua_newtable(L);
   lua_setfield(L, ttab, "shared");
+  lua_getfield(L, 1, "types");
+  types = lua_gettop(L);
+  if (lua_isnil(L, types))
+    types = 0;
+  else if (!lua_istable(L, types))
+    luaL_error(L, "wl.litmus: 'types' must be a table (name = \"float\", "
+                  "...), not %s",
+               luaL_typename(L, types));
   lua_getfield(L, 1, "init");
-  add_memory(L, t, -1, ttab, "init");
+  add_memory(L, t, -1, ttab, "init", types);
   lua_pop(L, 1);
   lua_getfield(L, 1, "shared");
-  add_memory(L, t, -1, ttab, "shared");
+  add_memory(L, t, -1, ttab, "shared", types);
   lua_pop(L, 1);
+  if (types != 0) {
+    /* every typed name must be a declared location or array */
+    lua_pushnil(L);
+    while (lua_next(L, types) != 0) {
+      const char *tk;
+      int found;
+      lua_pop(L, 1);
+      if (lua_type(L, -1) != LUA_TSTRING)
+        luaL_error(L, "wl.litmus: 'types' has a key that is not a name");
+      tk = lua_tostring(L, -1);
+      found = wl_litmus_location(t->lt, tk) >= 0;
+      if (!found) {
+        found = wl_litmus_location(t->lt, lua_pushfstring(L, "%s[0]", tk)) >=
+                0;
+        lua_pop(L, 1);
+      }
+      if (!found)
+        luaL_error(L, "wl.litmus: types.%s names no location in init or "
+                      "shared",
+                   tk);
+    }
+  }
   n = luaL_len(L, 1);
   if (n < 1)
     luaL_error(L, "wl.litmus: a test needs at least one thread");

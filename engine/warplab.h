@@ -135,6 +135,22 @@ const char *wl_litmus_location_name(const wl_litmus *t, int index);
 /* Names the file the test comes from (a script); error messages and
  * reports use it.  The parser sets it from its filename argument. */
 int wl_litmus_set_source(wl_litmus *t, const char *file);
+/* Value types of locations.  Every value is carried in an int64_t:
+ * int32 sign-extended, uint32 zero-extended, float as its 32-bit IEEE
+ * pattern (zero-extended), double as its 64-bit pattern.  Atomics on a
+ * typed location compute in its type (int32/uint32 wrap; uint32 compares
+ * unsigned; float/double add, sub, min and max in floating point; exch
+ * and cas on the bits), and the herd/JSON writers print its values in
+ * its type.  The default is int64. */
+enum { WL_TYPE_INT64, WL_TYPE_INT32, WL_TYPE_UINT32, WL_TYPE_FLOAT,
+       WL_TYPE_DOUBLE };
+int wl_litmus_set_type(wl_litmus *t, int loc, int type);
+int wl_litmus_location_type(const wl_litmus *t, int loc);
+/* Conversions between a value of a type and its int64_t carrier; the
+ * carrier of a double d of type WL_TYPE_INT32 wraps like a C cast. */
+int64_t wl_value_from_double(int type, double d);
+int64_t wl_value_from_int(int type, int64_t i);
+double wl_value_to_double(int type, int64_t carrier);
 /* Adds thread P<n> placed in CTA cta of GPU gpu; *index gets n. */
 int wl_litmus_add_thread(wl_litmus *t, int cta, int gpu, int *index);
 /*

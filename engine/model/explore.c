@@ -458,7 +458,8 @@ static void run_from(tgen *g, int pc) {
             g->ev[w].sem = (in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL)
                                ? SEM_RELEASE
                                : SEM_RELAXED;
-            g->ev[w].val = wl__aop_apply(in->aop, v, op_val(g, &in->a),
+            g->ev[w].val = wl__aop_typed(x->t->loctype[in->loc], in->aop,
+                                         v, op_val(g, &in->a),
                                          op_val(g, &in->b));
             g->ev[w].deps |= op_taint(g, &in->a) | op_taint(g, &in->b) |
                              (1ull << r);
@@ -635,7 +636,7 @@ int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
     w->scope = (uint8_t)scope;
     w->sem = (sem == WL_SEM_RELEASE || sem == WL_SEM_ACQ_REL) ? SEM_RELEASE
                                                               : SEM_RELAXED;
-    w->val = wl__aop_apply(op, v, a, b);
+    w->val = wl__aop_typed(tb->g->x->t->loctype[loc], op, v, a, b);
     tb->g->nwrites++;
   }
   if (old != NULL)

@@ -163,6 +163,20 @@ static int64_t *project(const wl_result *r, const obsvar *v, int nv,
   return p;
 }
 
+/* A value of a location in its type (float and double as numbers). */
+static void put_val(wl_buf *b, const wl_litmus *t, int loc, int64_t v) {
+  int ty = loc >= 0 ? t->loctype[loc] : WL_TYPE_INT64;
+  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE) {
+    double d = wl_value_to_double(ty, v);
+    if (d != d || d - d != 0) /* NaN, inf: JSON has no literal */
+      wl__buf_printf(b, "\"%g\"", d);
+    else
+      wl__buf_printf(b, ty == WL_TYPE_FLOAT ? "%.9g" : "%.17g", d);
+    return;
+  }
+  wl__buf_printf(b, "%lld", (long long)v);
+}
+
 static void var_name(const wl_litmus *t, const obsvar *v, wl_buf *b) {
   if (v->is_reg)
     wl__buf_printf(b, "%d:%s", v->thread, t->threads[v->thread].regnames[v->idx]);
@@ -204,8 +218,10 @@ int wl_result_write_herd(const wl_result *r, double seconds,
   for (k = 0; k < np; k++) {
     for (i = 0; i < nv; i++) {
       var_name(t, &v[i], &o.b);
-      wl__buf_printf(&o.b, "=%lld;%s", (long long)proj[k * (size_t)(nv ? nv : 1) + (size_t)i],
-                     i + 1 < nv ? " " : "");
+      wl__buf_puts(&o.b, "=");
+      put_val(&o.b, t, v[i].is_reg ? -1 : v[i].idx,
+              proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
+      wl__buf_puts(&o.b, i + 1 < nv ? "; " : ";");
     }
     wl__buf_puts(&o.b, "\n");
     if (o.b.n > 4096)
@@ -271,8 +287,8 @@ static void json_state_vals(const wl_result *r, const wl_state *s,
   for (i = 0; i < t->nlocs; i++) {
     wl__buf_puts(b, first ? "" : ", ");
     json_str(b, t->locnames[i]);
-    wl__buf_printf(b, ": %lld",
-                   (long long)s->vals[r->regoff[t->nthreads] + i]);
+    wl__buf_puts(b, ": ");
+    put_val(b, t, i, s->vals[r->regoff[t->nthreads] + i]);
     first = 0;
   }
   wl__buf_puts(b, "}");
@@ -294,7 +310,8 @@ static void json_witness(const wl_result *r, const wl_state *s, wl_buf *b) {
     if (e->type == EV_R || e->type == EV_W) {
       wl__buf_puts(b, ", \"loc\": ");
       json_str(b, t->locnames[e->loc]);
-      wl__buf_printf(b, ", \"value\": %lld", (long long)e->val);
+      wl__buf_puts(b, ", \"value\": ");
+      put_val(b, t, e->loc, e->val);
     }
     if (e->type != EV_B)
       wl__buf_printf(b, ", \"sem\": \"%s\"", sem_word(e->sem));
@@ -364,8 +381,11 @@ int wl_result_write_json(const wl_result *r, double seconds,
   for (k = 0; k < np; k++) {
     wl__buf_puts(&o.b, k ? ", [" : "[");
     for (i = 0; i < nv; i++)
-      wl__buf_printf(&o.b, "%s%lld", i ? ", " : "",
-                     (long long)proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
+    {
+      wl__buf_puts(&o.b, i ? ", " : "");
+      put_val(&o.b, t, v[i].is_reg ? -1 : v[i].idx,
+              proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
+    }
     wl__buf_puts(&o.b, "]");
   }
   wl__free(r->ctx, proj, (r->nstates ? r->nstates : 1) * (size_t)(nv ? nv : 1) * sizeof *proj);

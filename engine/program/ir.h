@@ -113,6 +113,7 @@ struct wl_litmus {
   int nlocs;
   char *locnames[WL_MAX_LOCS];
   int64_t locinit[WL_MAX_LOCS];
+  uint8_t loctype[WL_MAX_LOCS]; /* WL_TYPE_* */
   /* condition */
   int cond_kind; /* wl_cond_kind */
   int has_cond;
@@ -133,6 +134,8 @@ int wl__cond_eval(const wl_litmus *t, int node, int64_t *const *regs,
                   const int64_t *mem);
 /* Register arithmetic and the atomic operations, on 64-bit values. */
 int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b);
+/* The same in a location's value type (WL_TYPE_*). */
+int64_t wl__aop_typed(int type, int aop, int64_t old, int64_t a, int64_t b);
 int wl__cond_holds(int cond, int64_t a, int64_t b);
 int wl__litmus_check_labels(const wl_litmus *t);
 

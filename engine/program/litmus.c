@@ -13,6 +13,7 @@
  * checking, and no input makes it read out of bounds (fuzzed). */
 #include <ctype.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1903,4 +1904,113 @@ int wl__litmus_check_labels(const wl_litmus *t) {
     }
   }
   return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Typed locations                                                   */
+
+int wl_litmus_set_type(wl_litmus *t, int loc, int type) {
+  if (t == NULL || loc < 0 || loc >= t->nlocs || type < WL_TYPE_INT64 ||
+      type > WL_TYPE_DOUBLE)
+    return WL_EINVAL;
+  t->loctype[loc] = (uint8_t)type;
+  return 0;
+}
+
+int wl_litmus_location_type(const wl_litmus *t, int loc) {
+  if (t == NULL || loc < 0 || loc >= t->nlocs)
+    return WL_EINVAL;
+  return t->loctype[loc];
+}
+
+static double f32_of(int64_t c) {
+  uint32_t u = (uint32_t)c;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static int64_t of_f32(double d) {
+  float f = (float)d;
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return (int64_t)u;
+}
+
+static double f64_of(int64_t c) {
+  double d;
+  memcpy(&d, &c, sizeof d);
+  return d;
+}
+
+static int64_t of_f64(double d) {
+  int64_t c;
+  memcpy(&c, &d, sizeof c);
+  return c;
+}
+
+/* double -> int64 without undefined behaviour for NaN or out-of-range */
+static int64_t clamp_i64(double d) {
+  if (d != d)
+    return 0;
+  if (d >= 9223372036854775807.0)
+    return INT64_MAX;
+  if (d <= -9223372036854775808.0)
+    return INT64_MIN;
+  return (int64_t)d;
+}
+
+int64_t wl_value_from_int(int type, int64_t i) {
+  switch (type) {
+  case WL_TYPE_INT32: return (int64_t)(int32_t)(uint32_t)(uint64_t)i;
+  case WL_TYPE_UINT32: return (int64_t)(uint32_t)(uint64_t)i;
+  case WL_TYPE_FLOAT: return of_f32((double)i);
+  case WL_TYPE_DOUBLE: return of_f64((double)i);
+  default: return i;
+  }
+}
+
+int64_t wl_value_from_double(int type, double d) {
+  switch (type) {
+  case WL_TYPE_FLOAT: return of_f32(d);
+  case WL_TYPE_DOUBLE: return of_f64(d);
+  default: return wl_value_from_int(type, clamp_i64(d));
+  }
+}
+
+double wl_value_to_double(int type, int64_t c) {
+  switch (type) {
+  case WL_TYPE_FLOAT: return f32_of(c);
+  case WL_TYPE_DOUBLE: return f64_of(c);
+  case WL_TYPE_UINT32: return (double)(uint32_t)c;
+  default: return (double)c;
+  }
+}
+
+int64_t wl__aop_typed(int type, int aop, int64_t old, int64_t a, int64_t b) {
+  if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE) {
+    double o = wl_value_to_double(type, old), x = wl_value_to_double(type, a);
+    switch (aop) {
+    case AOP_ADD: return wl_value_from_double(type, o + x);
+    case AOP_SUB: return wl_value_from_double(type, o - x);
+    case AOP_MIN: return x < o ? a : old;
+    case AOP_MAX: return x > o ? a : old;
+    default: return wl__aop_apply(aop, old, a, b); /* exch, cas: bits */
+    }
+  }
+  if (type == WL_TYPE_UINT32) {
+    uint64_t uo = (uint32_t)old, ua = (uint32_t)a;
+    switch (aop) {
+    case AOP_MIN: return (int64_t)(uo < ua ? uo : ua);
+    case AOP_MAX: return (int64_t)(uo > ua ? uo : ua);
+    case AOP_DIV: return ua ? (int64_t)(uo / ua) : 0;
+    case AOP_REM: return ua ? (int64_t)(uo % ua) : 0;
+    default:
+      return wl_value_from_int(type, wl__aop_apply(aop, (int64_t)uo,
+                                                   (int64_t)ua, b));
+    }
+  }
+  if (type == WL_TYPE_INT32)
+    return wl_value_from_int(type, wl__aop_apply(aop, old, a, b));
+  return wl__aop_apply(aop, old, a, b);
 }
