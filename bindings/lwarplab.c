@@ -314,6 +314,8 @@ static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
         rc = wl_litmus_add_location(t->lt, nm, v, &loc);
         if (rc == 0)
           rc = wl_litmus_set_type(t->lt, loc, ty);
+        if (rc == 0 && strcmp(field, "shared") == 0)
+          rc = wl_litmus_set_shared(t->lt, loc, 1);
         if (rc != 0)
           luaL_error(L, "wl.litmus: location '%s': %s", nm,
                      wl_ctx_errmsg(t->ctx)[0] ? wl_ctx_errmsg(t->ctx)
@@ -330,6 +332,8 @@ static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
       rc = wl_litmus_add_location(t->lt, best, v, &loc);
       if (rc == 0)
         rc = wl_litmus_set_type(t->lt, loc, ty);
+      if (rc == 0 && strcmp(field, "shared") == 0)
+        rc = wl_litmus_set_shared(t->lt, loc, 1);
       if (rc != 0)
         luaL_error(L, "wl.litmus: location '%s': %s", best,
                    wl_ctx_errmsg(t->ctx)[0] ? wl_ctx_errmsg(t->ctx)

@@ -145,6 +145,11 @@ int wl_litmus_set_source(wl_litmus *t, const char *file);
 enum { WL_TYPE_INT64, WL_TYPE_INT32, WL_TYPE_UINT32, WL_TYPE_FLOAT,
        WL_TYPE_DOUBLE };
 int wl_litmus_set_type(wl_litmus *t, int loc, int type);
+/* Marks a location as shared memory (__shared__): it exists once per
+ * CTA, so threads of two different CTAs cannot both use it; exploring a
+ * test where they do fails with WL_EINVAL naming both threads and lines.
+ * (Unmarked locations are global memory.) */
+int wl_litmus_set_shared(wl_litmus *t, int loc, int shared);
 int wl_litmus_location_type(const wl_litmus *t, int loc);
 /* Conversions between a value of a type and its int64_t carrier; the
  * carrier of a double d of type WL_TYPE_INT32 wraps like a C cast. */

@@ -852,6 +852,47 @@ static int gen_traces(xp *x) {
   return x->err;
 }
 
+/* Shared memory is per CTA: a location marked shared that threads of
+ * two CTAs access would be two different variables on a GPU, so the
+ * test is rejected, naming the two accesses. */
+static int check_shared(xp *x) {
+  const wl_litmus *t = x->t;
+  int l, th;
+  for (l = 0; l < t->nlocs; l++) {
+    int first = -1, fline = 0;
+    if (!t->locshared[l])
+      continue;
+    for (th = 0; th < t->nthreads; th++) {
+      const tpool *p = &x->pool[th];
+      size_t k;
+      for (k = 0; k < p->ev.n; k++) {
+        const wl_ev *e = WL_VEC_PTR(&p->ev, wl_ev, k);
+        const wl_thread *a, *b;
+        if ((e->type != EV_R && e->type != EV_W) || e->loc != l)
+          continue;
+        if (first < 0) {
+          first = th;
+          fline = e->line;
+          break;
+        }
+        a = &t->threads[first];
+        b = &t->threads[th];
+        if (a->cta != b->cta || a->gpu != b->gpu)
+          return x->err = wl__err(
+                     x->ctx, WL_EINVAL,
+                     "%s: shared location '%s' is used by %s (CTA %d, line "
+                     "%d) and %s (CTA %d, line %d); shared memory exists "
+                     "once per CTA, so these would be two variables (make "
+                     "it global, or place the threads in one CTA)",
+                     t->filename ? t->filename : t->name, t->locnames[l],
+                     a->name, a->cta, fline, b->name, b->cta, e->line);
+        break;
+      }
+    }
+  }
+  return 0;
+}
+
 /* ---------------------------------------------------------------- */
 /* 2. Candidate executions                                           */
 
@@ -1959,6 +2000,8 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
       goto fail;
     }
   }
+  if (check_shared(x))
+    goto fail;
   /* the state vector: every register (callback threads may have added
    * results while they ran), then every location */
   r->nvals = 0;

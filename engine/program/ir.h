@@ -114,6 +114,7 @@ struct wl_litmus {
   char *locnames[WL_MAX_LOCS];
   int64_t locinit[WL_MAX_LOCS];
   uint8_t loctype[WL_MAX_LOCS]; /* WL_TYPE_* */
+  uint8_t locshared[WL_MAX_LOCS]; /* __shared__: one instance per CTA */
   /* condition */
   int cond_kind; /* wl_cond_kind */
   int has_cond;

@@ -1917,6 +1917,13 @@ int wl_litmus_set_type(wl_litmus *t, int loc, int type) {
   return 0;
 }
 
+int wl_litmus_set_shared(wl_litmus *t, int loc, int shared) {
+  if (t == NULL || loc < 0 || loc >= t->nlocs)
+    return WL_EINVAL;
+  t->locshared[loc] = shared != 0;
+  return 0;
+}
+
 int wl_litmus_location_type(const wl_litmus *t, int loc) {
   if (t == NULL || loc < 0 || loc >= t->nlocs)
     return WL_EINVAL;
