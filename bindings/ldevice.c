@@ -49,8 +49,9 @@ static int checkloc(lua_State *L, wll_device *d, int arg) {
   int loc = wl_litmus_location(d->th->test->lt, name);
   if (loc < 0)
     luaL_argerror(L, arg,
-                  lua_pushfstring(L, "no location '%s' (declare it in init "
-                                     "or shared)",
+                  lua_pushfstring(L,
+                                  "no location '%s' (declare it in init "
+                                  "or shared)",
                                   name));
   return loc;
 }
@@ -93,20 +94,17 @@ static void pushval(lua_State *L, wll_device *d, int loc, int64_t v) {
 }
 
 static const char *const load_sems[] = {"weak", "relaxed", "acquire", NULL};
-static const int load_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED,
-                                WL_SEM_ACQUIRE};
-static const char *const store_sems[] = {"weak", "relaxed", "release",
-                                         NULL};
-static const int store_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED,
-                                 WL_SEM_RELEASE};
+static const int load_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED, WL_SEM_ACQUIRE};
+static const char *const store_sems[] = {"weak", "relaxed", "release", NULL};
+static const int store_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED, WL_SEM_RELEASE};
 static const char *const scopes[] = {"cta", "gpu", "sys", NULL};
 static const int scopev[] = {WL_SCOPE_CTA, WL_SCOPE_GPU, WL_SCOPE_SYS};
 static const char *const fence_sems[] = {"sc", "acq_rel", NULL};
 static const int fence_semv[] = {WL_SEM_SC, WL_SEM_ACQ_REL};
 static const char *const atom_sems[] = {"relaxed", "acquire", "release",
                                         "acq_rel", NULL};
-static const int atom_semv[] = {WL_SEM_RELAXED, WL_SEM_ACQUIRE,
-                                WL_SEM_RELEASE, WL_SEM_ACQ_REL};
+static const int atom_semv[] = {WL_SEM_RELAXED, WL_SEM_ACQUIRE, WL_SEM_RELEASE,
+                                WL_SEM_ACQ_REL};
 
 /* A scope argument: required after a strong semantics, absent after a
  * weak one. */
@@ -131,17 +129,16 @@ static int64_t do_load(lua_State *L, wll_device *d, int loc, int sem,
   return v;
 }
 
-static void do_store(lua_State *L, wll_device *d, int loc, int64_t v,
-                     int sem, int scope) {
+static void do_store(lua_State *L, wll_device *d, int loc, int64_t v, int sem,
+                     int scope) {
   int rc = wl_tb_store(d->tb, loc, v, sem, scope, wll_curline(L));
   tbcheck(L, d, rc, "store");
 }
 
-static int64_t do_atom(lua_State *L, wll_device *d, int loc, int op,
-                       int64_t a, int64_t b, int sem, int scope) {
+static int64_t do_atom(lua_State *L, wll_device *d, int loc, int op, int64_t a,
+                       int64_t b, int sem, int scope) {
   int64_t old = 0;
-  int rc = wl_tb_atomic(d->tb, loc, op, a, b, sem, scope, wll_curline(L),
-                        &old);
+  int rc = wl_tb_atomic(d->tb, loc, op, a, b, sem, scope, wll_curline(L), &old);
   tbcheck(L, d, rc, "atomic");
   return old;
 }
@@ -155,8 +152,7 @@ static void do_fence(lua_State *L, wll_device *d, int sem, int scope) {
 static int d_load(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int loc = checkloc(L, d, 2);
-  int sem = load_semv[wll_checkword(L, 3, "weak", load_sems,
-                                    "load semantics")];
+  int sem = load_semv[wll_checkword(L, 3, "weak", load_sems, "load semantics")];
   int scope = checkscope(L, 4, sem);
   pushval(L, d, loc, do_load(L, d, loc, sem, scope));
   return 1;
@@ -167,8 +163,8 @@ static int d_store(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int loc = checkloc(L, d, 2);
   int64_t v = checkval(L, d, loc, 3);
-  int sem = store_semv[wll_checkword(L, 4, "weak", store_sems,
-                                     "store semantics")];
+  int sem =
+      store_semv[wll_checkword(L, 4, "weak", store_sems, "store semantics")];
   int scope = checkscope(L, 5, sem);
   do_store(L, d, loc, v, sem, scope);
   return 0;
@@ -178,8 +174,7 @@ static int d_store(lua_State *L) {
 static int d_volatile_load(lua_State *L) {
   wll_device *d = checkdev(L, 1);
   int loc = checkloc(L, d, 2);
-  pushval(L, d, loc, do_load(L, d, loc, WL_SEM_RELAXED,
-                                          WL_SCOPE_SYS));
+  pushval(L, d, loc, do_load(L, d, loc, WL_SEM_RELAXED, WL_SCOPE_SYS));
   return 1;
 }
 
@@ -199,15 +194,14 @@ static int d_cuda_atomic(lua_State *L) {
   int loc = checkloc(L, d, 2);
   int64_t a = checkval(L, d, loc, 3);
   int64_t b = op == WL_OP_CAS ? checkval(L, d, loc, 4) : 0;
-  pushval(L, d, loc, do_atom(L, d, loc, op, a, b,
-                                          WL_SEM_RELAXED, scope));
+  pushval(L, d, loc, do_atom(L, d, loc, op, a, b, WL_SEM_RELAXED, scope));
   return 1;
 }
 
 /* d:atom(op, name, a [, b], sem, scope): any PTX atom */
-static const char *const atom_ops[] = {
-    "add", "sub", "mul", "div", "rem", "and", "or",  "xor",
-    "min", "max", "inc", "dec", "exch", "cas", NULL};
+static const char *const atom_ops[] = {"add", "sub", "mul",  "div", "rem",
+                                       "and", "or",  "xor",  "min", "max",
+                                       "inc", "dec", "exch", "cas", NULL};
 
 static int d_atom(lua_State *L) {
   wll_device *d = checkdev(L, 1);
@@ -235,8 +229,8 @@ static int d_threadfence(lua_State *L) {
 /* d:fence(sem, scope) */
 static int d_fence(lua_State *L) {
   wll_device *d = checkdev(L, 1);
-  int sem = fence_semv[wll_checkword(L, 2, "sc", fence_sems,
-                                     "fence semantics")];
+  int sem =
+      fence_semv[wll_checkword(L, 2, "sc", fence_sems, "fence semantics")];
   int scope = scopev[wll_checkword(L, 3, "gpu", scopes, "scope")];
   do_fence(L, d, sem, scope);
   return 0;
@@ -280,8 +274,8 @@ static const char *const orders[] = {"relaxed", "acquire", "release",
 static const char *const load_orders[] = {"relaxed", "acquire", "seq_cst",
                                           NULL};
 static const int load_orderv[] = {O_RELAXED, O_ACQUIRE, O_SEQ_CST};
-static const char *const store_orders[] = {"relaxed", "release",
-                                           "seq_cst", NULL};
+static const char *const store_orders[] = {"relaxed", "release", "seq_cst",
+                                           NULL};
 static const int store_orderv[] = {O_RELAXED, O_RELEASE, O_SEQ_CST};
 
 static int d_atomic_load(lua_State *L) {
@@ -292,10 +286,9 @@ static int d_atomic_load(lua_State *L) {
   int scope = scopev[wll_checkword(L, 4, "gpu", scopes, "scope")];
   if (o == O_SEQ_CST)
     do_fence(L, d, WL_SEM_SC, scope);
-  pushval(L, d, loc, do_load(
-                         L, d, loc,
-                         o == O_RELAXED ? WL_SEM_RELAXED : WL_SEM_ACQUIRE,
-                         scope));
+  pushval(L, d, loc,
+          do_load(L, d, loc, o == O_RELAXED ? WL_SEM_RELAXED : WL_SEM_ACQUIRE,
+                  scope));
   return 1;
 }
 
@@ -417,11 +410,11 @@ static int dev_index(lua_State *L) {
     checkdev(L, 1);
     loc = wl_litmus_location(d->th->test->lt, k);
     if (loc < 0)
-      return luaL_error(L, "no location '%s' (declare it in init or "
-                           "shared)",
+      return luaL_error(L,
+                        "no location '%s' (declare it in init or "
+                        "shared)",
                         k);
-    pushval(L, d, loc, do_load(L, d, loc, WL_SEM_WEAK,
-                                            WL_SCOPE_NONE));
+    pushval(L, d, loc, do_load(L, d, loc, WL_SEM_WEAK, WL_SCOPE_NONE));
   }
   return 1;
 }
@@ -436,13 +429,13 @@ static int dev_newindex(lua_State *L) {
                       luaL_typename(L, 2));
   k = lua_tostring(L, 2);
   if (array_len(L, d, 2) > 0)
-    return luaL_error(L, "cannot assign to array '%s' (assign its elements: "
-                         "d.%s[i] = v)",
+    return luaL_error(L,
+                      "cannot assign to array '%s' (assign its elements: "
+                      "d.%s[i] = v)",
                       k, k);
   loc = wl_litmus_location(d->th->test->lt, k);
   if (loc < 0)
-    return luaL_error(L, "no location '%s' (declare it in init or shared)",
-                      k);
+    return luaL_error(L, "no location '%s' (declare it in init or shared)", k);
   v = checkval(L, d, loc, 3);
   do_store(L, d, loc, v, WL_SEM_WEAK, WL_SCOPE_NONE);
   return 0;
@@ -467,12 +460,13 @@ static int array_loc(lua_State *L, wll_array **pa) {
   name = lua_tostring(L, -1);
   i = lua_tointegerx(L, 2, &isnum);
   if (!isnum)
-    return luaL_error(L, "array '%s' indexed with %s (an integer from 0 to "
-                         "%I expected)",
+    return luaL_error(L,
+                      "array '%s' indexed with %s (an integer from 0 to "
+                      "%I expected)",
                       name, luaL_typename(L, 2), a->len - 1);
   if (i < 0 || i >= a->len)
-    return luaL_error(L, "index %I out of range for array '%s' (size %I)",
-                      i, name, a->len);
+    return luaL_error(L, "index %I out of range for array '%s' (size %I)", i,
+                      name, a->len);
   loc = wl_litmus_location(a->dev->th->test->lt,
                            lua_pushfstring(L, "%s[%I]", name, i));
   lua_pop(L, 3);
@@ -484,8 +478,7 @@ static int array_loc(lua_State *L, wll_array **pa) {
 static int array_index(lua_State *L) {
   wll_array *a;
   int loc = array_loc(L, &a);
-  pushval(L, a->dev, loc, do_load(L, a->dev, loc, WL_SEM_WEAK,
-                                          WL_SCOPE_NONE));
+  pushval(L, a->dev, loc, do_load(L, a->dev, loc, WL_SEM_WEAK, WL_SCOPE_NONE));
   return 1;
 }
 
@@ -517,12 +510,12 @@ static int run_thread(lua_State *L) {
   wll_device *d = t->th[index].dev;
   const char *prev = NULL;
   lua_settop(L, 1);
-  wll_testtable(L, 1);                 /* 2 */
-  lua_getfield(L, 2, "fns");           /* 3 */
-  lua_getfield(L, 2, "devices");       /* 4 */
-  lua_rawgeti(L, 3, index + 1);        /* 5: fn */
-  lua_rawgeti(L, 4, index + 1);        /* 6: device */
-  lua_call(L, 1, 1);                   /* 5: fn's result */
+  wll_testtable(L, 1);           /* 2 */
+  lua_getfield(L, 2, "fns");     /* 3 */
+  lua_getfield(L, 2, "devices"); /* 4 */
+  lua_rawgeti(L, 3, index + 1);  /* 5: fn */
+  lua_rawgeti(L, 4, index + 1);  /* 6: device */
+  lua_call(L, 1, 1);             /* 5: fn's result */
   if (d->cut) {
     lua_pushboolean(L, 1);
     return 1;
@@ -535,10 +528,10 @@ static int run_thread(lua_State *L) {
     lua_Debug ar;
     lua_rawgeti(L, 3, index + 1);
     lua_getinfo(L, ">S", &ar);
-    return luaL_error(L, "%s:%d: the function of P%d must return a table "
-                         "of named results or nothing, not %s",
-                      ar.short_src, ar.linedefined, index,
-                      luaL_typename(L, 5));
+    return luaL_error(L,
+                      "%s:%d: the function of P%d must return a table "
+                      "of named results or nothing, not %s",
+                      ar.short_src, ar.linedefined, index, luaL_typename(L, 5));
   }
   for (;;) {
     const char *best = NULL;
@@ -549,8 +542,9 @@ static int run_thread(lua_State *L) {
       const char *k;
       lua_pop(L, 1);
       if (lua_type(L, -1) != LUA_TSTRING)
-        return luaL_error(L, "the function of P%d returned a result with "
-                             "a %s key (names expected)",
+        return luaL_error(L,
+                          "the function of P%d returned a result with "
+                          "a %s key (names expected)",
                           index, luaL_typename(L, -1));
       k = lua_tostring(L, -1);
       if ((prev == NULL || strcmp(k, prev) > 0) &&
@@ -568,8 +562,9 @@ static int run_thread(lua_State *L) {
       v = lua_tointegerx(L, -1, &isnum);
     }
     if (!isnum)
-      return luaL_error(L, "the function of P%d returned %s for result "
-                           "'%s' (an integer expected)",
+      return luaL_error(L,
+                        "the function of P%d returned %s for result "
+                        "'%s' (an integer expected)",
                         index, luaL_typename(L, -1), best);
     lua_pop(L, 1);
     rc = wl_tb_result(tb, best, (int64_t)v);
@@ -591,8 +586,9 @@ int wll_thread_cb(void *ud, wl_tb *tb) {
   lua_State *L = t->L;
   int base, rc, ret;
   if (L == NULL || th->dev == NULL)
-    return wl_tb_fail(tb, WL_EINVAL, "Lua thread function called outside "
-                                     "test:explore");
+    return wl_tb_fail(tb, WL_EINVAL,
+                      "Lua thread function called outside "
+                      "test:explore");
   if (!lua_checkstack(L, 8))
     return wl_tb_fail(tb, WL_ENOMEM, "Lua stack overflow");
   /* nothing below raises outside the protected call */
@@ -638,20 +634,19 @@ wll_device *wll_device_new(lua_State *L, wll_thread *th, int testarg) {
   return d;
 }
 
-static const luaL_Reg dev_methods[] = {
-    {"load", d_load},
-    {"store", d_store},
-    {"volatile_load", d_volatile_load},
-    {"volatile_store", d_volatile_store},
-    {"atom", d_atom},
-    {"fence", d_fence},
-    {"syncthreads", d_syncthreads},
-    {"atomic_load", d_atomic_load},
-    {"atomic_store", d_atomic_store},
-    {NULL, NULL}};
+static const luaL_Reg dev_methods[] = {{"load", d_load},
+                                       {"store", d_store},
+                                       {"volatile_load", d_volatile_load},
+                                       {"volatile_store", d_volatile_store},
+                                       {"atom", d_atom},
+                                       {"fence", d_fence},
+                                       {"syncthreads", d_syncthreads},
+                                       {"atomic_load", d_atomic_load},
+                                       {"atomic_store", d_atomic_store},
+                                       {NULL, NULL}};
 
-static void set_closure(lua_State *L, const char *name, lua_CFunction f,
-                        int a, int b) {
+static void set_closure(lua_State *L, const char *name, lua_CFunction f, int a,
+                        int b) {
   lua_pushinteger(L, a);
   lua_pushinteger(L, b);
   lua_pushcclosure(L, f, 2);
@@ -662,30 +657,26 @@ void wll_device_open(lua_State *L) {
   static const struct {
     const char *name;
     int op;
-  } cuda[] = {{"atomicAdd", WL_OP_ADD},  {"atomicSub", WL_OP_SUB},
+  } cuda[] = {{"atomicAdd", WL_OP_ADD},   {"atomicSub", WL_OP_SUB},
               {"atomicExch", WL_OP_EXCH}, {"atomicMin", WL_OP_MIN},
-              {"atomicMax", WL_OP_MAX},  {"atomicAnd", WL_OP_AND},
-              {"atomicOr", WL_OP_OR},    {"atomicXor", WL_OP_XOR},
-              {"atomicInc", WL_OP_INC},  {"atomicDec", WL_OP_DEC},
+              {"atomicMax", WL_OP_MAX},   {"atomicAnd", WL_OP_AND},
+              {"atomicOr", WL_OP_OR},     {"atomicXor", WL_OP_XOR},
+              {"atomicInc", WL_OP_INC},   {"atomicDec", WL_OP_DEC},
               {"atomicCAS", WL_OP_CAS}};
   static const struct {
     const char *name;
     int op;
-  } std[] = {{"atomic_fetch_add", WL_OP_ADD},
-             {"atomic_fetch_sub", WL_OP_SUB},
-             {"atomic_fetch_and", WL_OP_AND},
-             {"atomic_fetch_or", WL_OP_OR},
-             {"atomic_fetch_xor", WL_OP_XOR},
-             {"atomic_fetch_min", WL_OP_MIN},
-             {"atomic_fetch_max", WL_OP_MAX},
-             {"atomic_exchange", WL_OP_EXCH},
-             {"atomic_compare_exchange", WL_OP_CAS}};
+  } std[] = {
+      {"atomic_fetch_add", WL_OP_ADD},       {"atomic_fetch_sub", WL_OP_SUB},
+      {"atomic_fetch_and", WL_OP_AND},       {"atomic_fetch_or", WL_OP_OR},
+      {"atomic_fetch_xor", WL_OP_XOR},       {"atomic_fetch_min", WL_OP_MIN},
+      {"atomic_fetch_max", WL_OP_MAX},       {"atomic_exchange", WL_OP_EXCH},
+      {"atomic_compare_exchange", WL_OP_CAS}};
   static const char *const suffix[] = {"", "_block", "_system"};
   static const int sufscope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};
   static const char *const fences[] = {"threadfence_block", "threadfence",
                                        "threadfence_system"};
-  static const int fencescope[] = {WL_SCOPE_CTA, WL_SCOPE_GPU,
-                                   WL_SCOPE_SYS};
+  static const int fencescope[] = {WL_SCOPE_CTA, WL_SCOPE_GPU, WL_SCOPE_SYS};
   size_t i, j;
   luaL_newmetatable(L, WLL_DEVICE);
   luaL_newlib(L, dev_methods);

@@ -17,10 +17,8 @@ typedef struct wll_result {
 } wll_result;
 
 /* Pushes value v of location loc in the location's type. */
-static void push_locval(lua_State *L, const wll_result *r, int loc,
-                        int64_t v) {
-  int ty = loc >= 0 ? wl_litmus_location_type(r->test->lt, loc)
-                    : WL_TYPE_INT64;
+static void push_locval(lua_State *L, const wll_result *r, int loc, int64_t v) {
+  int ty = loc >= 0 ? wl_litmus_location_type(r->test->lt, loc) : WL_TYPE_INT64;
   if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE)
     lua_pushnumber(L, (lua_Number)wl_value_to_double(ty, v));
   else
@@ -168,8 +166,9 @@ int wll_test_explore(lua_State *L) {
       lua_pop(L, 1);
       if (lua_type(L, -1) != LUA_TSTRING ||
           strcmp(lua_tostring(L, -1), "unroll") != 0)
-        return luaL_error(L, "explore: unknown option '%s' (expected "
-                             "unroll)",
+        return luaL_error(L,
+                          "explore: unknown option '%s' (expected "
+                          "unroll)",
                           luaL_tolstring(L, -1, NULL));
     }
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -251,9 +250,11 @@ static int result_witness(lua_State *L) {
   int n, i, j, top;
   const wl_litmus *lt = r->test->lt;
   if (si < 1 || (size_t)si > ns)
-    return luaL_argerror(L, 2, lua_pushfstring(L, "no state %I (the result "
-                                                  "has %d)",
-                                               si, (int)ns));
+    return luaL_argerror(L, 2,
+                         lua_pushfstring(L,
+                                         "no state %I (the result "
+                                         "has %d)",
+                                         si, (int)ns));
   st = (size_t)si - 1;
   n = wl_result_witness_nevents(r->r, st);
   if (n < 0)
@@ -334,8 +335,8 @@ static int result_witness(lua_State *L) {
     if (ev[i].kind != 'W')
       continue;
     for (j = 0; j < n; j++)
-      if (ev[j].kind == 'W' && ev[j].loc == ev[i].loc &&
-          ev[j].co > ev[i].co && (best < 0 || ev[j].co < ev[best].co))
+      if (ev[j].kind == 'W' && ev[j].loc == ev[i].loc && ev[j].co > ev[i].co &&
+          (best < 0 || ev[j].co < ev[best].co))
         best = j;
     if (best >= 0)
       push_edge(L, lua_gettop(L), i + 1, best + 1);
@@ -469,13 +470,11 @@ static int result_index(lua_State *L) {
   else if (strcmp(k, "verdict") == 0)
     lua_pushinteger(L, verdict);
   else if (strcmp(k, "positive") == 0)
-    lua_pushinteger(L, (lua_Integer)(r->pred >= 0
-                                         ? r->positive
-                                         : wl_result_positive(r->r)));
+    lua_pushinteger(L, (lua_Integer)(r->pred >= 0 ? r->positive
+                                                  : wl_result_positive(r->r)));
   else if (strcmp(k, "negative") == 0)
-    lua_pushinteger(L, (lua_Integer)(r->pred >= 0
-                                         ? r->negative
-                                         : wl_result_negative(r->r)));
+    lua_pushinteger(L, (lua_Integer)(r->pred >= 0 ? r->negative
+                                                  : wl_result_negative(r->r)));
   else if (strcmp(k, "bound_hit") == 0)
     lua_pushboolean(L, wl_result_bound_hit(r->r));
   else if (strcmp(k, "traces_cut") == 0)

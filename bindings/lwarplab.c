@@ -13,9 +13,8 @@
 /* exported: the module's one symbol */
 int luaopen_warplab(lua_State *L);
 
-const char *const wll_sem_words[] = {"weak",    "relaxed", "acquire",
-                                     "release", "acq_rel", "sc",
-                                     NULL};
+const char *const wll_sem_words[] = {"weak",    "relaxed", "acquire", "release",
+                                     "acq_rel", "sc",      NULL};
 const char *const wll_scope_words[] = {"none", "cta", "gpu", "sys", NULL};
 
 /* ------------------------------------------------------------------ */
@@ -181,8 +180,7 @@ static int test_locations(lua_State *L) {
   return 1;
 }
 
-static const char *const test_fields[] = {"name", "nthreads", "shared",
-                                          NULL};
+static const char *const test_fields[] = {"name", "nthreads", "shared", NULL};
 
 static int test_index(lua_State *L) {
   wll_test *t;
@@ -219,15 +217,15 @@ static int64_t checkvalue(lua_State *L, int idx, const char *what,
     return lua_toboolean(L, idx);
   v = lua_tointegerx(L, idx, &isnum);
   if (!isnum || lua_type(L, idx) != LUA_TNUMBER)
-    luaL_error(L, "wl.litmus: %s '%s' must be an integer, not %s", what,
-               name, lua_type(L, idx) == LUA_TNUMBER ? "a fraction"
-                                                      : luaL_typename(L, idx));
+    luaL_error(L, "wl.litmus: %s '%s' must be an integer, not %s", what, name,
+               lua_type(L, idx) == LUA_TNUMBER ? "a fraction"
+                                               : luaL_typename(L, idx));
   return (int64_t)v;
 }
 
 /* Declares the locations of an init/shared table (at idx), in the
  * order of their names so that runs replay. */
-static const char *const type_words[] = {"int64", "int32", "uint32",
+static const char *const type_words[] = {"int64", "int32",  "uint32",
                                          "float", "double", NULL};
 
 /* The declared type of location (or array) name: types[name], checked
@@ -242,9 +240,10 @@ static int type_of(lua_State *L, int types, const char *name) {
       if (strcmp(w, type_words[k]) == 0)
         break;
     if (w == NULL || type_words[k] == NULL)
-      luaL_error(L, "wl.litmus: types.%s: unknown type '%s' (expected "
-                    "\"int64\", \"int32\", \"uint32\", \"float\" or "
-                    "\"double\")",
+      luaL_error(L,
+                 "wl.litmus: types.%s: unknown type '%s' (expected "
+                 "\"int64\", \"int32\", \"uint32\", \"float\" or "
+                 "\"double\")",
                  name, w ? w : luaL_typename(L, -1));
     ty = k;
   }
@@ -257,16 +256,16 @@ static int64_t typed_init(lua_State *L, int idx, int ty, const char *what,
                           const char *name) {
   if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE) {
     if (lua_type(L, idx) != LUA_TNUMBER)
-      luaL_error(L, "wl.litmus: %s '%s' must be a number, not %s", what,
-                 name, luaL_typename(L, idx));
+      luaL_error(L, "wl.litmus: %s '%s' must be a number, not %s", what, name,
+                 luaL_typename(L, idx));
     return wl_value_from_double(ty, lua_tonumber(L, idx));
   }
   {
     int64_t v = checkvalue(L, idx, what, name);
     if ((ty == WL_TYPE_INT32 && (v < INT32_MIN || v > INT32_MAX)) ||
         (ty == WL_TYPE_UINT32 && (v < 0 || v > (int64_t)UINT32_MAX)))
-      luaL_error(L, "wl.litmus: %s '%s' = %I does not fit in %s", what,
-                 name, (lua_Integer)v, type_words[ty]);
+      luaL_error(L, "wl.litmus: %s '%s' = %I does not fit in %s", what, name,
+                 (lua_Integer)v, type_words[ty]);
     return v;
   }
 }
@@ -278,8 +277,8 @@ static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
   if (lua_isnil(L, idx))
     return;
   if (!lua_istable(L, idx))
-    luaL_error(L, "wl.litmus: '%s' must be a table of locations, not %s",
-               field, luaL_typename(L, idx));
+    luaL_error(L, "wl.litmus: '%s' must be a table of locations, not %s", field,
+               luaL_typename(L, idx));
   for (;;) {
     /* the smallest name after prev (tests have at most 64 locations) */
     const char *best = NULL;
@@ -375,9 +374,10 @@ static void placement(lua_State *L, int idx, int n, int *cta, int *gpu,
         p++;
       v = dst != NULL ? strtol(p, &end, 10) : 0;
       if (dst == NULL || end == p || v < 0 || v > 1000000)
-        luaL_error(L, "wl.litmus: thread %d: bad placement '%s' (expected "
-                      "e.g. \"cta1\", \"cta1,gpu0\" or "
-                      "{cta=1, gpu=0, warp=0})",
+        luaL_error(L,
+                   "wl.litmus: thread %d: bad placement '%s' (expected "
+                   "e.g. \"cta1\", \"cta1,gpu0\" or "
+                   "{cta=1, gpu=0, warp=0})",
                    n, s);
       *dst = (int)v;
       p = end;
@@ -392,22 +392,23 @@ static void placement(lua_State *L, int idx, int n, int *cta, int *gpu,
         int isnum;
         lua_Integer v = lua_tointegerx(L, -1, &isnum);
         if (!isnum || v < 0 || v > 1000000)
-          luaL_error(L, "wl.litmus: thread %d: at.%s must be a "
-                        "non-negative integer",
+          luaL_error(L,
+                     "wl.litmus: thread %d: at.%s must be a "
+                     "non-negative integer",
                      n, keys[k]);
         *dsts[k] = (int)v;
       }
       lua_pop(L, 1);
     }
   } else if (!lua_isnil(L, idx)) {
-    luaL_error(L, "wl.litmus: thread %d: 'at' must be a string or a table, "
-                  "not %s",
+    luaL_error(L,
+               "wl.litmus: thread %d: 'at' must be a string or a table, "
+               "not %s",
                n, luaL_typename(L, idx));
   }
 }
 
-static void engine_error(lua_State *L, wll_test *t, int rc,
-                         const char *what) {
+static void engine_error(lua_State *L, wll_test *t, int rc, const char *what) {
   const char *m = wl_ctx_errmsg(t->ctx);
   if (m[0] == '\0')
     m = wl_strerror(rc);
@@ -415,14 +416,13 @@ static void engine_error(lua_State *L, wll_test *t, int rc,
 }
 
 /* One thread: a function, or a table of instruction strings / fn. */
-static void add_thread(lua_State *L, wll_test *t, int idx, int n,
-                       int ttab, const char *src, int line) {
+static void add_thread(lua_State *L, wll_test *t, int idx, int n, int ttab,
+                       const char *src, int line) {
   int cta = n - 1, gpu = 0, warp = 0, fnidx = 0, tid, rc, i;
   wll_thread *th;
   idx = lua_absindex(L, idx);
   if (t->nthreads >= WLL_MAX_THREADS)
-    luaL_error(L, "wl.litmus: too many threads (at most %d)",
-               WLL_MAX_THREADS);
+    luaL_error(L, "wl.litmus: too many threads (at most %d)", WLL_MAX_THREADS);
   if (lua_isfunction(L, idx)) {
     fnidx = idx;
   } else if (lua_istable(L, idx)) {
@@ -432,8 +432,9 @@ static void add_thread(lua_State *L, wll_test *t, int idx, int n,
       if (lua_type(L, -1) == LUA_TSTRING) {
         const char *k = lua_tostring(L, -1);
         if (strcmp(k, "at") && strcmp(k, "fn") && strcmp(k, "regs"))
-          luaL_error(L, "wl.litmus: thread %d: unknown field '%s' "
-                        "(expected at, fn, regs or instruction strings)",
+          luaL_error(L,
+                     "wl.litmus: thread %d: unknown field '%s' "
+                     "(expected at, fn, regs or instruction strings)",
                      n, k);
       } else if (!lua_isinteger(L, -1)) {
         luaL_error(L, "wl.litmus: thread %d: unexpected %s key", n,
@@ -447,16 +448,18 @@ static void add_thread(lua_State *L, wll_test *t, int idx, int n,
       if (!lua_isfunction(L, -1))
         luaL_error(L, "wl.litmus: thread %d: 'fn' must be a function", n);
       if (luaL_len(L, idx) > 0)
-        luaL_error(L, "wl.litmus: thread %d: give either instructions or "
-                      "fn, not both",
+        luaL_error(L,
+                   "wl.litmus: thread %d: give either instructions or "
+                   "fn, not both",
                    n);
       fnidx = lua_gettop(L);
     } else {
       lua_pop(L, 1);
     }
   } else {
-    luaL_error(L, "wl.litmus: thread %d must be a function or a table of "
-                  "instructions, not %s",
+    luaL_error(L,
+               "wl.litmus: thread %d must be a function or a table of "
+               "instructions, not %s",
                n, luaL_typename(L, idx));
   }
   if (cta > 1000000 || gpu > 1000000)
@@ -494,8 +497,9 @@ static void add_thread(lua_State *L, wll_test *t, int idx, int n,
     lua_Integer j, len = luaL_len(L, idx);
     for (j = 1; j <= len; j++) {
       if (lua_geti(L, idx, j) != LUA_TSTRING)
-        luaL_error(L, "wl.litmus: thread %d, instruction %d: expected a "
-                      "string, got %s",
+        luaL_error(L,
+                   "wl.litmus: thread %d, instruction %d: expected a "
+                   "string, got %s",
                    n, (int)j, luaL_typename(L, -1));
       rc = wl_litmus_add_insn(t->lt, i, lua_tostring(L, -1), src, line);
       if (rc != 0)
@@ -531,8 +535,9 @@ static void set_condition(lua_State *L, wll_test *t, int spec, int ttab,
   for (k = 0; cond_fields[k] != NULL; k++) {
     if (lua_getfield(L, spec, cond_fields[k]) != LUA_TNIL) {
       if (found >= 0)
-        luaL_error(L, "wl.litmus: give one condition, not both '%s' and "
-                      "'%s'",
+        luaL_error(L,
+                   "wl.litmus: give one condition, not both '%s' and "
+                   "'%s'",
                    cond_fields[found], cond_fields[k]);
       found = k;
     }
@@ -572,9 +577,10 @@ static void set_condition(lua_State *L, wll_test *t, int spec, int ttab,
   if (found == 3)
     lua_pushvalue(L, -1);
   else
-    lua_pushfstring(L, "%s (%s)", found == 0   ? "exists"
-                                  : found == 1 ? "~exists"
-                                               : "forall",
+    lua_pushfstring(L, "%s (%s)",
+                    found == 0   ? "exists"
+                    : found == 1 ? "~exists"
+                                 : "forall",
                     lua_tostring(L, -1));
   rc = wl_litmus_set_condition(t->lt, lua_tostring(L, -1), src, line);
   if (rc != 0)
@@ -583,9 +589,9 @@ static void set_condition(lua_State *L, wll_test *t, int spec, int ttab,
 }
 
 static int l_litmus(lua_State *L) {
-  static const char *const known[] = {"name",   "init",       "shared",
-                                      "exists", "not_exists", "forall",
-                                      "condition", "types", NULL};
+  static const char *const known[] = {"name",      "init",       "shared",
+                                      "exists",    "not_exists", "forall",
+                                      "condition", "types",      NULL};
   const char *name = "test";
   int types;
   char src[256];
@@ -605,9 +611,10 @@ static int l_litmus(lua_State *L) {
         if (strcmp(known[k], key) == 0)
           break;
       if (known[k] == NULL)
-        luaL_error(L, "wl.litmus: unknown field '%s' (expected name, init, "
-                      "shared, exists, not_exists, forall, condition and "
-                      "threads)",
+        luaL_error(L,
+                   "wl.litmus: unknown field '%s' (expected name, init, "
+                   "shared, exists, not_exists, forall, condition and "
+                   "threads)",
                    key);
     } else if (!lua_isinteger(L, -1)) {
       luaL_error(L, "wl.litmus: unexpected %s key", luaL_typename(L, -1));
@@ -641,8 +648,9 @@ static int l_litmus(lua_State *L) {
   if (lua_isnil(L, types))
     types = 0;
   else if (!lua_istable(L, types))
-    luaL_error(L, "wl.litmus: 'types' must be a table (name = \"float\", "
-                  "...), not %s",
+    luaL_error(L,
+               "wl.litmus: 'types' must be a table (name = \"float\", "
+               "...), not %s",
                luaL_typename(L, types));
   lua_getfield(L, 1, "init");
   add_memory(L, t, -1, ttab, "init", types);
@@ -662,13 +670,13 @@ static int l_litmus(lua_State *L) {
       tk = lua_tostring(L, -1);
       found = wl_litmus_location(t->lt, tk) >= 0;
       if (!found) {
-        found = wl_litmus_location(t->lt, lua_pushfstring(L, "%s[0]", tk)) >=
-                0;
+        found = wl_litmus_location(t->lt, lua_pushfstring(L, "%s[0]", tk)) >= 0;
         lua_pop(L, 1);
       }
       if (!found)
-        luaL_error(L, "wl.litmus: types.%s names no location in init or "
-                      "shared",
+        luaL_error(L,
+                   "wl.litmus: types.%s names no location in init or "
+                   "shared",
                    tk);
     }
   }
@@ -814,8 +822,8 @@ int luaopen_warplab(lua_State *L) {
   lua_setfield(L, -2, "default_unroll");
   /* the pure-Lua part: each chunk gets the module table */
   for (i = 0; i < wll_nchunks; i++) {
-    if (luaL_loadbuffer(L, (const char *)wll_chunks[i].src,
-                        wll_chunks[i].len, wll_chunks[i].name) != LUA_OK)
+    if (luaL_loadbuffer(L, (const char *)wll_chunks[i].src, wll_chunks[i].len,
+                        wll_chunks[i].name) != LUA_OK)
       return lua_error(L);
     lua_pushvalue(L, -2);
     lua_call(L, 1, 0);

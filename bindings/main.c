@@ -164,8 +164,9 @@ static int cmd_litmus(int argc, char **argv) {
       i++;
       break;
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      fprintf(stderr, "warplab litmus: unknown option '%s' (see warplab "
-                      "help)\n",
+      fprintf(stderr,
+              "warplab litmus: unknown option '%s' (see warplab "
+              "help)\n",
               argv[i]);
       return 2;
     } else {
@@ -210,8 +211,8 @@ static int cmd_litmus(int argc, char **argv) {
       else
         fprintf(stderr, "warplab: %s: %s\n", argv[i], m);
       if (rc == WL_ESTOPPED)
-        fprintf(stderr, "warplab: %s: gave up after --timeout %g s\n",
-                argv[i], timeout);
+        fprintf(stderr, "warplab: %s: gave up after --timeout %g s\n", argv[i],
+                timeout);
       wl_litmus_free(t);
       failed++;
       continue;
@@ -250,8 +251,8 @@ static int run_msghandler(lua_State *L) {
   if (msg == NULL) {
     if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
       return 1;
-    msg = lua_pushfstring(L, "(error object is a %s value)",
-                          luaL_typename(L, 1));
+    msg =
+        lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
   }
   if (strstr(msg, "\nstack traceback:") != NULL)
     return 1;

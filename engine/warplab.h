@@ -29,20 +29,20 @@ extern "C" {
 #define WL_VERSION "0.1.0"
 
 /* The error table: code, name, message (libuv's UV_ERRNO_MAP). */
-#define WL_ERRNO_MAP(X)                                                    \
-  X(ENOMEM, -1, "out of memory")                                         \
-  X(EINVAL, -2, "invalid argument")                                      \
-  X(ESYNTAX, -3, "syntax error")                                         \
-  X(EUNSUPPORTED, -4, "not supported")                                   \
-  X(ELIMIT, -5, "a size limit of the explorer was exceeded")             \
-  X(EIO, -6, "i/o error")                                                \
+#define WL_ERRNO_MAP(X)                                                        \
+  X(ENOMEM, -1, "out of memory")                                               \
+  X(EINVAL, -2, "invalid argument")                                            \
+  X(ESYNTAX, -3, "syntax error")                                               \
+  X(EUNSUPPORTED, -4, "not supported")                                         \
+  X(ELIMIT, -5, "a size limit of the explorer was exceeded")                   \
+  X(EIO, -6, "i/o error")                                                      \
   X(ESTOPPED, -7, "stopped by the caller")
 
 typedef enum {
 #define WL_ERR_ENUM(name, code, msg) WL_##name = (code),
   WL_ERRNO_MAP(WL_ERR_ENUM)
 #undef WL_ERR_ENUM
-  WL_OK_ = 0
+      WL_OK_ = 0
 } wl_errno;
 
 /* "WL_ESYNTAX" for WL_ESYNTAX; "unknown" for anything else. Static. */
@@ -61,8 +61,7 @@ const char *wl_strerror(int err);
  * failure, in which case ptr is untouched.  NULL in wl_config means the
  * C library's realloc/free.
  */
-typedef void *(*wl_alloc_fn)(void *ud, void *ptr, size_t osize,
-                             size_t nsize);
+typedef void *(*wl_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 
 typedef struct wl_config {
   wl_alloc_fn alloc; /* NULL: realloc/free */
@@ -108,15 +107,30 @@ int wl_litmus_nthreads(const wl_litmus *t);
 
 /* The spec's words, as numbers.  WL_SEM_WEAK has no scope. */
 enum {
-  WL_SEM_WEAK, WL_SEM_RELAXED, WL_SEM_ACQUIRE, WL_SEM_RELEASE,
-  WL_SEM_ACQ_REL, WL_SEM_SC
+  WL_SEM_WEAK,
+  WL_SEM_RELAXED,
+  WL_SEM_ACQUIRE,
+  WL_SEM_RELEASE,
+  WL_SEM_ACQ_REL,
+  WL_SEM_SC
 };
 enum { WL_SCOPE_NONE, WL_SCOPE_CTA, WL_SCOPE_GPU, WL_SCOPE_SYS };
 /* Operations of wl_tb_atomic (PTX atom): old = [loc]; [loc] = f(old). */
 enum {
-  WL_OP_ADD, WL_OP_SUB, WL_OP_MUL, WL_OP_DIV, WL_OP_REM, WL_OP_AND,
-  WL_OP_OR, WL_OP_XOR, WL_OP_MIN, WL_OP_MAX, WL_OP_INC, WL_OP_DEC,
-  WL_OP_EXCH, WL_OP_CAS
+  WL_OP_ADD,
+  WL_OP_SUB,
+  WL_OP_MUL,
+  WL_OP_DIV,
+  WL_OP_REM,
+  WL_OP_AND,
+  WL_OP_OR,
+  WL_OP_XOR,
+  WL_OP_MIN,
+  WL_OP_MAX,
+  WL_OP_INC,
+  WL_OP_DEC,
+  WL_OP_EXCH,
+  WL_OP_CAS
 };
 enum { WL_BAR_SYNC, WL_BAR_ARRIVE };
 
@@ -142,8 +156,13 @@ int wl_litmus_set_source(wl_litmus *t, const char *file);
  * unsigned; float/double add, sub, min and max in floating point; exch
  * and cas on the bits), and the herd/JSON writers print its values in
  * its type.  The default is int64. */
-enum { WL_TYPE_INT64, WL_TYPE_INT32, WL_TYPE_UINT32, WL_TYPE_FLOAT,
-       WL_TYPE_DOUBLE };
+enum {
+  WL_TYPE_INT64,
+  WL_TYPE_INT32,
+  WL_TYPE_UINT32,
+  WL_TYPE_FLOAT,
+  WL_TYPE_DOUBLE
+};
 int wl_litmus_set_type(wl_litmus *t, int loc, int type);
 /* Marks a location as shared memory (__shared__): it exists once per
  * CTA, so threads of two different CTAs cannot both use it; exploring a
@@ -169,12 +188,11 @@ int wl_litmus_add_thread(wl_litmus *t, int cta, int gpu, int *index);
 int wl_litmus_add_insn(wl_litmus *t, int thread, const char *text,
                        const char *file, int line);
 /* Sets a register's initial value. */
-int wl_litmus_set_reg(wl_litmus *t, int thread, const char *reg,
-                      int64_t value);
+int wl_litmus_set_reg(wl_litmus *t, int thread, const char *reg, int64_t value);
 /* Sets the condition from herd-style text: "exists (1:r0 == 1 /\ x == 0)",
  * "~exists ...", "forall ...".  Errors name file:line:col. */
-int wl_litmus_set_condition(wl_litmus *t, const char *text,
-                            const char *file, int line);
+int wl_litmus_set_condition(wl_litmus *t, const char *text, const char *file,
+                            int line);
 
 /*
  * Threads as callbacks.  Instead of instructions, a thread may be a
@@ -204,13 +222,12 @@ int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
 int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                 int line);
 /* RMW: *old gets the value read; cas writes b when old == a. */
-int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b,
-                 int sem, int scope, int line, int64_t *old);
+int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
+                 int scope, int line, int64_t *old);
 /* fence.sem.scope with sem WL_SEM_SC or WL_SEM_ACQ_REL. */
 int wl_tb_fence(wl_tb *tb, int sem, int scope, int line);
 /* Barrier id with count threads (0: every thread of the CTA). */
-int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
-                  int line);
+int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line);
 /* A named result of this trace, reported like a register ("1:A"). */
 int wl_tb_result(wl_tb *tb, const char *name, int64_t value);
 /* The thread's index, placement, and the explorer's context. */
@@ -319,12 +336,12 @@ typedef int (*wl_write_fn)(void *ud, const char *s, size_t n);
  * "Time" (seconds is printed with two decimals; the engine has no clock,
  * the caller measures).  When the bound was hit a "Warning" line says so.
  */
-int wl_result_write_herd(const wl_result *r, double seconds,
-                         wl_write_fn write, void *ud);
+int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
+                         void *ud);
 /* The same content as a JSON object, plus every full final state and one
  * witness execution per state (events, rf, co, fence-SC order). */
-int wl_result_write_json(const wl_result *r, double seconds,
-                         wl_write_fn write, void *ud);
+int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
+                         void *ud);
 
 #ifdef __cplusplus
 }

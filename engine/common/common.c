@@ -7,8 +7,8 @@
 
 const char *wl_err_name(int err) {
   switch (err) {
-#define WL_ERR_NAME(name, code, msg) \
-  case WL_##name:                    \
+#define WL_ERR_NAME(name, code, msg)                                           \
+  case WL_##name:                                                              \
     return "WL_" #name;
     WL_ERRNO_MAP(WL_ERR_NAME)
 #undef WL_ERR_NAME
@@ -19,8 +19,8 @@ const char *wl_err_name(int err) {
 
 const char *wl_strerror(int err) {
   switch (err) {
-#define WL_ERR_STR(name, code, msg) \
-  case WL_##name:                   \
+#define WL_ERR_STR(name, code, msg)                                            \
+  case WL_##name:                                                              \
     return msg;
     WL_ERRNO_MAP(WL_ERR_STR)
 #undef WL_ERR_STR

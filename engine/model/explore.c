@@ -121,8 +121,8 @@ typedef struct xp {
 static int stop_requested(xp *x) {
   if (x->opts != NULL && x->opts->should_stop != NULL &&
       (++x->work & 1023) == 0 && x->opts->should_stop(x->opts->stop_ud)) {
-    x->err = wl__err(x->ctx, WL_ESTOPPED, "%s: exploration stopped",
-                     x->t->name);
+    x->err =
+        wl__err(x->ctx, WL_ESTOPPED, "%s: exploration stopped", x->t->name);
     return 1;
   }
   return x->err != 0;
@@ -149,12 +149,12 @@ static int dom_add(xp *x, vdom *d, int64_t v, int loc) {
   if (dom_has(d, v))
     return 0;
   if (d->n >= WL_MAX_VALUES)
-    return x->err = wl__err(
-               x->ctx, WL_ELIMIT,
-               "%s: location '%s' can hold more than %d values; the "
-               "explorer needs a finite value domain (bound the loops "
-               "that compute stored values)",
-               x->t->name, x->t->locnames[loc], WL_MAX_VALUES);
+    return x->err =
+               wl__err(x->ctx, WL_ELIMIT,
+                       "%s: location '%s' can hold more than %d values; the "
+                       "explorer needs a finite value domain (bound the loops "
+                       "that compute stored values)",
+                       x->t->name, x->t->locnames[loc], WL_MAX_VALUES);
   if (d->n == d->cap) {
     int cap = d->cap ? d->cap * 2 : 8;
     int64_t *p = wl__realloc(x->ctx, d->v, (size_t)d->cap * sizeof *p,
@@ -272,8 +272,8 @@ static int push_ev(tgen *g, const wl_insn *in, int type) {
     g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
                         "%s:%d: thread %s executes more than %d memory "
                         "events in one trace; lower --unroll",
-                        g->x->t->filename ? g->x->t->filename : g->x->t->name, in->line, g->thr->name,
-                        WL_MAX_TEV);
+                        g->x->t->filename ? g->x->t->filename : g->x->t->name,
+                        in->line, g->thr->name, WL_MAX_TEV);
     return -1;
   }
   e = &g->ev[g->nev];
@@ -300,8 +300,8 @@ static void jump(tgen *g, int pc, int target) {
     for (i = 0; i < g->nsnaps; i++) {
       const snap *s = &g->snaps[i];
       if (s->pc == target && s->nwrites == g->nwrites &&
-          memcmp(s->regs, g->regs,
-                 (size_t)g->thr->nregs * sizeof g->regs[0]) == 0) {
+          memcmp(s->regs, g->regs, (size_t)g->thr->nregs * sizeof g->regs[0]) ==
+              0) {
         /* stutter: kept only as a prefix that writes values (the
          * domain fixpoint needs the writes of spinning threads) */
         emit_trace(g, 2);
@@ -408,8 +408,8 @@ static void run_from(tgen *g, int pc) {
       continue;
     }
     case OP_BRANCH: {
-      int taken = wl__cond_holds(in->cond, op_val(g, &in->a),
-                                 op_val(g, &in->b));
+      int taken =
+          wl__cond_holds(in->cond, op_val(g, &in->a), op_val(g, &in->b));
       uint64_t saved = g->ctrl;
       g->ctrl |= op_taint(g, &in->a) | op_taint(g, &in->b);
       if (taken)
@@ -458,11 +458,10 @@ static void run_from(tgen *g, int pc) {
             g->ev[w].sem = (in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL)
                                ? SEM_RELEASE
                                : SEM_RELAXED;
-            g->ev[w].val = wl__aop_typed(x->t->loctype[in->loc], in->aop,
-                                         v, op_val(g, &in->a),
-                                         op_val(g, &in->b));
-            g->ev[w].deps |= op_taint(g, &in->a) | op_taint(g, &in->b) |
-                             (1ull << r);
+            g->ev[w].val = wl__aop_typed(x->t->loctype[in->loc], in->aop, v,
+                                         op_val(g, &in->a), op_val(g, &in->b));
+            g->ev[w].deps |=
+                op_taint(g, &in->a) | op_taint(g, &in->b) | (1ull << r);
             g->nwrites++;
           }
         }
@@ -495,7 +494,6 @@ out:
   if (pushed_snap)
     g->nsnaps--;
 }
-
 
 /* ---------------- callback threads ---------------- */
 
@@ -695,9 +693,8 @@ int wl_tb_result(wl_tb *tb, const char *name, int64_t value) {
   if (r == -2)
     return g->x->err = wl__err(g->x->ctx, WL_ENOMEM, "out of memory");
   if (r < 0)
-    return wl__err(g->x->ctx, WL_ELIMIT,
-                   "thread %s: more than %d results", g->thr->name,
-                   WL_MAX_REGS);
+    return wl__err(g->x->ctx, WL_ELIMIT, "thread %s: more than %d results",
+                   g->thr->name, WL_MAX_REGS);
   g->regs[r] = value;
   return 0;
 }
@@ -794,8 +791,7 @@ static void run_callback(tgen *g) {
       return;
     if (rc != 0 && !(rc == WL_ELIMIT && g->cut)) {
       if (x->ctx->errmsg[0] == '\0')
-        wl__err(x->ctx, rc, "thread %s failed: %s", thr->name,
-                wl_strerror(rc));
+        wl__err(x->ctx, rc, "thread %s failed: %s", thr->name, wl_strerror(rc));
       x->err = rc;
       return;
     }
@@ -897,18 +893,18 @@ static int check_shared(xp *x) {
 /* 2. Candidate executions                                           */
 
 typedef struct exe {
-  int n;                       /* events */
+  int n; /* events */
   wl_ev ev[WL_MAX_EVENTS];
   int8_t thread[WL_MAX_EVENTS];
-  int16_t ninit;               /* init writes are events 0..ninit-1 */
-  int initloc[WL_MAX_LOCS];    /* loc -> init event, or -1 */
+  int16_t ninit;            /* init writes are events 0..ninit-1 */
+  int initloc[WL_MAX_LOCS]; /* loc -> init event, or -1 */
   rel po, poloc, rmw, dep, ms, rp, ap;
   uint64_t setR, setW, setF, setB, setSC, strong;
   int nreads, reads[WL_MAX_EVENTS];
   /* per-combination choices */
-  int rf[WL_MAX_EVENTS];       /* read -> write */
+  int rf[WL_MAX_EVENTS]; /* read -> write */
   rel rfr, sb, obs, sync, sf, cause;
-  rel cok;                     /* coherence pairs known so far */
+  rel cok; /* coherence pairs known so far */
   int scf[WL_MAX_SCF], nscf, scorder[WL_MAX_SCF];
   int16_t phase[WL_MAX_EVENTS];
   /* coherence */
@@ -921,10 +917,14 @@ typedef struct exe {
 
 static int incl(int scope, const wl_thread *a, const wl_thread *b) {
   switch (scope) {
-  case SCOPE_CTA: return a->cta == b->cta && a->gpu == b->gpu;
-  case SCOPE_GPU: return a->gpu == b->gpu;
-  case SCOPE_SYS: return 1;
-  default: return 0;
+  case SCOPE_CTA:
+    return a->cta == b->cta && a->gpu == b->gpu;
+  case SCOPE_GPU:
+    return a->gpu == b->gpu;
+  case SCOPE_SYS:
+    return 1;
+  default:
+    return 0;
   }
 }
 
@@ -1084,7 +1084,8 @@ static int build_exe(xp *x, exe *E) {
         for (k = 0; k < n; k++)
           if (E->ev[k].type == EV_R && E->ev[k].sem == SEM_ACQUIRE)
             acq |= 1ull << k;
-        E->ap[i] |= (E->poloc[i] & acq) | (e->sem == SEM_ACQUIRE ? 1ull << i : 0);
+        E->ap[i] |=
+            (E->poloc[i] & acq) | (e->sem == SEM_ACQUIRE ? 1ull << i : 0);
         E->ap[i] |= E->po[i] & E->setF;
       }
     }
@@ -1160,8 +1161,7 @@ static int barrier_divergence(xp *x, const bsched *s, const exe *E, int th,
              "barrier %lld (bar.sync / __syncthreads) for every thread of "
              "its CTA, but %s can finish without arriving there",
              t->filename ? t->filename : t->name, E->ev[e].line, w->name,
-             w->cta, (long long)E->ev[e].bar_id,
-             n ? others : "another thread");
+             w->cta, (long long)E->ev[e].bar_id, n ? others : "another thread");
 }
 
 static int bs_record(xp *x, bsched *s, const exe *E) {
@@ -1171,8 +1171,7 @@ static int bs_record(xp *x, bsched *s, const exe *E) {
   for (th = 0; th < x->t->nthreads; th++) {
     if (s->waiting[th]) {
       int e = s->bev[th][s->pos[th] - 1];
-      if (E->ev[e].bar_ns == BARNS_PTX && !E->ev[e].has_count &&
-          !E->cut)
+      if (E->ev[e].bar_ns == BARNS_PTX && !E->ev[e].has_count && !E->cut)
         return barrier_divergence(x, s, E, th, e);
       if (!E->ev[e].bar_tail)
         return 0;
@@ -1207,8 +1206,7 @@ static int bs_dfs(xp *x, bsched *s, const exe *E) {
   int th, moved = 0;
   if (++s->steps > 2000000)
     return x->err = wl__err(x->ctx, WL_ELIMIT,
-                            "%s: too many barrier interleavings",
-                            x->t->name);
+                            "%s: too many barrier interleavings", x->t->name);
   for (th = 0; th < x->t->nthreads && !x->err; th++) {
     int e, key, k, done = 0;
     if (s->waiting[th] || s->pos[th] >= s->nb[th])
@@ -1314,7 +1312,10 @@ static int barrier_outcomes(xp *x, bsched *s, const exe *E) {
     }
     s->need[k] = cnt;
     if (E->ev[e].has_count)
-      s->need[k] = E->ev[e].bar_count > 0 ? (int)(E->ev[e].bar_count < 1000 ? E->ev[e].bar_count : 1000) : 1;
+      s->need[k] =
+          E->ev[e].bar_count > 0
+              ? (int)(E->ev[e].bar_count < 1000 ? E->ev[e].bar_count : 1000)
+              : 1;
   }
   bs_dfs(x, s, E);
   return x->err;
@@ -1397,8 +1398,8 @@ static int record_state(xp *x, exe *E) {
   }
   if (r->nstates == r->cap) {
     size_t cap = r->cap ? r->cap * 2 : 16;
-    wl_state *p = wl__realloc(x->ctx, r->states, r->cap * sizeof *p,
-                              cap * sizeof *p);
+    wl_state *p =
+        wl__realloc(x->ctx, r->states, r->cap * sizeof *p, cap * sizeof *p);
     if (p == NULL)
       return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
     r->states = p;
@@ -1755,8 +1756,7 @@ static int rf_dfs(xp *x, exe *E, int k) {
   r = E->reads[k];
   for (w = 0; w < n; w++) {
     const wl_ev *ew = &E->ev[w];
-    if (ew->type != EV_W || ew->loc != E->ev[r].loc ||
-        ew->val != E->ev[r].val)
+    if (ew->type != EV_W || ew->loc != E->ev[r].loc || ew->val != E->ev[r].val)
       continue;
     if (E->po[r] >> w & 1)
       continue; /* a read never reads a po-later write (SC-per-Location) */
@@ -1969,8 +1969,8 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   x->t = t;
   x->opts = opts;
   x->res = r;
-  x->unroll = (opts != NULL && opts->unroll > 0) ? opts->unroll
-                                                  : WL_DEFAULT_UNROLL;
+  x->unroll =
+      (opts != NULL && opts->unroll > 0) ? opts->unroll : WL_DEFAULT_UNROLL;
   r->unroll = x->unroll;
   for (i = 0; i < WL_MAX_THREADS; i++) {
     wl__vec_init(&x->pool[i].ev, sizeof(wl_ev));
@@ -1995,8 +1995,8 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
     if (!x->grew)
       break;
     if (++rounds > 10000) {
-      x->err = wl__err(ctx, WL_ELIMIT, "%s: value domains do not converge",
-                       t->name);
+      x->err =
+          wl__err(ctx, WL_ELIMIT, "%s: value domains do not converge", t->name);
       goto fail;
     }
   }
@@ -2025,9 +2025,15 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
         all = 0;
     }
     switch (t->cond_kind) {
-    case WL_COND_EXISTS: r->verdict = any; break;
-    case WL_COND_NOTEXISTS: r->verdict = !any; break;
-    default: r->verdict = all; break;
+    case WL_COND_EXISTS:
+      r->verdict = any;
+      break;
+    case WL_COND_NOTEXISTS:
+      r->verdict = !any;
+      break;
+    default:
+      r->verdict = all;
+      break;
     }
   }
   r->name = NULL;

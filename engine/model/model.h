@@ -15,43 +15,43 @@ enum { EV_R, EV_W, EV_F, EV_B };
 
 typedef struct wl_ev {
   uint8_t type, sem, scope;
-  uint8_t rmw;       /* R: its W follows; W: the write of an RMW */
+  uint8_t rmw; /* R: its W follows; W: the write of an RMW */
   uint8_t bar_kind, bar_ns, bar_tail, has_count;
   int16_t loc;
-  int64_t val;       /* R: value read; W: value written */
+  int64_t val; /* R: value read; W: value written */
   int64_t bar_id, bar_count;
-  uint64_t deps;     /* trace-local reads this event depends on */
+  uint64_t deps; /* trace-local reads this event depends on */
   int insn, line;
 } wl_ev;
 
 typedef struct wl_trace {
-  size_t ev0;        /* first event in the thread's event pool */
+  size_t ev0; /* first event in the thread's event pool */
   int nev;
-  size_t reg0;       /* final registers in the thread's register pool */
-  int nregs;         /* registers recorded (callback threads grow) */
-  size_t ch0;        /* callback threads: the load choices of the trace */
+  size_t reg0; /* final registers in the thread's register pool */
+  int nregs;   /* registers recorded (callback threads grow) */
+  size_t ch0;  /* callback threads: the load choices of the trace */
   int nch;
-  uint8_t cut;       /* 0 complete; 1 cut by the unroll bound; 2 a
-                      * stutter prefix (used only for value domains) */
+  uint8_t cut; /* 0 complete; 1 cut by the unroll bound; 2 a
+                * stutter prefix (used only for value domains) */
 } wl_trace;
 
 /* One witness execution, kept per final state. */
 typedef struct wl_wit_ev {
-  int8_t thread;     /* -1: initial write */
+  int8_t thread; /* -1: initial write */
   uint8_t type, sem, scope, rmw, bar_kind;
   int16_t loc;
   int64_t val;
   int line;
-  int16_t rf;        /* R: index of the write read from */
-  int16_t co;        /* W: rank in coherence order of its location */
-  int16_t sc;        /* F.sc: rank in the fence-SC order, else -1 */
-  int16_t phase;     /* B: barrier phase, -1 when it synchronised no one */
+  int16_t rf;    /* R: index of the write read from */
+  int16_t co;    /* W: rank in coherence order of its location */
+  int16_t sc;    /* F.sc: rank in the fence-SC order, else -1 */
+  int16_t phase; /* B: barrier phase, -1 when it synchronised no one */
 } wl_wit_ev;
 
 typedef struct wl_state {
-  int64_t *vals;     /* all registers of all threads, then all locations */
-  int sat;           /* condition's proposition holds */
-  uint64_t count;    /* consistent executions reaching it */
+  int64_t *vals;  /* all registers of all threads, then all locations */
+  int sat;        /* condition's proposition holds */
+  uint64_t count; /* consistent executions reaching it */
   wl_wit_ev *wit;
   int nwit;
 } wl_state;
@@ -66,11 +66,11 @@ struct wl_result {
   int bound_hit;
   uint64_t traces_cut;
   int unroll;
-  int nvals;         /* length of a state vector */
+  int nvals; /* length of a state vector */
   int regoff[WL_MAX_THREADS + 1];
   wl_state *states;
   size_t nstates, cap;
-  size_t *htab;      /* open addressing, index+1 */
+  size_t *htab; /* open addressing, index+1 */
   size_t hcap;
 };
 

@@ -33,8 +33,7 @@ static int finish(out *o) {
   wl__buf_free(&o->b);
   if (oom)
     return wl__err(ctx, WL_ENOMEM, "out of memory");
-  return o->failed ? wl__err(ctx, WL_EIO, "the writer stopped the output")
-                   : 0;
+  return o->failed ? wl__err(ctx, WL_EIO, "the writer stopped the output") : 0;
 }
 
 static void add_var(obsvar *v, int *n, int is_reg, int thread, int idx) {
@@ -49,7 +48,6 @@ static void add_var(obsvar *v, int *n, int is_reg, int thread, int idx) {
   v[*n].idx = idx;
   (*n)++;
 }
-
 
 /* registers first, by thread then name (r2 before r10); then locations
  * by name */
@@ -118,8 +116,7 @@ static void collect_vars(const wl_litmus *t, obsvar *v, int *n) {
   }
 }
 
-static int64_t var_val(const wl_result *r, const wl_state *s,
-                       const obsvar *v) {
+static int64_t var_val(const wl_result *r, const wl_state *s, const obsvar *v) {
   if (v->is_reg)
     return s->vals[r->regoff[v->thread] + v->idx];
   return s->vals[r->regoff[r->t->nthreads] + v->idx];
@@ -179,23 +176,26 @@ static void put_val(wl_buf *b, const wl_litmus *t, int loc, int64_t v) {
 
 static void var_name(const wl_litmus *t, const obsvar *v, wl_buf *b) {
   if (v->is_reg)
-    wl__buf_printf(b, "%d:%s", v->thread, t->threads[v->thread].regnames[v->idx]);
+    wl__buf_printf(b, "%d:%s", v->thread,
+                   t->threads[v->thread].regnames[v->idx]);
   else
     wl__buf_puts(b, t->locnames[v->idx]);
 }
 
 static const char *kind_word(int k) {
-  return k == WL_COND_EXISTS ? "Allowed"
-                             : k == WL_COND_FORALL ? "Required" : "Forbidden";
+  return k == WL_COND_EXISTS   ? "Allowed"
+         : k == WL_COND_FORALL ? "Required"
+                               : "Forbidden";
 }
 
 static const char *kind_cond(int k) {
-  return k == WL_COND_EXISTS ? "exists"
-                             : k == WL_COND_FORALL ? "forall" : "~exists";
+  return k == WL_COND_EXISTS   ? "exists"
+         : k == WL_COND_FORALL ? "forall"
+                               : "~exists";
 }
 
-int wl_result_write_herd(const wl_result *r, double seconds,
-                         wl_write_fn write, void *ud) {
+int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
+                         void *ud) {
   const wl_litmus *t;
   obsvar v[256];
   int nv, i;
@@ -227,14 +227,18 @@ int wl_result_write_herd(const wl_result *r, double seconds,
     if (o.b.n > 4096)
       flush(&o);
   }
-  wl__free(r->ctx, proj, (r->nstates ? r->nstates : 1) * (size_t)(nv ? nv : 1) * sizeof *proj);
+  wl__free(r->ctx, proj,
+           (r->nstates ? r->nstates : 1) * (size_t)(nv ? nv : 1) *
+               sizeof *proj);
   wl__buf_printf(&o.b, "%s%s\nWitnesses\nPositive: %llu Negative: %llu\n",
                  r->bound_hit ? "Loop " : "", r->verdict ? "Ok" : "No",
                  (unsigned long long)r->pos, (unsigned long long)r->neg);
   wl__buf_printf(&o.b, "Condition %s %s\n", kind_cond(r->cond_kind),
                  t->cond_text ? t->cond_text : "(true)");
   wl__buf_printf(&o.b, "Observation %s %s %llu %llu\n", t->name,
-                 r->pos == 0 ? "Never" : r->neg == 0 ? "Always" : "Sometimes",
+                 r->pos == 0   ? "Never"
+                 : r->neg == 0 ? "Always"
+                               : "Sometimes",
                  (unsigned long long)r->pos, (unsigned long long)r->neg);
   if (r->bound_hit)
     wl__buf_printf(&o.b,
@@ -262,7 +266,7 @@ static void json_str(wl_buf *b, const char *s) {
 }
 
 static const char *sem_word(int s) {
-  static const char *w[] = {"weak", "relaxed", "acquire",
+  static const char *w[] = {"weak",    "relaxed", "acquire",
                             "release", "acq_rel", "sc"};
   return s >= 0 && s < 6 ? w[s] : "?";
 }
@@ -272,8 +276,7 @@ static const char *scope_word(int s) {
   return s >= 0 && s < 4 ? w[s] : "?";
 }
 
-static void json_state_vals(const wl_result *r, const wl_state *s,
-                            wl_buf *b) {
+static void json_state_vals(const wl_result *r, const wl_state *s, wl_buf *b) {
   const wl_litmus *t = r->t;
   int th, i, first = 1;
   wl__buf_puts(b, "{");
@@ -334,8 +337,8 @@ static void json_witness(const wl_result *r, const wl_state *s, wl_buf *b) {
   wl__buf_puts(b, "]}");
 }
 
-int wl_result_write_json(const wl_result *r, double seconds,
-                         wl_write_fn write, void *ud) {
+int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
+                         void *ud) {
   const wl_litmus *t;
   obsvar v[256];
   int nv, i;
@@ -357,8 +360,8 @@ int wl_result_write_json(const wl_result *r, double seconds,
   json_str(&o.b, t->name);
   wl__buf_puts(&o.b, ", \"file\": ");
   json_str(&o.b, t->filename ? t->filename : "");
-  wl__buf_printf(&o.b, ", \"kind\": \"%s\", \"condition\": ",
-                 kind_cond(r->cond_kind));
+  wl__buf_printf(
+      &o.b, ", \"kind\": \"%s\", \"condition\": ", kind_cond(r->cond_kind));
   json_str(&o.b, t->cond_text ? t->cond_text : "true");
   wl__buf_printf(&o.b,
                  ", \"ok\": %s, \"verdict\": %d, \"positive\": %llu, "
@@ -380,24 +383,25 @@ int wl_result_write_json(const wl_result *r, double seconds,
   wl__buf_puts(&o.b, "],\n  \"states\": [");
   for (k = 0; k < np; k++) {
     wl__buf_puts(&o.b, k ? ", [" : "[");
-    for (i = 0; i < nv; i++)
-    {
+    for (i = 0; i < nv; i++) {
       wl__buf_puts(&o.b, i ? ", " : "");
       put_val(&o.b, t, v[i].is_reg ? -1 : v[i].idx,
               proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
     }
     wl__buf_puts(&o.b, "]");
   }
-  wl__free(r->ctx, proj, (r->nstates ? r->nstates : 1) * (size_t)(nv ? nv : 1) * sizeof *proj);
+  wl__free(r->ctx, proj,
+           (r->nstates ? r->nstates : 1) * (size_t)(nv ? nv : 1) *
+               sizeof *proj);
   wl__buf_puts(&o.b, "],\n  \"final_states\": [");
   for (s = 0; s < r->nstates; s++) {
     const wl_state *st = &r->states[s];
     wl__buf_puts(&o.b, s ? ",\n    {\"values\": " : "\n    {\"values\": ");
     json_state_vals(r, st, &o.b);
-    wl__buf_printf(&o.b, ", \"condition\": %s, \"executions\": %llu, "
-                         "\"witness\": ",
-                   st->sat ? "true" : "false",
-                   (unsigned long long)st->count);
+    wl__buf_printf(&o.b,
+                   ", \"condition\": %s, \"executions\": %llu, "
+                   "\"witness\": ",
+                   st->sat ? "true" : "false", (unsigned long long)st->count);
     json_witness(r, st, &o.b);
     wl__buf_puts(&o.b, "}");
     if (o.b.n > 65536)

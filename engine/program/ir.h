@@ -33,8 +33,22 @@ enum {
 
 /* Operations of atom/red and of register arithmetic. */
 enum {
-  AOP_ADD, AOP_SUB, AOP_MUL, AOP_DIV, AOP_REM, AOP_AND, AOP_OR, AOP_XOR,
-  AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_EXCH, AOP_CAS, AOP_SHL, AOP_SHR
+  AOP_ADD,
+  AOP_SUB,
+  AOP_MUL,
+  AOP_DIV,
+  AOP_REM,
+  AOP_AND,
+  AOP_OR,
+  AOP_XOR,
+  AOP_MIN,
+  AOP_MAX,
+  AOP_INC,
+  AOP_DEC,
+  AOP_EXCH,
+  AOP_CAS,
+  AOP_SHL,
+  AOP_SHR
 };
 
 enum { COND_EQ, COND_NE, COND_LT, COND_LE, COND_GT, COND_GE };
@@ -65,14 +79,14 @@ typedef struct wl_insn {
 } wl_insn;
 
 typedef struct wl_thread {
-  char name[16];    /* "P0" */
-  int cta, gpu;     /* placement */
+  char name[16]; /* "P0" */
+  int cta, gpu;  /* placement */
   wl_insn *insns;
   int ninsns, cap;
   int nregs;
   char *regnames[WL_MAX_REGS];
   int64_t reginit[WL_MAX_REGS];
-  int line;         /* where the thread is declared */
+  int line; /* where the thread is declared */
   /* threads built instruction by instruction keep their labels until
    * the test is explored (branches may jump forward) */
   struct wl_label *labels;
@@ -84,7 +98,7 @@ typedef struct wl_thread {
 
 typedef struct wl_label {
   char name[32];
-  int at;      /* instruction index, -1 while only jumped to */
+  int at; /* instruction index, -1 while only jumped to */
   int line, col;
 } wl_label;
 
@@ -113,7 +127,7 @@ struct wl_litmus {
   int nlocs;
   char *locnames[WL_MAX_LOCS];
   int64_t locinit[WL_MAX_LOCS];
-  uint8_t loctype[WL_MAX_LOCS]; /* WL_TYPE_* */
+  uint8_t loctype[WL_MAX_LOCS];   /* WL_TYPE_* */
   uint8_t locshared[WL_MAX_LOCS]; /* __shared__: one instance per CTA */
   /* condition */
   int cond_kind; /* wl_cond_kind */

@@ -19,9 +19,7 @@
 
 #include "ir.h"
 
-enum {
-  T_EOF, T_WORD, T_NUM, T_PUNCT
-};
+enum { T_EOF, T_WORD, T_NUM, T_PUNCT };
 
 typedef struct tok {
   int kind;
@@ -37,23 +35,21 @@ typedef struct parser {
   const char *src;
   size_t len, pos;
   int line, col;
-  tok t;      /* current token */
-  int err;    /* first error */
+  tok t;   /* current token */
+  int err; /* first error */
   wl_litmus *lt;
 } parser;
 
 /* ---------------------------------------------------------------- */
 /* Lexer                                                             */
 
-static int perr(parser *p, int code, int line, int col, const char *fmt,
-                ...)
+static int perr(parser *p, int code, int line, int col, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
-static int perr(parser *p, int code, int line, int col, const char *fmt,
-                ...) {
+static int perr(parser *p, int code, int line, int col, const char *fmt, ...) {
   char msg[WL_ERRMSG_MAX - 64];
   va_list ap;
   if (p->err)
@@ -78,8 +74,8 @@ static void describe(const tok *t, char *out, size_t n) {
 static int expected(parser *p, const char *what) {
   char d[40];
   describe(&p->t, d, sizeof d);
-  return perr(p, WL_ESYNTAX, p->t.line, p->t.col, "expected %s, found %s",
-              what, d);
+  return perr(p, WL_ESYNTAX, p->t.line, p->t.col, "expected %s, found %s", what,
+              d);
 }
 
 static int peekc(const parser *p, size_t k) {
@@ -209,8 +205,8 @@ static void next(parser *p) {
   }
   /* two-character punctuation first */
   {
-    static const char *two[] = {"==", "!=", "/\\", "\\/", "&&", "||", "<=",
-                                ">=", NULL};
+    static const char *two[] = {"==", "!=", "/\\", "\\/", "&&",
+                                "||", "<=", ">=",  NULL};
     int i;
     for (i = 0; two[i] != NULL; i++) {
       if (c == two[i][0] && peekc(p, 1) == two[i][1]) {
@@ -319,16 +315,15 @@ static int reg_of(parser *p, wl_thread *th, const tok *t) {
     return perr(p, WL_ENOMEM, t->line, t->col, "out of memory");
   if (r < 0)
     return perr(p, WL_ELIMIT, t->line, t->col,
-                "too many registers in %s (at most %d)", th->name,
-                WL_MAX_REGS);
+                "too many registers in %s (at most %d)", th->name, WL_MAX_REGS);
   return r;
 }
 
 static int loc_of(parser *p, const tok *t) {
   int l;
   if (!is_locname(t->s, t->n))
-    return perr(p, WL_ESYNTAX, t->line, t->col,
-                "'%.*s' is not a location name", (int)t->n, t->s);
+    return perr(p, WL_ESYNTAX, t->line, t->col, "'%.*s' is not a location name",
+                (int)t->n, t->s);
   l = wl__litmus_loc(p->lt, t->s, t->n);
   if (l == -2)
     return perr(p, WL_ENOMEM, t->line, t->col, "out of memory");
@@ -350,7 +345,8 @@ typedef struct mnem {
 } mnem;
 
 static int part_is(const mnem *m, int i, const char *s) {
-  return i < m->n && m->len[i] == strlen(s) && memcmp(m->part[i], s, m->len[i]) == 0;
+  return i < m->n && m->len[i] == strlen(s) &&
+         memcmp(m->part[i], s, m->len[i]) == 0;
 }
 
 static int part_in(const mnem *m, int i, const char *const *set) {
@@ -361,23 +357,23 @@ static int part_in(const mnem *m, int i, const char *const *set) {
   return -1;
 }
 
-static const char *const sem_names[] = {"weak", "relaxed", "acquire",
-                                        "release", "acq_rel", "sc", NULL};
+static const char *const sem_names[] = {
+    "weak", "relaxed", "acquire", "release", "acq_rel", "sc", NULL};
 static const char *const scope_names[] = {"", "cta", "gpu", "sys", NULL};
 static const char *const aop_names[] = {
-    "add", "sub", "mul", "div", "rem", "and", "or", "xor", "min",
+    "add", "sub", "mul", "div",  "rem", "and", "or",  "xor", "min",
     "max", "inc", "dec", "exch", "cas", "shl", "shr", NULL};
-static const char *const cond_names[] = {"beq", "bne", "blt",
-                                         "ble", "bgt", "bge", NULL};
+static const char *const cond_names[] = {"beq", "bne", "blt", "ble",
+                                         "bgt", "bge", NULL};
 
 /* Type and state-space suffixes real PTX writes; they do not change the
  * memory model's view of an access, so the reader accepts and drops
  * them. */
 static int is_ignorable_suffix(const mnem *m, int i) {
-  static const char *const sfx[] = {
-      "global", "shared", "b8",  "b16", "b32", "b64", "u8",  "u16",
-      "u32",    "u64",    "s8",  "s16", "s32", "s64", "f32", "f64",
-      "gen",    "generic", NULL};
+  static const char *const sfx[] = {"global", "shared", "b8",      "b16", "b32",
+                                    "b64",    "u8",     "u16",     "u32", "u64",
+                                    "s8",     "s16",    "s32",     "s64", "f32",
+                                    "f64",    "gen",    "generic", NULL};
   return part_in(m, i, sfx) >= 0;
 }
 
@@ -440,8 +436,8 @@ static int need_loc(parser *p, const tok *t, int *loc) {
 }
 
 /* Operands of a cell: tokens separated by commas. */
-static int split_operands(parser *p, const cell *c, int first,
-                          const tok **ops, int maxops, int *nops) {
+static int split_operands(parser *p, const cell *c, int first, const tok **ops,
+                          int maxops, int *nops) {
   int i = first, n = 0;
   if (i >= c->n) {
     *nops = 0;
@@ -449,8 +445,8 @@ static int split_operands(parser *p, const cell *c, int first,
   }
   for (;;) {
     if (i >= c->n)
-      return perr(p, WL_ESYNTAX, c->toks[c->n - 1].line,
-                  c->toks[c->n - 1].col, "expected an operand after ','");
+      return perr(p, WL_ESYNTAX, c->toks[c->n - 1].line, c->toks[c->n - 1].col,
+                  "expected an operand after ','");
     if (c->toks[i].kind != T_WORD && c->toks[i].kind != T_NUM) {
       char d[40];
       describe(&c->toks[i], d, sizeof d);
@@ -503,8 +499,8 @@ static int ldst_quals(parser *p, const tok *mt, const mnem *m, int *i,
     (*i)++;
   } else if ((s = part_in(m, *i, sem_names)) >= 0) {
     (*i)++;
-    if (s == SEM_ACQ_REL || s == SEM_SC ||
-        (is_store && s == SEM_ACQUIRE) || (!is_store && s == SEM_RELEASE))
+    if (s == SEM_ACQ_REL || s == SEM_SC || (is_store && s == SEM_ACQUIRE) ||
+        (!is_store && s == SEM_RELEASE))
       return perr(p, WL_ESYNTAX, mt->line, mt->col,
                   "%s cannot be .%s (expected .weak, .relaxed, .%s or "
                   ".volatile)",
@@ -564,8 +560,8 @@ static int atom_quals(parser *p, const tok *mt, const mnem *m, int i,
                 in->op == OP_RED ? "red" : "atom");
   }
   if (in->op == OP_RED && (a == AOP_CAS || a == AOP_EXCH))
-    return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                "red has no .%s (use atom)", aop_names[a]);
+    return perr(p, WL_ESYNTAX, mt->line, mt->col, "red has no .%s (use atom)",
+                aop_names[a]);
   in->aop = (uint8_t)a;
   i++;
   while (i < m->n && is_ignorable_suffix(m, i))
@@ -616,8 +612,7 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
       if (k == mt->n || mt->s[k] == '.') {
         if (m.n == MAXPARTS || k == s)
           return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                      "malformed instruction name '%.*s'", (int)mt->n,
-                      mt->s);
+                      "malformed instruction name '%.*s'", (int)mt->n, mt->s);
         m.part[m.n] = mt->s + s;
         m.len[m.n] = k - s;
         m.n++;
@@ -715,8 +710,7 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
     sc = part_in(&m, 2, scope_names);
     if (sc <= 0 || m.n != 3)
       return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                  "fence.%s needs a scope: .cta, .gpu or .sys",
-                  sem_names[s]);
+                  "fence.%s needs a scope: .cta, .gpu or .sys", sem_names[s]);
     in->sem = (uint8_t)s;
     in->scope = (uint8_t)sc;
     return 0;
@@ -767,7 +761,8 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
     /* PTX: bar.sync a{, b}; bar.arrive a, b */
     in->bar_ns = BARNS_PTX;
     if (nops < 1 || nops > 2 || (in->bar_kind == BAR_ARRIVE && nops != 2))
-      return nops_err(p, mt, in->bar_kind == BAR_ARRIVE ? "bar.arrive" : "bar.sync",
+      return nops_err(p, mt,
+                      in->bar_kind == BAR_ARRIVE ? "bar.arrive" : "bar.sync",
                       in->bar_kind == BAR_ARRIVE ? "bar.arrive id, count"
                                                  : "bar.sync id{, count}");
     if ((r = operand(p, th, ops[0], &in->a, "a barrier id")) != 0)
@@ -786,8 +781,8 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
       return r;
     return operand(p, th, ops[1], &in->a, "a value");
   }
-  if ((r = part_in(&m, 0, aop_names)) >= 0 && r != AOP_INC &&
-      r != AOP_DEC && r != AOP_EXCH && r != AOP_CAS) {
+  if ((r = part_in(&m, 0, aop_names)) >= 0 && r != AOP_INC && r != AOP_DEC &&
+      r != AOP_EXCH && r != AOP_CAS) {
     for (i = 1; i < m.n; i++)
       if (!is_ignorable_suffix(&m, i))
         return perr(p, WL_ESYNTAX, mt->line, mt->col,
@@ -875,8 +870,8 @@ static int thread_reg_ref(parser *p, int *thread, int *reg, int must_exist) {
       !(is_regname(p->t.s, p->t.n) || is_locname(p->t.s, p->t.n)))
     return expected(p, "a register (r0, r1, ...) or a result name");
   if (must_exist && th >= p->lt->nthreads)
-    return perr(p, WL_ESYNTAX, tt.line, tt.col,
-                "the test has no thread P%d", th);
+    return perr(p, WL_ESYNTAX, tt.line, tt.col, "the test has no thread P%d",
+                th);
   r = reg_of(p, &p->lt->threads[th], &p->t);
   if (r < 0)
     return r;
@@ -917,8 +912,7 @@ static int parse_init(parser *p, reginit *ri, int *nri, int maxri) {
       next(p);
       if (expect_p(p, ":"))
         return p->err;
-      if (p->t.kind != T_WORD || !is_regname(p->t.s, p->t.n) ||
-          p->t.n >= 32)
+      if (p->t.kind != T_WORD || !is_regname(p->t.s, p->t.n) || p->t.n >= 32)
         return expected(p, "a register (r0, r1, ...)");
       if (*nri == maxri)
         return perr(p, WL_ELIMIT, p->t.line, p->t.col,
@@ -1122,8 +1116,8 @@ static int parse_rows(parser *p, labels *lab) {
             found = lab[th].at[j];
         if (found < 0)
           return perr(p, WL_ESYNTAX, tg->line, tg->col,
-                      "label '%.*s' is not defined in %s", (int)tg->n,
-                      tg->s, p->lt->threads[th].name);
+                      "label '%.*s' is not defined in %s", (int)tg->n, tg->s,
+                      p->lt->threads[th].name);
         p->lt->threads[th].insns[lab[th].pend[k].insn].target = found;
       }
     }
@@ -1208,7 +1202,8 @@ static int cond_or(parser *p);
 
 static int cond_unary(parser *p) {
   int n, r;
-  if (accept_p(p, "~") || accept_p(p, "!") || (is_w(p, "not") && (next(p), 1))) {
+  if (accept_p(p, "~") || accept_p(p, "!") ||
+      (is_w(p, "not") && (next(p), 1))) {
     int c = cond_unary(p);
     if (c < 0)
       return c;
@@ -1358,7 +1353,8 @@ static int parse_condition(parser *p) {
   if (root < 0)
     return root;
   if (p->t.kind != T_EOF)
-    return expected(p, "the end of the condition ('/\\', '\\/' or end of file)");
+    return expected(p,
+                    "the end of the condition ('/\\', '\\/' or end of file)");
   p->lt->has_cond = 1;
   p->lt->cond_root = root;
   {
@@ -1471,7 +1467,8 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
     while (e > s && isspace((unsigned char)p.src[e - 1]))
       e--;
     if (e == s) {
-      r = perr(&p, WL_ESYNTAX, p.line, p.col, "expected the test's name after 'PTX'");
+      r = perr(&p, WL_ESYNTAX, p.line, p.col,
+               "expected the test's name after 'PTX'");
       goto done;
     }
     p.lt->name = wl__strndup(ctx, p.src + s, e - s);
@@ -1539,21 +1536,30 @@ done:
 
 int wl__cond_holds(int cond, int64_t a, int64_t b) {
   switch (cond) {
-  case COND_EQ: return a == b;
-  case COND_NE: return a != b;
-  case COND_LT: return a < b;
-  case COND_LE: return a <= b;
-  case COND_GT: return a > b;
-  default: return a >= b;
+  case COND_EQ:
+    return a == b;
+  case COND_NE:
+    return a != b;
+  case COND_LT:
+    return a < b;
+  case COND_LE:
+    return a <= b;
+  case COND_GT:
+    return a > b;
+  default:
+    return a >= b;
   }
 }
 
 static int64_t atom_val(const wl_atom *a, int64_t *const *regs,
                         const int64_t *mem) {
   switch (a->kind) {
-  case AT_REG: return regs[a->thread][a->reg];
-  case AT_LOC: return mem[a->loc];
-  default: return a->val;
+  case AT_REG:
+    return regs[a->thread][a->reg];
+  case AT_LOC:
+    return mem[a->loc];
+  default:
+    return a->val;
   }
 }
 
@@ -1561,14 +1567,16 @@ int wl__cond_eval(const wl_litmus *t, int node, int64_t *const *regs,
                   const int64_t *mem) {
   const wl_cnode *n = &t->cnodes[node];
   switch (n->kind) {
-  case CN_TRUE: return 1;
+  case CN_TRUE:
+    return 1;
   case CN_AND:
     return wl__cond_eval(t, n->l, regs, mem) &&
            wl__cond_eval(t, n->r, regs, mem);
   case CN_OR:
     return wl__cond_eval(t, n->l, regs, mem) ||
            wl__cond_eval(t, n->r, regs, mem);
-  case CN_NOT: return !wl__cond_eval(t, n->l, regs, mem);
+  case CN_NOT:
+    return !wl__cond_eval(t, n->l, regs, mem);
   default:
     return wl__cond_holds(n->cmp, atom_val(&n->a, regs, mem),
                           atom_val(&n->b, regs, mem));
@@ -1581,9 +1589,12 @@ int wl__cond_eval(const wl_litmus *t, int node, int64_t *const *regs,
 int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b) {
   uint64_t uo = (uint64_t)old, ua = (uint64_t)a;
   switch (aop) {
-  case AOP_ADD: return (int64_t)(uo + ua);
-  case AOP_SUB: return (int64_t)(uo - ua);
-  case AOP_MUL: return (int64_t)(uo * ua);
+  case AOP_ADD:
+    return (int64_t)(uo + ua);
+  case AOP_SUB:
+    return (int64_t)(uo - ua);
+  case AOP_MUL:
+    return (int64_t)(uo * ua);
   case AOP_DIV:
     if (a == 0 || (old == INT64_MIN && a == -1))
       return a == 0 ? 0 : old;
@@ -1592,18 +1603,30 @@ int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b) {
     if (a == 0 || (old == INT64_MIN && a == -1))
       return 0;
     return old % a;
-  case AOP_AND: return (int64_t)(uo & ua);
-  case AOP_OR: return (int64_t)(uo | ua);
-  case AOP_XOR: return (int64_t)(uo ^ ua);
-  case AOP_MIN: return old < a ? old : a;
-  case AOP_MAX: return old > a ? old : a;
-  case AOP_INC: return (int64_t)(uo >= ua ? 0 : uo + 1);
-  case AOP_DEC: return (int64_t)((uo == 0 || uo > ua) ? ua : uo - 1);
-  case AOP_EXCH: return a;
-  case AOP_CAS: return old == a ? b : old;
-  case AOP_SHL: return ua >= 64 ? 0 : (int64_t)(uo << ua);
-  case AOP_SHR: return ua >= 64 ? 0 : (int64_t)(uo >> ua);
-  default: return old;
+  case AOP_AND:
+    return (int64_t)(uo & ua);
+  case AOP_OR:
+    return (int64_t)(uo | ua);
+  case AOP_XOR:
+    return (int64_t)(uo ^ ua);
+  case AOP_MIN:
+    return old < a ? old : a;
+  case AOP_MAX:
+    return old > a ? old : a;
+  case AOP_INC:
+    return (int64_t)(uo >= ua ? 0 : uo + 1);
+  case AOP_DEC:
+    return (int64_t)((uo == 0 || uo > ua) ? ua : uo - 1);
+  case AOP_EXCH:
+    return a;
+  case AOP_CAS:
+    return old == a ? b : old;
+  case AOP_SHL:
+    return ua >= 64 ? 0 : (int64_t)(uo << ua);
+  case AOP_SHR:
+    return ua >= 64 ? 0 : (int64_t)(uo >> ua);
+  default:
+    return old;
   }
 }
 
@@ -1718,7 +1741,8 @@ int wl_litmus_add_thread(wl_litmus *t, int cta, int gpu, int *index) {
 static wl_label *find_label(wl_thread *th, const char *s, size_t n) {
   int i;
   for (i = 0; i < th->nlabels; i++)
-    if (strlen(th->labels[i].name) == n && memcmp(th->labels[i].name, s, n) == 0)
+    if (strlen(th->labels[i].name) == n &&
+        memcmp(th->labels[i].name, s, n) == 0)
       return &th->labels[i];
   return NULL;
 }
@@ -1731,9 +1755,9 @@ static wl_label *add_label(parser *p, wl_thread *th, const tok *t) {
   }
   if (th->nlabels == th->labcap) {
     int cap = th->labcap ? th->labcap * 2 : 8;
-    wl_label *q = wl__realloc(p->ctx, th->labels,
-                              (size_t)th->labcap * sizeof *q,
-                              (size_t)cap * sizeof *q);
+    wl_label *q =
+        wl__realloc(p->ctx, th->labels, (size_t)th->labcap * sizeof *q,
+                    (size_t)cap * sizeof *q);
     if (q == NULL) {
       perr(p, WL_ENOMEM, t->line, t->col, "out of memory");
       return NULL;
@@ -1776,8 +1800,7 @@ int wl_litmus_add_insn(wl_litmus *t, int thread, const char *text,
   th = &t->threads[thread];
   if (th->fn != NULL)
     return wl__err(t->ctx, WL_EINVAL,
-                   "%s is a function thread; it has no instructions",
-                   th->name);
+                   "%s is a function thread; it has no instructions", th->name);
   if (t->filename == NULL && file != NULL) {
     t->filename = wl__strndup(t->ctx, file, strlen(file));
     if (t->filename == NULL)
@@ -1789,8 +1812,8 @@ int wl_litmus_add_insn(wl_litmus *t, int thread, const char *text,
   while (p.t.kind != T_EOF && !p.err) {
     if (is_p(&p, ";") || is_p(&p, "|"))
       return perr(&p, WL_ESYNTAX, p.t.line, p.t.col,
-                  "one instruction per string: unexpected '%.*s'",
-                  (int)p.t.n, p.t.s);
+                  "one instruction per string: unexpected '%.*s'", (int)p.t.n,
+                  p.t.s);
     if (c.n == 16)
       return perr(&p, WL_ESYNTAX, p.t.line, p.t.col, "instruction too long");
     c.toks[c.n++] = p.t;
@@ -1806,8 +1829,8 @@ int wl_litmus_add_insn(wl_litmus *t, int thread, const char *text,
     wl_label *l = find_label(th, label->s, label->n);
     if (l != NULL && l->at >= 0)
       return perr(&p, WL_ESYNTAX, label->line, label->col,
-                  "label '%.*s' defined twice in %s", (int)label->n,
-                  label->s, th->name);
+                  "label '%.*s' defined twice in %s", (int)label->n, label->s,
+                  th->name);
     if (l == NULL && (l = add_label(&p, th, label)) == NULL)
       return p.err;
     l->at = th->ninsns;
@@ -1846,8 +1869,8 @@ int wl_litmus_set_reg(wl_litmus *t, int thread, const char *reg,
   return 0;
 }
 
-int wl_litmus_set_condition(wl_litmus *t, const char *text,
-                            const char *file, int line) {
+int wl_litmus_set_condition(wl_litmus *t, const char *text, const char *file,
+                            int line) {
   parser p;
   int r;
   if (t == NULL || text == NULL)
@@ -1879,8 +1902,7 @@ int wl_litmus_set_thread_fn(wl_litmus *t, int thread, wl_thread_fn fn,
     return WL_EINVAL;
   th = &t->threads[thread];
   if (th->ninsns > 0)
-    return wl__err(t->ctx, WL_EINVAL,
-                   "%s already has instructions", th->name);
+    return wl__err(t->ctx, WL_EINVAL, "%s already has instructions", th->name);
   th->fn = fn;
   th->fn_ud = ud;
   return 0;
@@ -1898,8 +1920,8 @@ int wl__litmus_check_labels(const wl_litmus *t) {
         const wl_label *l = &tt->labels[-2 - in->target];
         return wl__err(t->ctx, WL_ESYNTAX,
                        "%s:%d:%d: label '%s' is not defined in %s",
-                       t->filename ? t->filename : "<lua>", in->line,
-                       in->col, l->name, tt->name);
+                       t->filename ? t->filename : "<lua>", in->line, in->col,
+                       l->name, tt->name);
       }
     }
   }
@@ -1969,28 +1991,40 @@ static int64_t clamp_i64(double d) {
 
 int64_t wl_value_from_int(int type, int64_t i) {
   switch (type) {
-  case WL_TYPE_INT32: return (int64_t)(int32_t)(uint32_t)(uint64_t)i;
-  case WL_TYPE_UINT32: return (int64_t)(uint32_t)(uint64_t)i;
-  case WL_TYPE_FLOAT: return of_f32((double)i);
-  case WL_TYPE_DOUBLE: return of_f64((double)i);
-  default: return i;
+  case WL_TYPE_INT32:
+    return (int64_t)(int32_t)(uint32_t)(uint64_t)i;
+  case WL_TYPE_UINT32:
+    return (int64_t)(uint32_t)(uint64_t)i;
+  case WL_TYPE_FLOAT:
+    return of_f32((double)i);
+  case WL_TYPE_DOUBLE:
+    return of_f64((double)i);
+  default:
+    return i;
   }
 }
 
 int64_t wl_value_from_double(int type, double d) {
   switch (type) {
-  case WL_TYPE_FLOAT: return of_f32(d);
-  case WL_TYPE_DOUBLE: return of_f64(d);
-  default: return wl_value_from_int(type, clamp_i64(d));
+  case WL_TYPE_FLOAT:
+    return of_f32(d);
+  case WL_TYPE_DOUBLE:
+    return of_f64(d);
+  default:
+    return wl_value_from_int(type, clamp_i64(d));
   }
 }
 
 double wl_value_to_double(int type, int64_t c) {
   switch (type) {
-  case WL_TYPE_FLOAT: return f32_of(c);
-  case WL_TYPE_DOUBLE: return f64_of(c);
-  case WL_TYPE_UINT32: return (double)(uint32_t)c;
-  default: return (double)c;
+  case WL_TYPE_FLOAT:
+    return f32_of(c);
+  case WL_TYPE_DOUBLE:
+    return f64_of(c);
+  case WL_TYPE_UINT32:
+    return (double)(uint32_t)c;
+  default:
+    return (double)c;
   }
 }
 
@@ -1998,23 +2032,32 @@ int64_t wl__aop_typed(int type, int aop, int64_t old, int64_t a, int64_t b) {
   if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE) {
     double o = wl_value_to_double(type, old), x = wl_value_to_double(type, a);
     switch (aop) {
-    case AOP_ADD: return wl_value_from_double(type, o + x);
-    case AOP_SUB: return wl_value_from_double(type, o - x);
-    case AOP_MIN: return x < o ? a : old;
-    case AOP_MAX: return x > o ? a : old;
-    default: return wl__aop_apply(aop, old, a, b); /* exch, cas: bits */
+    case AOP_ADD:
+      return wl_value_from_double(type, o + x);
+    case AOP_SUB:
+      return wl_value_from_double(type, o - x);
+    case AOP_MIN:
+      return x < o ? a : old;
+    case AOP_MAX:
+      return x > o ? a : old;
+    default:
+      return wl__aop_apply(aop, old, a, b); /* exch, cas: bits */
     }
   }
   if (type == WL_TYPE_UINT32) {
     uint64_t uo = (uint32_t)old, ua = (uint32_t)a;
     switch (aop) {
-    case AOP_MIN: return (int64_t)(uo < ua ? uo : ua);
-    case AOP_MAX: return (int64_t)(uo > ua ? uo : ua);
-    case AOP_DIV: return ua ? (int64_t)(uo / ua) : 0;
-    case AOP_REM: return ua ? (int64_t)(uo % ua) : 0;
+    case AOP_MIN:
+      return (int64_t)(uo < ua ? uo : ua);
+    case AOP_MAX:
+      return (int64_t)(uo > ua ? uo : ua);
+    case AOP_DIV:
+      return ua ? (int64_t)(uo / ua) : 0;
+    case AOP_REM:
+      return ua ? (int64_t)(uo % ua) : 0;
     default:
-      return wl_value_from_int(type, wl__aop_apply(aop, (int64_t)uo,
-                                                   (int64_t)ua, b));
+      return wl_value_from_int(type,
+                               wl__aop_apply(aop, (int64_t)uo, (int64_t)ua, b));
     }
   }
   if (type == WL_TYPE_INT32)
