@@ -136,6 +136,7 @@ static void eval_pred(lua_State *L, int arg, wll_result *r) {
     lua_pushboolean(L, sat);
     lua_setfield(L, -2, "sat");
     lua_pop(L, 1);
+    wl_result_set_sat(r->r, k, sat);
     if (sat) {
       nsat++;
       r->positive += c;
@@ -144,6 +145,9 @@ static void eval_pred(lua_State *L, int arg, wll_result *r) {
     }
   }
   lua_pop(L, 4);
+  /* the herd and JSON text follow the Lua verdict (only memory runs out
+   * here, and then the text keeps the engine's condition) */
+  wl_result_set_condition(r->r, r->pred, "(a Lua predicate)");
   r->verdict = r->pred == WL_COND_EXISTS      ? nsat > 0
                : r->pred == WL_COND_NOTEXISTS ? nsat == 0
                                               : nsat == ns;

@@ -306,6 +306,14 @@ int wl_result_state_sat(const wl_result *r, size_t state);
 /* consistent executions that end in the state */
 uint64_t wl_result_state_count(const wl_result *r, size_t state);
 
+/* Re-judges a result under a condition the caller evaluates itself (a
+ * Lua predicate): set each state's truth with wl_result_set_sat, then
+ * wl_result_set_condition recomputes the verdict and the
+ * positive/negative counts, and the writers print text (copied) as the
+ * condition.  kind is a wl_cond_kind. */
+int wl_result_set_sat(wl_result *r, size_t state, int sat);
+int wl_result_set_condition(wl_result *r, int kind, const char *text);
+
 /* One event of a state's witness execution. */
 typedef struct wl_event_info {
   int thread;     /* -1: the initial write of a location */

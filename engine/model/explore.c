@@ -1930,6 +1930,7 @@ void wl_result_free(wl_result *r) {
     wl__free(r->ctx, r->states[i].wit,
              (size_t)r->states[i].nwit * sizeof(wl_wit_ev));
   }
+  wl__strfree(r->ctx, r->cond_override);
   wl__free(r->ctx, r->states, r->cap * sizeof *r->states);
   wl__free(r->ctx, r->htab, r->hcap * sizeof *r->htab);
   wl__free(r->ctx, r, sizeof *r);
@@ -2128,5 +2129,41 @@ int wl_result_witness_event(const wl_result *r, size_t state, int i,
   out->co = e->type == EV_W ? e->co : -1;
   out->sc = e->sc;
   out->phase = e->type == EV_B ? e->phase : -1;
+  return 0;
+}
+
+int wl_result_set_sat(wl_result *r, size_t state, int sat) {
+  if (r == NULL || state >= r->nstates)
+    return WL_EINVAL;
+  r->states[state].sat = sat != 0;
+  return 0;
+}
+
+int wl_result_set_condition(wl_result *r, int kind, const char *text) {
+  size_t s;
+  int any = 0, all = 1;
+  char *c = NULL;
+  if (r == NULL || kind < WL_COND_EXISTS || kind > WL_COND_FORALL)
+    return WL_EINVAL;
+  if (text != NULL &&
+      (c = wl__strndup(r->ctx, text, strlen(text))) == NULL)
+    return wl__err(r->ctx, WL_ENOMEM, "out of memory");
+  wl__strfree(r->ctx, r->cond_override);
+  r->cond_override = c;
+  r->cond_kind = kind;
+  r->has_cond = 1;
+  r->pos = r->neg = 0;
+  for (s = 0; s < r->nstates; s++) {
+    if (r->states[s].sat) {
+      any = 1;
+      r->pos += r->states[s].count;
+    } else {
+      all = 0;
+      r->neg += r->states[s].count;
+    }
+  }
+  r->verdict = kind == WL_COND_EXISTS      ? any
+               : kind == WL_COND_NOTEXISTS ? !any
+                                           : all;
   return 0;
 }

@@ -61,6 +61,7 @@ struct wl_result {
   const wl_litmus *t; /* borrowed: the test must outlive the result */
   char *name;
   int cond_kind, has_cond;
+  char *cond_override; /* set by wl_result_set_condition */
   int verdict;
   uint64_t pos, neg;
   int bound_hit;

@@ -234,7 +234,9 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
                  r->bound_hit ? "Loop " : "", r->verdict ? "Ok" : "No",
                  (unsigned long long)r->pos, (unsigned long long)r->neg);
   wl__buf_printf(&o.b, "Condition %s %s\n", kind_cond(r->cond_kind),
-                 t->cond_text ? t->cond_text : "(true)");
+                 r->cond_override ? r->cond_override
+                 : t->cond_text   ? t->cond_text
+                                  : "(true)");
   wl__buf_printf(&o.b, "Observation %s %s %llu %llu\n", t->name,
                  r->pos == 0   ? "Never"
                  : r->neg == 0 ? "Always"
@@ -362,7 +364,9 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
   json_str(&o.b, t->filename ? t->filename : "");
   wl__buf_printf(
       &o.b, ", \"kind\": \"%s\", \"condition\": ", kind_cond(r->cond_kind));
-  json_str(&o.b, t->cond_text ? t->cond_text : "true");
+  json_str(&o.b, r->cond_override ? r->cond_override
+                 : t->cond_text ? t->cond_text
+                                : "true");
   wl__buf_printf(&o.b,
                  ", \"ok\": %s, \"verdict\": %d, \"positive\": %llu, "
                  "\"negative\": %llu, \"bound_hit\": %s, \"unroll\": %d, "
