@@ -32,6 +32,9 @@ LUA_CMOD := $(shell pkg-config --variable=INSTALL_CMOD lua5.4 2>/dev/null)
 LUA_CMOD := $(if $(LUA_CMOD),$(LUA_CMOD),/usr/local/lib/lua/5.4)
 LUA_LMOD := $(shell pkg-config --variable=INSTALL_LMOD lua5.4 2>/dev/null)
 LUA_LMOD := $(if $(LUA_LMOD),$(LUA_LMOD),/usr/local/share/lua/5.4)
+# libuv: only the scheduler (bindings/lsched.c) and main.c include uv.h.
+UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
+UV_LIBS := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
 ENGINE_SRC := $(wildcard engine/*/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
@@ -62,6 +65,9 @@ $(BUILD)/bindings/%.o: bindings/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -c $< -o $@
 
+$(BUILD)/bindings/lsched.o $(BUILD)/bindings/main.o: \
+  ALL_CFLAGS += $(UV_CFLAGS)
+
 $(EMBED): $(LUA_LIB_SRC) scripts/embed.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh $@ $(LUA_LIB_SRC)
@@ -75,15 +81,19 @@ $(LIB): $(ENGINE_OBJ)
 	ar rcs $@ $^
 
 $(BIN): $(BUILD)/bindings/main.o $(MOD_OBJ) $(LIB)
-	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) -o $@
+	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -o $@
 
 # The C module for the system lua5.4: Lua's symbols come from the host.
 $(SO): $(MOD_OBJ) $(LIB)
-	$(CC) -shared $(ALL_LDFLAGS) $^ -o $@
+	$(CC) -shared $(ALL_LDFLAGS) $^ $(UV_LIBS) -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) $(PKG_CMOCKA) -o $@
+
+$(BUILD)/tests/soundness: tests/soundness.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
 
 $(BUILD)/tests/conformance: tests/conformance.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -91,7 +101,8 @@ $(BUILD)/tests/conformance: tests/conformance.c $(LIB)
 
 # The test command: unit tests, the command-line tests, the conformance
 # run over ../shared/conformance.  The last line is "N passed, N failed".
-test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance
+test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
+      $(BUILD)/tests/soundness
 	@sh tests/run.sh $(BUILD)
 
 # Sanitizer builds, valgrind, and the layering check.

@@ -351,6 +351,66 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
 int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
                          void *ud);
 
+/* ------------------------------------------------------------------ */
+/* Sampling on the operational simulator                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The simulator runs a litmus test the way a GPU-like machine would: each
+ * thread on the SM of its CTA, stores entering a per-thread store queue
+ * that drains to the SM and then to L2 out of order (per address in
+ * order), loads served by the thread's own queue, the SM, a per-SM L1
+ * that may hold stale lines (weak loads only) or L2, the point of
+ * coherence; fences, release/acquire, barriers and atomics (performed at
+ * L2 for gpu/sys scope) with their operational meaning.  A seeded
+ * scheduler picks every step.  Every outcome it produces is allowed by
+ * the PTX model (tests check this against wl_explore).
+ */
+enum {
+  WL_PROFILE_WEAK, /* weak outcomes frequent: long queues, stale L1 */
+  WL_PROFILE_H100  /* weak outcomes across CTAs at roughly the rates
+                    * measured on an H100 (shared/hw/h100) */
+};
+
+typedef struct wl_sample_opts {
+  uint64_t runs;  /* how many runs */
+  uint64_t seed;  /* run i is seeded from (seed, first + i) alone, so a
+                   * histogram does not depend on how runs are split */
+  uint64_t first; /* index of the first run */
+  int profile;    /* WL_PROFILE_* */
+  int max_steps;  /* scheduler steps per run before the run counts as
+                   * not terminating (0: 10000) */
+  int (*should_stop)(void *ud); /* polled; non-zero stops with a partial
+                                 * histogram and WL_ESTOPPED */
+  void *stop_ud;
+} wl_sample_opts;
+
+typedef struct wl_hist wl_hist;
+
+/* Runs t opts->runs times.  Callback threads are not supported yet
+ * (WL_EUNSUPPORTED).  On WL_ESTOPPED *out still holds the runs done. */
+int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
+              wl_hist **out);
+/* Adds the counts of from into into (both from the same test). */
+int wl_hist_merge(wl_hist *into, const wl_hist *from);
+void wl_hist_free(wl_hist *h);
+uint64_t wl_hist_runs(const wl_hist *h);     /* runs attempted */
+uint64_t wl_hist_hung(const wl_hist *h);     /* deadlocked / out of steps */
+size_t wl_hist_noutcomes(const wl_hist *h);  /* distinct final states */
+uint64_t wl_hist_count(const wl_hist *h, size_t i);
+int wl_hist_sat(const wl_hist *h, size_t i); /* condition holds */
+/* The state's values, in the order of wl_result_var_* (registers of all
+ * threads, then locations); n is the number of values written. */
+int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n);
+/* Writes the histogram in litmus7's style: one line per outcome with
+ * its count, '*>' where the condition holds and ':>' otherwise, "weak"
+ * after outcomes that sequential consistency cannot produce, then the
+ * verdict ("Ok" when the condition's outcome was observed for exists),
+ * Positive/Negative, the Observation line and, when partial is set,
+ * a line saying the run was interrupted. */
+int wl_hist_write(const wl_hist *h, int partial, double seconds,
+                  wl_write_fn write, void *ud);
+
 #ifdef __cplusplus
 }
 #endif

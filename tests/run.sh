@@ -83,5 +83,35 @@ else
   bad "conformance corpus not found at $C (set WARPLAB_SHARED)"
 fi
 
+# 6. the simulator: every outcome sampled from every v6.0 test and every
+# tour file (10,000 runs, both profiles) is allowed by the explorer; and
+# the H100 profile shows weak outcomes where the H100 did and never where
+# it did not (tests/hw/expect.txt)
+if [ -d "$C" ] && [ -x "$B/tests/soundness" ]; then
+  files=$(sed -n 's|^litmus/PTX/\([^,]*\),.*|\1|p' "$C/expected/PTXv6_0-expected.csv" | tr -d '\r' | sed "s|^|$C/PTX/|")
+  # shellcheck disable=SC2086
+  out=$("$B/tests/soundness" 10000 $files "$ROOT"/scripts/litmus/*.litmus 2>&1)
+  m=$(printf '%s\n' "$out" | grep -c '^ok ')
+  x=$(printf '%s\n' "$out" | grep -c -v '^ok ')
+  pass=$((pass + m))
+  fail=$((fail + x))
+  printf '%s\n' "$out" | grep -v '^ok ' | head -n 20
+  echo "soundness: $m files sampled within the model, $x not"
+  out=$("$B/tests/soundness" 200000 "$ROOT"/tests/hw/*.litmus 2>&1)
+  while read -r name want; do
+    case "$name" in ''|'#'*) continue ;; esac
+    seen=$(printf '%s\n' "$out" | sed -n "s|^ok .*/$name.litmus (condition seen: weak [0-9]*, h100 \([0-9]*\);.*|\1|p")
+    if [ -z "$seen" ]; then
+      bad "hw $name: no result"
+    elif { [ "$want" = yes ] && [ "$seen" -gt 0 ]; } ||
+         { [ "$want" = no ] && [ "$seen" -eq 0 ]; }; then
+      ok
+    else
+      bad "hw $name: h100 profile saw the weak outcome $seen times (want $want)"
+    fi
+  done < "$ROOT/tests/hw/expect.txt"
+  echo "hw: done"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
