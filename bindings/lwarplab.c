@@ -790,6 +790,7 @@ static int l_listdir(lua_State *L) {
 /* ------------------------------------------------------------------ */
 
 static const luaL_Reg test_methods[] = {{"explore", wll_test_explore},
+                                        {"sample", wll_test_sample},
                                         {"close", test_close},
                                         {"locations", test_locations},
                                         {NULL, NULL}};
@@ -815,6 +816,7 @@ int luaopen_warplab(lua_State *L) {
   lua_pop(L, 1);
   wll_device_open(L);
   wll_result_open(L);
+  wll_sample_open(L);
   luaL_newlib(L, funcs);
   lua_pushliteral(L, WL_VERSION);
   lua_setfield(L, -2, "version");

@@ -90,6 +90,11 @@ WLL_HIDDEN void wll_result_open(lua_State *L);
 /* test:explore(opts) */
 WLL_HIDDEN int wll_test_explore(lua_State *L);
 
+/* lsample.c */
+WLL_HIDDEN void wll_sample_open(lua_State *L);
+/* test:sample{...} */
+WLL_HIDDEN int wll_test_sample(lua_State *L);
+
 /* The pure-Lua part (scripts/warplab/ *.lua), embedded at build time. */
 typedef struct wll_chunk {
   const char *name;

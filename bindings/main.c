@@ -1,15 +1,19 @@
 /* main.c -- the warplab command. */
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
 
 #include "../engine/warplab.h"
+#include "lsched.h"
 
 /* bindings/lwarplab.c */
 int luaopen_warplab(lua_State *L);
@@ -33,6 +37,27 @@ static const char usage[] =
     "      --timeout SECONDS      give up on a file after this long (the\n"
     "                             file counts as failed; the rest go on)\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    "  sample [options] FILE...   run each .litmus file many times on the\n"
+    "                             operational simulator and print the\n"
+    "                             histogram of outcomes in litmus7's style\n"
+    "                             (count, '*>' where the condition holds,\n"
+    "                             'weak' for outcomes sequential\n"
+    "                             consistency cannot give, the verdict)\n"
+    "      -n N                   runs per file (default 100000)\n"
+    "      --seed S               seed (default 1); the same seed gives the\n"
+    "                             same histogram for any --jobs\n"
+    "      --profile weak|h100    weak: weak outcomes frequent; h100: at\n"
+    "                             rates like an H100's (default h100)\n"
+    "      --jobs J               worker threads (default: the number of\n"
+    "                             CPUs)\n"
+    "      --timeout SECONDS      stop a file's runs after this long and\n"
+    "                             print the partial histogram\n"
+    "      --max-steps N          scheduler steps before a run counts as\n"
+    "                             hung (default 10000)\n"
+    "                             A progress line is drawn on stderr when\n"
+    "                             it is a terminal.  Ctrl-C stops the\n"
+    "                             workers, prints the partial histogram\n"
+    "                             marked as such and exits with 130\n"
     "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"
     "                             preloaded (require \"warplab\"); arg and\n"
     "                             ... hold ARGS as in lua5.4; '-' reads the\n"
@@ -43,8 +68,10 @@ static const char usage[] =
     "  version                    the version\n"
     "\n"
     "Exit status: 0 when every file ran, 1 when some file could not be\n"
-    "read, parsed or explored (the reason goes to stderr as\n"
-    "file:line:col: message), 2 on a usage error.\n"
+    "read, parsed, explored or sampled (the reason goes to stderr as\n"
+    "file:line:col: message), 2 on a usage error; for sample also 3\n"
+    "when --timeout cut a file's runs short (and no file failed), and\n"
+    "130 after Ctrl-C (the files after the interrupted one are skipped).\n"
     "\n"
     "The .litmus dialect is Dat3M's PTX dialect; README.md describes it.\n";
 
@@ -241,6 +268,194 @@ static int cmd_litmus(int argc, char **argv) {
 }
 
 /* ------------------------------------------------------------------ */
+/* warplab sample [options] FILE...                                    */
+/* ------------------------------------------------------------------ */
+
+/* An option's value: "--opt V" or "--opt=V"; NULL (and a message) when
+ * it is missing.  *i moves past a separate value. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
+    return argv[*i] + n + 1;
+  if (*i + 1 >= argc) {
+    fprintf(stderr, "warplab sample: %s needs a value (see warplab help)\n",
+            name);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+static int is_opt(const char *arg, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* A count: digits, or a number like 1e6 that is a whole number. */
+static int parse_count(const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
+  char *end;
+  unsigned long long u;
+  if (*v == '\0' || *v == '-' || *v == '+' || *v == ' ')
+    return -1;
+  errno = 0;
+  u = strtoull(v, &end, 10);
+  if (*end != '\0' || errno != 0) {
+    double d = strtod(v, &end);
+    if (*end != '\0' || !(d >= 0) || d > 9007199254740992.0)
+      return -1;
+    u = (unsigned long long)d;
+    if ((double)u != d) /* not a whole number */
+      return -1;
+  }
+  if (u < lo || u > hi)
+    return -1;
+  *out = u;
+  return 0;
+}
+
+static int sample_usage(const char *opt, const char *v, const char *want) {
+  fprintf(stderr, "warplab sample: %s takes %s, not '%s'\n", opt, want, v);
+  return 2;
+}
+
+static int cmd_sample(int argc, char **argv) {
+  wl_sample_opts opts;
+  uint64_t u;
+  int i, jobs = wll_ncpus(), failed = 0, cut = 0, interrupted = 0;
+  int progress = isatty(2);
+  double timeout = 0;
+  memset(&opts, 0, sizeof opts);
+  opts.runs = 100000;
+  opts.seed = 1;
+  opts.profile = WL_PROFILE_H100;
+  for (i = 0; i < argc; i++) {
+    const char *a = argv[i], *v;
+    if (is_opt(a, "-n") || is_opt(a, "--runs")) {
+      if ((v = opt_value(argc, argv, &i, a[1] == 'n' ? "-n" : "--runs")) ==
+          NULL)
+        return 2;
+      if (parse_count(v, 1, UINT64_MAX, &opts.runs) != 0)
+        return sample_usage("-n", v, "a number of runs of at least 1");
+    } else if (is_opt(a, "--seed")) {
+      if ((v = opt_value(argc, argv, &i, "--seed")) == NULL)
+        return 2;
+      if (parse_count(v, 0, UINT64_MAX, &opts.seed) != 0)
+        return sample_usage("--seed", v, "a non-negative integer");
+    } else if (is_opt(a, "--profile")) {
+      if ((v = opt_value(argc, argv, &i, "--profile")) == NULL)
+        return 2;
+      if (strcmp(v, "weak") == 0)
+        opts.profile = WL_PROFILE_WEAK;
+      else if (strcmp(v, "h100") == 0)
+        opts.profile = WL_PROFILE_H100;
+      else
+        return sample_usage("--profile", v, "weak or h100");
+    } else if (is_opt(a, "--jobs") || is_opt(a, "-j")) {
+      if ((v = opt_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--jobs")) ==
+          NULL)
+        return 2;
+      if (parse_count(v, 1, 1024, &u) != 0)
+        return sample_usage("--jobs", v, "a number from 1 to 1024");
+      jobs = (int)u;
+    } else if (is_opt(a, "--max-steps")) {
+      if ((v = opt_value(argc, argv, &i, "--max-steps")) == NULL)
+        return 2;
+      if (parse_count(v, 1, INT_MAX, &u) != 0)
+        return sample_usage("--max-steps", v, "a positive number");
+      opts.max_steps = (int)u;
+    } else if (is_opt(a, "--timeout")) {
+      char *end;
+      if ((v = opt_value(argc, argv, &i, "--timeout")) == NULL)
+        return 2;
+      timeout = strtod(v, &end);
+      if (*v == '\0' || *end != '\0' || !(timeout > 0) || timeout > 1e9)
+        return sample_usage("--timeout", v, "a positive number of seconds");
+    } else if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      fprintf(stderr,
+              "warplab sample: unknown option '%s' (see warplab help)\n", a);
+      return 2;
+    } else {
+      break;
+    }
+  }
+  if (i >= argc) {
+    fprintf(stderr, "warplab sample: no .litmus file given (see warplab "
+                    "help)\n");
+    return 2;
+  }
+  for (; i < argc && !interrupted; i++) {
+    char err[600];
+    size_t len = 0;
+    char *src = read_file(argv[i], &len, err, sizeof err);
+    wl_ctx *ctx = NULL;
+    wl_litmus *t = NULL;
+    wl_hist *h = NULL;
+    double t0;
+    int rc, partial = WLL_STOP_NONE;
+    if (src == NULL) {
+      fprintf(stderr, "warplab: %s\n", err);
+      failed++;
+      continue;
+    }
+    /* the test's context only parses; the workers have their own */
+    rc = wl_ctx_new(NULL, &ctx);
+    if (rc == 0)
+      rc = wl_litmus_parse(ctx, argv[i], src, len, &t);
+    free(src);
+    if (rc != 0) {
+      const char *m = ctx != NULL ? wl_ctx_errmsg(ctx) : "";
+      if (m[0] == '\0')
+        m = wl_strerror(rc);
+      if (strncmp(m, argv[i], strlen(argv[i])) == 0)
+        fprintf(stderr, "warplab: %s\n", m);
+      else
+        fprintf(stderr, "warplab: %s: %s\n", argv[i], m);
+      wl_ctx_free(ctx);
+      failed++;
+      continue;
+    }
+    t0 = now();
+    rc = wll_sample_parallel(ctx, t, &opts, jobs, timeout, progress, &h,
+                             &partial, err, sizeof err);
+    if (rc != 0) {
+      if (strncmp(err, argv[i], strlen(argv[i])) == 0)
+        fprintf(stderr, "warplab: %s\n", err);
+      else
+        fprintf(stderr, "warplab: %s: %s\n", argv[i], err);
+      failed++;
+    } else {
+      rc = wl_hist_write(h, partial != WLL_STOP_NONE, now() - t0, write_stdout,
+                         NULL);
+      if (rc != 0)
+        failed++;
+      if (partial != WLL_STOP_NONE) {
+        fflush(stdout);
+        fprintf(stderr,
+                "warplab: %s: %s after %llu of %llu runs; the histogram "
+                "is partial\n",
+                argv[i],
+                partial == WLL_STOP_TIMEOUT ? "stopped by --timeout"
+                                            : "interrupted",
+                (unsigned long long)wl_hist_runs(h),
+                (unsigned long long)opts.runs);
+        if (partial == WLL_STOP_TIMEOUT)
+          cut++;
+        else
+          interrupted = 1;
+      }
+    }
+    wl_hist_free(h);
+    wl_litmus_free(t);
+    wl_ctx_free(ctx);
+  }
+  if (fflush(stdout) != 0)
+    return 1;
+  return interrupted ? 130 : failed ? 1 : cut ? 3 : 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* warplab run SCRIPT [ARGS]: lua.c's way of running a script          */
 /* ------------------------------------------------------------------ */
 
@@ -324,6 +539,8 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "litmus") == 0)
     return cmd_litmus(argc - 2, argv + 2);
+  if (strcmp(argv[1], "sample") == 0)
+    return cmd_sample(argc - 2, argv + 2);
   if (strcmp(argv[1], "run") == 0)
     return cmd_run(argc, argv);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||

@@ -388,7 +388,9 @@ typedef struct wl_sample_opts {
 typedef struct wl_hist wl_hist;
 
 /* Runs t opts->runs times.  Callback threads are not supported yet
- * (WL_EUNSUPPORTED).  On WL_ESTOPPED *out still holds the runs done. */
+ * (WL_EUNSUPPORTED).  On WL_ESTOPPED *out still holds the runs done.
+ * The histogram allocates through ctx and refers to t: free it before
+ * either (runs = 0 gives an empty histogram to merge batches into). */
 int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
               wl_hist **out);
 /* Adds the counts of from into into (both from the same test). */
@@ -402,6 +404,20 @@ int wl_hist_sat(const wl_hist *h, size_t i); /* condition holds */
 /* The state's values, in the order of wl_result_var_* (registers of all
  * threads, then locations); n is the number of values written. */
 int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n);
+/* The values' names, as wl_result_var_*: registers of all threads, then
+ * locations. */
+int wl_hist_nvars(const wl_hist *h);
+int wl_hist_var_thread(const wl_hist *h, int var); /* -1: a location */
+const char *wl_hist_var_name(const wl_hist *h, int var);
+/* 1 when sequential consistency cannot produce outcome i (a weak
+ * outcome), 0 when it can, -1 when the search for SC outcomes gave up
+ * (large loops).  Computed once per histogram, on first use. */
+int wl_hist_weak(wl_hist *h, size_t i);
+/* Re-judges the outcomes under a condition the caller evaluates (a Lua
+ * predicate): set each outcome's truth, then the kind and the text the
+ * writer prints (copied). */
+int wl_hist_set_sat(wl_hist *h, size_t i, int sat);
+int wl_hist_set_condition(wl_hist *h, int kind, const char *text);
 /* Writes the histogram in litmus7's style: one line per outcome with
  * its count, '*>' where the condition holds and ':>' otherwise, "weak"
  * after outcomes that sequential consistency cannot produce, then the

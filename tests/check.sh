@@ -43,6 +43,13 @@ else
   echo "check: valgrind FAILED: warplab"; tail -n 30 /tmp/wl-vg.$$
   fail=1
 fi
+# the scheduler: libuv's loop, pool threads and handles all go away
+if $VG "$B/warplab" sample -n 2000 --jobs 2 "$ROOT/scripts/litmus/SB.litmus" > /dev/null 2> /tmp/wl-vg.$$; then
+  echo "check: valgrind clean: warplab sample --jobs 2"
+else
+  echo "check: valgrind FAILED: warplab sample"; tail -n 30 /tmp/wl-vg.$$
+  fail=1
+fi
 for t in "$ROOT"/tests/lua/*.lua; do
   if (cd "$ROOT" && $VG "$B/warplab" run "tests/lua/$(basename "$t")" "$SHARED") > /tmp/wl-vg.$$ 2>&1; then
     echo "check: valgrind clean: warplab run tests/lua/$(basename "$t")"

@@ -447,6 +447,11 @@ struct wl_hist {
   wl_ctx *ctx;
   const wl_litmus *t;
   int nvals;
+  int kind;      /* condition kind (the test's, or set) */
+  char *cond;    /* condition text set by wl_hist_set_condition */
+  uint8_t *weak; /* per outcome, once computed (n entries) */
+  size_t nweak;
+  int weak_known; /* the SC search finished */
   int regoff[WL_MAX_THREADS + 1];
   uint64_t runs, hung;
   hout *o;
@@ -485,6 +490,8 @@ void wl_hist_free(wl_hist *h) {
   for (i = 0; i < h->n; i++)
     wl__free(h->ctx, h->o[i].vals, (size_t)h->nvals * sizeof(int64_t));
   wl__free(h->ctx, h->o, h->cap * sizeof *h->o);
+  wl__free(h->ctx, h->weak, h->nweak);
+  wl__strfree(h->ctx, h->cond);
   wl__free(h->ctx, h, sizeof *h);
 }
 
@@ -518,6 +525,58 @@ int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n) {
     n = h->nvals;
   memcpy(vals, h->o[i].vals, (size_t)n * sizeof *vals);
   return n;
+}
+
+int wl_hist_nvars(const wl_hist *h) { return h ? h->nvals : 0; }
+
+int wl_hist_var_thread(const wl_hist *h, int var) {
+  int th;
+  if (h == NULL || var < 0 || var >= h->nvals)
+    return -1;
+  for (th = 0; th < h->t->nthreads; th++)
+    if (var < h->regoff[th + 1])
+      return th;
+  return -1;
+}
+
+const char *wl_hist_var_name(const wl_hist *h, int var) {
+  int th = wl_hist_var_thread(h, var);
+  if (h == NULL || var < 0 || var >= h->nvals)
+    return NULL;
+  if (th >= 0)
+    return h->t->threads[th].regnames[var - h->regoff[th]];
+  return h->t->locnames[var - h->regoff[h->t->nthreads]];
+}
+
+int wl_hist_set_sat(wl_hist *h, size_t i, int sat) {
+  if (h == NULL || i >= h->n)
+    return WL_EINVAL;
+  h->o[i].sat = sat != 0;
+  return 0;
+}
+
+int wl_hist_set_condition(wl_hist *h, int kind, const char *text) {
+  char *c = NULL;
+  if (h == NULL || kind < WL_COND_EXISTS || kind > WL_COND_FORALL)
+    return WL_EINVAL;
+  if (text != NULL && (c = wl__strndup(h->ctx, text, strlen(text))) == NULL)
+    return wl__err(h->ctx, WL_ENOMEM, "out of memory");
+  wl__strfree(h->ctx, h->cond);
+  h->cond = c;
+  h->kind = kind;
+  return 0;
+}
+
+static int compute_weak(wl_hist *h);
+
+int wl_hist_weak(wl_hist *h, size_t i) {
+  if (h == NULL || i >= h->n)
+    return -1;
+  if ((h->weak == NULL || h->nweak != h->n + 1) && compute_weak(h) != 0)
+    return -1;
+  if (!h->weak_known)
+    return -1;
+  return h->weak[i];
 }
 
 /* ---------------------------------------------------------------- */
@@ -637,6 +696,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   }
   h->ctx = ctx;
   h->t = t;
+  h->kind = t->cond_kind;
   for (th = 0; th < t->nthreads; th++) {
     h->regoff[th] = h->nvals;
     h->nvals += t->threads[th].nregs;
@@ -782,6 +842,40 @@ static void sc_dfs(scx *c, int depth) {
   }
 }
 
+/* Marks the outcomes sequential consistency cannot produce. */
+static int compute_weak(wl_hist *h) {
+  const wl_litmus *t = h->t;
+  scx *c;
+  uint8_t *sc;
+  size_t i;
+  int th;
+  wl__free(h->ctx, h->weak, h->nweak);
+  h->weak = NULL;
+  h->nweak = 0;
+  sc = wl__calloc(h->ctx, h->n + 1);
+  c = wl__calloc(h->ctx, sizeof *c);
+  if (sc == NULL || c == NULL) {
+    wl__free(h->ctx, sc, h->n + 1);
+    wl__free(h->ctx, c, sizeof *c);
+    return wl__err(h->ctx, WL_ENOMEM, "out of memory");
+  }
+  c->t = t;
+  c->h = h;
+  c->sc = sc;
+  c->budget = 2000000;
+  for (th = 0; th < t->nthreads; th++)
+    memcpy(c->regs[th], t->threads[th].reginit, sizeof c->regs[th]);
+  memcpy(c->mem, t->locinit, sizeof c->mem);
+  sc_dfs(c, 0);
+  h->weak_known = c->budget >= 0;
+  for (i = 0; i < h->n; i++)
+    sc[i] = !sc[i]; /* reachable under SC -> not weak */
+  h->weak = sc;
+  h->nweak = h->n + 1;
+  wl__free(h->ctx, c, sizeof *c);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- */
 /* Writing                                                           */
 
@@ -798,32 +892,18 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
   const wl_litmus *t;
   wl_buf b;
   size_t *order, i, j;
-  uint8_t *sc;
   uint64_t pos = 0, neg = 0;
-  int th, rc = 0, complete;
-  scx *c;
+  int th, rc = 0;
   if (h == NULL || write == NULL)
     return WL_EINVAL;
   t = h->t;
+  /* the SC outcomes, to call the others weak (cached in h) */
+  if ((h->weak == NULL || h->nweak != h->n + 1) &&
+      (rc = compute_weak((wl_hist *)h)) != 0)
+    return rc;
   order = wl__alloc(h->ctx, (h->n + 1) * sizeof *order);
-  sc = wl__calloc(h->ctx, h->n + 1);
-  c = wl__calloc(h->ctx, sizeof *c);
-  if (order == NULL || sc == NULL || c == NULL) {
-    wl__free(h->ctx, order, (h->n + 1) * sizeof *order);
-    wl__free(h->ctx, sc, h->n + 1);
-    wl__free(h->ctx, c, sizeof *c);
+  if (order == NULL)
     return wl__err(h->ctx, WL_ENOMEM, "out of memory");
-  }
-  /* SC outcomes, to call the others weak */
-  c->t = t;
-  c->h = h;
-  c->sc = sc;
-  c->budget = 2000000;
-  for (th = 0; th < t->nthreads; th++)
-    memcpy(c->regs[th], t->threads[th].reginit, sizeof c->regs[th]);
-  memcpy(c->mem, t->locinit, sizeof c->mem);
-  sc_dfs(c, 0);
-  complete = c->budget >= 0;
   /* outcomes sorted by value: the same text whatever the merge order */
   for (i = 0; i < h->n; i++) {
     for (j = i;
@@ -834,9 +914,9 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
   }
   wl__buf_init(&b, h->ctx);
   wl__buf_printf(&b, "Test %s %s\nHistogram (%zu states)\n", t->name,
-                 t->cond_kind == WL_COND_EXISTS   ? "Allowed"
-                 : t->cond_kind == WL_COND_FORALL ? "Required"
-                                                  : "Forbidden",
+                 h->kind == WL_COND_EXISTS   ? "Allowed"
+                 : h->kind == WL_COND_FORALL ? "Required"
+                                             : "Forbidden",
                  h->n);
   for (i = 0; i < h->n; i++) {
     const hout *o = &h->o[order[i]];
@@ -849,14 +929,15 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
         if (v >= h->regoff[th] && v < h->regoff[th + 1])
           tth = th;
       if (tth >= 0)
-        wl__buf_printf(&b, "%d:%s=%lld; ", tth,
+        wl__buf_printf(&b, "%s%d:%s=%lld;", v ? " " : "", tth,
                        t->threads[tth].regnames[v - h->regoff[tth]],
                        (long long)o->vals[v]);
       else
-        wl__buf_printf(&b, "%s=%lld; ", t->locnames[v - h->regoff[t->nthreads]],
+        wl__buf_printf(&b, "%s%s=%lld;", v ? " " : "",
+                       t->locnames[v - h->regoff[t->nthreads]],
                        (long long)o->vals[v]);
     }
-    if (complete && !sc[order[i]])
+    if (h->weak_known && h->weak[order[i]])
       wl__buf_puts(&b, " weak");
     wl__buf_puts(&b, "\n");
     if (o->sat)
@@ -865,17 +946,20 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
       neg += o->count;
   }
   {
-    int ok = t->cond_kind == WL_COND_EXISTS   ? pos > 0
-             : t->cond_kind == WL_COND_FORALL ? neg == 0
-                                              : pos == 0;
+    int ok = h->kind == WL_COND_EXISTS   ? pos > 0
+             : h->kind == WL_COND_FORALL ? neg == 0
+                                         : pos == 0;
     wl__buf_printf(&b, "%s\nWitnesses\nPositive: %llu, Negative: %llu\n",
                    ok ? "Ok" : "No", (unsigned long long)pos,
                    (unsigned long long)neg);
     wl__buf_printf(&b, "Condition %s %s is %svalidated\n",
-                   t->cond_kind == WL_COND_EXISTS   ? "exists"
-                   : t->cond_kind == WL_COND_FORALL ? "forall"
-                                                    : "~exists",
-                   t->cond_text ? t->cond_text : "(true)", ok ? "" : "NOT ");
+                   h->kind == WL_COND_EXISTS   ? "exists"
+                   : h->kind == WL_COND_FORALL ? "forall"
+                                               : "~exists",
+                   h->cond        ? h->cond
+                   : t->cond_text ? t->cond_text
+                                  : "(true)",
+                   ok ? "" : "NOT ");
     wl__buf_printf(&b, "Observation %s %s %llu %llu\n", t->name,
                    pos == 0   ? "Never"
                    : neg == 0 ? "Always"
@@ -896,7 +980,5 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
     rc = wl__err(h->ctx, WL_EIO, "the writer stopped the output");
   wl__buf_free(&b);
   wl__free(h->ctx, order, (h->n + 1) * sizeof *order);
-  wl__free(h->ctx, sc, h->n + 1);
-  wl__free(h->ctx, c, sizeof *c);
   return rc;
 }

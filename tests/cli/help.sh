@@ -1,7 +1,8 @@
 # warplab help documents the litmus command and its options.
 set -eu
 out=$("$WL" help)
-for w in "litmus" "--json" "--unroll" "Exit status"; do
+for w in "litmus" "--json" "--unroll" "Exit status" "sample" "--jobs" \
+         "--profile" "--seed" "130"; do
   printf "%s\n" "$out" | grep -q -- "$w" || { echo "help lacks $w"; exit 1; }
 done
 "$WL" --version | grep -q '^warplab [0-9]'

@@ -1,0 +1,434 @@
+/* lsched.c -- sampling on libuv's thread pool: batches of simulator runs
+ * go to the pool, their histograms come back to the loop and are merged
+ * there in batch order; a timer draws the progress line and enforces the
+ * timeout; SIGINT stops the workers.  The only bindings file that
+ * includes uv.h (luv keeps its libuv glue in one module too). */
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "lsched.h"
+
+#define PROGRESS_MS 100
+/* A batch is at most this many runs, so that the progress line moves
+ * and the merge buffer stays small even for -n 1e12. */
+#define MAX_BATCH ((uint64_t)1 << 16)
+/* Batches per job: enough that the last batches of a job even out. */
+#define BATCHES_PER_JOB 8
+#define MAX_JOBS 1024 /* libuv's own cap on UV_THREADPOOL_SIZE */
+
+enum { SLOT_IDLE, SLOT_RUNNING, SLOT_DONE };
+
+typedef struct sched sched;
+
+/* One worker's place: at most one batch in flight in it, and its own
+ * engine context, which only that batch's thread touches meanwhile. */
+typedef struct slot {
+  uv_work_t req;
+  sched *s;
+  wl_ctx *ctx;
+  wl_hist *h;     /* the batch's histogram, until merged */
+  uint64_t batch; /* index of the batch it holds */
+  int state;      /* SLOT_* */
+  int rc;         /* wl_sample's answer */
+} slot;
+
+struct sched {
+  uv_loop_t loop;
+  uv_signal_t sig;
+  uv_timer_t tick;     /* progress line, every PROGRESS_MS */
+  uv_timer_t deadline; /* the timeout */
+  int have_sig, have_tick, have_deadline, closing;
+  const wl_litmus *t;
+  wl_sample_opts base;
+  atomic_int stop; /* read by the workers through should_stop */
+  int why;         /* WLL_STOP_* */
+  uint64_t bsize, nbatches, next_batch, next_merge, runs_done;
+  int nslots, running;
+  slot *slots;
+  wl_hist *total;
+  int rc;            /* first failure, by batch index */
+  uint64_t rc_batch; /* the batch it came from */
+  char *err;
+  size_t errlen;
+  int progress, drawn; /* drawn: width of the line on stderr */
+};
+
+static void set_err(sched *s, const char *fmt, const char *a, const char *b) {
+  if (s->errlen > 0)
+    snprintf(s->err, s->errlen, fmt, a, b);
+}
+
+/* Sizes libuv's pool before its first use (it is created once). */
+static void pool_size(int jobs) {
+  static int done; /* the process's one pool */
+  char buf[32];
+  int n;
+  if (done)
+    return;
+  done = 1;
+  if (getenv("UV_THREADPOOL_SIZE") != NULL)
+    return;
+  n = wll_ncpus();
+  if (jobs > n)
+    n = jobs;
+  if (n > MAX_JOBS)
+    n = MAX_JOBS;
+  snprintf(buf, sizeof buf, "%d", n);
+  setenv("UV_THREADPOOL_SIZE", buf, 1);
+}
+
+int wll_ncpus(void) {
+  unsigned n = uv_available_parallelism();
+  return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
+}
+
+/* ------------------------------------------------------------------ */
+/* the workers                                                         */
+/* ------------------------------------------------------------------ */
+
+static int should_stop(void *ud) {
+  sched *s = ud;
+  return atomic_load_explicit(&s->stop, memory_order_relaxed);
+}
+
+/* On a pool thread: one batch, one wl_sample call. */
+static void work_cb(uv_work_t *req) {
+  slot *w = req->data;
+  sched *s = w->s;
+  wl_sample_opts o = s->base;
+  uint64_t start = w->batch * s->bsize;
+  o.first = s->base.first + start;
+  o.runs = s->base.runs - start < s->bsize ? s->base.runs - start : s->bsize;
+  o.should_stop = should_stop;
+  o.stop_ud = s;
+  w->h = NULL;
+  w->rc = wl_sample(w->ctx, s->t, &o, &w->h);
+}
+
+/* ------------------------------------------------------------------ */
+/* the loop                                                            */
+/* ------------------------------------------------------------------ */
+
+static void stop_all(sched *s, int why) {
+  atomic_store(&s->stop, 1);
+  if (s->why == WLL_STOP_NONE)
+    s->why = why;
+}
+
+static void erase_progress(sched *s) {
+  if (s->drawn > 0) {
+    fprintf(stderr, "\r%*s\r", s->drawn, "");
+    fflush(stderr);
+    s->drawn = 0;
+  }
+}
+
+static void draw_progress(sched *s) {
+  uint64_t all = s->base.runs;
+  int pct = all ? (int)((double)s->runs_done * 100.0 / (double)all) : 100;
+  char line[256];
+  int n = snprintf(line, sizeof line, "sample %s: %d%% %llu/%llu runs",
+                   wl_litmus_name(s->t), pct, (unsigned long long)s->runs_done,
+                   (unsigned long long)all);
+  if (n < 0)
+    return;
+  if (n >= (int)sizeof line)
+    n = (int)sizeof line - 1;
+  /* pad over what is left of a longer earlier line */
+  fprintf(stderr, "\r%s%*s", line, s->drawn > n ? s->drawn - n : 0, "");
+  if (n > s->drawn)
+    s->drawn = n;
+  fflush(stderr);
+}
+
+static void tick_cb(uv_timer_t *h) { draw_progress(h->data); }
+
+static void deadline_cb(uv_timer_t *h) { stop_all(h->data, WLL_STOP_TIMEOUT); }
+
+/* Ctrl-C stops the workers.  The watcher stays on until the loop ends,
+ * so that a second SIGINT is absorbed too: coreutils timeout, for one,
+ * sends it to the child and again to its process group, and the workers
+ * stop within a few hundred runs anyway (the engine polls). */
+static void sig_cb(uv_signal_t *h, int signum) {
+  (void)signum;
+  stop_all(h->data, WLL_STOP_SIGINT);
+}
+
+static void close_all(sched *s) {
+  if (s->closing)
+    return;
+  s->closing = 1;
+  if (s->have_sig)
+    uv_close((uv_handle_t *)&s->sig, NULL);
+  if (s->have_tick)
+    uv_close((uv_handle_t *)&s->tick, NULL);
+  if (s->have_deadline)
+    uv_close((uv_handle_t *)&s->deadline, NULL);
+}
+
+static void after_work_cb(uv_work_t *req, int status);
+
+/* Fills idle slots with the next batches, unless stopping. */
+static void dispatch(sched *s) {
+  int i;
+  for (i = 0; i < s->nslots; i++) {
+    slot *w = &s->slots[i];
+    int rc;
+    if (atomic_load(&s->stop) || s->next_batch >= s->nbatches)
+      break;
+    if (w->state != SLOT_IDLE)
+      continue;
+    w->batch = s->next_batch;
+    w->req.data = w;
+    rc = uv_queue_work(&s->loop, &w->req, work_cb, after_work_cb);
+    if (rc != 0) {
+      if (s->rc == 0) {
+        s->rc = WL_EIO;
+        s->rc_batch = w->batch;
+        set_err(s, "cannot queue work: %s%s", uv_strerror(rc), "");
+      }
+      stop_all(s, WLL_STOP_ERROR);
+      break;
+    }
+    w->state = SLOT_RUNNING;
+    s->running++;
+    s->next_batch++;
+  }
+}
+
+/* Merges finished batches in batch order, so that the merged histogram
+ * (and the order of its outcomes) does not depend on which finished
+ * first.  A slot is reused only once its batch is merged. */
+static void merge_ready(sched *s) {
+  for (;;) {
+    slot *w = NULL;
+    int i;
+    for (i = 0; i < s->nslots; i++)
+      if (s->slots[i].state == SLOT_DONE && s->slots[i].batch == s->next_merge)
+        w = &s->slots[i];
+    if (w == NULL)
+      return;
+    if (w->h != NULL && s->rc == 0) {
+      int rc = wl_hist_merge(s->total, w->h);
+      if (rc != 0) {
+        s->rc = rc;
+        s->rc_batch = w->batch;
+        set_err(s, "merging histograms: %s%s", wl_strerror(rc), "");
+        stop_all(s, WLL_STOP_ERROR);
+      }
+    }
+    wl_hist_free(w->h);
+    w->h = NULL;
+    w->state = SLOT_IDLE;
+    s->next_merge++;
+  }
+}
+
+static void after_work_cb(uv_work_t *req, int status) {
+  slot *w = req->data;
+  sched *s = w->s;
+  w->state = SLOT_DONE;
+  s->running--;
+  if (status != 0 && w->rc == 0) /* UV_ECANCELED: we never cancel */
+    w->rc = WL_EIO;
+  if (w->h != NULL)
+    s->runs_done += wl_hist_runs(w->h);
+  if (w->rc != 0 && w->rc != WL_ESTOPPED &&
+      (s->rc == 0 || w->batch < s->rc_batch)) {
+    const char *m = wl_ctx_errmsg(w->ctx);
+    s->rc = w->rc;
+    s->rc_batch = w->batch;
+    set_err(s, "%s%s", m[0] ? m : wl_strerror(w->rc), "");
+    stop_all(s, WLL_STOP_ERROR);
+  } else if (w->rc == WL_ESTOPPED) {
+    stop_all(s, WLL_STOP_SIGINT); /* keeps the first reason */
+  }
+  merge_ready(s);
+  dispatch(s);
+  if (s->running == 0) {
+    /* everything ran, or we are stopping and the last worker is back */
+    if (s->progress)
+      erase_progress(s);
+    close_all(s);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* setup and teardown                                                  */
+/* ------------------------------------------------------------------ */
+
+static void close_leftover(uv_handle_t *h, void *arg) {
+  (void)arg;
+  if (!uv_is_closing(h))
+    uv_close(h, NULL);
+}
+
+/* libuv's MAKE_VALGRIND_HAPPY: close what is left, run the loop until the
+ * close callbacks ran, and close the loop. */
+static int loop_teardown(uv_loop_t *loop) {
+  int rc = uv_loop_close(loop);
+  if (rc == UV_EBUSY) {
+    uv_walk(loop, close_leftover, NULL);
+    uv_run(loop, UV_RUN_DEFAULT);
+    rc = uv_loop_close(loop);
+  }
+  return rc;
+}
+
+static int start_handles(sched *s, double timeout_s) {
+  int rc;
+  rc = uv_signal_init(&s->loop, &s->sig);
+  if (rc != 0)
+    return rc;
+  s->have_sig = 1;
+  s->sig.data = s;
+  rc = uv_signal_start(&s->sig, sig_cb, SIGINT);
+  if (rc != 0)
+    return rc;
+  if (s->progress) {
+    rc = uv_timer_init(&s->loop, &s->tick);
+    if (rc != 0)
+      return rc;
+    s->have_tick = 1;
+    s->tick.data = s;
+    rc = uv_timer_start(&s->tick, tick_cb, PROGRESS_MS, PROGRESS_MS);
+    if (rc != 0)
+      return rc;
+  }
+  if (timeout_s > 0) {
+    double ms = timeout_s * 1000.0;
+    uint64_t ims = ms >= 1e15 ? (uint64_t)1e15 : (uint64_t)ms;
+    if ((double)ims < ms)
+      ims++; /* never earlier than asked */
+    rc = uv_timer_init(&s->loop, &s->deadline);
+    if (rc != 0)
+      return rc;
+    s->have_deadline = 1;
+    s->deadline.data = s;
+    rc = uv_timer_start(&s->deadline, deadline_cb, ims, 0);
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
+int wll_sample_parallel(wl_ctx *ctx, const wl_litmus *t,
+                        const wl_sample_opts *base, int jobs, double timeout_s,
+                        int progress, wl_hist **out, int *partial, char *err,
+                        size_t errlen) {
+  sched *s;
+  uint64_t per;
+  int i, rc, urc;
+  if (err != NULL && errlen > 0)
+    err[0] = '\0';
+  if (out != NULL)
+    *out = NULL;
+  if (partial != NULL)
+    *partial = WLL_STOP_ERROR;
+  if (ctx == NULL || t == NULL || base == NULL || out == NULL ||
+      partial == NULL || jobs < 1 || !(timeout_s >= 0)) {
+    if (err != NULL && errlen > 0)
+      snprintf(err, errlen, "invalid argument");
+    return WL_EINVAL;
+  }
+  if (jobs > MAX_JOBS)
+    jobs = MAX_JOBS;
+  pool_size(jobs);
+  s = calloc(1, sizeof *s);
+  if (s == NULL)
+    goto nomem;
+  s->t = t;
+  s->base = *base;
+  s->base.should_stop = NULL;
+  s->base.stop_ud = NULL;
+  atomic_init(&s->stop, 0);
+  s->err = err;
+  s->errlen = err != NULL ? errlen : 0;
+  s->progress = progress;
+  /* batch size: a function of runs and jobs only (never of timing) */
+  per = base->runs / ((uint64_t)jobs * BATCHES_PER_JOB);
+  s->bsize = per < 1 ? 1 : per > MAX_BATCH ? MAX_BATCH : per;
+  s->nbatches = base->runs / s->bsize + (base->runs % s->bsize != 0);
+  if (s->nbatches == 0)
+    s->nbatches = 1; /* runs == 0: one empty batch, for an empty hist */
+  s->nslots = (uint64_t)jobs < s->nbatches ? jobs : (int)s->nbatches;
+  s->slots = calloc((size_t)s->nslots, sizeof *s->slots);
+  if (s->slots == NULL) {
+    free(s);
+    goto nomem;
+  }
+  /* The result: an empty histogram of ctx's, into which every batch is
+   * merged (a batch's histogram belongs to its slot's context, which
+   * goes when this returns). */
+  {
+    wl_sample_opts none = s->base;
+    none.runs = 0;
+    rc = wl_sample(ctx, t, &none, &s->total);
+    if (rc != 0) {
+      const char *m = wl_ctx_errmsg(ctx);
+      set_err(s, "%s%s", m[0] ? m : wl_strerror(rc), "");
+      free(s->slots);
+      free(s);
+      return rc;
+    }
+  }
+  for (i = 0; i < s->nslots; i++) {
+    s->slots[i].s = s;
+    if (wl_ctx_new(NULL, &s->slots[i].ctx) != 0)
+      break;
+  }
+  rc = i < s->nslots ? WL_ENOMEM : 0;
+  if (rc != 0)
+    set_err(s, "out of memory%s%s", "", "");
+  urc = rc == 0 ? uv_loop_init(&s->loop) : 0;
+  if (urc != 0) {
+    rc = WL_EIO;
+    set_err(s, "cannot start the event loop: %s%s", uv_strerror(urc), "");
+  } else if (rc == 0) {
+    urc = start_handles(s, timeout_s);
+    if (urc != 0) {
+      rc = WL_EIO;
+      set_err(s, "cannot start the event loop: %s%s", uv_strerror(urc), "");
+    } else {
+      dispatch(s);
+      if (s->running == 0) /* nothing could be queued */
+        close_all(s);
+      uv_run(&s->loop, UV_RUN_DEFAULT);
+      rc = s->rc;
+    }
+    if (s->progress)
+      erase_progress(s);
+    close_all(s);
+    urc = loop_teardown(&s->loop);
+    if (urc != 0 && rc == 0) {
+      rc = WL_EIO;
+      set_err(s, "cannot close the event loop: %s%s", uv_strerror(urc), "");
+    }
+  }
+  for (i = 0; i < s->nslots; i++) {
+    wl_hist_free(s->slots[i].h);
+    wl_ctx_free(s->slots[i].ctx);
+  }
+  free(s->slots);
+  if (rc != 0) {
+    wl_hist_free(s->total);
+    free(s);
+    return rc;
+  }
+  *out = s->total;
+  *partial = s->why == WLL_STOP_ERROR ? WLL_STOP_SIGINT : s->why;
+  free(s);
+  return 0;
+
+nomem:
+  if (err != NULL && errlen > 0)
+    snprintf(err, errlen, "out of memory");
+  return WL_ENOMEM;
+}

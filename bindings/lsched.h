@@ -1,0 +1,76 @@
+/* lsched.h -- batches of simulator runs on libuv's thread pool.
+ *
+ * bindings/lsched.c is the one file of the bindings that includes uv.h
+ * (main.c is the other user of libuv); this header does not, so the Lua
+ * files and main.c see only plain C types here.  Not installed. */
+#ifndef LSCHED_H
+#define LSCHED_H
+
+#include <stddef.h>
+
+#include "../engine/warplab.h"
+
+#if defined(__GNUC__)
+#define WLL_SCHED_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define WLL_SCHED_HIDDEN
+#endif
+
+/* Why a sampling stopped early (*partial of wll_sample_parallel). */
+enum {
+  WLL_STOP_NONE,    /* every run ran */
+  WLL_STOP_SIGINT,  /* Ctrl-C (SIGINT) */
+  WLL_STOP_TIMEOUT, /* the timeout passed */
+  WLL_STOP_ERROR    /* a batch failed: the return value says why */
+};
+
+/*
+ * Runs base->runs runs of t on the simulator, split into batches that go
+ * to libuv's thread pool, and merges their histograms on the loop.
+ *
+ * Batches are runs [k*B, (k+1)*B) of the run indices (B depends on jobs
+ * and runs, never on timing); each is one wl_sample call with
+ * opts.first = base->first + k*B and base's seed, profile and max_steps.
+ * Since the engine seeds run i from (seed, i) alone, and the histograms
+ * are merged in batch order whatever order they finish in, the result is
+ * the same for every value of jobs.
+ *
+ * At most jobs batches are in flight at a time; each in-flight slot owns
+ * one engine context (wl_ctx), used by one thread at a time.  t is only
+ * read while sampling: the caller must not change or free it until this
+ * returns.  base->should_stop and base->stop_ud are ignored (the workers
+ * poll the scheduler's own stop flag).  Threads given as callbacks are
+ * not run here: the engine answers WL_EUNSUPPORTED.
+ *
+ * The loop also watches SIGINT (every SIGINT while it runs; the default
+ * action is back afterwards) and, when timeout_s > 0, a timer: either
+ * stops the workers (the batches in flight return what they ran, which
+ * is merged too) and queues nothing more; *partial then says why
+ * (WLL_STOP_*).
+ * When progress is non-zero a line "sample NAME: 41% 410000/1000000 runs"
+ * is redrawn on stderr every 100 ms and erased at the end.
+ *
+ * The first call in a process sets UV_THREADPOOL_SIZE (unless the
+ * environment already does) to the larger of jobs and the number of
+ * CPUs, since libuv sizes its pool once.
+ *
+ * The merged histogram is made from ctx (a histogram keeps the context
+ * it was made from, for its memory), so free it before ctx; ctx is used
+ * on the calling thread only.
+ *
+ * Returns 0 and sets *out (free it with wl_hist_free), also after an
+ * interrupt or a timeout (*partial != WLL_STOP_NONE).  On failure returns
+ * a negative WL_E* code (the engine's, WL_EINVAL for bad arguments,
+ * WL_ENOMEM, or WL_EIO when libuv fails) with a message in err, *out
+ * NULL and *partial WLL_STOP_ERROR.
+ */
+WLL_SCHED_HIDDEN int wll_sample_parallel(wl_ctx *ctx, const wl_litmus *t,
+                                         const wl_sample_opts *base, int jobs,
+                                         double timeout_s, int progress,
+                                         wl_hist **out, int *partial, char *err,
+                                         size_t errlen);
+
+/* The number of CPUs this process may use (at least 1). */
+WLL_SCHED_HIDDEN int wll_ncpus(void);
+
+#endif
