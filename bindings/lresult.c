@@ -394,35 +394,16 @@ static int result_witness(lua_State *L) {
 
 /* Two passes of the writer: count, then copy into a userdata sized for
  * it, so that nothing allocated outside Lua can leak if pushing raises. */
-typedef struct sink {
-  char *p;
-  size_t n;
-} sink;
 
-static int sink_write(void *ud, const char *s, size_t n) {
-  sink *k = ud;
-  if (k->p != NULL)
-    memcpy(k->p + k->n, s, n);
-  k->n += n;
-  return 0;
+static int write_result(const void *obj, int json, double secs, wl_write_fn w,
+                        void *ud) {
+  const wl_result *r = obj;
+  return json ? wl_result_write_json(r, secs, w, ud)
+              : wl_result_write_herd(r, secs, w, ud);
 }
 
 static int push_text(lua_State *L, wll_result *r, int json, double secs) {
-  sink k = {NULL, 0};
-  size_t len;
-  int rc = json ? wl_result_write_json(r->r, secs, sink_write, &k)
-                : wl_result_write_herd(r->r, secs, sink_write, &k);
-  if (rc != 0)
-    return luaL_error(L, "%s: %s", json ? "json" : "herd", wl_strerror(rc));
-  len = k.n;
-  k.p = lua_newuserdatauv(L, len ? len : 1, 0);
-  k.n = 0;
-  rc = json ? wl_result_write_json(r->r, secs, sink_write, &k)
-            : wl_result_write_herd(r->r, secs, sink_write, &k);
-  if (rc != 0 || k.n != len)
-    return luaL_error(L, "%s: output changed between passes",
-                      json ? "json" : "herd");
-  lua_pushlstring(L, k.p, len);
+  wll_push_written(L, json ? "json" : "herd", write_result, r->r, json, secs);
   return 1;
 }
 

@@ -64,35 +64,15 @@ static void push_varnames(lua_State *L, const wl_hist *h) {
 /* the histogram as a table                                            */
 /* ------------------------------------------------------------------ */
 
-typedef struct sink {
-  char *p;
-  size_t n;
-} sink;
-
-static int sink_write(void *ud, const char *s, size_t n) {
-  sink *k = ud;
-  if (k->p != NULL)
-    memcpy(k->p + k->n, s, n);
-  k->n += n;
-  return 0;
+/* Pushes wl_hist_write's text: count, then copy into a Lua buffer. */
+static int write_hist(const void *obj, int partial, double secs, wl_write_fn w,
+                      void *ud) {
+  return wl_hist_write(obj, partial, secs, w, ud);
 }
 
-/* Pushes wl_hist_write's text: count, then copy into a Lua buffer. */
 static void push_hist_text(lua_State *L, const wl_hist *h, int partial,
                            double secs) {
-  sink k = {NULL, 0};
-  size_t len;
-  int rc = wl_hist_write(h, partial, secs, sink_write, &k);
-  if (rc != 0)
-    luaL_error(L, "sample: %s", wl_strerror(rc));
-  len = k.n;
-  k.p = lua_newuserdatauv(L, len ? len : 1, 0);
-  k.n = 0;
-  rc = wl_hist_write(h, partial, secs, sink_write, &k);
-  if (rc != 0 || k.n != len)
-    luaL_error(L, "sample: histogram text changed between passes");
-  lua_pushlstring(L, k.p, len);
-  lua_remove(L, -2);
+  wll_push_written(L, "sample", write_hist, h, partial, secs);
 }
 
 /* Pushes value v of a variable: registers as integers, locations in

@@ -55,6 +55,36 @@ int wll_checkword(lua_State *L, int arg, const char *def,
   }
 }
 
+typedef struct sink {
+  char *p;
+  size_t n;
+} sink;
+
+static int sink_write(void *ud, const char *s, size_t n) {
+  sink *k = ud;
+  if (k->p != NULL)
+    memcpy(k->p + k->n, s, n);
+  k->n += n;
+  return 0;
+}
+
+void wll_push_written(lua_State *L, const char *what, wll_writer w,
+                      const void *obj, int flag, double secs) {
+  sink k = {NULL, 0};
+  size_t len;
+  int rc = w(obj, flag, secs, sink_write, &k);
+  if (rc != 0)
+    luaL_error(L, "%s: %s", what, wl_strerror(rc));
+  len = k.n;
+  k.p = lua_newuserdatauv(L, len ? len : 1, 0);
+  k.n = 0;
+  rc = w(obj, flag, secs, sink_write, &k);
+  if (rc != 0 || k.n != len)
+    luaL_error(L, "%s: the text changed between passes", what);
+  lua_pushlstring(L, k.p, len);
+  lua_remove(L, -2);
+}
+
 int wll_curline(lua_State *L) {
   lua_Debug ar;
   int level;

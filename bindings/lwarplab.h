@@ -73,6 +73,13 @@ WLL_HIDDEN int wll_checkword(lua_State *L, int arg, const char *def,
                              const char *const lst[], const char *what);
 /* The current line of the innermost Lua function (0 if none). */
 WLL_HIDDEN int wll_curline(lua_State *L);
+/* Pushes the text an engine writer produces (herd, JSON, histogram): a
+ * pass to size it, then a pass into a userdata, so that nothing allocated
+ * outside Lua leaks if pushing raises.  Raises "what: message". */
+typedef int (*wll_writer)(const void *obj, int flag, double secs,
+                          wl_write_fn write, void *ud);
+WLL_HIDDEN void wll_push_written(lua_State *L, const char *what, wll_writer w,
+                                 const void *obj, int flag, double secs);
 WLL_HIDDEN int wll_msghandler(lua_State *L);
 extern WLL_HIDDEN const char *const wll_sem_words[];
 extern WLL_HIDDEN const char *const wll_scope_words[];

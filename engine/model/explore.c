@@ -1340,7 +1340,7 @@ static int res_grow_hash(xp *x, wl_result *r) {
   if (h == NULL)
     return -1;
   for (i = 0; i < r->nstates; i++) {
-    size_t k = hash_vals(r->states[i].vals, r->nvals) & (cap - 1);
+    size_t k = hash_vals(r->states[i].vals, r->lay.nvals) & (cap - 1);
     while (h[k])
       k = (k + 1) & (cap - 1);
     h[k] = i + 1;
@@ -1361,24 +1361,24 @@ static int record_state(xp *x, exe *E) {
   wl_state *st;
   for (th = 0; th < t->nthreads; th++) {
     int nr = E->tr[th]->nregs;
-    regp[th] = vals + r->regoff[th];
+    regp[th] = vals + r->lay.regoff[th];
     if (nr > t->threads[th].nregs)
       nr = t->threads[th].nregs;
     if (nr > 0) /* the pool may be empty: no memcpy from NULL */
-      memcpy(vals + r->regoff[th],
+      memcpy(vals + r->lay.regoff[th],
              &WL_VEC_AT(&x->pool[th].regs, int64_t, E->tr[th]->reg0),
              (size_t)nr * sizeof vals[0]);
     for (i = nr; i < t->threads[th].nregs; i++)
-      vals[r->regoff[th] + i] = t->threads[th].reginit[i];
+      vals[r->lay.regoff[th] + i] = t->threads[th].reginit[i];
   }
   for (l = 0; l < t->nlocs; l++) {
     int64_t v = t->locinit[l];
     if (E->initloc[l] >= 0 && E->nwl[l] > 0)
       v = E->ev[E->wl[l][E->nwl[l] - 1]].val;
-    vals[r->regoff[t->nthreads] + l] = v;
+    vals[r->lay.regoff[t->nthreads] + l] = v;
   }
   sat = t->has_cond ? wl__cond_eval(t, t->cond_root, regp,
-                                    vals + r->regoff[t->nthreads])
+                                    vals + r->lay.regoff[t->nthreads])
                     : 1;
   if (sat)
     r->pos++;
@@ -1387,10 +1387,10 @@ static int record_state(xp *x, exe *E) {
   if (r->hcap == 0 || (r->nstates + 1) * 2 > r->hcap)
     if (res_grow_hash(x, r) != 0)
       return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
-  k = hash_vals(vals, r->nvals) & (r->hcap - 1);
+  k = hash_vals(vals, r->lay.nvals) & (r->hcap - 1);
   while (r->htab[k]) {
     st = &r->states[r->htab[k] - 1];
-    if (memcmp(st->vals, vals, (size_t)r->nvals * sizeof vals[0]) == 0) {
+    if (memcmp(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]) == 0) {
       st->count++;
       return 0;
     }
@@ -1407,14 +1407,14 @@ static int record_state(xp *x, exe *E) {
   }
   st = &r->states[r->nstates];
   memset(st, 0, sizeof *st);
-  st->vals = wl__alloc(x->ctx, (size_t)r->nvals * sizeof vals[0]);
+  st->vals = wl__alloc(x->ctx, (size_t)r->lay.nvals * sizeof vals[0]);
   st->wit = wl__alloc(x->ctx, (size_t)E->n * sizeof *st->wit);
   if (st->vals == NULL || st->wit == NULL) {
-    wl__free(x->ctx, st->vals, (size_t)r->nvals * sizeof vals[0]);
+    wl__free(x->ctx, st->vals, (size_t)r->lay.nvals * sizeof vals[0]);
     wl__free(x->ctx, st->wit, (size_t)E->n * sizeof *st->wit);
     return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
   }
-  memcpy(st->vals, vals, (size_t)r->nvals * sizeof vals[0]);
+  memcpy(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]);
   st->sat = sat;
   st->count = 1;
   st->nwit = E->n;
@@ -1926,7 +1926,7 @@ void wl_result_free(wl_result *r) {
   if (r == NULL)
     return;
   for (i = 0; i < r->nstates; i++) {
-    wl__free(r->ctx, r->states[i].vals, (size_t)r->nvals * sizeof(int64_t));
+    wl__free(r->ctx, r->states[i].vals, (size_t)r->lay.nvals * sizeof(int64_t));
     wl__free(r->ctx, r->states[i].wit,
              (size_t)r->states[i].nwit * sizeof(wl_wit_ev));
   }
@@ -2005,13 +2005,7 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
     goto fail;
   /* the state vector: every register (callback threads may have added
    * results while they ran), then every location */
-  r->nvals = 0;
-  for (i = 0; i < t->nthreads; i++) {
-    r->regoff[i] = r->nvals;
-    r->nvals += t->threads[i].nregs;
-  }
-  r->regoff[t->nthreads] = r->nvals;
-  r->nvals += t->nlocs;
+  wl__layout_init(&r->lay, t);
   memset(chosen, 0, sizeof chosen);
   if (combo_dfs(x, 0, chosen, E, bs))
     goto fail;
@@ -2069,29 +2063,18 @@ uint64_t wl_result_traces_cut(const wl_result *r) { return r->traces_cut; }
 
 /* ---------------- results as values ---------------- */
 
-int wl_result_nvars(const wl_result *r) { return r ? r->nvals : 0; }
+int wl_result_nvars(const wl_result *r) { return r ? r->lay.nvals : 0; }
 
 int wl_result_var_thread(const wl_result *r, int var) {
-  int th;
-  if (r == NULL || var < 0 || var >= r->nvals)
-    return -1;
-  for (th = 0; th < r->t->nthreads; th++)
-    if (var < r->regoff[th + 1])
-      return th;
-  return -1;
+  return r == NULL ? -1 : wl__layout_thread(&r->lay, r->t, var);
 }
 
 const char *wl_result_var_name(const wl_result *r, int var) {
-  int th = wl_result_var_thread(r, var);
-  if (r == NULL || var < 0 || var >= r->nvals)
-    return NULL;
-  if (th >= 0)
-    return r->t->threads[th].regnames[var - r->regoff[th]];
-  return r->t->locnames[var - r->regoff[r->t->nthreads]];
+  return r == NULL ? NULL : wl__layout_name(&r->lay, r->t, var);
 }
 
 int64_t wl_result_value(const wl_result *r, size_t state, int var) {
-  if (r == NULL || state >= r->nstates || var < 0 || var >= r->nvals)
+  if (r == NULL || state >= r->nstates || var < 0 || var >= r->lay.nvals)
     return 0;
   return r->states[state].vals[var];
 }
@@ -2145,8 +2128,7 @@ int wl_result_set_condition(wl_result *r, int kind, const char *text) {
   char *c = NULL;
   if (r == NULL || kind < WL_COND_EXISTS || kind > WL_COND_FORALL)
     return WL_EINVAL;
-  if (text != NULL &&
-      (c = wl__strndup(r->ctx, text, strlen(text))) == NULL)
+  if (text != NULL && (c = wl__strndup(r->ctx, text, strlen(text))) == NULL)
     return wl__err(r->ctx, WL_ENOMEM, "out of memory");
   wl__strfree(r->ctx, r->cond_override);
   r->cond_override = c;

@@ -67,8 +67,7 @@ struct wl_result {
   int bound_hit;
   uint64_t traces_cut;
   int unroll;
-  int nvals; /* length of a state vector */
-  int regoff[WL_MAX_THREADS + 1];
+  wl_layout lay; /* the state vector's layout */
   wl_state *states;
   size_t nstates, cap;
   size_t *htab; /* open addressing, index+1 */

@@ -118,8 +118,8 @@ static void collect_vars(const wl_litmus *t, obsvar *v, int *n) {
 
 static int64_t var_val(const wl_result *r, const wl_state *s, const obsvar *v) {
   if (v->is_reg)
-    return s->vals[r->regoff[v->thread] + v->idx];
-  return s->vals[r->regoff[r->t->nthreads] + v->idx];
+    return s->vals[r->lay.regoff[v->thread] + v->idx];
+  return s->vals[r->lay.regoff[r->t->nthreads] + v->idx];
 }
 
 /* The distinct projections of the states on the observed variables,
@@ -286,14 +286,14 @@ static void json_state_vals(const wl_result *r, const wl_state *s, wl_buf *b) {
     for (i = 0; i < t->threads[th].nregs; i++) {
       wl__buf_printf(b, "%s\"%d:", first ? "" : ", ", th);
       wl__buf_puts(b, t->threads[th].regnames[i]);
-      wl__buf_printf(b, "\": %lld", (long long)s->vals[r->regoff[th] + i]);
+      wl__buf_printf(b, "\": %lld", (long long)s->vals[r->lay.regoff[th] + i]);
       first = 0;
     }
   for (i = 0; i < t->nlocs; i++) {
     wl__buf_puts(b, first ? "" : ", ");
     json_str(b, t->locnames[i]);
     wl__buf_puts(b, ": ");
-    put_val(b, t, i, s->vals[r->regoff[t->nthreads] + i]);
+    put_val(b, t, i, s->vals[r->lay.regoff[t->nthreads] + i]);
     first = 0;
   }
   wl__buf_puts(b, "}");
@@ -365,8 +365,8 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
   wl__buf_printf(
       &o.b, ", \"kind\": \"%s\", \"condition\": ", kind_cond(r->cond_kind));
   json_str(&o.b, r->cond_override ? r->cond_override
-                 : t->cond_text ? t->cond_text
-                                : "true");
+                 : t->cond_text   ? t->cond_text
+                                  : "true");
   wl__buf_printf(&o.b,
                  ", \"ok\": %s, \"verdict\": %d, \"positive\": %llu, "
                  "\"negative\": %llu, \"bound_hit\": %s, \"unroll\": %d, "

@@ -154,4 +154,16 @@ int64_t wl__aop_typed(int type, int aop, int64_t old, int64_t a, int64_t b);
 int wl__cond_holds(int cond, int64_t a, int64_t b);
 int wl__litmus_check_labels(const wl_litmus *t);
 
+/* A final state's values: every register of every thread, then every
+ * location.  Results and histograms share this layout. */
+typedef struct wl_layout {
+  int nvals;
+  int regoff[WL_MAX_THREADS + 1]; /* regoff[nthreads]: the locations */
+} wl_layout;
+void wl__layout_init(wl_layout *l, const wl_litmus *t);
+/* the thread of a register value, -1 for a location or a bad index */
+int wl__layout_thread(const wl_layout *l, const wl_litmus *t, int var);
+/* its register or location name, NULL for a bad index */
+const char *wl__layout_name(const wl_layout *l, const wl_litmus *t, int var);
+
 #endif

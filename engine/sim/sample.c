@@ -446,13 +446,12 @@ typedef struct hout {
 struct wl_hist {
   wl_ctx *ctx;
   const wl_litmus *t;
-  int nvals;
+  wl_layout lay;
   int kind;      /* condition kind (the test's, or set) */
   char *cond;    /* condition text set by wl_hist_set_condition */
   uint8_t *weak; /* per outcome, once computed (n entries) */
   size_t nweak;
   int weak_known; /* the SC search finished */
-  int regoff[WL_MAX_THREADS + 1];
   uint64_t runs, hung;
   hout *o;
   size_t n, cap;
@@ -461,7 +460,7 @@ struct wl_hist {
 static int hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c) {
   size_t i;
   for (i = 0; i < h->n; i++)
-    if (memcmp(h->o[i].vals, vals, (size_t)h->nvals * sizeof *vals) == 0) {
+    if (memcmp(h->o[i].vals, vals, (size_t)h->lay.nvals * sizeof *vals) == 0) {
       h->o[i].count += c;
       return 0;
     }
@@ -473,10 +472,10 @@ static int hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c) {
     h->o = p;
     h->cap = cap;
   }
-  h->o[h->n].vals = wl__alloc(h->ctx, (size_t)h->nvals * sizeof *vals);
+  h->o[h->n].vals = wl__alloc(h->ctx, (size_t)h->lay.nvals * sizeof *vals);
   if (h->o[h->n].vals == NULL)
     return WL_ENOMEM;
-  memcpy(h->o[h->n].vals, vals, (size_t)h->nvals * sizeof *vals);
+  memcpy(h->o[h->n].vals, vals, (size_t)h->lay.nvals * sizeof *vals);
   h->o[h->n].count = c;
   h->o[h->n].sat = sat;
   h->n++;
@@ -488,7 +487,7 @@ void wl_hist_free(wl_hist *h) {
   if (h == NULL)
     return;
   for (i = 0; i < h->n; i++)
-    wl__free(h->ctx, h->o[i].vals, (size_t)h->nvals * sizeof(int64_t));
+    wl__free(h->ctx, h->o[i].vals, (size_t)h->lay.nvals * sizeof(int64_t));
   wl__free(h->ctx, h->o, h->cap * sizeof *h->o);
   wl__free(h->ctx, h->weak, h->nweak);
   wl__strfree(h->ctx, h->cond);
@@ -521,31 +520,20 @@ int wl_hist_sat(const wl_hist *h, size_t i) {
 int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n) {
   if (h == NULL || i >= h->n || vals == NULL || n < 0)
     return WL_EINVAL;
-  if (n > h->nvals)
-    n = h->nvals;
+  if (n > h->lay.nvals)
+    n = h->lay.nvals;
   memcpy(vals, h->o[i].vals, (size_t)n * sizeof *vals);
   return n;
 }
 
-int wl_hist_nvars(const wl_hist *h) { return h ? h->nvals : 0; }
+int wl_hist_nvars(const wl_hist *h) { return h ? h->lay.nvals : 0; }
 
 int wl_hist_var_thread(const wl_hist *h, int var) {
-  int th;
-  if (h == NULL || var < 0 || var >= h->nvals)
-    return -1;
-  for (th = 0; th < h->t->nthreads; th++)
-    if (var < h->regoff[th + 1])
-      return th;
-  return -1;
+  return h == NULL ? -1 : wl__layout_thread(&h->lay, h->t, var);
 }
 
 const char *wl_hist_var_name(const wl_hist *h, int var) {
-  int th = wl_hist_var_thread(h, var);
-  if (h == NULL || var < 0 || var >= h->nvals)
-    return NULL;
-  if (th >= 0)
-    return h->t->threads[th].regnames[var - h->regoff[th]];
-  return h->t->locnames[var - h->regoff[h->t->nthreads]];
+  return h == NULL ? NULL : wl__layout_name(&h->lay, h->t, var);
 }
 
 int wl_hist_set_sat(wl_hist *h, size_t i, int sat) {
@@ -697,12 +685,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   h->ctx = ctx;
   h->t = t;
   h->kind = t->cond_kind;
-  for (th = 0; th < t->nthreads; th++) {
-    h->regoff[th] = h->nvals;
-    h->nvals += t->threads[th].nregs;
-  }
-  h->regoff[t->nthreads] = h->nvals;
-  h->nvals += t->nlocs;
+  wl__layout_init(&h->lay, t);
   s->t = t;
   s->profile = opts->profile;
   for (i = 0; i < opts->runs; i++) {
@@ -714,16 +697,16 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     }
     s->rng = splitmix(opts->seed ^ splitmix(opts->first + i)) | 1;
     h->runs++;
-    memset(vals, 0, (size_t)h->nvals * sizeof vals[0]);
-    if (!run_once(s, max_steps, vals, h->regoff)) {
+    memset(vals, 0, (size_t)h->lay.nvals * sizeof vals[0]);
+    if (!run_once(s, max_steps, vals, h->lay.regoff)) {
       h->hung++;
       continue;
     }
     for (th = 0; th < t->nthreads; th++)
-      regp[th] = vals + h->regoff[th];
+      regp[th] = vals + h->lay.regoff[th];
     if (hist_add(h, vals,
                  t->has_cond ? wl__cond_eval(t, t->cond_root, regp,
-                                             vals + h->regoff[t->nthreads])
+                                             vals + h->lay.regoff[t->nthreads])
                              : 1,
                  1) != 0) {
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
@@ -831,13 +814,13 @@ static void sc_dfs(scx *c, int depth) {
     size_t i;
     int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
     for (th = 0; th < t->nthreads; th++)
-      memcpy(vals + c->h->regoff[th], c->regs[th],
+      memcpy(vals + c->h->lay.regoff[th], c->regs[th],
              (size_t)t->threads[th].nregs * sizeof vals[0]);
-    memcpy(vals + c->h->regoff[t->nthreads], c->mem,
+    memcpy(vals + c->h->lay.regoff[t->nthreads], c->mem,
            (size_t)t->nlocs * sizeof vals[0]);
     for (i = 0; i < c->h->n; i++)
-      if (memcmp(c->h->o[i].vals, vals, (size_t)c->h->nvals * sizeof vals[0]) ==
-          0)
+      if (memcmp(c->h->o[i].vals, vals,
+                 (size_t)c->h->lay.nvals * sizeof vals[0]) == 0)
         c->sc[i] = 1;
   }
 }
@@ -893,7 +876,7 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
   wl_buf b;
   size_t *order, i, j;
   uint64_t pos = 0, neg = 0;
-  int th, rc = 0;
+  int rc = 0;
   if (h == NULL || write == NULL)
     return WL_EINVAL;
   t = h->t;
@@ -906,8 +889,8 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
     return wl__err(h->ctx, WL_ENOMEM, "out of memory");
   /* outcomes sorted by value: the same text whatever the merge order */
   for (i = 0; i < h->n; i++) {
-    for (j = i;
-         j > 0 && cmp_vals(h->o[order[j - 1]].vals, h->o[i].vals, h->nvals) > 0;
+    for (j = i; j > 0 && cmp_vals(h->o[order[j - 1]].vals, h->o[i].vals,
+                                  h->lay.nvals) > 0;
          j--)
       order[j] = order[j - 1];
     order[j] = i;
@@ -923,19 +906,14 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
     int v;
     wl__buf_printf(&b, "%-10llu%s", (unsigned long long)o->count,
                    o->sat ? "*>" : ":>");
-    for (v = 0; v < h->nvals; v++) {
-      int tth = -1;
-      for (th = 0; th < t->nthreads; th++)
-        if (v >= h->regoff[th] && v < h->regoff[th + 1])
-          tth = th;
+    for (v = 0; v < h->lay.nvals; v++) {
+      int tth = wl__layout_thread(&h->lay, t, v);
       if (tth >= 0)
-        wl__buf_printf(&b, "%s%d:%s=%lld;", v ? " " : "", tth,
-                       t->threads[tth].regnames[v - h->regoff[tth]],
-                       (long long)o->vals[v]);
-      else
-        wl__buf_printf(&b, "%s%s=%lld;", v ? " " : "",
-                       t->locnames[v - h->regoff[t->nthreads]],
-                       (long long)o->vals[v]);
+        wl__buf_printf(&b, "%s%d:", v ? " " : "", tth);
+      else if (v)
+        wl__buf_puts(&b, " ");
+      wl__buf_printf(&b, "%s=%lld;", wl__layout_name(&h->lay, t, v),
+                     (long long)o->vals[v]);
     }
     if (h->weak_known && h->weak[order[i]])
       wl__buf_puts(&b, " weak");
