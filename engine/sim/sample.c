@@ -501,15 +501,65 @@ void wl_hist_free(wl_hist *h) {
   wl__free(h->ctx, h, sizeof *h);
 }
 
-int wl_hist_merge(wl_hist *into, const wl_hist *from) {
+/* The index of the outcome with these values, or -1. */
+static long hist_find(const wl_hist *h, const int64_t *vals) {
   size_t i;
-  int rc;
-  if (into == NULL || from == NULL || into->t != from->t)
+  for (i = 0; i < h->n; i++)
+    if (memcmp(h->o[i].vals, vals, (size_t)h->lay.nvals * sizeof *vals) == 0)
+      return (long)i;
+  return -1;
+}
+
+/* All or nothing: room for every new outcome is made first, so that an
+ * allocation failure leaves into as it was. */
+int wl_hist_merge(wl_hist *into, const wl_hist *from) {
+  size_t i, nnew = 0, n0;
+  if (into == NULL || from == NULL)
     return WL_EINVAL;
+  if (into->t != from->t)
+    return wl__err(into->ctx, WL_EINVAL,
+                   "histograms of different tests cannot be merged");
   for (i = 0; i < from->n; i++)
-    if ((rc = hist_add(into, from->o[i].vals, from->o[i].sat,
-                       from->o[i].count)) != 0)
-      return wl__err(into->ctx, rc, "out of memory");
+    if (hist_find(into, from->o[i].vals) < 0)
+      nnew++;
+  if (into->n + nnew > into->cap) {
+    size_t cap = into->cap ? into->cap : 16;
+    hout *p;
+    while (cap < into->n + nnew)
+      cap *= 2;
+    p = wl__realloc(into->ctx, into->o, into->cap * sizeof *p, cap * sizeof *p);
+    if (p == NULL)
+      return wl__err(into->ctx, WL_ENOMEM, "out of memory");
+    into->o = p;
+    into->cap = cap;
+  }
+  n0 = into->n;
+  for (i = 0; i < from->n; i++) {
+    long k = hist_find(into, from->o[i].vals);
+    if (k >= 0 && (size_t)k < n0) {
+      continue;
+    }
+    if (k < 0) {
+      hout *o = &into->o[into->n];
+      o->vals = wl__alloc(into->ctx, (size_t)into->lay.nvals * sizeof(int64_t));
+      if (o->vals == NULL) {
+        while (into->n > n0) {
+          into->n--;
+          wl__free(into->ctx, into->o[into->n].vals,
+                   (size_t)into->lay.nvals * sizeof(int64_t));
+        }
+        return wl__err(into->ctx, WL_ENOMEM, "out of memory");
+      }
+      memcpy(o->vals, from->o[i].vals,
+             (size_t)into->lay.nvals * sizeof(int64_t));
+      o->count = 0;
+      o->sat = from->o[i].sat;
+      into->n++;
+    }
+  }
+  /* nothing can fail from here: add the counts */
+  for (i = 0; i < from->n; i++)
+    into->o[hist_find(into, from->o[i].vals)].count += from->o[i].count;
   into->runs += from->runs;
   into->hung += from->hung;
   return 0;
@@ -751,6 +801,7 @@ typedef struct scx {
   const wl_hist *h;
   uint8_t *sc; /* per outcome: reachable under SC */
   long budget;
+  int cut; /* the depth limit cut some interleaving */
 } scx;
 
 /* Depth-first over interleavings (barriers and loops make it partial:
@@ -758,8 +809,12 @@ typedef struct scx {
 static void sc_dfs(scx *c, int depth) {
   const wl_litmus *t = c->t;
   int th, any = 0;
-  if (--c->budget < 0 || depth > 200)
+  if (--c->budget < 0)
     return;
+  if (depth > 200) {
+    c->cut = 1; /* outcomes past here are unknown, not weak */
+    return;
+  }
   for (th = 0; th < t->nthreads; th++) {
     const wl_thread *tt = &t->threads[th];
     const wl_insn *in;
@@ -868,7 +923,7 @@ static int compute_weak(wl_hist *h) {
     memcpy(c->regs[th], t->threads[th].reginit, sizeof c->regs[th]);
   memcpy(c->mem, t->locinit, sizeof c->mem);
   sc_dfs(c, 0);
-  h->weak_known = c->budget >= 0;
+  h->weak_known = c->budget >= 0 && !c->cut;
   for (i = 0; i < h->n; i++)
     sc[i] = !sc[i]; /* reachable under SC -> not weak */
   h->weak = sc;
