@@ -8,7 +8,8 @@ WL="$B/warplab"
 cat <<'TXT'
 warplab tour: every outcome the PTX 6.0 memory model allows, exhaustively.
 Part 1 runs the Lua scripts in scripts/examples/ (warplab run FILE.lua);
-part 2 the .litmus files in scripts/litmus/ (warplab litmus FILE.litmus).
+part 2 the .litmus files in scripts/litmus/ (warplab litmus FILE.litmus);
+part 3 samples some of them on the simulator (warplab sample).
 TXT
 for f in "$ROOT"/scripts/examples/*.lua; do
   echo
@@ -31,4 +32,15 @@ for t in MP+weak MP MP+threadfence MP+threadfence_block SB SB+threadfence \
   "$WL" litmus "$f" | grep -v -e '^Time' -e '^$' | sed 's/^/    /'
 done
 echo
-echo "Run your own: $WL run script.lua, $WL litmus FILE.litmus ($WL help)"
+echo "Part 3: the same tests sampled on the simulated GPU (h100 profile,"
+echo "100,000 runs, seed 1): how often a machine shows each outcome, and"
+echo "which outcomes are weak (sequential consistency cannot give them)."
+for t in MP+weak SB MP+threadfence; do
+  echo
+  echo "=== $t (warplab sample -n 100000)"
+  "$WL" sample -n 100000 --seed 1 "$ROOT/scripts/litmus/$t.litmus" |
+    grep -v -e '^Time' -e '^$' | sed 's/^/    /'
+done
+echo
+echo "Run your own: $WL run script.lua, $WL litmus FILE.litmus,"
+echo "$WL sample FILE.litmus ($WL help)"
