@@ -86,6 +86,9 @@ typedef struct sim {
   int nbar;
   int overflow;        /* a queue overflowed: the run is discarded */
   int hold[SIM_MAXSM]; /* steps an SM buffer stays put */
+  int npend;           /* entries in all queues and SM buffers */
+  int rdirty;          /* a thread finished, waited or was released */
+  int runnable[WL_MAX_THREADS], nr;
 } sim;
 
 /* ---------------------------------------------------------------- */
@@ -150,6 +153,7 @@ static void q_push(sim *s, squeue *q, int loc, int th, int64_t v) {
   q->e[q->n].thread = (int8_t)th;
   q->e[q->n].val = v;
   q->n++;
+  s->npend++;
 }
 
 static void q_remove(squeue *q, int i) {
@@ -188,6 +192,7 @@ static void l2_write(sim *s, int sm, int loc, int64_t v) {
 static void drain_sm_entry(sim *s, int sm, int i) {
   sentry e = s->smb[sm].e[i];
   q_remove(&s->smb[sm], i);
+  s->npend--;
   l2_write(s, sm, e.loc, e.val);
 }
 
@@ -195,6 +200,7 @@ static void drain_sm_entry(sim *s, int sm, int i) {
 static void drain_th_entry(sim *s, int th, int i) {
   sentry e = s->th[th].q.e[i];
   q_remove(&s->th[th].q, i);
+  s->npend--;
   q_push(s, &s->smb[s->th[th].sm], e.loc, th, e.val);
 }
 
@@ -336,6 +342,7 @@ static void step_thread(sim *s, int th) {
   if (t->pc >= tt->ninsns) {
     complete_all(s, th);
     t->done = 1;
+    s->rdirty = 1;
     return;
   }
   in = &tt->insns[t->pc];
@@ -412,6 +419,7 @@ static void step_thread(sim *s, int th) {
       return;
     drain_thread(s, th); /* the barrier publishes to the CTA */
     b->arrived++;
+    s->rdirty = 1;
     if (in->bar_kind == BAR_SYNC) {
       t->waiting = 1;
       t->barev = t->pc;
@@ -658,17 +666,18 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
         break;
       }
   }
+  s->npend = 0;
+  s->rdirty = 1;
   for (steps = 0; steps < max_steps && !s->overflow; steps++) {
-    int runnable[WL_MAX_THREADS], nr = 0, busy = 0, sm;
-    for (th = 0; th < t->nthreads; th++) {
-      if (!s->th[th].done && !s->th[th].waiting)
-        runnable[nr++] = th;
-      if (s->th[th].q.n > 0)
-        busy = 1;
+    int *runnable = s->runnable, nr, busy = s->npend > 0, sm;
+    if (s->rdirty) {
+      s->nr = 0;
+      for (th = 0; th < t->nthreads; th++)
+        if (!s->th[th].done && !s->th[th].waiting)
+          s->runnable[s->nr++] = th;
+      s->rdirty = 0;
     }
-    for (sm = 0; sm < t->nthreads; sm++)
-      if (s->smb[sm].n > 0)
-        busy = 1;
+    nr = s->nr;
     if (nr == 0 && !busy)
       break;
     if (busy && (nr == 0 || chance(s, k->drain))) {
@@ -703,7 +712,7 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
     else
       step_thread(s, th);
     if (k->evict && chance(s, k->evict / 8 + 1))
-      s->l1valid[s->th[th].sm] &= ~(1ull << (rnd(s) % 64));
+      s->l1valid[s->th[th].sm] &= ~(1ull << (rnd(s) & 63));
   }
   if (steps >= max_steps || s->overflow)
     return 0;
@@ -725,6 +734,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   wl_hist *h;
   sim *s;
   uint64_t i;
+  size_t last = 0;
   int th, rc = 0, max_steps;
   int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
   int64_t *regp[WL_MAX_THREADS];
@@ -765,10 +775,25 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     }
     s->rng = splitmix(opts->seed ^ splitmix(opts->first + i)) | 1;
     h->runs++;
-    memset(vals, 0, (size_t)h->lay.nvals * sizeof vals[0]);
+    /* run_once fills every value of a run that terminates */
     if (!run_once(s, max_steps, vals, h->lay.regoff)) {
       h->hung++;
       continue;
+    }
+    /* most runs repeat an outcome: try the last one first, and judge
+     * the condition only for outcomes not seen before */
+    if (last < h->n && memcmp(h->o[last].vals, vals,
+                              (size_t)h->lay.nvals * sizeof vals[0]) == 0) {
+      h->o[last].count++;
+      continue;
+    }
+    {
+      long k = hist_find(h, vals);
+      if (k >= 0) {
+        h->o[k].count++;
+        last = (size_t)k;
+        continue;
+      }
     }
     for (th = 0; th < t->nthreads; th++)
       regp[th] = vals + h->lay.regoff[th];
@@ -780,6 +805,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
       break;
     }
+    last = h->n - 1;
   }
   wl__free(ctx, s, sizeof *s);
   if (rc != 0 && rc != WL_ESTOPPED) {
