@@ -56,12 +56,13 @@ typedef struct pend {
 } pend;
 
 typedef struct sthread {
+  /* the fields every step reads come first, in one cache line */
   int pc, done, waiting, sm;
-  int64_t regs[WL_MAX_REGS];
-  squeue q;
-  pend p[SIM_PEND];
   int np;
   int barev; /* the barrier instruction it waits at */
+  pend p[SIM_PEND];
+  squeue q;
+  int64_t regs[WL_MAX_REGS];
 } sthread;
 
 typedef struct sbarrier {
