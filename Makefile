@@ -9,7 +9,7 @@ WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes
 BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC $(WARN) -MMD -MP
 ifeq ($(MODE),release)
-  OPT := -O2 -g
+  OPT := -O3 -g
 else ifeq ($(MODE),debug)
   OPT := -O0 -g
 else ifeq ($(MODE),asan)

@@ -5,6 +5,7 @@ set -eu
 B=${1:-build/release}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 N=${BENCH_SAMPLE_RUNS:-10000000}
+[ -x "$B/warplab" ] || { echo "sample_rate: $B/warplab not built" >&2; exit 1; }
 for t in MP+weak SB LB; do
   for j in 1 2; do
     s=$("$B/warplab" sample -n "$N" --jobs "$j" "$ROOT/scripts/litmus/$t.litmus" |

@@ -858,7 +858,7 @@ static int thread_index(parser *p, const tok *t, int *out) {
 /* "P1:r0" / "1:r0"; the current token is the thread. */
 static int thread_reg_ref(parser *p, int *thread, int *reg, int must_exist) {
   tok tt = p->t;
-  int th, r;
+  int th = 0, r; /* set by thread_index; gcc -O3 cannot see it */
   if ((r = thread_index(p, &tt, &th)) != 0)
     return r;
   next(p);
