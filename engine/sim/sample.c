@@ -101,6 +101,7 @@ typedef struct sim {
   int nbar;
   int overflow;        /* a queue overflowed: the run is discarded */
   int hold[SIM_MAXSM]; /* steps an SM buffer stays put */
+  int nhold;           /* SMs with hold > 0 */
   int npend;           /* entries in all queues and SM buffers */
   int rdirty;          /* a thread finished, waited or was released */
   int runnable[WL_MAX_THREADS], nr;
@@ -327,6 +328,8 @@ static void complete_all(sim *s, int th) {
 static void hazards(sim *s, int th, const wl_insn *in) {
   sthread *t = &s->th[th];
   int i;
+  if (t->np == 0)
+    return; /* no late loads: nothing to wait for */
   /* a cta-scope fence orders for the CTA only, and late loads already
    * look performed to their CTA (complete_pending): they may pass it */
   if (in->op == OP_FENCE && in->scope == SCOPE_CTA)
@@ -736,6 +739,7 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
       }
   }
   s->npend = 0;
+  s->nhold = 0;
   s->rdirty = 1;
   for (steps = 0; steps < max_steps && !s->overflow; steps++) {
     int *runnable = s->runnable, nr, busy = s->npend > 0, sm;
@@ -766,15 +770,19 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
       else {
         int sm2 = c - WL_MAX_THREADS, e = q_pick(s, &s->smb[sm2]);
         drain_sm_entry(s, sm2, e);
-        if (e > 0)
+        if (e > 0 && k->hold > 0) {
+          if (s->hold[sm2] == 0)
+            s->nhold++;
           s->hold[sm2] = (int)k->hold;
+        }
       }
       continue;
     }
   execute:
-    for (sm = 0; sm < t->nthreads; sm++)
-      if (s->hold[sm] > 0)
-        s->hold[sm]--;
+    if (s->nhold > 0)
+      for (sm = 0; sm < t->nthreads; sm++)
+        if (s->hold[sm] > 0 && --s->hold[sm] == 0)
+          s->nhold--;
     th = runnable[pick(s, nr)];
     if (s->th[th].np > 0 && chance(s, 256))
       complete_pending(s, th, pick(s, s->th[th].np));
