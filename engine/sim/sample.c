@@ -905,7 +905,46 @@ typedef struct scx {
   uint8_t *sc; /* per outcome: reachable under SC */
   long budget;
   int cut; /* the depth limit cut some interleaving */
+  /* states already explored, by two independent 64-bit hashes (a
+   * collision of both would have to happen to skip a new state) */
+  uint64_t *vis;
+  size_t viscap, nvis;
 } scx;
+
+#define SC_VISCAP ((size_t)1 << 16)
+
+static uint64_t sc_hash(const scx *c, uint64_t h) {
+  const wl_litmus *t = c->t;
+  int th, i;
+  for (th = 0; th < t->nthreads; th++) {
+    h = (h ^ (uint64_t)c->pc[th]) * 0x100000001b3ull;
+    for (i = 0; i < t->threads[th].nregs; i++)
+      h = (h ^ (uint64_t)c->regs[th][i]) * 0x100000001b3ull;
+  }
+  for (i = 0; i < t->nlocs; i++)
+    h = (h ^ (uint64_t)c->mem[i]) * 0x100000001b3ull;
+  return h ^ (h >> 31);
+}
+
+/* 1 when this state was explored before; otherwise records it. */
+static int sc_seen(scx *c) {
+  uint64_t a = sc_hash(c, 0xcbf29ce484222325ull);
+  uint64_t b = sc_hash(c, 0x84222325cbf29ce4ull) | 1;
+  size_t k = (size_t)a & (c->viscap - 1);
+  if (c->vis == NULL)
+    return 0;
+  while (c->vis[2 * k + 1] != 0) {
+    if (c->vis[2 * k] == a && c->vis[2 * k + 1] == b)
+      return 1;
+    k = (k + 1) & (c->viscap - 1);
+  }
+  if (c->nvis * 10 < c->viscap * 7) { /* keep the table at most 70% full */
+    c->vis[2 * k] = a;
+    c->vis[2 * k + 1] = b;
+    c->nvis++;
+  }
+  return 0;
+}
 
 /* Depth-first over interleavings (barriers and loops make it partial:
  * with a budget, outcomes not reached are simply not called weak). */
@@ -918,6 +957,8 @@ static void sc_dfs(scx *c, int depth) {
     c->cut = 1; /* outcomes past here are unknown, not weak */
     return;
   }
+  if (sc_seen(c))
+    return; /* everything reachable from here was found already */
   for (th = 0; th < t->nthreads; th++) {
     const wl_thread *tt = &t->threads[th];
     const wl_insn *in;
@@ -1022,6 +1063,13 @@ static int compute_weak(wl_hist *h) {
   c->h = h;
   c->sc = sc;
   c->budget = 2000000;
+  c->viscap = SC_VISCAP;
+  c->vis = wl__calloc(h->ctx, 2 * SC_VISCAP * sizeof *c->vis);
+  if (c->vis == NULL) {
+    wl__free(h->ctx, sc, h->n + 1);
+    wl__free(h->ctx, c, sizeof *c);
+    return wl__err(h->ctx, WL_ENOMEM, "out of memory");
+  }
   for (th = 0; th < t->nthreads; th++)
     memcpy(c->regs[th], t->threads[th].reginit, sizeof c->regs[th]);
   memcpy(c->mem, t->locinit, sizeof c->mem);
@@ -1031,6 +1079,7 @@ static int compute_weak(wl_hist *h) {
     sc[i] = !sc[i]; /* reachable under SC -> not weak */
   h->weak = sc;
   h->nweak = h->n + 1;
+  wl__free(h->ctx, c->vis, 2 * SC_VISCAP * sizeof *c->vis);
   wl__free(h->ctx, c, sizeof *c);
   return 0;
 }

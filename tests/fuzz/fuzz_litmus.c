@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../engine/warplab.h"
 
@@ -81,6 +82,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wl_result_free(r);
   } else if (r != NULL) {
     abort(); /* a failed exploration must not hand out a result */
+  }
+  /* the simulator on the same test: a few short runs of each profile */
+  {
+    int prof;
+    for (prof = WL_PROFILE_WEAK; prof <= WL_PROFILE_H100; prof++) {
+      wl_sample_opts so;
+      wl_hist *h = NULL;
+      size_t i;
+      int rc;
+      memset(&so, 0, sizeof so);
+      so.runs = 20;
+      so.seed = 7;
+      so.profile = prof;
+      so.max_steps = 300;
+      rc = wl_sample(g_ctx, t, &so, &h);
+      if (rc != 0 && rc != WL_ESTOPPED) {
+        if (h != NULL)
+          abort(); /* a failed sampling must not hand out a histogram */
+        continue;
+      }
+      for (i = 0; i < wl_hist_noutcomes(h); i++)
+        (void)wl_hist_weak(h, i);
+      (void)wl_hist_write(h, 0, 0.0, discard, &acc);
+      wl_hist_free(h);
+    }
   }
   wl_litmus_free(t);
   return 0;
