@@ -5,7 +5,7 @@
 set -u
 B=build/release
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SHARED=${WARPLAB_SHARED:-$ROOT/../shared}
+SHARED=$(sh "$ROOT/scripts/shared.sh" "$ROOT")
 C="$SHARED/conformance/dat3m"
 fail=0
 bad=$(nm -u "$B/libwarplab.a" | grep -E ' (lua_|luaL_|uv_)' || true)
