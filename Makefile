@@ -141,3 +141,5 @@ clean:
 
 -include $(ENGINE_OBJ:.o=.d) $(BIND_OBJ:.o=.d) $(BUILD)/bindings/main.d \
   $(EMBED:.c=.d)
+-include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
+  $(BUILD)/tests/soundness.d $(BUILD)/bench/litmus_bench.d

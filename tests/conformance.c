@@ -14,28 +14,7 @@
 
 #include "../engine/warplab.h"
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  long n;
-  if (f == NULL)
-    return NULL;
-  if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
-      fseek(f, 0, SEEK_SET) != 0) {
-    fclose(f);
-    return NULL;
-  }
-  buf = malloc((size_t)n + 1);
-  if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    fclose(f);
-    return NULL;
-  }
-  buf[n] = '\0';
-  fclose(f);
-  *len = (size_t)n;
-  return buf;
-}
+#include "slurp.h"
 
 typedef struct row {
   char path[600];

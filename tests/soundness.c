@@ -11,29 +11,7 @@
 
 #include "../engine/warplab.h"
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *buf = NULL;
-  size_t cap = 0, n = 0, got;
-  if (f == NULL)
-    return NULL;
-  do {
-    if (n == cap) {
-      char *p = realloc(buf, cap = cap ? cap * 2 : 4096);
-      if (p == NULL) {
-        free(buf);
-        fclose(f);
-        return NULL;
-      }
-      buf = p;
-    }
-    got = fread(buf + n, 1, cap - n, f);
-    n += got;
-  } while (got > 0);
-  fclose(f);
-  *len = n;
-  return buf;
-}
+#include "slurp.h"
 
 int main(int argc, char **argv) {
   wl_ctx *ctx;
