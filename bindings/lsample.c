@@ -2,11 +2,17 @@
  * operational simulator (batches on libuv's thread pool, lsched.c) and
  * returns the histogram as a table. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include <lualib.h>
+
 #include "lsched.h"
 #include "lwarplab.h"
+
+/* the module's one export (lwarplab.c): each worker's state loads it */
+int luaopen_warplab(lua_State *L);
 
 #define WLL_HIST "warplab.Hist"     /* the box that owns a wl_hist */
 #define WLL_SAMPLE "warplab.Sample" /* the metatable of the result */
@@ -142,6 +148,312 @@ static void push_outcome(lua_State *L, wll_test *t, const wl_hist *h, size_t i,
 }
 
 /* ------------------------------------------------------------------ */
+/* threads written as Lua functions                                    */
+/* ------------------------------------------------------------------ */
+
+/* The issue's rule: one engine instance and, for Lua code, one lua_State
+ * per worker.  A worker's state gets the standard libraries, the warplab
+ * module, the thread functions (string.dump'ed and loaded again, with
+ * their upvalues copied), and the script's globals that are plain data.
+ * Thread functions whose upvalues cannot be copied (functions, userdata,
+ * coroutines) make the batches run on the script's own state, on the
+ * loop thread: the histogram is the same either way (runs are seeded by
+ * their index), only slower. */
+
+#define COPY_DEPTH 32
+
+/* Whether the value at idx can be copied to another state: nil,
+ * booleans, numbers, strings, and tables of those (keys and values),
+ * to COPY_DEPTH levels (no cycles). */
+static int copyable(lua_State *L, int idx, int depth) {
+  int ok = 1;
+  idx = lua_absindex(L, idx);
+  switch (lua_type(L, idx)) {
+  case LUA_TNIL:
+  case LUA_TBOOLEAN:
+  case LUA_TNUMBER:
+  case LUA_TSTRING:
+    return 1;
+  case LUA_TTABLE:
+    if (depth >= COPY_DEPTH || lua_getmetatable(L, idx)) {
+      if (depth < COPY_DEPTH)
+        lua_pop(L, 1);
+      return 0;
+    }
+    if (!lua_checkstack(L, 4))
+      return 0;
+    lua_pushnil(L);
+    while (ok && lua_next(L, idx) != 0) {
+      ok = copyable(L, -2, depth + 1) && copyable(L, -1, depth + 1);
+      lua_pop(L, 1);
+    }
+    if (!ok)
+      lua_pop(L, 1); /* the key lua_next left */
+    return ok;
+  default:
+    return 0;
+  }
+}
+
+/* Pushes onto W a copy of the value at idx of L (copyable() said yes). */
+static void copy_value(lua_State *L, int idx, lua_State *W) {
+  size_t len;
+  const char *s;
+  idx = lua_absindex(L, idx);
+  luaL_checkstack(W, 4, "copying to a worker");
+  switch (lua_type(L, idx)) {
+  case LUA_TBOOLEAN:
+    lua_pushboolean(W, lua_toboolean(L, idx));
+    break;
+  case LUA_TNUMBER:
+    if (lua_isinteger(L, idx))
+      lua_pushinteger(W, lua_tointeger(L, idx));
+    else
+      lua_pushnumber(W, lua_tonumber(L, idx));
+    break;
+  case LUA_TSTRING:
+    s = lua_tolstring(L, idx, &len);
+    lua_pushlstring(W, s, len);
+    break;
+  case LUA_TTABLE:
+    lua_newtable(W);
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+      copy_value(L, -2, W);
+      copy_value(L, -1, W);
+      lua_rawset(W, -3);
+      lua_pop(L, 1);
+    }
+    break;
+  default:
+    lua_pushnil(W);
+    break;
+  }
+}
+
+/* What an upvalue of a thread function is to a worker. */
+enum { UP_COPY, UP_GLOBALS, UP_MODULE, UP_NONE };
+
+static int upvalue_kind(lua_State *L, int idx) {
+  int k = UP_NONE;
+  idx = lua_absindex(L, idx);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  if (lua_rawequal(L, idx, -1))
+    k = UP_GLOBALS;
+  lua_pop(L, 1);
+  if (k == UP_NONE) {
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_getfield(L, -1, "warplab");
+    if (lua_type(L, idx) == LUA_TTABLE && lua_rawequal(L, idx, -1))
+      k = UP_MODULE;
+    lua_pop(L, 2);
+  }
+  if (k == UP_NONE && copyable(L, idx, 0))
+    k = UP_COPY;
+  return k;
+}
+
+/* Whether every Lua thread function of t can go to a worker; when not,
+ * why (in why). fns: the test's table of functions. */
+static int portable(lua_State *L, wll_test *t, int fns, char *why,
+                    size_t n) {
+  int i, u;
+  for (i = 0; i < t->nthreads; i++) {
+    if (t->th[i].dev == NULL)
+      continue;
+    lua_rawgeti(L, fns, i + 1);
+    if (lua_iscfunction(L, -1)) {
+      snprintf(why, n, "the function of P%d is a C function", i);
+      lua_pop(L, 1);
+      return 0;
+    }
+    for (u = 1;; u++) {
+      const char *name = lua_getupvalue(L, -1, u);
+      int k;
+      if (name == NULL)
+        break;
+      k = upvalue_kind(L, -1);
+      if (k == UP_NONE) {
+        snprintf(why, n,
+                 "the function of P%d has upvalue '%s' (a %s) that a "
+                 "worker's Lua state cannot copy",
+                 i, name[0] ? name : "?", luaL_typename(L, -1));
+        lua_pop(L, 2);
+        return 0;
+      }
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  return 1;
+}
+
+static int dump_writer(lua_State *L, const void *p, size_t sz, void *ud) {
+  (void)L;
+  luaL_addlstring(ud, p, sz);
+  return 0;
+}
+
+/* What the runner's callbacks need: the script's state with the test
+ * at index 1. */
+typedef struct lrunner {
+  lua_State *L;
+  wll_test *t;
+} lrunner;
+
+/* Builds a worker's state (protected: runs inside lua_pcall on W, with
+ * the lrunner and the slot's context as light userdata). */
+static int worker_build(lua_State *W) {
+  lrunner *r = lua_touserdata(W, 1);
+  wl_ctx *ctx = lua_touserdata(W, 2);
+  lua_State *L = r->L;
+  wll_test *t = r->t, *box;
+  int i, u, wtab, ltab, base = lua_gettop(L);
+  lua_settop(W, 0);
+  luaL_openlibs(W);
+  luaL_requiref(W, "warplab", luaopen_warplab, 0);
+  lua_pop(W, 1);
+  /* 1: the worker's test box: no metatable, so closing W frees only
+   * the box; its engine objects are the script's test's (only read)
+   * and the slot's context */
+  box = lua_newuserdatauv(W, sizeof *box, 1);
+  memset(box, 0, sizeof *box);
+  box->ctx = ctx;
+  box->lt = t->lt;
+  box->pred = -1;
+  box->nthreads = t->nthreads;
+  box->blockdim = t->blockdim;
+  box->griddim = t->griddim;
+  box->L = W;
+  box->selfslot = 1;
+  box->errslot = 2;
+  lua_pushnil(W); /* 2: a thread function's error */
+  lua_createtable(W, 0, 4);
+  wtab = lua_gettop(W);
+  lua_pushvalue(W, wtab);
+  lua_setiuservalue(W, 1, 1);
+  wll_testtable(L, 1);
+  ltab = lua_gettop(L);
+  lua_getfield(L, ltab, "arrays");
+  copy_value(L, -1, W); /* names and lengths */
+  lua_setfield(W, wtab, "arrays");
+  lua_pop(L, 1);
+  lua_newtable(W);
+  lua_setfield(W, wtab, "fns");
+  lua_newtable(W);
+  lua_setfield(W, wtab, "devices");
+  /* the script's plain-data globals that W does not have */
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_pushnil(L);
+  while (lua_next(L, -2) != 0) {
+    if (lua_type(L, -2) == LUA_TSTRING && copyable(L, -1, 0)) {
+      const char *k = lua_tostring(L, -2);
+      if (lua_getfield(W, -1, k) == LUA_TNIL) {
+        copy_value(L, -1, W);
+        lua_setfield(W, -3, k);
+      }
+      lua_pop(W, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  lua_pop(W, 1);
+  lua_getfield(L, ltab, "fns");
+  for (i = 0; i < t->nthreads; i++) {
+    wll_thread *th = &box->th[i];
+    *th = t->th[i];
+    th->test = box;
+    th->dev = NULL;
+    if (t->th[i].dev == NULL)
+      continue;
+    /* the function, through string.dump (with its debug information,
+     * so that errors name the script's lines) */
+    lua_rawgeti(L, -1, i + 1);
+    {
+      luaL_Buffer b;
+      size_t len;
+      const char *code;
+      luaL_buffinit(W, &b);
+      if (lua_dump(L, dump_writer, &b, 0) != 0)
+        return luaL_error(W, "cannot dump the function of P%d", i);
+      luaL_pushresult(&b);
+      code = lua_tolstring(W, -1, &len);
+      if (luaL_loadbufferx(W, code, len, "=(thread)", "b") != LUA_OK)
+        return lua_error(W);
+      lua_remove(W, -2);
+    }
+    for (u = 1;; u++) {
+      const char *name = lua_getupvalue(L, -1, u);
+      if (name == NULL)
+        break;
+      switch (upvalue_kind(L, -1)) {
+      case UP_GLOBALS:
+        lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+        break;
+      case UP_MODULE:
+        luaL_getsubtable(W, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+        lua_getfield(W, -1, "warplab");
+        lua_remove(W, -2);
+        break;
+      default:
+        copy_value(L, -1, W);
+        break;
+      }
+      lua_setupvalue(W, -2, u);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_getfield(W, wtab, "fns");
+    lua_insert(W, -2);
+    lua_rawseti(W, -2, i + 1);
+    lua_pop(W, 1);
+    lua_getfield(W, wtab, "devices");
+    th->dev = wll_device_new(W, th, 1);
+    lua_rawseti(W, -2, i + 1);
+    lua_pop(W, 1);
+  }
+  lua_settop(L, base);
+  lua_settop(W, 2);
+  return 2; /* they stay at 1 and 2 of W's stack */
+}
+
+static int worker_make(void *ud, wl_ctx *ctx, void **worker) {
+  lrunner *r = ud;
+  int base = lua_gettop(r->L);
+  lua_State *W = luaL_newstate();
+  *worker = NULL;
+  if (W == NULL)
+    return -1;
+  lua_pushcfunction(W, worker_build);
+  lua_pushlightuserdata(W, r);
+  lua_pushlightuserdata(W, ctx);
+  if (lua_pcall(W, 2, 2, 0) != LUA_OK) {
+    lua_settop(r->L, base);
+    lua_close(W);
+    return -1;
+  }
+  lua_settop(r->L, base);
+  *worker = lua_touserdata(W, 1); /* the box; box->L is W */
+  return 0;
+}
+
+static void worker_drop(void *ud, void *worker) {
+  wll_test *box = worker;
+  (void)ud;
+  lua_close(box->L);
+}
+
+/* The wl_thread_fn of a worker: its own copy of the thread's function. */
+static int worker_thread(void *ud, wl_tb *tb) {
+  wll_test *box = ud;
+  int th = wl_tb_thread(tb);
+  if (th < 0 || th >= box->nthreads || box->th[th].dev == NULL)
+    return wl_tb_fail(tb, WL_EINVAL, "no Lua function for this thread");
+  return wll_thread_cb(&box->th[th], tb);
+}
+
+/* ------------------------------------------------------------------ */
 /* test:sample{...}                                                    */
 /* ------------------------------------------------------------------ */
 
@@ -166,17 +478,22 @@ static lua_Integer int_field(lua_State *L, int opts, const char *key,
 
 /* test:sample{n=, seed=, profile=, jobs=, max_steps=, timeout=,
  * progress=} -> { name=, runs=, hung=, partial=, stopped=, observed=,
- * outcomes={...}, text=, time= } with tostring giving the text. */
+ * outcomes={...}, text=, time=, workers=, note= } with tostring giving
+ * the text (and the note).  workers: the engine instances (and, for
+ * threads written as Lua functions, lua_States) that ran batches at
+ * once; note: why Lua functions ran on the script's state alone. */
 int wll_test_sample(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_sample_opts o;
   hist_box *box;
   double timeout = 0, t0, secs;
-  int opts = 0, jobs, progress = 0, rc, partial = 0, names, res, outs, i;
+  int opts = 0, jobs, progress = 0, rc = 0, partial = 0, names, res, outs, i;
   char err[600];
   size_t k, nout;
   int64_t *vals;
-  int observed = 0;
+  int observed = 0, has_fn = 0, use_workers = 0, workers;
+  char note[400], why[200];
+  lrunner lr = {NULL, NULL};
   memset(&o, 0, sizeof o);
   if (t->exploring)
     return luaL_error(L, "sample: this test is being explored");
@@ -230,12 +547,7 @@ int wll_test_sample(lua_State *L) {
   }
   for (i = 0; i < t->nthreads; i++)
     if (t->th[i].dev != NULL)
-      return luaL_error(L,
-                        "sample: thread %d of test '%s' is a Lua function; "
-                        "the simulator runs only threads of PTX "
-                        "instructions for now (explore it with "
-                        "test:explore())",
-                        i + 1, wl_litmus_name(t->lt));
+      has_fn = 1;
   box = lua_newuserdatauv(L, sizeof *box, 1); /* 3 */
   memset(box, 0, sizeof *box);
   luaL_setmetatable(L, WLL_HIST);
@@ -246,11 +558,67 @@ int wll_test_sample(lua_State *L) {
   lua_pushnil(L); /* 4: the names, once there is a histogram */
   names = 4;
   vals = lua_newuserdatauv(L, sizeof *vals * MAX_VALUES, 0); /* 5 */
-  /* from here to the scheduler's return nothing raises */
+  lua_pushnil(L); /* 6: a thread function's error (the script's state) */
+  note[0] = '\0';
+  workers = jobs;
+  if (has_fn) {
+    int pos;
+    luaL_checkstack(L, 40, "sample");
+    wll_testtable(L, 1);
+    lua_getfield(L, -1, "fns");
+    pos = portable(L, t, lua_gettop(L), why, sizeof why);
+    lua_pop(L, 2);
+    use_workers = pos && jobs > 1;
+    if (!pos && jobs > 1)
+      snprintf(note, sizeof note,
+               "%s: sampled on the script's own Lua state (one job)", why);
+    lr.L = L;
+    lr.t = t;
+  }
+  /* from here to the scheduler's return nothing raises; Lua thread
+   * functions run on the script's state only inline, on this thread */
   t0 = now();
-  rc = wll_sample_parallel(t->ctx, t->lt, &o, jobs, timeout, progress, &box->h,
-                           &partial, err, sizeof err);
+  if (has_fn) {
+    t->L = L;
+    t->selfslot = 1;
+    t->errslot = 6;
+    t->exploring = 1;
+  }
+  if (use_workers) {
+    wll_runner run = {0, worker_make, worker_drop, worker_thread, NULL};
+    run.ud = &lr;
+    rc = wll_sample_parallel_run(t->ctx, t->lt, &o, jobs, timeout, progress, &run,
+                             &box->h, &partial, err, sizeof err);
+    if (rc != 0) {
+      /* whatever went wrong in a worker's copy is done again on the
+       * script's own state: the same histogram, or the error with its
+       * real traceback */
+      snprintf(note, sizeof note,
+               "a worker's Lua state failed (%.200s): sampled again on the "
+               "script's own Lua state",
+               err);
+      use_workers = 0;
+    }
+  }
+  if (has_fn && !use_workers) {
+    wll_runner run = {1, NULL, NULL, NULL, NULL};
+    double left = timeout > 0 ? timeout - (now() - t0) : 0;
+    workers = 1;
+    rc = wll_sample_parallel_run(
+        t->ctx, t->lt, &o, 1, timeout > 0 ? (left > 1e-3 ? left : 1e-3) : 0,
+        progress, &run, &box->h, &partial, err, sizeof err);
+  } else if (!has_fn) {
+    rc = wll_sample_parallel(t->ctx, t->lt, &o, jobs, timeout, progress,
+                             &box->h, &partial, err, sizeof err);
+  }
   secs = now() - t0;
+  if (has_fn) {
+    /* the weak marks replay the thread functions (on this state) */
+    if (rc == 0 && wl_hist_noutcomes(box->h) > 0)
+      wl_hist_weak(box->h, 0);
+    t->exploring = 0;
+    t->L = NULL;
+  }
   if (rc != 0)
     return luaL_error(L, "sample %s: %s", wl_litmus_name(t->lt),
                       err[0] ? err : wl_strerror(rc));
@@ -272,6 +640,12 @@ int wll_test_sample(lua_State *L) {
   }
   lua_pushinteger(L, (lua_Integer)o.seed);
   lua_setfield(L, res, "seed");
+  lua_pushinteger(L, workers);
+  lua_setfield(L, res, "workers");
+  if (note[0]) {
+    lua_pushstring(L, note);
+    lua_setfield(L, res, "note");
+  }
   lua_pushnumber(L, secs);
   lua_setfield(L, res, "time");
   nout = wl_hist_noutcomes(box->h);
@@ -326,6 +700,14 @@ static int sample_tostring(lua_State *L) {
   lua_getfield(L, 1, "text");
   if (!lua_isstring(L, -1))
     lua_pushliteral(L, WLL_SAMPLE);
+  else if (lua_getfield(L, 1, "note") == LUA_TSTRING) {
+    lua_pushliteral(L, "Note ");
+    lua_insert(L, -2);
+    lua_pushliteral(L, "\n");
+    lua_concat(L, 4);
+    return 1;
+  } else
+    lua_pop(L, 1);
   return 1;
 }
 

@@ -22,6 +22,9 @@
 /* Batches per job: enough that the last batches of a job even out. */
 #define BATCHES_PER_JOB 8
 #define MAX_JOBS 1024 /* libuv's own cap on UV_THREADPOOL_SIZE */
+/* Inline batches (on the loop thread) are short: SIGINT is seen between
+ * them. */
+#define MAX_INLINE_BATCH ((uint64_t)1024)
 
 enum { SLOT_IDLE, SLOT_RUNNING, SLOT_DONE };
 
@@ -32,7 +35,8 @@ typedef struct sched sched;
 typedef struct slot {
   uv_work_t req;
   sched *s;
-  wl_ctx *ctx;
+  wl_ctx *ctx;    /* its own, or (inline) the caller's */
+  void *worker;   /* the runner's copy of the callbacks, or NULL */
   wl_hist *h;     /* the batch's histogram, until merged */
   uint64_t batch; /* index of the batch it holds */
   int state;      /* SLOT_* */
@@ -44,7 +48,11 @@ struct sched {
   uv_signal_t sig;
   uv_timer_t tick;     /* progress line, every PROGRESS_MS */
   uv_timer_t deadline; /* the timeout */
-  int have_sig, have_tick, have_deadline, closing;
+  uv_idle_t idle;      /* inline: runs the next batch */
+  int have_sig, have_tick, have_deadline, have_idle, closing;
+  const wll_runner *runner;
+  int inl;              /* batches run on the loop thread */
+  uint64_t deadline_ns; /* inline: the timeout in uv_hrtime's clock */
   const wl_litmus *t;
   wl_sample_opts base;
   atomic_int stop; /* read by the workers through should_stop */
@@ -95,6 +103,9 @@ int wll_ncpus(void) {
 
 static int should_stop(void *ud) {
   sched *s = ud;
+  /* inline, the loop does not run during a batch: watch the clock */
+  if (s->inl && s->deadline_ns != 0 && uv_hrtime() >= s->deadline_ns)
+    atomic_store(&s->stop, 1);
   return atomic_load_explicit(&s->stop, memory_order_relaxed);
 }
 
@@ -108,6 +119,10 @@ static void work_cb(uv_work_t *req) {
   o.runs = s->base.runs - start < s->bsize ? s->base.runs - start : s->bsize;
   o.should_stop = should_stop;
   o.stop_ud = s;
+  if (w->worker != NULL) {
+    o.thread_fn = s->runner->fn;
+    o.thread_ud = w->worker;
+  }
   w->h = NULL;
   w->rc = wl_sample(w->ctx, s->t, &o, &w->h);
 }
@@ -171,9 +186,25 @@ static void close_all(sched *s) {
     uv_close((uv_handle_t *)&s->tick, NULL);
   if (s->have_deadline)
     uv_close((uv_handle_t *)&s->deadline, NULL);
+  if (s->have_idle)
+    uv_close((uv_handle_t *)&s->idle, NULL);
 }
 
 static void after_work_cb(uv_work_t *req, int status);
+
+/* Inline: one batch per turn of the loop, so that the loop sees SIGINT,
+ * the timers and the progress line between batches. */
+static void idle_cb(uv_idle_t *h) {
+  sched *s = h->data;
+  int i;
+  for (i = 0; i < s->nslots; i++)
+    if (s->slots[i].state == SLOT_RUNNING) {
+      work_cb(&s->slots[i].req);
+      after_work_cb(&s->slots[i].req, 0);
+      return;
+    }
+  uv_idle_stop(h);
+}
 
 /* Fills idle slots with the next batches, unless stopping. */
 static void dispatch(sched *s) {
@@ -187,7 +218,8 @@ static void dispatch(sched *s) {
       continue;
     w->batch = s->next_batch;
     w->req.data = w;
-    rc = uv_queue_work(&s->loop, &w->req, work_cb, after_work_cb);
+    rc = s->inl ? uv_idle_start(&s->idle, idle_cb)
+                : uv_queue_work(&s->loop, &w->req, work_cb, after_work_cb);
     if (rc != 0) {
       if (s->rc == 0) {
         s->rc = WL_EIO;
@@ -240,6 +272,8 @@ static void after_work_cb(uv_work_t *req, int status) {
     w->rc = WL_EIO;
   if (w->h != NULL)
     s->runs_done += wl_hist_runs(w->h);
+  if (s->inl && s->deadline_ns != 0 && uv_hrtime() >= s->deadline_ns)
+    stop_all(s, WLL_STOP_TIMEOUT);
   if (w->rc != 0 && w->rc != WL_ESTOPPED &&
       (s->rc == 0 || w->batch < s->rc_batch)) {
     const char *m = wl_ctx_errmsg(w->ctx);
@@ -315,6 +349,14 @@ static int start_handles(sched *s, double timeout_s) {
     rc = uv_timer_start(&s->deadline, deadline_cb, ims, 0);
     if (rc != 0)
       return rc;
+    s->deadline_ns = uv_hrtime() + ims * 1000000u;
+  }
+  if (s->inl) {
+    rc = uv_idle_init(&s->loop, &s->idle);
+    if (rc != 0)
+      return rc;
+    s->have_idle = 1;
+    s->idle.data = s;
   }
   return 0;
 }
@@ -323,6 +365,15 @@ int wll_sample_parallel(wl_ctx *ctx, const wl_litmus *t,
                         const wl_sample_opts *base, int jobs, double timeout_s,
                         int progress, wl_hist **out, int *partial, char *err,
                         size_t errlen) {
+  return wll_sample_parallel_run(ctx, t, base, jobs, timeout_s, progress, NULL,
+                                 out, partial, err, errlen);
+}
+
+int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
+                            const wl_sample_opts *base, int jobs,
+                            double timeout_s, int progress,
+                            const wll_runner *runner, wl_hist **out,
+                            int *partial, char *err, size_t errlen) {
   sched *s;
   uint64_t per;
   int i, rc, urc;
@@ -352,9 +403,17 @@ int wll_sample_parallel(wl_ctx *ctx, const wl_litmus *t,
   s->err = err;
   s->errlen = err != NULL ? errlen : 0;
   s->progress = progress;
-  /* batch size: a function of runs and jobs only (never of timing) */
+  s->runner = runner;
+  s->inl = runner != NULL && runner->inline_batches;
+  if (s->inl)
+    jobs = 1;
+  /* batch size: a function of runs and jobs only (never of timing); the
+   * histogram does not depend on it (run i is seeded from i, batches
+   * merge in order) */
   per = base->runs / ((uint64_t)jobs * BATCHES_PER_JOB);
   s->bsize = per < 1 ? 1 : per > MAX_BATCH ? MAX_BATCH : per;
+  if (s->inl && s->bsize > MAX_INLINE_BATCH)
+    s->bsize = MAX_INLINE_BATCH;
   s->nbatches = base->runs / s->bsize + (base->runs % s->bsize != 0);
   if (s->nbatches == 0)
     s->nbatches = 1; /* runs == 0: one empty batch, for an empty hist */
@@ -381,9 +440,16 @@ int wll_sample_parallel(wl_ctx *ctx, const wl_litmus *t,
   }
   for (i = 0; i < s->nslots; i++) {
     s->slots[i].s = s;
+    if (s->inl)
+      continue; /* the caller's context, on the caller's thread */
     if (wl_ctx_new(NULL, &s->slots[i].ctx) != 0)
       break;
+    if (runner != NULL && runner->make != NULL &&
+        runner->make(runner->ud, s->slots[i].ctx, &s->slots[i].worker) != 0)
+      break;
   }
+  if (s->inl)
+    s->slots[0].ctx = ctx;
   rc = i < s->nslots ? WL_ENOMEM : 0;
   if (rc != 0)
     set_err(s, "out of memory%s%s", "", "");
@@ -414,7 +480,10 @@ int wll_sample_parallel(wl_ctx *ctx, const wl_litmus *t,
   }
   for (i = 0; i < s->nslots; i++) {
     wl_hist_free(s->slots[i].h);
-    wl_ctx_free(s->slots[i].ctx);
+    if (s->slots[i].worker != NULL)
+      runner->drop(runner->ud, s->slots[i].worker);
+    if (!s->inl)
+      wl_ctx_free(s->slots[i].ctx);
   }
   free(s->slots);
   if (rc != 0) {

@@ -25,6 +25,26 @@ enum {
 };
 
 /*
+ * How batches run a test's callback threads (threads written as Lua
+ * functions, which cannot run in the script's lua_State concurrently
+ * with it).  Either every batch runs on the calling thread, one at a
+ * time (inline: the callbacks are the test's own), or each in-flight
+ * slot gets its own copy of the callbacks: make(ud, ctx, &worker) is
+ * called on the calling thread for each slot before any batch runs
+ * (ctx is the slot's engine context, worker is then passed as
+ * opts.thread_ud with opts.thread_fn = fn to every batch of that slot,
+ * which one pool thread at a time runs), and drop(ud, worker) frees it
+ * at the end.  make returns 0, or non-zero (out of memory).
+ */
+typedef struct wll_runner {
+  int inline_batches;
+  int (*make)(void *ud, wl_ctx *ctx, void **worker);
+  void (*drop)(void *ud, void *worker);
+  wl_thread_fn fn;
+  void *ud;
+} wll_runner;
+
+/*
  * Runs base->runs runs of t on the simulator, split into batches that go
  * to libuv's thread pool, and merges their histograms on the loop.
  *
@@ -39,8 +59,13 @@ enum {
  * one engine context (wl_ctx), used by one thread at a time.  t is only
  * read while sampling: the caller must not change or free it until this
  * returns.  base->should_stop and base->stop_ud are ignored (the workers
- * poll the scheduler's own stop flag).  Threads given as callbacks are
- * not run here: the engine answers WL_EUNSUPPORTED.
+ * poll the scheduler's own stop flag).  Callback threads run as the
+ * test's own functions on the pool's threads: for Lua functions use
+ * wll_sample_parallel_run, whose runner says how they run: with
+ * inline_batches
+ * the batches (at most 1024 runs each, so that SIGINT and the timeout
+ * are seen between them) run on the calling thread from the loop, in
+ * order, using ctx; the histogram is the same as with the pool.
  *
  * The loop also watches SIGINT (every SIGINT while it runs; the default
  * action is back afterwards) and, when timeout_s > 0, a timer: either
@@ -69,6 +94,12 @@ WLL_SCHED_HIDDEN int wll_sample_parallel(wl_ctx *ctx, const wl_litmus *t,
                                          double timeout_s, int progress,
                                          wl_hist **out, int *partial, char *err,
                                          size_t errlen);
+/* The same for a test with callback threads: runner says how they run
+ * (NULL: as wll_sample_parallel). */
+WLL_SCHED_HIDDEN int wll_sample_parallel_run(
+    wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *base, int jobs,
+    double timeout_s, int progress, const wll_runner *runner, wl_hist **out,
+    int *partial, char *err, size_t errlen);
 
 /* The number of CPUs this process may use (at least 1). */
 WLL_SCHED_HIDDEN int wll_ncpus(void);

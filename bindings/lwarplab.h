@@ -102,6 +102,10 @@ WLL_HIDDEN void wll_sample_open(lua_State *L);
 /* test:sample{...} */
 WLL_HIDDEN int wll_test_sample(lua_State *L);
 
+/* lkernel.c: wl.device and kernels; adds its functions to the module
+ * table at the top of the stack */
+WLL_HIDDEN void wll_kernel_open(lua_State *L);
+
 /* The pure-Lua part (scripts/warplab/ *.lua), embedded at build time. */
 typedef struct wll_chunk {
   const char *name;

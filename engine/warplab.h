@@ -36,7 +36,8 @@ extern "C" {
   X(EUNSUPPORTED, -4, "not supported")                                         \
   X(ELIMIT, -5, "a size limit of the explorer was exceeded")                   \
   X(EIO, -6, "i/o error")                                                      \
-  X(ESTOPPED, -7, "stopped by the caller")
+  X(ESTOPPED, -7, "stopped by the caller")                                    \
+  X(ERUNTIME, -8, "a kernel failed")
 
 typedef enum {
 #define WL_ERR_ENUM(name, code, msg) WL_##name = (code),
@@ -383,14 +384,40 @@ typedef struct wl_sample_opts {
   int (*should_stop)(void *ud); /* polled; non-zero stops with a partial
                                  * histogram and WL_ESTOPPED */
   void *stop_ud;
+  /* Optional: runs the callback threads instead of the functions set
+   * with wl_litmus_set_thread_fn, as thread_fn(thread_ud, tb) (the
+   * thread is wl_tb_thread(tb)); the Lua bindings give each worker its
+   * own copies of the functions this way.  NULL: the test's own. */
+  wl_thread_fn thread_fn;
+  void *thread_ud;
 } wl_sample_opts;
 
 typedef struct wl_hist wl_hist;
 
-/* Runs t opts->runs times.  Callback threads are not supported yet
- * (WL_EUNSUPPORTED).  On WL_ESTOPPED *out still holds the runs done.
- * The histogram allocates through ctx and refers to t: free it before
- * either (runs = 0 gives an empty histogram to merge batches into). */
+/*
+ * Runs t opts->runs times.  On WL_ESTOPPED *out still holds the runs
+ * done.  The histogram allocates through ctx and refers to t: free it
+ * before either (runs = 0 gives an empty histogram to merge batches
+ * into).  t is only read: several contexts may sample it at once.
+ *
+ * Callback threads (wl_litmus_set_thread_fn) run step by step: to learn
+ * a thread's next event the simulator re-runs its callback with the
+ * values its loads returned so far in this run, and stops it
+ * (WL_ELIMIT, as for the explorer's loop bound: the callback must
+ * return) at its first load whose value is not known yet; every event
+ * then enters the machine as the instruction that does the same.  So
+ * the callback must be deterministic given its loaded values (else
+ * WL_EINVAL, "not deterministic"), and it runs O(events) times per run.
+ * Its loads are never deferred (no load buffering from callbacks: the
+ * next event may depend on the value).  A thread with more than 256
+ * events in a run makes the run count as not terminating.  The results
+ * it reports with wl_tb_result in its last, complete run are its
+ * registers in the outcome (0 when not reported), named as wl_explore
+ * names them; results that are no register of the test are kept in the
+ * histogram, after the thread's registers (the test is not changed).
+ * A callback's failure fails the sampling with its code and the
+ * message "thread P1: ..." (the one given to wl_tb_fail).
+ */
 int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
               wl_hist **out);
 /* Adds the counts of from into into (both from the same test). */
@@ -411,7 +438,10 @@ int wl_hist_var_thread(const wl_hist *h, int var); /* -1: a location */
 const char *wl_hist_var_name(const wl_hist *h, int var);
 /* 1 when sequential consistency cannot produce outcome i (a weak
  * outcome), 0 when it can, -1 when the search for SC outcomes gave up
- * (large loops).  Computed once per histogram, on first use. */
+ * (large loops, or a callback thread failed).  Computed once per
+ * histogram, on first use (by this or wl_hist_write), on the calling
+ * thread: callback threads are run there, through the test's own
+ * functions (never opts->thread_fn). */
 int wl_hist_weak(wl_hist *h, size_t i);
 /* Re-judges the outcomes under a condition the caller evaluates (a Lua
  * predicate): set each outcome's truth, then the kind and the text the
@@ -426,6 +456,222 @@ int wl_hist_set_condition(wl_hist *h, int kind, const char *text);
  * a line saying the run was interrupted. */
 int wl_hist_write(const wl_hist *h, int partial, double seconds,
                   wl_write_fn write, void *ud);
+
+/* ------------------------------------------------------------------ */
+/* The simulated device: memory spaces, kernels, SIMT warps            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A device has SMs, a global memory (allocations placed at 256-byte
+ * aligned addresses), 64 KB of __constant__ memory, and a memory system
+ * like the sampler's: per-SM store buffers that drain to L2 out of order
+ * across addresses, per-SM L1 copies of global data that weak loads may
+ * read stale, L2 as the point of coherence, atomics at L2.  A kernel runs
+ * as blocks placed on SMs as resources allow (threads, warps, blocks,
+ * registers, shared memory); the host code that runs each thread (Lua in
+ * bindings/) is a callback: the engine asks it to run the threads of one
+ * warp until each yields (a barrier, its end, or a slice of accesses),
+ * and the threads report every memory access through wl_kernel_access.
+ * Lanes of a warp that make their k-th access at one source line form one
+ * warp-wide request, which the cost model (engine/perf/) prices.
+ */
+typedef struct wl_device_cfg {
+  char name[24];              /* preset name, "sm_90" */
+  int sms;                    /* streaming multiprocessors */
+  int max_threads_per_sm;     /* 2048 */
+  int max_warps_per_sm;       /* 64 */
+  int max_blocks_per_sm;      /* 32 */
+  int max_threads_per_block;  /* 1024 */
+  int regs_per_sm;            /* 65536 */
+  int max_regs_per_thread;    /* 255 */
+  int reg_alloc_unit;         /* registers, per warp granularity: 256 */
+  uint32_t l1_shared_bytes;   /* unified L1 + shared memory per SM */
+  uint32_t shared_per_sm;     /* the largest shared carve-out per SM */
+  uint32_t shared_per_block;  /* the most one block may use */
+  uint32_t shared_reserved;   /* reserved per block by the system: 1 KB */
+  uint32_t shared_alloc_unit; /* shared memory granularity: 128 */
+  int banks, bank_bytes;      /* 32 banks of 4 bytes */
+  uint32_t l1_line, l1_sector, l1_ways;
+  uint32_t l2_bytes, l2_line, l2_sector, l2_ways;
+  uint32_t const_bytes;       /* __constant__ memory: 64 KB */
+  uint32_t const_cache_bytes; /* per-SM constant cache */
+  uint32_t const_line;        /* its line size */
+  uint64_t global_bytes;      /* global + managed memory available */
+} wl_device_cfg;
+
+/* Fills *cfg with a named preset: "sm_90" (H100 SXM-like, the default),
+ * "sm_80" (A100-like), "sm_70" (V100-like), "sm_35" (Kepler, 8-byte
+ * banks), "toy" (the CUDA guide's occupancy example: 16 KB shared and
+ * 768 threads per SM) or "banks5" (5 banks of 4 bytes, the padding
+ * lesson).  WL_EINVAL names the presets for an unknown name. */
+int wl_device_preset(wl_ctx *ctx, const char *name, wl_device_cfg *cfg);
+/* The names of the presets, NULL-terminated. */
+const char *const *wl_device_presets(void);
+
+typedef struct wl_device wl_device;
+/* Checks cfg (WL_EINVAL naming the field) and creates a device. */
+int wl_device_new(wl_ctx *ctx, const wl_device_cfg *cfg, wl_device **out);
+void wl_device_free(wl_device *d);
+const wl_device_cfg *wl_device_config(const wl_device *d);
+
+/* Memory spaces. */
+enum {
+  WL_SPACE_GLOBAL,   /* __device__ / cudaMalloc: persists across launches */
+  WL_SPACE_MANAGED,  /* cudaMallocManaged: global, also host-accessible */
+  WL_SPACE_CONSTANT, /* __constant__: host-written, read-only on the device */
+  WL_SPACE_PARAM,    /* __grid_constant__ kernel parameters: read-only */
+  WL_SPACE_SHARED,   /* per block; lives while the block runs */
+  WL_SPACE_LOCAL     /* per thread */
+};
+/* A value's type in device memory (also WL_TYPE_*). */
+enum { WL_TYPE_BYTES = 16 }; /* raw bytes: vector loads/stores */
+
+/* Allocates bytes in space (GLOBAL, MANAGED, CONSTANT or PARAM), zeroed,
+ * at an address aligned to 256 bytes (constant: to align).  *id names the
+ * allocation in later calls.  Fails with WL_ELIMIT past the device's
+ * global memory or 64 KB of constant memory. */
+int wl_device_alloc(wl_device *d, int space, uint64_t bytes, const char *name,
+                    int *id);
+/* Host copies (cudaMemcpy / cudaMemcpyToSymbol): bounds-checked
+ * (WL_EINVAL), allowed on every space a host may write. */
+int wl_device_write(wl_device *d, int id, uint64_t off, const void *src,
+                    uint64_t n);
+int wl_device_read(const wl_device *d, int id, uint64_t off, void *dst,
+                   uint64_t n);
+uint64_t wl_device_alloc_size(const wl_device *d, int id);
+int wl_device_alloc_space(const wl_device *d, int id);
+uint64_t wl_device_alloc_addr(const wl_device *d, int id);
+const char *wl_device_alloc_name(const wl_device *d, int id);
+/* Releases an allocation (cudaFree); its id is not reused. */
+int wl_device_release(wl_device *d, int id);
+
+typedef struct wl_launch wl_launch;
+
+/* Runs the threads of one warp: for each lane whose state is RUNNABLE
+ * (wl_kernel_lane_state), run it until it yields.  Returns 0, or an
+ * error after wl_kernel_fail. */
+typedef int (*wl_warp_fn)(void *ud, wl_launch *l, int block, int warp);
+/* A block's threads all finished: release what the host keeps for it. */
+typedef void (*wl_block_fn)(void *ud, wl_launch *l, int block);
+
+enum { WL_CACHE_PREFER_NONE, WL_CACHE_PREFER_SHARED, WL_CACHE_PREFER_L1,
+       WL_CACHE_PREFER_EQUAL };
+
+typedef struct wl_launch_cfg {
+  int grid[3], block[3];   /* dimensions; 0 reads as 1 */
+  uint32_t static_shared;  /* bytes of __shared__ arrays per block */
+  uint32_t dynamic_shared; /* extern __shared__ bytes, set at launch */
+  int regs_per_thread;     /* 0: 32 */
+  int cache_pref;          /* WL_CACHE_PREFER_* (carve-out) */
+  uint64_t seed;           /* the scheduler's seed */
+  int profile;             /* WL_PROFILE_WEAK or WL_PROFILE_H100 */
+  uint64_t max_steps;      /* warp slices before the launch is stopped as
+                            * not terminating (0: 10 million) */
+  int slice;               /* accesses a lane makes before it yields
+                            * (0: 64) */
+  const char *source;      /* the kernel's file, for messages */
+  wl_warp_fn run_warp;
+  wl_block_fn block_done;  /* may be NULL */
+  void *ud;
+  int (*should_stop)(void *ud); /* polled; non-zero stops: WL_ESTOPPED */
+  void *stop_ud;
+} wl_launch_cfg;
+
+/* Occupancy as the launch computes it: blocks resident per SM, the
+ * resource that limits them, and each resource's own limit. */
+enum { WL_LIMIT_THREADS, WL_LIMIT_WARPS, WL_LIMIT_BLOCKS, WL_LIMIT_REGS,
+       WL_LIMIT_SHARED };
+typedef struct wl_occupancy {
+  int blocks_per_sm, limiter;            /* limiter: WL_LIMIT_* */
+  int by_threads, by_warps, by_blocks, by_regs, by_shared;
+  uint32_t shared_per_sm;                /* the carve-out chosen */
+  uint32_t shared_per_block;             /* static + dynamic + reserved */
+  int warps_per_sm;                      /* resident warps */
+  double occupancy;                      /* warps_per_sm / max */
+} wl_occupancy;
+/* Computes occupancy for cfg's block size and resources; WL_EINVAL with
+ * a message when a block cannot fit on an SM at all. */
+int wl_device_occupancy(wl_device *d, const wl_launch_cfg *cfg,
+                        wl_occupancy *out);
+
+/* Launches a kernel and runs it to the end.  Global memory persists;
+ * at the end every buffered store has reached L2 (kernel boundary).
+ * Errors: WL_EINVAL for a bad configuration; WL_ERUNTIME when a thread
+ * failed (message "file:line: block (x,y,z) thread (x,y,z) lane n: ..."),
+ * for barrier divergence, and past max_steps; the device stays usable.
+ * *out (may be NULL) receives the launch for its counters; free it with
+ * wl_launch_free.  On failure *out is still set when the launch started. */
+int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out);
+void wl_launch_free(wl_launch *l);
+
+/* Inside run_warp. */
+enum { WL_LANE_RUNNABLE, WL_LANE_BARRIER, WL_LANE_EXITED, WL_LANE_NONE };
+int wl_kernel_lane_state(const wl_launch *l, int block, int thread);
+int wl_kernel_threads_per_block(const wl_launch *l);
+/* A kernel access.  kind: */
+enum { WL_ACC_LOAD, WL_ACC_STORE, WL_ACC_ATOMIC };
+/* cache operators for global loads and stores */
+enum { WL_CACHE_CA, WL_CACHE_CG, WL_CACHE_CS, WL_CACHE_CV, WL_CACHE_LDG,
+       WL_CACHE_VOLATILE };
+typedef struct wl_access {
+  int kind;       /* WL_ACC_* */
+  int space;      /* WL_SPACE_* */
+  int id;         /* allocation (global/managed/constant/param), shared
+                   * array (wl_kernel_shared) or local array */
+  uint64_t off;   /* byte offset inside it */
+  int width;      /* bytes: 1, 2, 4, 8 or 16 */
+  int type;       /* WL_TYPE_* of the value (atomics) */
+  int sem, scope; /* WL_SEM_*, WL_SCOPE_*; weak accesses: WL_SEM_WEAK */
+  int cache;      /* WL_CACHE_* */
+  int op;         /* atomics: WL_OP_* */
+  int64_t a, b;   /* atomics: operands (carriers of type) */
+  int line;       /* source line */
+} wl_access;
+/* Performs access a for thread `thread` of `block`.  Loads and atomics
+ * write the bytes read (the old value) to data; stores read them from
+ * data.  Returns 0, 1 when the lane's slice is used up (it should yield
+ * after this access), or an error (out of bounds, misaligned, a write to
+ * constant memory or parameters) with the message set for the lane. */
+int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
+                     void *data);
+/* A fence (WL_SEM_SC/ACQ_REL, scope) by a thread. */
+int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
+                    int line);
+/* __syncthreads(): the lane waits (it must yield now). */
+int wl_kernel_barrier(wl_launch *l, int block, int thread, int line);
+/* The lane's function returned. */
+int wl_kernel_exit(wl_launch *l, int block, int thread);
+/* A __shared__ array declared by a thread of a block: the block's k-th
+ * declaration (k counted per thread) gets the same array in every
+ * thread; the first thread sizes it.  Returns its id (or an error when
+ * the block's shared memory is exceeded or the sizes disagree).
+ * dynamic: the extern region (its size is the launch's dynamic_shared;
+ * bytes is ignored). */
+int wl_kernel_shared(wl_launch *l, int block, int thread, uint64_t bytes,
+                     int align, int dynamic, int line, int *id,
+                     uint64_t *size);
+/* A local array of the thread (zeroed). */
+int wl_kernel_local(wl_launch *l, int block, int thread, uint64_t bytes,
+                    int line, int *id);
+/* Stops the launch with a message for thread of block at line:
+ * "file:line: block (..) thread (..) warp w lane n: msg" (file NULL: the
+ * launch's source).  Returns WL_ERUNTIME. */
+int wl_kernel_fail(wl_launch *l, int block, int thread, const char *file,
+                   int line, const char *msg);
+const char *wl_launch_errmsg(const wl_launch *l);
+
+/* Counters of a launch.  Per site (source line and access kind) and for
+ * the whole kernel, named after Nsight Compute's metrics where it has a
+ * name.  wl_launch_counter_name(i) for i = 0.. until NULL. */
+const char *wl_launch_counter_name(int i);
+int wl_launch_nsites(const wl_launch *l);
+/* A site's line, space (WL_SPACE_*), kind (WL_ACC_*) and width. */
+int wl_launch_site(const wl_launch *l, int site, int *line, int *space,
+                   int *kind, int *width);
+/* Counter i of a site (site -1: the whole kernel). */
+uint64_t wl_launch_counter(const wl_launch *l, int site, int i);
+const wl_occupancy *wl_launch_occupancy(const wl_launch *l);
+uint64_t wl_launch_steps(const wl_launch *l);
 
 #ifdef __cplusplus
 }

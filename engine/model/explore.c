@@ -497,9 +497,7 @@ out:
 
 /* ---------------- callback threads ---------------- */
 
-struct wl_tb {
-  tgen *g;
-};
+/* struct wl_tb is in ir.h: the simulator runs callback threads too. */
 
 /* A load-like choice for callback threads: replays the recorded choice
  * at this depth or starts a new one (stateless model checking). */
@@ -571,6 +569,8 @@ static int tb_check(wl_tb *tb, int loc, int sem, int scope, int is_load) {
 
 int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
                int64_t *value) {
+  if (tb != NULL && tb->sim != NULL)
+    return wl__simtb_load(tb->sim, loc, sem, scope, line, value);
   int r = tb_check(tb, loc, sem, scope, 1);
   wl_ev *e;
   int64_t v;
@@ -592,6 +592,8 @@ int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
 
 int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                 int line) {
+  if (tb != NULL && tb->sim != NULL)
+    return wl__simtb_store(tb->sim, loc, value, sem, scope, line);
   int r = tb_check(tb, loc, sem, scope, 0);
   wl_ev *e;
   if (r || (r = tb_room(tb, 1)) != 0)
@@ -609,6 +611,8 @@ int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
 
 int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
                  int scope, int line, int64_t *old) {
+  if (tb != NULL && tb->sim != NULL)
+    return wl__simtb_atomic(tb->sim, loc, op, a, b, sem, scope, line, old);
   int r = tb_check(tb, loc, sem, scope, 1);
   wl_ev *e;
   int64_t v;
@@ -643,6 +647,8 @@ int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
 }
 
 int wl_tb_fence(wl_tb *tb, int sem, int scope, int line) {
+  if (tb != NULL && tb->sim != NULL)
+    return wl__simtb_fence(tb->sim, sem, scope, line);
   int r;
   wl_ev *e;
   if (tb == NULL || tb->g == NULL)
@@ -660,6 +666,8 @@ int wl_tb_fence(wl_tb *tb, int sem, int scope, int line) {
 }
 
 int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line) {
+  if (tb != NULL && tb->sim != NULL)
+    return wl__simtb_barrier(tb->sim, kind, id, count, line);
   int r;
   wl_ev *e;
   if (tb == NULL || tb->g == NULL)
@@ -682,6 +690,8 @@ int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line) {
 }
 
 int wl_tb_result(wl_tb *tb, const char *name, int64_t value) {
+  if (tb != NULL && tb->sim != NULL)
+    return wl__simtb_result(tb->sim, name, value);
   tgen *g;
   int r;
   if (tb == NULL || tb->g == NULL || name == NULL || *name == '\0')
@@ -700,10 +710,14 @@ int wl_tb_result(wl_tb *tb, const char *name, int64_t value) {
 }
 
 int wl_tb_thread(const wl_tb *tb) {
+  if (tb != NULL && tb->sim != NULL)
+    return wl__simtb_thread(tb->sim);
   return tb == NULL || tb->g == NULL ? -1 : tb->g->th;
 }
 
 int wl_tb_fail(wl_tb *tb, int err, const char *msg) {
+  if (tb != NULL && tb->sim != NULL)
+    return wl__simtb_fail(tb->sim, err, msg);
   if (tb == NULL || tb->g == NULL)
     return err;
   wl__err(tb->g->x->ctx, err, "%s", msg ? msg : wl_strerror(err));
@@ -773,6 +787,7 @@ static void run_callback(tgen *g) {
   const wl_thread *thr = g->thr;
   wl_tb tb;
   tb.g = g;
+  tb.sim = NULL;
   g->depth = 0;
   for (;;) {
     int rc, d;

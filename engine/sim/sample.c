@@ -66,15 +66,48 @@ typedef struct pend {
   uint32_t issue; /* its SM's store count when the load was issued */
 } pend;
 
+/* A callback thread's loads land in this extra register before they
+ * join the thread's list of loaded values. */
+#define CB_SCRATCH WL_MAX_REGS
+
 typedef struct sthread {
   /* the fields every step reads come first, in one cache line */
   int pc, done, waiting, sm;
   int np;
   int barev; /* the barrier instruction it waits at */
+  int cb;    /* a callback thread (its events come from cbthread) */
   pend p[SIM_PEND];
   squeue q;
-  int64_t regs[WL_MAX_REGS];
+  int64_t regs[WL_MAX_REGS + 1];
 } sthread;
+
+/* A callback thread in one run.  The simulator has no coroutines: to
+ * learn what the thread does next, it re-runs the callback with the
+ * values its loads have returned so far (as the explorer replays it),
+ * and the callback is stopped (WL_ELIMIT) at its first load whose
+ * value is not known yet.  ev holds every event learnt so far in this
+ * run: the first nexec were executed; the rest are stores, fences and
+ * barriers, then at most one load or atomic, known before their turn.
+ * A run whose thread would exceed CB_MAXEV events counts as not
+ * terminating (like a queue overflow). */
+#define CB_MAXEV 256
+enum { CB_LOAD = 'R', CB_STORE = 'W', CB_ATOM = 'A', CB_FENCE = 'F',
+       CB_BAR = 'B' };
+
+typedef struct cbev {
+  uint8_t kind, sem, scope, op; /* op: WL_OP_* or WL_BAR_* */
+  int loc, line;
+  int64_t a, b; /* W: the value; A: the operands; B: id, count */
+} cbev;
+
+typedef struct cbthread {
+  int nev, nexec, nlv;
+  int finished; /* a replay ran to its end: no events after ev[nev-1] */
+  int nomatch;  /* (SC search) a result no sampled outcome has */
+  cbev ev[CB_MAXEV];
+  int64_t lv[CB_MAXEV];     /* the values its loads returned, in order */
+  int64_t res[WL_MAX_REGS]; /* its results, once finished */
+} cbthread;
 
 typedef struct sbarrier {
   int ns;
@@ -105,6 +138,13 @@ typedef struct sim {
   int npend;           /* entries in all queues and SM buffers */
   int rdirty;          /* a thread finished, waited or was released */
   int runnable[WL_MAX_THREADS], nr;
+  /* callback threads */
+  wl_ctx *ctx;
+  struct wl_hist *h; /* the result names */
+  wl_thread_fn fn;   /* NULL: each thread's own */
+  void *fn_ud;
+  cbthread *cb[WL_MAX_THREADS];
+  int err; /* a callback failed: the sampling fails with it */
 } sim;
 
 /* ---------------------------------------------------------------- */
@@ -397,21 +437,12 @@ static sbarrier *barrier_of(sim *s, int th, const wl_insn *in) {
   return b;
 }
 
-/* Executes one instruction of thread th. */
-static void step_thread(sim *s, int th) {
+/* Executes instruction in for thread th (one of its program, or one
+ * event of a callback thread); returns 0 when it set the pc itself (a
+ * branch) or must not advance, 1 when the pc moves to the next one. */
+static int exec_insn(sim *s, int th, const wl_insn *in) {
   sthread *t = &s->th[th];
-  const wl_thread *tt = &s->t->threads[th];
-  const wl_insn *in;
-  int type;
-  if (t->pc >= tt->ninsns) {
-    complete_all(s, th);
-    t->done = 1;
-    s->rdirty = 1;
-    return;
-  }
-  in = &tt->insns[t->pc];
-  hazards(s, th, in);
-  type = in->loc >= 0 ? s->t->loctype[in->loc] : WL_TYPE_INT64;
+  int type = in->loc >= 0 ? s->t->loctype[in->loc] : WL_TYPE_INT64;
   switch (in->op) {
   case OP_MOV:
     t->regs[in->dst] = opv(t, &in->a);
@@ -421,7 +452,9 @@ static void step_thread(sim *s, int th) {
         wl__aop_apply(in->aop, opv(t, &in->a), opv(t, &in->b), 0);
     break;
   case OP_LD:
-    if (in->sem != SEM_ACQUIRE && t->np < SIM_PEND &&
+    /* a callback thread's next event may depend on the value, so its
+     * loads are never deferred (no load buffering from callbacks) */
+    if (in->sem != SEM_ACQUIRE && !t->cb && t->np < SIM_PEND &&
         chance(s, profiles[s->profile].defer) &&
         goes_to_l2(s, th, in->loc, in->sem, in->scope)) {
       pend *p = &t->p[t->np++];
@@ -482,7 +515,7 @@ static void step_thread(sim *s, int th) {
   case OP_BAR: {
     sbarrier *b = barrier_of(s, th, in);
     if (b == NULL)
-      return;
+      return 0;
     drain_thread(s, th); /* the barrier publishes to the CTA */
     b->arrived++;
     s->rdirty = 1;
@@ -503,16 +536,39 @@ static void step_thread(sim *s, int th) {
   case OP_BRANCH:
     if (wl__cond_holds(in->cond, opv(t, &in->a), opv(t, &in->b))) {
       t->pc = in->target;
-      return;
+      return 0;
     }
     break;
   case OP_GOTO:
     t->pc = in->target;
-    return;
+    return 0;
   default:
     break;
   }
-  t->pc++;
+  return 1;
+}
+
+static void step_cb(sim *s, int th);
+
+/* Executes one instruction of thread th. */
+static void step_thread(sim *s, int th) {
+  sthread *t = &s->th[th];
+  const wl_thread *tt = &s->t->threads[th];
+  const wl_insn *in;
+  if (t->cb) {
+    step_cb(s, th);
+    return;
+  }
+  if (t->pc >= tt->ninsns) {
+    complete_all(s, th);
+    t->done = 1;
+    s->rdirty = 1;
+    return;
+  }
+  in = &tt->insns[t->pc];
+  hazards(s, th, in);
+  if (exec_insn(s, th, in))
+    t->pc++;
 }
 
 /* ---------------------------------------------------------------- */
@@ -536,7 +592,109 @@ struct wl_hist {
   uint64_t runs, hung;
   hout *o;
   size_t n, cap;
+  /* The layout of the values (lay): each thread's slice holds the
+   * test's registers as they were when the histogram was made (tregs),
+   * then the results of a callback thread that are no register of the
+   * test (xname, owned by the histogram, in the order runs first
+   * reported them; the explorer adds such results to the test itself,
+   * which the simulator, run by several workers at once, must not). */
+  int tregs[WL_MAX_THREADS], nx[WL_MAX_THREADS];
+  char *xname[WL_MAX_THREADS][WL_MAX_REGS];
 };
+
+static int nreg(const wl_hist *h, int th) { return h->tregs[th] + h->nx[th]; }
+
+static void hist_relayout(wl_hist *h) {
+  int th, n = 0;
+  for (th = 0; th < h->t->nthreads; th++) {
+    h->lay.regoff[th] = n;
+    n += nreg(h, th);
+  }
+  h->lay.regoff[h->t->nthreads] = n;
+  h->lay.nvals = n + h->t->nlocs;
+}
+
+static void hist_layout_init(wl_hist *h) {
+  int th;
+  for (th = 0; th < h->t->nthreads; th++)
+    h->tregs[th] = h->t->threads[th].nregs;
+  hist_relayout(h);
+}
+
+static int hist_var_thread(const wl_hist *h, int var) {
+  int th;
+  if (var < 0 || var >= h->lay.nvals)
+    return -1;
+  for (th = 0; th < h->t->nthreads; th++)
+    if (var < h->lay.regoff[th + 1])
+      return th;
+  return -1;
+}
+
+static const char *hist_var_name(const wl_hist *h, int var) {
+  int th = hist_var_thread(h, var), k;
+  if (var < 0 || var >= h->lay.nvals)
+    return NULL;
+  if (th < 0)
+    return h->t->locnames[var - h->lay.regoff[h->t->nthreads]];
+  k = var - h->lay.regoff[th];
+  return k < h->tregs[th] ? h->t->threads[th].regnames[k]
+                          : h->xname[th][k - h->tregs[th]];
+}
+
+/* The index of a register or result name in thread th's slice, or -1. */
+static int hist_reg(const wl_hist *h, int th, const char *name) {
+  int k;
+  for (k = 0; k < h->tregs[th]; k++)
+    if (strcmp(h->t->threads[th].regnames[k], name) == 0)
+      return k;
+  for (k = 0; k < h->nx[th]; k++)
+    if (strcmp(h->xname[th][k], name) == 0)
+      return h->tregs[th] + k;
+  return -1;
+}
+
+/* Adds a result name to thread th's slice: every outcome so far gets
+ * the value 0 for it (a result a run did not report is 0, as in the
+ * explorer).  All or nothing.  Returns its index or a WL_E* code. */
+static int hist_add_name(wl_hist *h, int th, const char *name) {
+  int k = nreg(h, th), at = h->lay.regoff[th] + k, nv = h->lay.nvals;
+  size_t i;
+  int64_t **nvals;
+  char *c;
+  if (k >= WL_MAX_REGS)
+    return wl__err(h->ctx, WL_ELIMIT, "thread %s: more than %d results",
+                   h->t->threads[th].name, WL_MAX_REGS);
+  c = wl__strndup(h->ctx, name, strlen(name));
+  nvals = wl__calloc(h->ctx, (h->n + 1) * sizeof *nvals);
+  if (c == NULL || nvals == NULL)
+    goto nomem;
+  for (i = 0; i < h->n; i++) {
+    nvals[i] = wl__alloc(h->ctx, (size_t)(nv + 1) * sizeof(int64_t));
+    if (nvals[i] == NULL)
+      goto nomem;
+    memcpy(nvals[i], h->o[i].vals, (size_t)at * sizeof(int64_t));
+    nvals[i][at] = 0;
+    memcpy(nvals[i] + at + 1, h->o[i].vals + at,
+           (size_t)(nv - at) * sizeof(int64_t));
+  }
+  /* nothing fails from here */
+  for (i = 0; i < h->n; i++) {
+    wl__free(h->ctx, h->o[i].vals, (size_t)nv * sizeof(int64_t));
+    h->o[i].vals = nvals[i];
+  }
+  wl__free(h->ctx, nvals, (h->n + 1) * sizeof *nvals);
+  h->xname[th][h->nx[th]++] = c;
+  hist_relayout(h);
+  return k;
+nomem:
+  if (nvals != NULL)
+    for (i = 0; i < h->n; i++)
+      wl__free(h->ctx, nvals[i], (size_t)(nv + 1) * sizeof(int64_t));
+  wl__free(h->ctx, nvals, (h->n + 1) * sizeof *nvals);
+  wl__strfree(h->ctx, c);
+  return wl__err(h->ctx, WL_ENOMEM, "out of memory");
+}
 
 static int hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c) {
   size_t i;
@@ -572,6 +730,12 @@ void wl_hist_free(wl_hist *h) {
   wl__free(h->ctx, h->o, h->cap * sizeof *h->o);
   wl__free(h->ctx, h->weak, h->nweak);
   wl__strfree(h->ctx, h->cond);
+  {
+    int th, k;
+    for (th = 0; th < WL_MAX_THREADS; th++)
+      for (k = 0; k < h->nx[th]; k++)
+        wl__strfree(h->ctx, h->xname[th][k]);
+  }
   wl__free(h->ctx, h, sizeof *h);
 }
 
@@ -584,17 +748,67 @@ static long hist_find(const wl_hist *h, const int64_t *vals) {
   return -1;
 }
 
-/* All or nothing: room for every new outcome is made first, so that an
- * allocation failure leaves into as it was. */
+/* Whether two histograms of one test lay their values out alike. */
+static int same_layout(const wl_hist *a, const wl_hist *b) {
+  int th, k;
+  if (a->lay.nvals != b->lay.nvals)
+    return 0;
+  for (th = 0; th < a->t->nthreads; th++) {
+    if (a->tregs[th] != b->tregs[th] || a->nx[th] != b->nx[th])
+      return 0;
+    for (k = 0; k < a->nx[th]; k++)
+      if (strcmp(a->xname[th][k], b->xname[th][k]) != 0)
+        return 0;
+  }
+  return 1;
+}
+
+/* from's values in into's layout (vals: into->lay.nvals entries). */
+static void map_vals(const wl_hist *into, const int *map, const int64_t *from,
+                     int nfrom, int64_t *vals) {
+  int v;
+  memset(vals, 0, (size_t)into->lay.nvals * sizeof *vals);
+  for (v = 0; v < nfrom; v++)
+    vals[map[v]] = from[v];
+}
+
+/* Room for every new outcome is made first, so that an allocation
+ * failure leaves into's counts as they were (result names from's runs
+ * reported and into's did not may have been added, each 0 in into's
+ * outcomes). */
 int wl_hist_merge(wl_hist *into, const wl_hist *from) {
   size_t i, nnew = 0, n0;
+  int map[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
+  int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
+  int v, th, same;
   if (into == NULL || from == NULL)
     return WL_EINVAL;
   if (into->t != from->t)
     return wl__err(into->ctx, WL_EINVAL,
                    "histograms of different tests cannot be merged");
+  /* the result names of from that into lacks, in from's order */
+  for (v = 0; v < from->lay.nvals; v++) {
+    const char *name = hist_var_name(from, v);
+    th = hist_var_thread(from, v);
+    if (th >= 0 && hist_reg(into, th, name) < 0) {
+      int rc = hist_add_name(into, th, name);
+      if (rc < 0)
+        return rc;
+    }
+  }
+  same = same_layout(into, from);
+  for (v = 0; v < from->lay.nvals; v++) {
+    th = hist_var_thread(from, v);
+    map[v] = th >= 0 ? into->lay.regoff[th] + hist_reg(into, th,
+                                                       hist_var_name(from, v))
+                     : into->lay.regoff[into->t->nthreads] +
+                           (v - from->lay.regoff[from->t->nthreads]);
+  }
+#define FROM_VALS(i)                                                           \
+  (same ? from->o[i].vals                                                      \
+        : (map_vals(into, map, from->o[i].vals, from->lay.nvals, vals), vals))
   for (i = 0; i < from->n; i++)
-    if (hist_find(into, from->o[i].vals) < 0)
+    if (hist_find(into, FROM_VALS(i)) < 0)
       nnew++;
   if (into->n + nnew > into->cap) {
     size_t cap = into->cap ? into->cap : 16;
@@ -609,10 +823,8 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
   }
   n0 = into->n;
   for (i = 0; i < from->n; i++) {
-    long k = hist_find(into, from->o[i].vals);
-    if (k >= 0 && (size_t)k < n0) {
-      continue;
-    }
+    const int64_t *fv = FROM_VALS(i);
+    long k = hist_find(into, fv);
     if (k < 0) {
       hout *o = &into->o[into->n];
       o->vals = wl__alloc(into->ctx, (size_t)into->lay.nvals * sizeof(int64_t));
@@ -624,8 +836,7 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
         }
         return wl__err(into->ctx, WL_ENOMEM, "out of memory");
       }
-      memcpy(o->vals, from->o[i].vals,
-             (size_t)into->lay.nvals * sizeof(int64_t));
+      memcpy(o->vals, fv, (size_t)into->lay.nvals * sizeof(int64_t));
       o->count = 0;
       o->sat = from->o[i].sat;
       into->n++;
@@ -633,7 +844,8 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
   }
   /* nothing can fail from here: add the counts */
   for (i = 0; i < from->n; i++)
-    into->o[hist_find(into, from->o[i].vals)].count += from->o[i].count;
+    into->o[hist_find(into, FROM_VALS(i))].count += from->o[i].count;
+#undef FROM_VALS
   into->runs += from->runs;
   into->hung += from->hung;
   return 0;
@@ -660,11 +872,11 @@ int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n) {
 int wl_hist_nvars(const wl_hist *h) { return h ? h->lay.nvals : 0; }
 
 int wl_hist_var_thread(const wl_hist *h, int var) {
-  return h == NULL ? -1 : wl__layout_thread(&h->lay, h->t, var);
+  return h == NULL ? -1 : hist_var_thread(h, var);
 }
 
 const char *wl_hist_var_name(const wl_hist *h, int var) {
-  return h == NULL ? NULL : wl__layout_name(&h->lay, h->t, var);
+  return h == NULL ? NULL : hist_var_name(h, var);
 }
 
 int wl_hist_set_sat(wl_hist *h, size_t i, int sat) {
@@ -699,6 +911,365 @@ int wl_hist_weak(wl_hist *h, size_t i) {
 }
 
 /* ---------------------------------------------------------------- */
+/* Callback threads                                                  */
+
+/* One replay of a callback thread: what its wl_tb calls see (the wl_tb
+ * of ir.h points here when the simulator runs the callback). */
+struct wl__simtb {
+  wl_ctx *ctx;
+  const wl_litmus *t;
+  wl_hist *h; /* result names */
+  int grow;   /* a new result name is added to h (else it is noted) */
+  cbthread *c;
+  int th;
+  int i, j; /* events and loaded values met in this replay */
+  int stopped, err, overflow, nomatch;
+};
+
+static const char *cb_name(const struct wl__simtb *d) {
+  return d->t->threads[d->th].name;
+}
+
+static int cb_fail(struct wl__simtb *d, int err, const char *msg) {
+  if (d->err == 0)
+    d->err = wl__err(d->ctx, err, "thread %s: %s", cb_name(d), msg);
+  return d->err;
+}
+
+/* Arguments as the explorer checks them (model/explore.c, tb_check). */
+static int cb_check(struct wl__simtb *d, int loc, int sem, int scope) {
+  if (d->err)
+    return d->err;
+  if (d->stopped)
+    return WL_ELIMIT;
+  if (loc < 0 || loc >= d->t->nlocs)
+    return cb_fail(d, WL_EINVAL, "no such location");
+  if (sem < WL_SEM_WEAK || sem > WL_SEM_SC || scope < WL_SCOPE_NONE ||
+      scope > WL_SCOPE_SYS || ((sem == WL_SEM_WEAK) != (scope == 0)))
+    return cb_fail(d, WL_EINVAL,
+                   "bad semantics/scope: .weak has no scope, every other "
+                   "semantics needs one");
+  return 0;
+}
+
+static const char *cb_what(int kind) {
+  switch (kind) {
+  case CB_LOAD:
+    return "a load";
+  case CB_STORE:
+    return "a store";
+  case CB_ATOM:
+    return "an atomic";
+  case CB_FENCE:
+    return "a fence";
+  default:
+    return "a barrier";
+  }
+}
+
+/* Event e met in a replay: an event learnt before must come back the
+ * same (the callback is deterministic given its loaded values); a new
+ * one is learnt; the callback stops at a load whose value is unknown. */
+static int cb_event(struct wl__simtb *d, const cbev *e, int64_t *value) {
+  cbthread *c = d->c;
+  int loads = e->kind == CB_LOAD || e->kind == CB_ATOM;
+  if (value != NULL)
+    *value = 0;
+  if (d->i < c->nev) {
+    const cbev *o = &c->ev[d->i];
+    if (o->kind != e->kind || o->loc != e->loc || o->sem != e->sem ||
+        o->scope != e->scope || o->op != e->op || o->a != e->a ||
+        o->b != e->b) {
+      if (d->err == 0)
+        d->err = wl__err(d->ctx, WL_EINVAL,
+                         "thread %s is not deterministic: a rerun with the "
+                         "same loaded values did %s (line %d) where the "
+                         "first run did %s (line %d)",
+                         cb_name(d), cb_what(e->kind), e->line,
+                         cb_what(o->kind), o->line);
+      return d->err;
+    }
+    d->i++;
+    if (!loads)
+      return 0;
+    if (d->j < c->nlv) {
+      if (value != NULL)
+        *value = c->lv[d->j];
+      d->j++;
+      return 0;
+    }
+    d->stopped = 1;
+    return WL_ELIMIT;
+  }
+  if (c->nev == CB_MAXEV) {
+    d->overflow = 1;
+    d->stopped = 1;
+    return WL_ELIMIT;
+  }
+  c->ev[c->nev++] = *e;
+  d->i++;
+  if (loads) {
+    d->stopped = 1; /* its value comes when the simulator performs it */
+    return WL_ELIMIT;
+  }
+  return 0;
+}
+
+static cbev cb_make(int kind, int loc, int sem, int scope, int line) {
+  cbev e;
+  memset(&e, 0, sizeof e);
+  e.kind = (uint8_t)kind;
+  e.loc = loc;
+  e.sem = (uint8_t)sem;
+  e.scope = (uint8_t)scope;
+  e.line = line;
+  return e;
+}
+
+int wl__simtb_load(struct wl__simtb *d, int loc, int sem, int scope, int line,
+                   int64_t *value) {
+  int r = cb_check(d, loc, sem, scope);
+  cbev e;
+  if (r != 0)
+    return r;
+  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_ACQUIRE)
+    return cb_fail(d, WL_EINVAL, "a load is weak, relaxed or acquire");
+  e = cb_make(CB_LOAD, loc, sem, scope, line);
+  return cb_event(d, &e, value);
+}
+
+int wl__simtb_store(struct wl__simtb *d, int loc, int64_t value, int sem,
+                    int scope, int line) {
+  int r = cb_check(d, loc, sem, scope);
+  cbev e;
+  if (r != 0)
+    return r;
+  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_RELEASE)
+    return cb_fail(d, WL_EINVAL, "a store is weak, relaxed or release");
+  e = cb_make(CB_STORE, loc, sem, scope, line);
+  e.a = value;
+  return cb_event(d, &e, NULL);
+}
+
+int wl__simtb_atomic(struct wl__simtb *d, int loc, int op, int64_t a,
+                     int64_t b, int sem, int scope, int line, int64_t *old) {
+  int r = cb_check(d, loc, sem, scope);
+  cbev e;
+  if (r != 0)
+    return r;
+  if (op < WL_OP_ADD || op > WL_OP_CAS || sem == WL_SEM_WEAK ||
+      sem == WL_SEM_SC)
+    return cb_fail(d, WL_EINVAL,
+                   "an atomic is relaxed, acquire, release or acq_rel with "
+                   "a scope, and a known operation");
+  e = cb_make(CB_ATOM, loc, sem, scope, line);
+  e.op = (uint8_t)op;
+  e.a = a;
+  e.b = b;
+  return cb_event(d, &e, old);
+}
+
+int wl__simtb_fence(struct wl__simtb *d, int sem, int scope, int line) {
+  cbev e;
+  if (d->err)
+    return d->err;
+  if (d->stopped)
+    return WL_ELIMIT;
+  if ((sem != WL_SEM_SC && sem != WL_SEM_ACQ_REL) || scope < WL_SCOPE_CTA ||
+      scope > WL_SCOPE_SYS)
+    return cb_fail(d, WL_EINVAL,
+                   "a fence is sc or acq_rel, with scope cta, gpu or sys");
+  e = cb_make(CB_FENCE, -1, sem, scope, line);
+  return cb_event(d, &e, NULL);
+}
+
+int wl__simtb_barrier(struct wl__simtb *d, int kind, int64_t id,
+                      int64_t count, int line) {
+  cbev e;
+  if (d->err)
+    return d->err;
+  if (d->stopped)
+    return WL_ELIMIT;
+  if ((kind != WL_BAR_SYNC && kind != WL_BAR_ARRIVE) || count < 0)
+    return cb_fail(d, WL_EINVAL, "bad barrier");
+  e = cb_make(CB_BAR, -1, WL_SEM_ACQ_REL, WL_SCOPE_CTA, line);
+  e.op = (uint8_t)kind;
+  e.a = id;
+  e.b = count;
+  return cb_event(d, &e, NULL);
+}
+
+int wl__simtb_result(struct wl__simtb *d, const char *name, int64_t value) {
+  int k;
+  if (d->err)
+    return d->err;
+  if (d->stopped)
+    return WL_ELIMIT;
+  if (name == NULL || *name == '\0')
+    return cb_fail(d, WL_EINVAL, "a result needs a name");
+  k = hist_reg(d->h, d->th, name);
+  if (k < 0 && d->grow) {
+    k = hist_add_name(d->h, d->th, name);
+    if (k < 0)
+      return d->err = k;
+  }
+  if (k < 0) {
+    /* (SC search) a result no sampled run reported: its outcome is
+     * one of the sampled ones only when the value is the implicit 0 */
+    if (value != 0)
+      d->nomatch = 1;
+    return 0;
+  }
+  d->c->res[k] = value;
+  return 0;
+}
+
+int wl__simtb_thread(const struct wl__simtb *d) { return d->th; }
+
+int wl__simtb_fail(struct wl__simtb *d, int err, const char *msg) {
+  if (err == 0)
+    err = WL_EINVAL;
+  return cb_fail(d, err, msg ? msg : wl_strerror(err));
+}
+
+/* Re-runs callback thread th with the values its loads returned so far
+ * (c->lv), to learn its next events, or that it ends (then c->res holds
+ * its results).  0, or a WL_E* code with the message in ctx; *overflow
+ * is set when the thread has more events than a run may hold. */
+static int cb_replay(wl_ctx *ctx, const wl_litmus *t, wl_hist *h, int grow,
+                     wl_thread_fn fn, void *ud, int th, cbthread *c,
+                     int *overflow) {
+  const wl_thread *thr = &t->threads[th];
+  struct wl__simtb d;
+  wl_tb tb;
+  int rc, k;
+  memset(&d, 0, sizeof d);
+  d.ctx = ctx;
+  d.t = t;
+  d.h = h;
+  d.grow = grow;
+  d.c = c;
+  d.th = th;
+  tb.g = NULL;
+  tb.sim = &d;
+  for (k = 0; k < WL_MAX_REGS; k++)
+    c->res[k] = k < h->tregs[th] ? thr->reginit[k] : 0;
+  if (fn == NULL) {
+    fn = thr->fn;
+    ud = thr->fn_ud;
+  }
+  ctx->errmsg[0] = '\0';
+  rc = fn(ud, &tb);
+  if (d.err)
+    return d.err;
+  if (d.overflow) {
+    *overflow = 1;
+    return 0;
+  }
+  if (d.stopped)
+    return 0; /* whatever the callback returned after its stop */
+  if (rc != 0) {
+    if (ctx->errmsg[0] == '\0')
+      wl__err(ctx, rc, "thread %s failed: %s", thr->name, wl_strerror(rc));
+    return rc;
+  }
+  if (d.i < c->nev)
+    return wl__err(ctx, WL_EINVAL,
+                   "thread %s is not deterministic: a rerun with the same "
+                   "loaded values stopped earlier",
+                   thr->name);
+  c->finished = 1;
+  c->nomatch = d.nomatch;
+  return 0;
+}
+
+/* Event e of a callback thread as the instruction that does the same. */
+static void cb_insn(const cbev *e, wl_insn *in) {
+  memset(in, 0, sizeof *in);
+  in->dst = -1;
+  in->loc = e->loc;
+  in->sem = e->sem;
+  in->scope = e->scope;
+  in->line = e->line;
+  switch (e->kind) {
+  case CB_LOAD:
+    in->op = OP_LD;
+    in->dst = CB_SCRATCH;
+    break;
+  case CB_STORE:
+    in->op = OP_ST;
+    in->a.imm = e->a;
+    break;
+  case CB_ATOM:
+    in->op = OP_ATOM;
+    in->dst = CB_SCRATCH;
+    in->aop = e->op; /* WL_OP_* and AOP_* agree */
+    in->a.imm = e->a;
+    in->b.imm = e->b;
+    break;
+  case CB_FENCE:
+    in->op = OP_FENCE;
+    break;
+  default:
+    /* bar.sync / bar.arrive id{, count} over the CTA, as the explorer
+     * reads wl_tb_barrier */
+    in->op = OP_BAR;
+    in->bar_kind = e->op == WL_BAR_SYNC ? BAR_SYNC : BAR_ARRIVE;
+    in->bar_ns = BARNS_PTX;
+    in->a.imm = e->a;
+    in->has_count = e->b > 0;
+    in->b.imm = e->b;
+    break;
+  }
+}
+
+/* Learns the thread's next events when it has executed all it knew.
+ * 0 on success (the run goes on), -1 when the run must stop (an error
+ * in s->err, or an overflow). */
+static int cb_learn(sim *s, int th) {
+  cbthread *c = s->cb[th];
+  int rc;
+  if (c->nexec < c->nev || c->finished)
+    return 0;
+  rc = cb_replay(s->ctx, s->t, s->h, 1, s->fn, s->fn_ud, th, c, &s->overflow);
+  if (rc != 0) {
+    s->err = rc;
+    s->overflow = 1; /* ends the run */
+    return -1;
+  }
+  return s->overflow ? -1 : 0;
+}
+
+/* The results of a finished callback thread become its registers. */
+static void cb_finish(sim *s, int th) {
+  memcpy(s->th[th].regs, s->cb[th]->res,
+         (size_t)nreg(s->h, th) * sizeof s->th[th].regs[0]);
+}
+
+/* One step of a callback thread: its next event, or its end. */
+static void step_cb(sim *s, int th) {
+  sthread *t = &s->th[th];
+  cbthread *c = s->cb[th];
+  const cbev *e;
+  wl_insn in;
+  if (cb_learn(s, th) != 0)
+    return;
+  if (c->nexec == c->nev) {
+    cb_finish(s, th);
+    t->done = 1;
+    s->rdirty = 1;
+    return;
+  }
+  e = &c->ev[c->nexec];
+  cb_insn(e, &in);
+  t->pc = c->nexec; /* a barrier remembers where it waits */
+  exec_insn(s, th, &in);
+  if (e->kind == CB_LOAD || e->kind == CB_ATOM)
+    c->lv[c->nlv++] = t->regs[CB_SCRATCH];
+  c->nexec++;
+}
+
+/* ---------------------------------------------------------------- */
 /* Runs                                                              */
 
 /* One run; returns 1 with the final state in vals, 0 when it hung. */
@@ -715,6 +1286,10 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
     s->l1valid[th] = 0;
     s->hold[th] = 0;
     s->smseq[th] = 0;
+    if (st->cb) {
+      cbthread *c = s->cb[th];
+      c->nev = c->nexec = c->nlv = c->finished = 0;
+    }
   }
   s->nbar = 0;
   s->overflow = 0;
@@ -795,12 +1370,21 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
     return 0;
   /* threads left waiting must be at their last instruction (a barrier
    * with nothing after it), else the run hangs */
-  for (th = 0; th < t->nthreads; th++)
-    if (s->th[th].waiting && s->th[th].barev + 1 < t->threads[th].ninsns)
+  for (th = 0; th < t->nthreads; th++) {
+    if (!s->th[th].waiting)
+      continue;
+    if (s->th[th].cb) {
+      cbthread *c = s->cb[th];
+      if (cb_learn(s, th) != 0 || c->nexec < c->nev)
+        return 0;
+      cb_finish(s, th);
+    } else if (s->th[th].barev + 1 < t->threads[th].ninsns) {
       return 0;
+    }
+  }
   for (th = 0; th < t->nthreads; th++)
     memcpy(vals + regoff[th], s->th[th].regs,
-           (size_t)t->threads[th].nregs * sizeof vals[0]);
+           (size_t)nreg(s->h, th) * sizeof vals[0]);
   for (l = 0; l < t->nlocs; l++)
     vals[regoff[t->nthreads] + l] = s->l2[l];
   return 1;
@@ -821,12 +1405,6 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   ctx->errmsg[0] = '\0';
   if (opts->profile != WL_PROFILE_WEAK && opts->profile != WL_PROFILE_H100)
     return wl__err(ctx, WL_EINVAL, "unknown profile %d", opts->profile);
-  for (th = 0; th < t->nthreads; th++)
-    if (t->threads[th].fn != NULL)
-      return wl__err(ctx, WL_EUNSUPPORTED,
-                     "%s: thread %s is a function; the simulator runs "
-                     "instruction threads only (for now)",
-                     t->name, t->threads[th].name);
   if ((rc = wl__litmus_check_labels(t)) != 0)
     return rc;
   max_steps = opts->max_steps > 0 ? opts->max_steps : 10000;
@@ -840,10 +1418,21 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   h->ctx = ctx;
   h->t = t;
   h->kind = t->cond_kind;
-  wl__layout_init(&h->lay, t);
+  hist_layout_init(h);
   s->t = t;
   s->profile = opts->profile;
-  for (i = 0; i < opts->runs; i++) {
+  s->ctx = ctx;
+  s->h = h;
+  s->fn = opts->thread_fn;
+  s->fn_ud = opts->thread_ud;
+  for (th = 0; th < t->nthreads && rc == 0; th++) {
+    if (t->threads[th].fn == NULL)
+      continue;
+    s->th[th].cb = 1;
+    if ((s->cb[th] = wl__calloc(ctx, sizeof *s->cb[th])) == NULL)
+      rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+  }
+  for (i = 0; i < opts->runs && rc == 0; i++) {
     if (opts->should_stop != NULL && (i & 255) == 0 &&
         opts->should_stop(opts->stop_ud)) {
       rc = wl__err(ctx, WL_ESTOPPED, "%s: sampling stopped after %llu runs",
@@ -854,6 +1443,11 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     h->runs++;
     /* run_once fills every value of a run that terminates */
     if (!run_once(s, max_steps, vals, h->lay.regoff)) {
+      if (s->err != 0) {
+        h->runs--;
+        rc = s->err;
+        break;
+      }
       h->hung++;
       continue;
     }
@@ -884,6 +1478,8 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     }
     last = h->n - 1;
   }
+  for (th = 0; th < t->nthreads; th++)
+    wl__free(ctx, s->cb[th], sizeof *s->cb[th]);
   wl__free(ctx, s, sizeof *s);
   if (rc != 0 && rc != WL_ESTOPPED) {
     wl_hist_free(h);
@@ -909,6 +1505,10 @@ typedef struct scx {
    * collision of both would have to happen to skip a new state) */
   uint64_t *vis;
   size_t viscap, nvis;
+  /* callback threads: their events so far, and whether they ended
+   * (their results are then in regs) */
+  cbthread *cb[WL_MAX_THREADS];
+  uint8_t cbdone[WL_MAX_THREADS];
 } scx;
 
 #define SC_VISCAP ((size_t)1 << 16)
@@ -917,6 +1517,15 @@ static uint64_t sc_hash(const scx *c, uint64_t h) {
   const wl_litmus *t = c->t;
   int th, i;
   for (th = 0; th < t->nthreads; th++) {
+    if (c->cb[th] != NULL) {
+      /* a callback thread's state is the values its loads returned
+       * and how many of its events ran */
+      const cbthread *cb = c->cb[th];
+      h = (h ^ (uint64_t)(cb->nexec * 2 + c->cbdone[th])) * 0x100000001b3ull;
+      for (i = 0; i < cb->nlv; i++)
+        h = (h ^ (uint64_t)cb->lv[i]) * 0x100000001b3ull;
+      continue;
+    }
     h = (h ^ (uint64_t)c->pc[th]) * 0x100000001b3ull;
     for (i = 0; i < t->threads[th].nregs; i++)
       h = (h ^ (uint64_t)c->regs[th][i]) * 0x100000001b3ull;
@@ -946,6 +1555,64 @@ static int sc_seen(scx *c) {
   return 0;
 }
 
+static void sc_dfs(scx *c, int depth);
+
+/* One SC step of callback thread th (its next event at memory, or its
+ * end), then the search below; everything is put back after. */
+static void sc_step_cb(scx *c, int th, int depth) {
+  cbthread *cb = c->cb[th];
+  int nev = cb->nev, nexec = cb->nexec, nlv = cb->nlv;
+  int fin = cb->finished, nm = cb->nomatch;
+  if (cb->nexec == cb->nev && !cb->finished) {
+    int ovf = 0;
+    /* the histogram is only read here (grow = 0) */
+    if (cb_replay(c->h->ctx, c->t, (wl_hist *)c->h, 0, NULL, NULL, th, cb,
+                  &ovf) != 0) {
+      c->budget = -1; /* the callback failed: give up, weak unknown */
+      return;
+    }
+    if (ovf) {
+      c->cut = 1;
+      goto out;
+    }
+  }
+  if (cb->nexec == cb->nev) {
+    memcpy(c->regs[th], cb->res, sizeof c->regs[th]);
+    c->cbdone[th] = 1;
+    sc_dfs(c, depth + 1);
+    c->cbdone[th] = 0;
+  } else {
+    const cbev *e = &cb->ev[cb->nexec];
+    int64_t saved = e->loc >= 0 ? c->mem[e->loc] : 0;
+    switch (e->kind) {
+    case CB_LOAD:
+      cb->lv[cb->nlv++] = c->mem[e->loc];
+      break;
+    case CB_STORE:
+      c->mem[e->loc] = e->a;
+      break;
+    case CB_ATOM:
+      cb->lv[cb->nlv++] = saved;
+      if (!(e->op == WL_OP_CAS && saved != e->a))
+        c->mem[e->loc] =
+            wl__aop_typed(c->t->loctype[e->loc], e->op, saved, e->a, e->b);
+      break;
+    default:
+      break; /* fences and barriers: no-ops in an interleaving */
+    }
+    cb->nexec++;
+    sc_dfs(c, depth + 1);
+    if (e->loc >= 0)
+      c->mem[e->loc] = saved;
+  }
+out:
+  cb->nev = nev;
+  cb->nexec = nexec;
+  cb->nlv = nlv;
+  cb->finished = fin;
+  cb->nomatch = nm;
+}
+
 /* Depth-first over interleavings (barriers and loops make it partial:
  * with a budget, outcomes not reached are simply not called weak). */
 static void sc_dfs(scx *c, int depth) {
@@ -965,6 +1632,13 @@ static void sc_dfs(scx *c, int depth) {
     int saved_pc = c->pc[th];
     int64_t saved_reg = 0, saved_mem = 0;
     int dst = -1, loc = -1;
+    if (c->cb[th] != NULL) {
+      if (!c->cbdone[th]) {
+        any = 1;
+        sc_step_cb(c, th, depth);
+      }
+      continue;
+    }
     if (c->pc[th] >= tt->ninsns)
       continue;
     in = &tt->insns[c->pc[th]];
@@ -1030,9 +1704,12 @@ static void sc_dfs(scx *c, int depth) {
     /* a final state: mark the outcome it matches */
     size_t i;
     int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
-    for (th = 0; th < t->nthreads; th++)
+    for (th = 0; th < t->nthreads; th++) {
+      if (c->cb[th] != NULL && c->cb[th]->nomatch)
+        return; /* a result no sampled outcome has */
       memcpy(vals + c->h->lay.regoff[th], c->regs[th],
-             (size_t)t->threads[th].nregs * sizeof vals[0]);
+             (size_t)nreg(c->h, th) * sizeof vals[0]);
+    }
     memcpy(vals + c->h->lay.regoff[t->nthreads], c->mem,
            (size_t)t->nlocs * sizeof vals[0]);
     for (i = 0; i < c->h->n; i++)
@@ -1073,7 +1750,14 @@ static int compute_weak(wl_hist *h) {
   for (th = 0; th < t->nthreads; th++)
     memcpy(c->regs[th], t->threads[th].reginit, sizeof c->regs[th]);
   memcpy(c->mem, t->locinit, sizeof c->mem);
-  sc_dfs(c, 0);
+  for (th = 0; th < t->nthreads; th++)
+    if (t->threads[th].fn != NULL &&
+        (c->cb[th] = wl__calloc(h->ctx, sizeof *c->cb[th])) == NULL)
+      c->budget = -1; /* out of memory: weak unknown */
+  if (c->budget >= 0)
+    sc_dfs(c, 0);
+  for (th = 0; th < t->nthreads; th++)
+    wl__free(h->ctx, c->cb[th], sizeof *c->cb[th]);
   h->weak_known = c->budget >= 0 && !c->cut;
   for (i = 0; i < h->n; i++)
     sc[i] = !sc[i]; /* reachable under SC -> not weak */
@@ -1132,12 +1816,12 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
     wl__buf_printf(&b, "%-10llu%s", (unsigned long long)o->count,
                    o->sat ? "*>" : ":>");
     for (v = 0; v < h->lay.nvals; v++) {
-      int tth = wl__layout_thread(&h->lay, t, v);
+      int tth = hist_var_thread(h, v);
       if (tth >= 0)
         wl__buf_printf(&b, "%s%d:", v ? " " : "", tth);
       else if (v)
         wl__buf_puts(&b, " ");
-      wl__buf_printf(&b, "%s=%lld;", wl__layout_name(&h->lay, t, v),
+      wl__buf_printf(&b, "%s=%lld;", hist_var_name(h, v),
                      (long long)o->vals[v]);
     }
     if (h->weak_known && h->weak[order[i]])

@@ -95,12 +95,13 @@ fails(function() t:sample { jobs = 0 } end, "jobs must be an integer")
 fails(function() t:sample { profile = "fast" } end, 'profile must be "weak"')
 fails(function() t:sample { seeds = 1 } end, "unknown option 'seeds'")
 fails(function() t:sample { timeout = -1 } end, "timeout must be")
+-- threads written as Lua functions are sampled too (sample_fn.lua)
 local fn = wl.litmus {
   init = { x = 0 },
   function(dev) dev.x = 1 end,
 }
-fails(function() fn:sample { n = 10 } end,
-      "is a Lua function; the simulator runs only threads of PTX")
+local fs = fn:sample { n = 10 }
+assert(fs.runs == 10 and #fs.outcomes == 1 and fs.outcomes[1].x == 1)
 
 -- a timeout gives a partial histogram, marked
 local big = sb:sample { n = 1e12, jobs = 2, timeout = 0.01 }

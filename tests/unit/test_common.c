@@ -22,6 +22,7 @@ static const struct {
     {WL_ELIMIT, "WL_ELIMIT", "a size limit of the explorer was exceeded"},
     {WL_EIO, "WL_EIO", "i/o error"},
     {WL_ESTOPPED, "WL_ESTOPPED", "stopped by the caller"},
+    {WL_ERUNTIME, "WL_ERUNTIME", "a kernel failed"},
 };
 #define NCODES (sizeof codes / sizeof codes[0])
 
@@ -32,7 +33,7 @@ static void test_err_name(void **state) {
     assert_string_equal(wl_err_name(codes[i].code), codes[i].name);
   assert_string_equal(wl_err_name(0), "unknown");
   assert_string_equal(wl_err_name(1), "unknown");
-  assert_string_equal(wl_err_name(-8), "unknown");
+  assert_string_equal(wl_err_name(-9), "unknown");
   assert_string_equal(wl_err_name(-1000), "unknown");
 }
 
@@ -42,7 +43,7 @@ static void test_strerror(void **state) {
   for (i = 0; i < NCODES; i++)
     assert_string_equal(wl_strerror(codes[i].code), codes[i].msg);
   assert_string_equal(wl_strerror(0), "unknown error");
-  assert_string_equal(wl_strerror(-8), "unknown error");
+  assert_string_equal(wl_strerror(-9), "unknown error");
   assert_string_equal(wl_strerror(12345), "unknown error");
 }
 

@@ -663,11 +663,6 @@ static void test_write_hung(void **state) {
 /* ---------------------------------------------------------------- */
 /* Errors                                                            */
 
-static int cb_thread(void *ud, wl_tb *tb) {
-  (void)ud;
-  return wl_tb_store(tb, 0, 1, WL_SEM_WEAK, WL_SCOPE_NONE, 1);
-}
-
 static int stop_now(void *ud) {
   int *calls = ud;
   (*calls)++;
@@ -742,23 +737,112 @@ static void test_errors(void **state) {
   wl_hist_free(h);
 }
 
-static void test_callback_thread_unsupported(void **state) {
-  fixture *f = *state;
+/* ---------------------------------------------------------------- */
+/* Callback threads                                                  */
+
+/* The reader of MP as a callback: r0 = y, r1 = x (weak loads). */
+static int cb_mp_reader(void *ud, wl_tb *tb) {
+  int64_t a = 0, b = 0;
+  int rc;
+  (void)ud;
+  if ((rc = wl_tb_load(tb, 1, WL_SEM_WEAK, WL_SCOPE_NONE, 3, &a)) != 0 ||
+      (rc = wl_tb_load(tb, 0, WL_SEM_WEAK, WL_SCOPE_NONE, 4, &b)) != 0 ||
+      (rc = wl_tb_result(tb, "r0", a)) != 0)
+    return rc;
+  return wl_tb_result(tb, "r1", b);
+}
+
+/* Counts its calls; fails on the first call that reads x == 1. */
+static int cb_fails(void *ud, wl_tb *tb) {
+  int64_t v = 0;
+  int rc = wl_tb_load(tb, 0, WL_SEM_WEAK, WL_SCOPE_NONE, 7, &v);
+  (*(int *)ud)++;
+  if (rc != 0)
+    return rc;
+  return v == 1 ? wl_tb_fail(tb, WL_EINVAL, "t.lua:7: x was 1") : 0;
+}
+
+/* Stores to x, then to y on every other call: not deterministic. */
+static int cb_flaky(void *ud, wl_tb *tb) {
+  int *calls = ud;
+  int64_t v = 0;
+  int rc = wl_tb_store(tb, (*calls)++ % 2, 1, WL_SEM_WEAK, WL_SCOPE_NONE, 9);
+  if (rc != 0)
+    return rc;
+  return wl_tb_load(tb, 0, WL_SEM_WEAK, WL_SCOPE_NONE, 10, &v);
+}
+
+/* MP across CTAs: P0 "st.weak x, 1; st.weak y, 1", P1 the callback. */
+static wl_litmus *mp_callback(fixture *f, int k, wl_thread_fn fn, void *ud) {
   wl_litmus *t;
-  wl_sample_opts o;
-  wl_hist *h = (wl_hist *)(uintptr_t)1;
   int idx;
-  assert_int_equal(wl_litmus_new(f->ctx, "CB", &f->t[0]), 0);
-  t = f->t[0];
+  assert_int_equal(wl_litmus_new(f->ctx, "CB", &f->t[k]), 0);
+  t = f->t[k];
   assert_int_equal(wl_litmus_add_location(t, "x", 0, NULL), 0);
+  assert_int_equal(wl_litmus_add_location(t, "y", 0, NULL), 0);
   assert_int_equal(wl_litmus_add_thread(t, 0, 0, &idx), 0);
   assert_int_equal(wl_litmus_add_thread(t, 1, 0, &idx), 0);
-  assert_int_equal(wl_litmus_add_insn(t, 0, "ld.weak r0, x", "t.lua", 1), 0);
-  assert_int_equal(wl_litmus_set_thread_fn(t, 1, cb_thread, NULL), 0);
-  opts_init(&o, WL_PROFILE_WEAK, 1, 0, 10);
-  assert_int_equal(wl_sample(f->ctx, t, &o, &h), WL_EUNSUPPORTED);
+  assert_int_equal(wl_litmus_add_insn(t, 0, "st.weak x, 1", "t.lua", 1), 0);
+  assert_int_equal(wl_litmus_add_insn(t, 0, "st.weak y, 1", "t.lua", 2), 0);
+  assert_int_equal(wl_litmus_set_thread_fn(t, 1, fn, ud), 0);
+  return t;
+}
+
+static void test_callback_thread(void **state) {
+  fixture *f = *state;
+  wl_litmus *t = mp_callback(f, 0, cb_mp_reader, NULL);
+  wl_hist *h, *a, *b;
+  long weak;
+  int nv;
+  /* the results are the callback's registers, after P0's none */
+  h = sample(f, 0, 0, WL_PROFILE_WEAK, 11, 0, 20000);
+  assert_int_equal(wl_hist_runs(h), 20000);
+  assert_int_equal(wl_hist_hung(h), 0);
+  nv = wl_hist_nvars(h);
+  assert_int_equal(nv, 4);
+  assert_string_equal(wl_hist_var_name(h, 0), "r0");
+  assert_int_equal(wl_hist_var_thread(h, 0), 1);
+  assert_string_equal(wl_hist_var_name(h, 1), "r1");
+  assert_string_equal(wl_hist_var_name(h, 2), "x");
+  assert_int_equal(wl_hist_var_thread(h, 2), -1);
+  /* deterministic: the same seed again, and in two batches merged */
+  a = sample(f, 0, 1, WL_PROFILE_WEAK, 11, 0, 20000);
+  assert_true(hist_equal(h, a));
+  /* an empty histogram (no result names yet) merges the batches */
+  a = sample(f, 0, 1, WL_PROFILE_WEAK, 11, 0, 0);
+  assert_int_equal(wl_hist_nvars(a), 2);
+  b = sample(f, 0, 2, WL_PROFILE_WEAK, 11, 0, 7000);
+  assert_int_equal(wl_hist_merge(a, b), 0);
+  b = sample(f, 0, 2, WL_PROFILE_WEAK, 11, 7000, 13000);
+  assert_int_equal(wl_hist_merge(a, b), 0);
+  assert_true(hist_equal(h, a));
+  /* the MP outcome across CTAs, marked weak; r0 = 0 outcomes are not */
+  weak = find_outcome(h, "1:r0", 1, "1:r1", 0);
+  assert_true(weak >= 0);
+  assert_int_equal(wl_hist_weak(h, (size_t)weak), 1);
+  weak = find_outcome(h, "1:r0", 0, "1:r1", 0);
+  assert_true(weak >= 0);
+  assert_int_equal(wl_hist_weak(h, (size_t)weak), 0);
+  /* every outcome is allowed (explore names the results the same) */
+  all_allowed(f, t, h);
+}
+
+static void test_callback_errors(void **state) {
+  fixture *f = *state;
+  wl_sample_opts o;
+  wl_hist *h = (wl_hist *)(uintptr_t)1;
+  int calls = 0;
+  wl_litmus *t = mp_callback(f, 0, cb_fails, &calls);
+  opts_init(&o, WL_PROFILE_WEAK, 1, 0, 1000);
+  assert_int_equal(wl_sample(f->ctx, t, &o, &h), WL_EINVAL);
   assert_null(h);
-  has(wl_ctx_errmsg(f->ctx), "CB: thread P1 is a function");
+  has(wl_ctx_errmsg(f->ctx), "thread P1: t.lua:7: x was 1");
+  assert_true(calls > 0);
+  calls = 0;
+  t = mp_callback(f, 1, cb_flaky, &calls);
+  assert_int_equal(wl_sample(f->ctx, t, &o, &h), WL_EINVAL);
+  assert_null(h);
+  has(wl_ctx_errmsg(f->ctx), "thread P1 is not deterministic");
 }
 
 /* ---------------------------------------------------------------- */
@@ -1070,7 +1154,8 @@ int main(void) {
       T(test_write_text),
       T(test_write_hung),
       T(test_errors),
-      T(test_callback_thread_unsupported),
+      T(test_callback_thread),
+      T(test_callback_errors),
       T(test_barrier_mp_never_stale),
       T(test_barrier_deadlock_hangs),
       T(test_weak_long_sequential_run),

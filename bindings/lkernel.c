@@ -1,0 +1,1506 @@
+/* lkernel.c -- the simulated device in Lua: wl.device{...}, device memory
+ * (global, managed, constant, grid-constant parameters; shared and local
+ * inside kernels), wl.kernel(fn) and dev:launch(k, cfg, args...).
+ *
+ * Every thread of a kernel is a coroutine running the kernel function
+ * with its own context `c` (threadIdx, blockIdx, ... and the device API).
+ * The engine (engine/sim/device.c) decides which warp runs; run_warp
+ * resumes that warp's runnable lanes one after the other until each
+ * yields: at __syncthreads(), at its end, or after a slice of accesses
+ * (so that spin loops let other warps run).  Every memory access goes
+ * through wl_kernel_access, which also gathers the lanes' accesses into
+ * warp-wide requests for the cost model.
+ *
+ * Errors inside a kernel (a Lua error, an out-of-bounds index, a write to
+ * constant memory) stop the launch; dev:launch raises one message naming
+ * the file, line, block, thread, warp and lane, and the device stays
+ * usable. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lwarplab.h"
+
+#define WLL_KDEV "warplab.SimDevice"
+#define WLL_DARRAY "warplab.DeviceArray"
+#define WLL_KSTATE "warplab.KernelState"
+
+typedef struct kdev {
+  wl_ctx *ctx;
+  wl_device *d;
+} kdev;
+
+/* A typed view of device memory. */
+typedef struct darray {
+  kdev *dev;    /* NULL for shared/local arrays (launch-bound) */
+  int id;       /* allocation, shared declaration or local array */
+  int space;    /* WL_SPACE_* */
+  int type;     /* WL_TYPE_* */
+  int esize;    /* bytes per element */
+  lua_Integer len;
+  unsigned gen; /* shared/local: the launch that made it */
+  char name[40];
+} darray;
+
+/* The launch in progress in this Lua state (one at a time). */
+typedef struct krun {
+  lua_State *L;
+  wl_launch *l;
+  int block, thread; /* the lane running now */
+  int nargs;
+  int probe;             /* the probe run that sizes static shared memory */
+  uint64_t probe_shared; /* bytes the probe saw declared */
+  unsigned gen;
+  int gdim[3], bdim[3];
+} krun;
+
+/* Per Lua state: the run, shared by every function through upvalue 1. */
+typedef struct kstate {
+  krun *run;
+  unsigned gen;
+} kstate;
+
+static const char probe_marker = 0;
+
+static kstate *KS(lua_State *L) {
+  return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* ------------------------------------------------------------------ */
+/* types and values                                                    */
+/* ------------------------------------------------------------------ */
+
+static const char *const type_words[] = {"int64", "int32", "uint32",
+                                         "float", "double", NULL};
+static const int type_sizes[] = {8, 4, 4, 4, 8};
+
+static int checktype(lua_State *L, int arg) {
+  return wll_checkword(L, arg, NULL, type_words, "element type");
+}
+
+/* Converts the Lua value at arg to the bytes of type (little-endian). */
+static void tobytes(lua_State *L, int type, int arg, void *out) {
+  int isnum;
+  if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE) {
+    lua_Number n = lua_tonumberx(L, arg, &isnum);
+    if (!isnum)
+      luaL_error(L, "number expected, got %s", luaL_typename(L, arg));
+    if (type == WL_TYPE_FLOAT) {
+      float f = (float)n;
+      memcpy(out, &f, 4);
+    } else {
+      memcpy(out, &n, 8);
+    }
+  } else {
+    lua_Integer i = lua_tointegerx(L, arg, &isnum);
+    int64_t v;
+    if (!isnum) {
+      if (lua_type(L, arg) == LUA_TBOOLEAN)
+        i = lua_toboolean(L, arg);
+      else
+        luaL_error(L, "integer expected, got %s",
+                   lua_type(L, arg) == LUA_TNUMBER ? "a fraction"
+                                                    : luaL_typename(L, arg));
+    }
+    v = (int64_t)i;
+    memcpy(out, &v, type == WL_TYPE_INT64 ? 8 : 4);
+  }
+}
+
+static void pushbytes(lua_State *L, int type, const void *p) {
+  switch (type) {
+  case WL_TYPE_INT32: {
+    int32_t v;
+    memcpy(&v, p, 4);
+    lua_pushinteger(L, v);
+    break;
+  }
+  case WL_TYPE_UINT32: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    lua_pushinteger(L, (lua_Integer)v);
+    break;
+  }
+  case WL_TYPE_FLOAT: {
+    float f;
+    memcpy(&f, p, 4);
+    lua_pushnumber(L, f);
+    break;
+  }
+  case WL_TYPE_DOUBLE: {
+    double d;
+    memcpy(&d, p, 8);
+    lua_pushnumber(L, d);
+    break;
+  }
+  default: {
+    int64_t v;
+    memcpy(&v, p, 8);
+    lua_pushinteger(L, (lua_Integer)v);
+  }
+  }
+}
+
+/* The carrier (engine convention) of the Lua value at arg, for atomics. */
+static int64_t tocarrier(lua_State *L, int type, int arg) {
+  if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE)
+    return wl_value_from_double(type, luaL_checknumber(L, arg));
+  {
+    uint8_t b[8] = {0};
+    tobytes(L, type, arg, b);
+    if (type == WL_TYPE_INT64) {
+      int64_t v;
+      memcpy(&v, b, 8);
+      return v;
+    }
+    {
+      int32_t v;
+      memcpy(&v, b, 4);
+      return wl_value_from_int(type, v);
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* raising kernel errors                                               */
+/* ------------------------------------------------------------------ */
+
+/* Raises the launch's formatted message as is (no position prefix: it
+ * names its own file and line). */
+static int raise_launch(lua_State *L, krun *r) {
+  lua_pushstring(L, wl_launch_errmsg(r->l));
+  return lua_error(L);
+}
+
+/* Fails the running lane with a message at the current line. */
+static int lane_fail(lua_State *L, krun *r, const char *fmt, ...) {
+  char msg[300];
+  lua_Debug ar;
+  const char *file = NULL;
+  int line = 0;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar)) {
+    file = ar.short_src;
+    line = ar.currentline;
+  }
+  wl_kernel_fail(r->l, r->block, r->thread, file, line, msg);
+  return raise_launch(L, r);
+}
+
+static krun *running(lua_State *L) {
+  krun *r = KS(L)->run;
+  if (r == NULL)
+    luaL_error(L, "this device function can only be called inside a "
+                  "kernel");
+  if (r->probe) { /* the probe stops at the first device call */
+    lua_pushlightuserdata(L, (void *)&probe_marker);
+    lua_error(L);
+  }
+  return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* accesses                                                            */
+/* ------------------------------------------------------------------ */
+
+static darray *checkarr(lua_State *L, int arg) {
+  return luaL_checkudata(L, arg, WLL_DARRAY);
+}
+
+/* The byte offset of a[i], or a lane failure. */
+static uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
+  int isnum;
+  lua_Integer i = lua_tointegerx(L, arg, &isnum);
+  if (!isnum)
+    lane_fail(L, r, "array '%s' indexed with %s (an integer from 0 to %lld "
+                    "expected)",
+              a->name,
+              lua_type(L, arg) == LUA_TNUMBER ? "a fraction"
+                                              : luaL_typename(L, arg),
+              (long long)a->len - 1);
+  if (i < 0 || i >= a->len)
+    lane_fail(L, r, "index %lld out of bounds for %s array '%s' of %lld "
+                    "elements",
+              (long long)i,
+              a->space == WL_SPACE_SHARED   ? "shared"
+              : a->space == WL_SPACE_LOCAL  ? "local"
+              : a->space == WL_SPACE_CONSTANT ? "constant"
+              : a->space == WL_SPACE_PARAM  ? "parameter"
+                                            : "global",
+              a->name, (long long)a->len);
+  if ((a->space == WL_SPACE_SHARED || a->space == WL_SPACE_LOCAL) &&
+      a->gen != r->gen)
+    lane_fail(L, r, "%s array '%s' belongs to an earlier launch",
+              a->space == WL_SPACE_SHARED ? "shared" : "local", a->name);
+  return (uint64_t)i * (uint64_t)a->esize;
+}
+
+/* Performs acc for the running lane; yields when its slice is used up.
+ * Pushes nres values first (the caller pushes them into out). */
+static int finish(lua_State *L, krun *r, int rc, int nres) {
+  if (rc < 0)
+    return raise_launch(L, r);
+  if (rc == 1)
+    return lua_yield(L, nres);
+  return nres;
+}
+
+static int do_access(lua_State *L, krun *r, darray *a, uint64_t off,
+                     wl_access *acc, void *buf) {
+  acc->space = a->space;
+  acc->id = a->id;
+  acc->off = off;
+  acc->width = a->esize;
+  acc->type = a->type;
+  acc->line = wll_curline(L);
+  return wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+}
+
+static int load_with(lua_State *L, int sem, int scope, int cache) {
+  krun *r = running(L);
+  darray *a = checkarr(L, 1);
+  uint64_t off = elem_off(L, r, a, 2);
+  wl_access acc;
+  uint8_t buf[16] = {0};
+  int rc;
+  memset(&acc, 0, sizeof acc);
+  acc.kind = WL_ACC_LOAD;
+  acc.sem = sem;
+  acc.scope = scope;
+  acc.cache = cache;
+  rc = do_access(L, r, a, off, &acc, buf);
+  if (rc >= 0)
+    pushbytes(L, a->type, buf);
+  return finish(L, r, rc, 1);
+}
+
+static int store_with(lua_State *L, int sem, int scope, int cache, int varg) {
+  krun *r = running(L);
+  darray *a = checkarr(L, 1);
+  uint64_t off = elem_off(L, r, a, 2);
+  wl_access acc;
+  uint8_t buf[16] = {0};
+  memset(&acc, 0, sizeof acc);
+  acc.kind = WL_ACC_STORE;
+  acc.sem = sem;
+  acc.scope = scope;
+  acc.cache = cache;
+  if (lua_isnoneornil(L, varg))
+    lane_fail(L, r, "no value stored to '%s'", a->name);
+  tobytes(L, a->type, varg, buf);
+  return finish(L, r, do_access(L, r, a, off, &acc, buf), 0);
+}
+
+/* host access to managed memory (cudaMallocManaged) between launches */
+static int host_elem(lua_State *L, darray *a, uint64_t *off) {
+  lua_Integer i = luaL_checkinteger(L, 2);
+  if (a->dev == NULL)
+    return luaL_error(L, "%s array '%s' exists only inside its kernel",
+                      a->space == WL_SPACE_SHARED ? "shared" : "local",
+                      a->name);
+  if (a->space != WL_SPACE_MANAGED)
+    return luaL_error(L,
+                      "'%s' is %s memory: the host cannot index it (use "
+                      "%s:read() / %s:write(t), or allocate it with "
+                      "dev:malloc_managed)",
+                      a->name,
+                      a->space == WL_SPACE_CONSTANT ? "__constant__"
+                      : a->space == WL_SPACE_PARAM  ? "parameter"
+                                                    : "global device",
+                      a->name, a->name);
+  if (i < 0 || i >= a->len)
+    return luaL_error(L, "index %I out of bounds for '%s' of %I elements", i,
+                      a->name, a->len);
+  *off = (uint64_t)i * (uint64_t)a->esize;
+  return 0;
+}
+
+static int arr_index(lua_State *L) {
+  darray *a = lua_touserdata(L, 1);
+  if (lua_type(L, 2) == LUA_TNUMBER) {
+    if (KS(L)->run != NULL)
+      return load_with(L, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
+    {
+      uint64_t off;
+      uint8_t buf[16];
+      host_elem(L, a, &off);
+      if (wl_device_read(a->dev->d, a->id, off, buf, (uint64_t)a->esize))
+        return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+      pushbytes(L, a->type, buf);
+      return 1;
+    }
+  }
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(2)); /* methods */
+  if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING) {
+    const char *k = lua_tostring(L, 2);
+    if (strcmp(k, "type") == 0)
+      lua_pushstring(L, type_words[a->type]);
+    else if (strcmp(k, "name") == 0)
+      lua_pushstring(L, a->name);
+    else if (strcmp(k, "space") == 0) {
+      static const char *const sp[] = {"global", "managed", "constant",
+                                       "param",  "shared",  "local"};
+      lua_pushstring(L, sp[a->space]);
+    } else if (strcmp(k, "address") == 0 && a->dev)
+      lua_pushinteger(L,
+                      (lua_Integer)wl_device_alloc_addr(a->dev->d, a->id));
+  }
+  return 1;
+}
+
+static int arr_newindex(lua_State *L) {
+  darray *a = lua_touserdata(L, 1);
+  if (KS(L)->run != NULL)
+    return store_with(L, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA, 3);
+  {
+    uint64_t off;
+    uint8_t buf[16] = {0};
+    host_elem(L, a, &off);
+    tobytes(L, a->type, 3, buf);
+    if (wl_device_write(a->dev->d, a->id, off, buf, (uint64_t)a->esize))
+      return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+  }
+  return 0;
+}
+
+static int arr_len(lua_State *L) {
+  lua_pushinteger(L, checkarr(L, 1)->len);
+  return 1;
+}
+
+static int arr_tostring(lua_State *L) {
+  darray *a = checkarr(L, 1);
+  static const char *const sp[] = {"global", "managed", "constant",
+                                   "param",  "shared",  "local"};
+  lua_pushfstring(L, "%s %s[%I] '%s'", sp[a->space], type_words[a->type],
+                  a->len, a->name);
+  return 1;
+}
+
+/* a:read([first [, n]]) -> table of values (host, between launches) */
+static int arr_read(lua_State *L) {
+  darray *a = checkarr(L, 1);
+  lua_Integer first = luaL_optinteger(L, 2, 0);
+  lua_Integer n = luaL_optinteger(L, 3, a->len - first), i;
+  uint8_t buf[16];
+  if (a->dev == NULL)
+    return luaL_error(L, "'%s' exists only inside its kernel", a->name);
+  if (KS(L)->run != NULL)
+    return luaL_error(L, "read '%s' on the host, after the launch", a->name);
+  if (first < 0 || n < 0 || first + n > a->len)
+    return luaL_error(L, "read of [%I, %I) outside '%s' of %I elements",
+                      first, first + n, a->name, a->len);
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    if (wl_device_read(a->dev->d, a->id, (uint64_t)(first + i) * a->esize,
+                       buf, (uint64_t)a->esize))
+      return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+    pushbytes(L, a->type, buf);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+/* Writes the values of the table at idx from element first on, or fills
+ * the array with the value at idx when it is not a table. */
+static void write_values(lua_State *L, darray *a, int idx, lua_Integer first) {
+  lua_Integer n, i;
+  uint8_t buf[16] = {0};
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) != LUA_TTABLE) {
+    tobytes(L, a->type, idx, buf);
+    for (i = 0; i < a->len; i++)
+      wl_device_write(a->dev->d, a->id, (uint64_t)i * a->esize, buf,
+                      (uint64_t)a->esize);
+    return;
+  }
+  n = (lua_Integer)luaL_len(L, idx);
+  if (first < 0 || first + n > a->len)
+    luaL_error(L, "write of %I values at %I outside '%s' of %I elements", n,
+               first, a->name, a->len);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, idx, i + 1);
+    tobytes(L, a->type, -1, buf);
+    lua_pop(L, 1);
+    if (wl_device_write(a->dev->d, a->id, (uint64_t)(first + i) * a->esize,
+                        buf, (uint64_t)a->esize))
+      luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+  }
+}
+
+/* a:write(t [, first]) or a:write(value) to fill: cudaMemcpy /
+ * cudaMemcpyToSymbol from the host */
+static int arr_write(lua_State *L) {
+  darray *a = checkarr(L, 1);
+  lua_Integer first = luaL_optinteger(L, 3, 0), n, i;
+  uint8_t buf[16] = {0};
+  if (a->dev == NULL)
+    return luaL_error(L, "'%s' exists only inside its kernel", a->name);
+  if (KS(L)->run != NULL)
+    return luaL_error(L, "write '%s' on the host, before or after a launch",
+                      a->name);
+  (void)n;
+  (void)i;
+  (void)buf;
+  write_values(L, a, 2, first);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the device API inside kernels: c:method(...)                        */
+/* ------------------------------------------------------------------ */
+
+static const char *const load_sems[] = {"weak", "relaxed", "acquire", NULL};
+static const int load_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED, WL_SEM_ACQUIRE};
+static const char *const store_sems[] = {"weak", "relaxed", "release", NULL};
+static const int store_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED, WL_SEM_RELEASE};
+static const char *const scopes[] = {"cta", "gpu", "sys", NULL};
+static const int scopev[] = {WL_SCOPE_CTA, WL_SCOPE_GPU, WL_SCOPE_SYS};
+
+/* c:load(A, i [, sem [, scope]]) */
+static int c_load(lua_State *L) {
+  int sem, scope = WL_SCOPE_NONE;
+  lua_remove(L, 1);
+  sem = load_semv[wll_checkword(L, 3, "weak", load_sems, "load semantics")];
+  if (sem != WL_SEM_WEAK)
+    scope = scopev[wll_checkword(L, 4, "gpu", scopes, "scope")];
+  lua_settop(L, 2);
+  return load_with(L, sem, scope, WL_CACHE_CA);
+}
+
+/* c:store(A, i, v [, sem [, scope]]) */
+static int c_store(lua_State *L) {
+  int sem, scope = WL_SCOPE_NONE;
+  lua_remove(L, 1);
+  sem = store_semv[wll_checkword(L, 4, "weak", store_sems,
+                                 "store semantics")];
+  if (sem != WL_SEM_WEAK)
+    scope = scopev[wll_checkword(L, 5, "gpu", scopes, "scope")];
+  lua_settop(L, 3);
+  return store_with(L, sem, scope, WL_CACHE_CA, 3);
+}
+
+/* volatile = ld/st.relaxed.sys (no L1 copy) */
+static int c_volatile_load(lua_State *L) {
+  lua_remove(L, 1);
+  lua_settop(L, 2);
+  return load_with(L, WL_SEM_RELAXED, WL_SCOPE_SYS, WL_CACHE_VOLATILE);
+}
+
+static int c_volatile_store(lua_State *L) {
+  lua_remove(L, 1);
+  lua_settop(L, 3);
+  return store_with(L, WL_SEM_RELAXED, WL_SCOPE_SYS, WL_CACHE_VOLATILE, 3);
+}
+
+/* __ldg: the read-only data path */
+static int c_ldg(lua_State *L) {
+  lua_remove(L, 1);
+  lua_settop(L, 2);
+  return load_with(L, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_LDG);
+}
+
+/* c:ld(A, i, op) with a PTX cache operator: ca, cg, cs, cv, lu */
+static const char *const ld_ops[] = {"ca", "cg", "cs", "cv", "lu", NULL};
+static const int ld_opv[] = {WL_CACHE_CA, WL_CACHE_CG, WL_CACHE_CS,
+                             WL_CACHE_CV, WL_CACHE_CS};
+static int c_ld(lua_State *L) {
+  int op = ld_opv[wll_checkword(L, 4, "ca", ld_ops, "cache operator")];
+  lua_remove(L, 1);
+  lua_settop(L, 2);
+  return load_with(L, WL_SEM_WEAK, WL_SCOPE_NONE, op);
+}
+
+/* c:st(A, i, v, op): wb, cg, cs, wt */
+static const char *const st_ops[] = {"wb", "cg", "cs", "wt", NULL};
+static const int st_opv[] = {WL_CACHE_CA, WL_CACHE_CG, WL_CACHE_CS,
+                             WL_CACHE_CV};
+static int c_st(lua_State *L) {
+  int op = st_opv[wll_checkword(L, 5, "wb", st_ops, "cache operator")];
+  lua_remove(L, 1);
+  lua_settop(L, 3);
+  return store_with(L, WL_SEM_WEAK, WL_SCOPE_NONE, op, 3);
+}
+
+static int atomic_with(lua_State *L, int op, int sem, int scope, int aarg,
+                       int barg) {
+  krun *r = running(L);
+  darray *a = checkarr(L, 1);
+  uint64_t off = elem_off(L, r, a, 2);
+  wl_access acc;
+  uint8_t buf[16] = {0};
+  int rc;
+  memset(&acc, 0, sizeof acc);
+  if (a->type == WL_TYPE_FLOAT || a->type == WL_TYPE_DOUBLE) {
+    if (op != WL_OP_ADD && op != WL_OP_SUB && op != WL_OP_EXCH &&
+        op != WL_OP_MIN && op != WL_OP_MAX && op != WL_OP_CAS)
+      lane_fail(L, r, "this atomic operation needs an integer array, '%s' "
+                      "holds %s",
+                a->name, type_words[a->type]);
+  }
+  acc.kind = WL_ACC_ATOMIC;
+  acc.op = op;
+  acc.sem = sem;
+  acc.scope = scope;
+  acc.a = tocarrier(L, a->type, aarg);
+  acc.b = barg ? tocarrier(L, a->type, barg) : 0;
+  rc = do_access(L, r, a, off, &acc, buf);
+  if (rc >= 0)
+    pushbytes(L, a->type, buf);
+  return finish(L, r, rc, 1);
+}
+
+/* c:atomicAdd(A, i, v) and friends; upvalues: kstate, op, scope */
+static int c_cuda_atomic(lua_State *L) {
+  int op = (int)lua_tointeger(L, lua_upvalueindex(2));
+  int scope = (int)lua_tointeger(L, lua_upvalueindex(3));
+  lua_remove(L, 1);
+  return atomic_with(L, op, WL_SEM_RELAXED, scope, 3,
+                     op == WL_OP_CAS ? 4 : 0);
+}
+
+/* c:atom(op, A, i, a [, b], sem, scope) */
+static const char *const atom_ops[] = {"add", "sub", "mul",  "div", "rem",
+                                       "and", "or",  "xor",  "min", "max",
+                                       "inc", "dec", "exch", "cas", NULL};
+static const char *const atom_sems[] = {"relaxed", "acquire", "release",
+                                        "acq_rel", NULL};
+static const int atom_semv[] = {WL_SEM_RELAXED, WL_SEM_ACQUIRE, WL_SEM_RELEASE,
+                                WL_SEM_ACQ_REL};
+static int c_atom(lua_State *L) {
+  int op = wll_checkword(L, 2, NULL, atom_ops, "atomic operation");
+  int arg = op == WL_OP_CAS ? 7 : 6;
+  int sem = atom_semv[wll_checkword(L, arg, "relaxed", atom_sems,
+                                    "atomic semantics")];
+  int scope = scopev[wll_checkword(L, arg + 1, "gpu", scopes, "scope")];
+  lua_remove(L, 1);
+  lua_remove(L, 1); /* A, i, a [, b] */
+  return atomic_with(L, op, sem, scope, 3, op == WL_OP_CAS ? 4 : 0);
+}
+
+/* cuda::atomic_ref-style: c:atomic_load(A, i [, order [, scope]]) ... */
+static const char *const ld_orders[] = {"relaxed", "acquire", "seq_cst",
+                                        NULL};
+static const char *const st_orders[] = {"relaxed", "release", "seq_cst",
+                                        NULL};
+static const char *const rmw_orders[] = {"relaxed", "acquire", "release",
+                                         "acq_rel", "seq_cst", NULL};
+
+static int do_fence(lua_State *L, krun *r, int sem, int scope) {
+  if (wl_kernel_fence(r->l, r->block, r->thread, sem, scope,
+                      wll_curline(L)) != 0)
+    return raise_launch(L, r);
+  return 0;
+}
+
+static int c_atomic_load(lua_State *L) {
+  krun *r = running(L);
+  int o = wll_checkword(L, 4, "seq_cst", ld_orders, "memory order");
+  int scope = scopev[wll_checkword(L, 5, "gpu", scopes, "scope")];
+  if (o == 2)
+    do_fence(L, r, WL_SEM_SC, scope);
+  lua_remove(L, 1);
+  lua_settop(L, 2);
+  return load_with(L, o == 0 ? WL_SEM_RELAXED : WL_SEM_ACQUIRE, scope,
+                   WL_CACHE_CG);
+}
+
+static int c_atomic_store(lua_State *L) {
+  krun *r = running(L);
+  int o = wll_checkword(L, 5, "seq_cst", st_orders, "memory order");
+  int scope = scopev[wll_checkword(L, 6, "gpu", scopes, "scope")];
+  if (o == 2)
+    do_fence(L, r, WL_SEM_SC, scope);
+  lua_remove(L, 1);
+  lua_settop(L, 3);
+  return store_with(L, o == 0 ? WL_SEM_RELAXED : WL_SEM_RELEASE, scope,
+                    WL_CACHE_CG, 3);
+}
+
+/* c:atomic_fetch_add(A, i, v [, order [, scope]]) etc.; upvalue 2: op */
+static int c_atomic_rmw(lua_State *L) {
+  int op = (int)lua_tointeger(L, lua_upvalueindex(2));
+  int arg = op == WL_OP_CAS ? 6 : 5;
+  krun *r = running(L);
+  int o = wll_checkword(L, arg, "seq_cst", rmw_orders, "memory order");
+  int scope = scopev[wll_checkword(L, arg + 1, "gpu", scopes, "scope")];
+  static const int semv[] = {WL_SEM_RELAXED, WL_SEM_ACQUIRE, WL_SEM_RELEASE,
+                             WL_SEM_ACQ_REL, WL_SEM_ACQ_REL};
+  if (o == 4)
+    do_fence(L, r, WL_SEM_SC, scope);
+  lua_remove(L, 1);
+  return atomic_with(L, op, semv[o], scope, 3, op == WL_OP_CAS ? 4 : 0);
+}
+
+/* __threadfence_block / __threadfence / __threadfence_system; upvalue 2 */
+static int c_threadfence(lua_State *L) {
+  krun *r = running(L);
+  do_fence(L, r, WL_SEM_SC, (int)lua_tointeger(L, lua_upvalueindex(2)));
+  return 0;
+}
+
+static int c_fence(lua_State *L) {
+  static const char *const fs[] = {"sc", "acq_rel", NULL};
+  krun *r = running(L);
+  int sem = wll_checkword(L, 2, "sc", fs, "fence semantics") == 0
+                ? WL_SEM_SC
+                : WL_SEM_ACQ_REL;
+  int scope = scopev[wll_checkword(L, 3, "gpu", scopes, "scope")];
+  do_fence(L, r, sem, scope);
+  return 0;
+}
+
+static int c_syncthreads(lua_State *L) {
+  krun *r = running(L);
+  if (wl_kernel_barrier(r->l, r->block, r->thread, wll_curline(L)) != 0)
+    return raise_launch(L, r);
+  return lua_yield(L, 0);
+}
+
+static darray *newarr(lua_State *L, kdev *dev, int id, int space, int type,
+                      lua_Integer len, const char *name) {
+  darray *a = lua_newuserdatauv(L, sizeof *a, 1);
+  memset(a, 0, sizeof *a);
+  a->dev = dev;
+  a->id = id;
+  a->space = space;
+  a->type = type;
+  a->esize = type_sizes[type];
+  a->len = len;
+  snprintf(a->name, sizeof a->name, "%s", name ? name : "?");
+  luaL_setmetatable(L, WLL_DARRAY);
+  return a;
+}
+
+/* c:shared(type, n [, name]) -- a __shared__ array of the block;
+ * c:extern_shared(type [, name]) -- the dynamic region */
+static int shared_decl(lua_State *L, int dynamic) {
+  kstate *ks = KS(L);
+  krun *r = ks->run;
+  int type = checktype(L, 2), id;
+  lua_Integer n = dynamic ? 0 : luaL_checkinteger(L, 3);
+  const char *name = luaL_optstring(L, dynamic ? 3 : 4,
+                                    dynamic ? "extern shared" : "shared");
+  uint64_t size;
+  darray *a;
+  if (r == NULL)
+    return luaL_error(L, "c:shared can only be called inside a kernel");
+  if (n < 0)
+    return luaL_argerror(L, 3, "negative array size");
+  if (r->probe) {
+    if (!dynamic) {
+      uint64_t al = (uint64_t)type_sizes[type];
+      r->probe_shared = (r->probe_shared + al - 1) / al * al +
+                        (uint64_t)n * (uint64_t)type_sizes[type];
+    }
+    a = newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
+    a->gen = 0;
+    return 1;
+  }
+  if (wl_kernel_shared(r->l, r->block, r->thread,
+                       (uint64_t)n * (uint64_t)type_sizes[type],
+                       type_sizes[type], dynamic, wll_curline(L), &id,
+                       &size) != 0)
+    return raise_launch(L, r);
+  a = newarr(L, NULL, id, WL_SPACE_SHARED, type,
+             (lua_Integer)(size / (uint64_t)type_sizes[type]), name);
+  a->gen = r->gen;
+  return 1;
+}
+
+static int c_shared(lua_State *L) { return shared_decl(L, 0); }
+static int c_extern_shared(lua_State *L) { return shared_decl(L, 1); }
+
+/* c:local_array(type, n [, name]) */
+static int c_local_array(lua_State *L) {
+  krun *r = running(L);
+  int type = checktype(L, 2), id;
+  lua_Integer n = luaL_checkinteger(L, 3);
+  darray *a;
+  if (n < 0)
+    return luaL_argerror(L, 3, "negative array size");
+  if (wl_kernel_local(r->l, r->block, r->thread,
+                      (uint64_t)n * (uint64_t)type_sizes[type],
+                      wll_curline(L), &id) != 0)
+    return raise_launch(L, r);
+  a = newarr(L, NULL, id, WL_SPACE_LOCAL, type, n,
+             luaL_optstring(L, 4, "local"));
+  a->gen = r->gen;
+  return 1;
+}
+
+static const luaL_Reg c_methods[] = {
+    {"load", c_load},
+    {"store", c_store},
+    {"volatile_load", c_volatile_load},
+    {"volatile_store", c_volatile_store},
+    {"ldg", c_ldg},
+    {"ld", c_ld},
+    {"st", c_st},
+    {"atom", c_atom},
+    {"atomic_load", c_atomic_load},
+    {"atomic_store", c_atomic_store},
+    {"fence", c_fence},
+    {"syncthreads", c_syncthreads},
+    {"shared", c_shared},
+    {"extern_shared", c_extern_shared},
+    {"local_array", c_local_array},
+    {NULL, NULL}};
+
+/* The methods table (pushed), with the kstate at stack index ks. */
+static void push_c_methods(lua_State *L, int ks) {
+  static const struct {
+    const char *name;
+    int op;
+  } cuda[] = {{"atomicAdd", WL_OP_ADD},   {"atomicSub", WL_OP_SUB},
+              {"atomicExch", WL_OP_EXCH}, {"atomicMin", WL_OP_MIN},
+              {"atomicMax", WL_OP_MAX},   {"atomicAnd", WL_OP_AND},
+              {"atomicOr", WL_OP_OR},     {"atomicXor", WL_OP_XOR},
+              {"atomicInc", WL_OP_INC},   {"atomicDec", WL_OP_DEC},
+              {"atomicCAS", WL_OP_CAS}};
+  static const struct {
+    const char *name;
+    int op;
+  } rmw[] = {{"atomic_fetch_add", WL_OP_ADD}, {"atomic_fetch_sub", WL_OP_SUB},
+             {"atomic_fetch_and", WL_OP_AND}, {"atomic_fetch_or", WL_OP_OR},
+             {"atomic_fetch_xor", WL_OP_XOR}, {"atomic_fetch_min", WL_OP_MIN},
+             {"atomic_fetch_max", WL_OP_MAX}, {"atomic_exchange", WL_OP_EXCH},
+             {"atomic_compare_exchange", WL_OP_CAS}};
+  static const char *const suffix[] = {"", "_block", "_system"};
+  static const int sufscope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};
+  static const char *const fences[] = {"threadfence", "threadfence_block",
+                                       "threadfence_system"};
+  size_t i, j;
+  lua_newtable(L);
+  lua_pushvalue(L, ks);
+  luaL_setfuncs(L, c_methods, 1);
+  for (i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+    for (j = 0; j < 3; j++) {
+      char name[48];
+      snprintf(name, sizeof name, "%s%s", cuda[i].name, suffix[j]);
+      lua_pushvalue(L, ks);
+      lua_pushinteger(L, cuda[i].op);
+      lua_pushinteger(L, sufscope[j]);
+      lua_pushcclosure(L, c_cuda_atomic, 3);
+      lua_setfield(L, -2, name);
+    }
+  for (i = 0; i < sizeof rmw / sizeof rmw[0]; i++) {
+    lua_pushvalue(L, ks);
+    lua_pushinteger(L, rmw[i].op);
+    lua_pushcclosure(L, c_atomic_rmw, 2);
+    lua_setfield(L, -2, rmw[i].name);
+  }
+  for (i = 0; i < 3; i++) {
+    lua_pushvalue(L, ks);
+    lua_pushinteger(L, sufscope[i]);
+    lua_pushcclosure(L, c_threadfence, 2);
+    lua_setfield(L, -2, fences[i]);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* the device object                                                   */
+/* ------------------------------------------------------------------ */
+
+static kdev *checkkdev(lua_State *L, int arg) {
+  kdev *d = luaL_checkudata(L, arg, WLL_KDEV);
+  if (d->d == NULL)
+    luaL_error(L, "the device was closed");
+  return d;
+}
+
+static int kdev_gc(lua_State *L) {
+  kdev *d = luaL_checkudata(L, 1, WLL_KDEV);
+  if (d->d)
+    wl_device_free(d->d);
+  if (d->ctx)
+    wl_ctx_free(d->ctx);
+  d->d = NULL;
+  d->ctx = NULL;
+  return 0;
+}
+
+#define CFG_INT_FIELDS(X)                                                      \
+  X(sms) X(max_threads_per_sm) X(max_warps_per_sm) X(max_blocks_per_sm)        \
+  X(max_threads_per_block) X(regs_per_sm) X(max_regs_per_thread)               \
+  X(reg_alloc_unit) X(banks) X(bank_bytes)
+#define CFG_U32_FIELDS(X)                                                      \
+  X(l1_shared_bytes) X(shared_per_sm) X(shared_per_block) X(shared_reserved)   \
+  X(shared_alloc_unit) X(l1_line) X(l1_sector) X(l1_ways) X(l2_bytes)          \
+  X(l2_line) X(l2_sector) X(l2_ways) X(const_bytes) X(const_cache_bytes)       \
+  X(const_line)
+
+static void push_cfg(lua_State *L, const wl_device_cfg *c) {
+  lua_newtable(L);
+  lua_pushstring(L, c->name);
+  lua_setfield(L, -2, "preset");
+#define PUSH(f)                                                                \
+  lua_pushinteger(L, (lua_Integer)c->f);                                       \
+  lua_setfield(L, -2, #f);
+  CFG_INT_FIELDS(PUSH)
+  CFG_U32_FIELDS(PUSH)
+  PUSH(global_bytes)
+#undef PUSH
+}
+
+/* wl.device{preset = "sm_90", field = value...} or wl.device("sm_90") */
+static int l_device(lua_State *L) {
+  wl_device_cfg cfg;
+  wl_ctx *ctx;
+  kdev *d;
+  const char *preset = "sm_90";
+  if (lua_type(L, 1) == LUA_TSTRING)
+    preset = lua_tostring(L, 1);
+  else if (lua_type(L, 1) == LUA_TTABLE) {
+    lua_getfield(L, 1, "preset");
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_getfield(L, 1, "arch");
+    }
+    if (!lua_isnil(L, -1))
+      preset = luaL_checkstring(L, -1);
+    lua_pop(L, 1);
+  } else if (!lua_isnoneornil(L, 1))
+    return luaL_argerror(L, 1, "a preset name or a table expected");
+  d = lua_newuserdatauv(L, sizeof *d, 0);
+  memset(d, 0, sizeof *d);
+  luaL_setmetatable(L, WLL_KDEV);
+  if (wl_ctx_new(NULL, &ctx) != 0)
+    return luaL_error(L, "out of memory");
+  d->ctx = ctx;
+  if (wl_device_preset(ctx, preset, &cfg) != 0)
+    return luaL_error(L, "wl.device: %s", wl_ctx_errmsg(ctx));
+  if (lua_type(L, 1) == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                      : "";
+      int isnum, found = 0;
+      lua_Integer v = lua_tointegerx(L, -1, &isnum);
+      if (strcmp(k, "preset") == 0 || strcmp(k, "arch") == 0) {
+        lua_pop(L, 1);
+        continue;
+      }
+#define SET(f)                                                                 \
+  if (strcmp(k, #f) == 0) {                                                    \
+    if (!isnum || v < 0 || v > 0xffffffffLL)                                   \
+      return luaL_error(L, "wl.device: %s must be a non-negative integer", k); \
+    cfg.f = (__typeof__(cfg.f))v;                                              \
+    found = 1;                                                                 \
+  }
+      CFG_INT_FIELDS(SET)
+      CFG_U32_FIELDS(SET)
+#undef SET
+      if (strcmp(k, "global_bytes") == 0) {
+        if (!isnum || v < 0)
+          return luaL_error(L, "wl.device: global_bytes must be a "
+                               "non-negative integer");
+        cfg.global_bytes = (uint64_t)v;
+        found = 1;
+      }
+      if (!found)
+        return luaL_error(L, "wl.device: unknown field '%s'", k);
+      lua_pop(L, 1);
+    }
+  }
+  if (wl_device_new(ctx, &cfg, &d->d) != 0)
+    return luaL_error(L, "wl.device: %s", wl_ctx_errmsg(ctx));
+  return 1;
+}
+
+static int alloc_arr(lua_State *L, int space) {
+  kdev *d = checkkdev(L, 1);
+  int type = checktype(L, 2), id;
+  lua_Integer n;
+  const char *name = luaL_optstring(L, 4, space == WL_SPACE_CONSTANT
+                                              ? "constant"
+                                          : space == WL_SPACE_MANAGED
+                                              ? "managed"
+                                              : "global");
+  darray *a;
+  if (lua_type(L, 3) == LUA_TTABLE)
+    n = (lua_Integer)luaL_len(L, 3);
+  else
+    n = luaL_checkinteger(L, 3);
+  if (n < 0)
+    return luaL_argerror(L, 3, "negative element count");
+  if (KS(L)->run != NULL)
+    return luaL_error(L, "allocate device memory on the host, outside "
+                         "kernels");
+  if (wl_device_alloc(d->d, space, (uint64_t)n * (uint64_t)type_sizes[type],
+                      name, &id) != 0)
+    return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
+  a = newarr(L, d, id, space, type, n, name);
+  lua_pushvalue(L, 1);
+  lua_setiuservalue(L, -2, 1); /* the array keeps its device alive */
+  if (lua_type(L, 3) == LUA_TTABLE)
+    write_values(L, a, 3, 0);
+  return 1;
+}
+
+/* dev:malloc(type, n | values [, name]) */
+static int kd_malloc(lua_State *L) { return alloc_arr(L, WL_SPACE_GLOBAL); }
+static int kd_managed(lua_State *L) { return alloc_arr(L, WL_SPACE_MANAGED); }
+static int kd_constant(lua_State *L) {
+  return alloc_arr(L, WL_SPACE_CONSTANT);
+}
+
+static int kd_free(lua_State *L) {
+  kdev *d = checkkdev(L, 1);
+  darray *a = checkarr(L, 2);
+  if (a->dev != d)
+    return luaL_argerror(L, 2, "not an allocation of this device");
+  if (wl_device_release(d->d, a->id) != 0)
+    return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
+  a->len = 0;
+  return 0;
+}
+
+/* dev:memcpy_to_symbol(C, values [, first]) */
+static int kd_memcpy_to_symbol(lua_State *L) {
+  checkkdev(L, 1);
+  lua_remove(L, 1);
+  return arr_write(L);
+}
+
+static int kd_index(lua_State *L) {
+  kdev *d = checkkdev(L, 1);
+  const char *k = luaL_checkstring(L, 2);
+  if (strcmp(k, "config") == 0) {
+    push_cfg(L, wl_device_config(d->d));
+    return 1;
+  }
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(1));
+  return 1;
+}
+
+static int kd_tostring(lua_State *L) {
+  kdev *d = checkkdev(L, 1);
+  const wl_device_cfg *c = wl_device_config(d->d);
+  lua_pushfstring(L, "device %s: %d SMs, %d threads/SM, %d KB shared/SM, "
+                     "%d banks x %d B",
+                  c->name, c->sms, c->max_threads_per_sm,
+                  (int)(c->shared_per_sm / 1024), c->banks, c->bank_bytes);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* launches                                                            */
+/* ------------------------------------------------------------------ */
+
+/* registry slots of a launch, on the launching stack:
+ *   FN: the kernel function, ARGS: table of arguments, THREADS: block ->
+ *   table of coroutines (index t+1) and pending yield counts ("n"..t) */
+typedef struct lctx {
+  krun r;
+  int fn, args, threads, cmeta, dims; /* stack indices */
+} lctx;
+
+static void dim3(lua_State *L, int idx, const char *key, int out[3]) {
+  int t;
+  out[0] = out[1] = out[2] = 1;
+  t = lua_getfield(L, idx, key);
+  if (t == LUA_TNUMBER) {
+    out[0] = (int)luaL_checkinteger(L, -1);
+  } else if (t == LUA_TTABLE) {
+    int i;
+    for (i = 0; i < 3; i++) {
+      if (lua_rawgeti(L, -1, i + 1) == LUA_TNUMBER)
+        out[i] = (int)lua_tointeger(L, -1);
+      else if (!lua_isnil(L, -1))
+        luaL_error(L, "launch: %s[%d] must be an integer", key, i + 1);
+      lua_pop(L, 1);
+      lua_getfield(L, -1, i == 0 ? "x" : i == 1 ? "y" : "z");
+      if (lua_type(L, -1) == LUA_TNUMBER)
+        out[i] = (int)lua_tointeger(L, -1);
+      lua_pop(L, 1);
+    }
+  } else if (t != LUA_TNIL) {
+    luaL_error(L, "launch: %s must be a number or {x, y, z}", key);
+  }
+  lua_pop(L, 1);
+  if (out[0] < 1 || out[1] < 1 || out[2] < 1)
+    luaL_error(L, "launch: %s dimensions must be positive", key);
+}
+
+static void push_dim(lua_State *L, int x, int y, int z) {
+  lua_createtable(L, 0, 3);
+  lua_pushinteger(L, x);
+  lua_setfield(L, -2, "x");
+  lua_pushinteger(L, y);
+  lua_setfield(L, -2, "y");
+  lua_pushinteger(L, z);
+  lua_setfield(L, -2, "z");
+}
+
+/* Pushes the context `c` of thread t of block b. */
+static void push_c(lua_State *L, lctx *x, int b, int t) {
+  int bi[3], ti[3];
+  bi[0] = b % x->r.gdim[0];
+  bi[1] = b / x->r.gdim[0] % x->r.gdim[1];
+  bi[2] = b / (x->r.gdim[0] * x->r.gdim[1]);
+  ti[0] = t % x->r.bdim[0];
+  ti[1] = t / x->r.bdim[0] % x->r.bdim[1];
+  ti[2] = t / (x->r.bdim[0] * x->r.bdim[1]);
+  lua_createtable(L, 0, 8);
+  push_dim(L, ti[0], ti[1], ti[2]);
+  lua_setfield(L, -2, "threadIdx");
+  push_dim(L, bi[0], bi[1], bi[2]);
+  lua_setfield(L, -2, "blockIdx");
+  lua_getfield(L, x->dims, "blockDim");
+  lua_setfield(L, -2, "blockDim");
+  lua_getfield(L, x->dims, "gridDim");
+  lua_setfield(L, -2, "gridDim");
+  lua_pushinteger(L, 32);
+  lua_setfield(L, -2, "warpSize");
+  lua_pushinteger(L, t % 32);
+  lua_setfield(L, -2, "lane");
+  lua_pushinteger(L, t / 32);
+  lua_setfield(L, -2, "warp");
+  lua_pushvalue(L, x->cmeta);
+  lua_setmetatable(L, -2);
+}
+
+/* Splits "chunk:line: message" (a Lua error) into its parts. */
+static const char *split_where(const char *m, char *file, size_t n,
+                               int *line) {
+  const char *p = m;
+  *line = 0;
+  file[0] = 0;
+  while ((p = strchr(p, ':')) != NULL) {
+    char *end;
+    long v = strtol(p + 1, &end, 10);
+    if (end > p + 1 && *end == ':') {
+      size_t len = (size_t)(p - m) < n - 1 ? (size_t)(p - m) : n - 1;
+      memcpy(file, m, len);
+      file[len] = 0;
+      *line = (int)v;
+      return end[1] == ' ' ? end + 2 : end + 1;
+    }
+    p++;
+  }
+  return m;
+}
+
+static int run_warp(void *ud, wl_launch *l, int block, int warp) {
+  lctx *x = ud;
+  lua_State *L = x->r.L;
+  x->r.l = l;
+  int nt = wl_kernel_threads_per_block(l), lane, top = lua_gettop(L);
+  if (lua_rawgeti(L, x->threads, block + 1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, nt, 0);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, x->threads, block + 1);
+  }
+  for (lane = 0; lane < 32; lane++) {
+    int t = warp * 32 + lane, status, nres = 0, nargs;
+    lua_State *co;
+    if (t >= nt)
+      break;
+    if (wl_kernel_lane_state(l, block, t) != WL_LANE_RUNNABLE)
+      continue;
+    if (lua_rawgeti(L, top + 1, t + 1) == LUA_TTHREAD) {
+      co = lua_tothread(L, -1);
+      nargs = lua_gettop(co); /* what its last yield left */
+    } else {
+      int i, na;
+      lua_pop(L, 1);
+      co = lua_newthread(L);
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, top + 1, t + 1);
+      lua_pushvalue(L, x->fn);
+      push_c(L, x, block, t);
+      na = (int)luaL_len(L, x->args);
+      for (i = 1; i <= na; i++)
+        lua_rawgeti(L, x->args, i);
+      lua_xmove(L, co, na + 2);
+      nargs = na + 1;
+    }
+    lua_pop(L, 1);
+    x->r.block = block;
+    x->r.thread = t;
+    status = lua_resume(co, L, nargs, &nres);
+    if (status == LUA_YIELD) {
+      /* keep exactly the yielded values: they are what the access
+       * returns when the lane resumes */
+      if (lua_gettop(co) > nres) {
+        lua_rotate(co, 1, nres);
+        lua_settop(co, nres);
+      }
+      continue;
+    }
+    if (status == LUA_OK) {
+      lua_settop(co, 0);
+      lua_pushnil(L);
+      lua_rawseti(L, top + 1, t + 1);
+      if (wl_kernel_exit(l, block, t) != 0)
+        return WL_ERUNTIME;
+      continue;
+    }
+    /* an error */
+    {
+      char file[256];
+      int line;
+      const char *m;
+      if (wl_launch_errmsg(l)[0] != 0) { /* raised from an engine failure */
+        lua_settop(L, top);
+        return WL_ERUNTIME;
+      }
+      m = lua_tostring(co, -1);
+      if (m == NULL)
+        m = lua_pushfstring(co, "error object is a %s value",
+                            luaL_typename(co, -1));
+      m = split_where(m, file, sizeof file, &line);
+      wl_kernel_fail(l, block, t, file[0] ? file : NULL, line, m);
+      lua_settop(L, top);
+      return WL_ERUNTIME;
+    }
+  }
+  lua_settop(L, top);
+  return 0;
+}
+
+static void block_done(void *ud, wl_launch *l, int block) {
+  lctx *x = ud;
+  (void)l;
+  lua_pushnil(x->r.L);
+  lua_rawseti(x->r.L, x->threads, block + 1);
+}
+
+static const char *const profile_words[] = {"weak", "h100", NULL};
+static const char *const pref_words[] = {"none", "prefer_shared",
+                                         "prefer_l1", "prefer_equal", NULL};
+
+static lua_Integer opt_int(lua_State *L, int idx, const char *k,
+                           lua_Integer def) {
+  lua_Integer v = def;
+  if (lua_getfield(L, idx, k) != LUA_TNIL) {
+    int isnum;
+    v = lua_tointegerx(L, -1, &isnum);
+    if (!isnum)
+      luaL_error(L, "launch: %s must be an integer", k);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* Pushes the function and the options of kernel argument k:
+ * wl.kernel(...) tables or plain functions. */
+static void kernel_fn(lua_State *L, int k) {
+  if (lua_type(L, k) == LUA_TFUNCTION) {
+    lua_pushvalue(L, k);
+    return;
+  }
+  if (lua_type(L, k) == LUA_TTABLE &&
+      lua_getfield(L, k, "fn") == LUA_TFUNCTION)
+    return;
+  luaL_argerror(L, k, "a kernel (wl.kernel(fn) or a function) expected");
+}
+
+/* The probe: runs thread 0 of block 0 until its first device call to
+ * see the __shared__ arrays it declares (static shared memory). */
+static uint64_t probe_shared(lua_State *L, lctx *x, kstate *ks) {
+  x->r.probe = 1;
+  x->r.probe_shared = 0;
+  ks->run = &x->r;
+  int i, na = (int)luaL_len(L, x->args);
+  lua_pushvalue(L, x->fn);
+  push_c(L, x, 0, 0);
+  for (i = 1; i <= na; i++)
+    lua_rawgeti(L, x->args, i);
+  if (lua_pcall(L, na + 1, 0, 0) != LUA_OK) /* errors surface later */
+    lua_pop(L, 1);
+  ks->run = NULL;
+  x->r.probe = 0;
+  return x->r.probe_shared;
+}
+
+static void push_occ(lua_State *L, const wl_occupancy *o) {
+  static const char *const lim[] = {"threads", "warps", "blocks",
+                                    "registers", "shared memory"};
+  lua_createtable(L, 0, 12);
+  lua_pushinteger(L, o->blocks_per_sm);
+  lua_setfield(L, -2, "blocks_per_sm");
+  lua_pushstring(L, lim[o->limiter]);
+  lua_setfield(L, -2, "limited_by");
+  lua_pushinteger(L, o->by_threads);
+  lua_setfield(L, -2, "by_threads");
+  lua_pushinteger(L, o->by_warps);
+  lua_setfield(L, -2, "by_warps");
+  lua_pushinteger(L, o->by_blocks);
+  lua_setfield(L, -2, "by_blocks");
+  lua_pushinteger(L, o->by_regs);
+  lua_setfield(L, -2, "by_registers");
+  lua_pushinteger(L, o->by_shared);
+  lua_setfield(L, -2, "by_shared");
+  lua_pushinteger(L, o->shared_per_sm);
+  lua_setfield(L, -2, "shared_per_sm");
+  lua_pushinteger(L, o->shared_per_block);
+  lua_setfield(L, -2, "shared_per_block");
+  lua_pushinteger(L, o->warps_per_sm);
+  lua_setfield(L, -2, "warps_per_sm");
+  lua_pushnumber(L, o->occupancy);
+  lua_setfield(L, -2, "occupancy");
+}
+
+static void push_counters(lua_State *L, const wl_launch *l, int site) {
+  int i;
+  const char *n;
+  lua_newtable(L);
+  for (i = 0; (n = wl_launch_counter_name(i)) != NULL; i++) {
+    lua_pushinteger(L, (lua_Integer)wl_launch_counter(l, site, i));
+    lua_setfield(L, -2, n);
+  }
+}
+
+/* Pushes the launch report: {occupancy, counters, sites, steps}. */
+static void push_report(lua_State *L, const wl_launch *l) {
+  static const char *const sp[] = {"global", "managed", "constant",
+                                   "param",  "shared",  "local"};
+  static const char *const kinds[] = {"ld", "st", "atom"};
+  int k, n = wl_launch_nsites(l);
+  lua_createtable(L, 0, 4);
+  push_occ(L, wl_launch_occupancy(l));
+  lua_setfield(L, -2, "occupancy");
+  push_counters(L, l, -1);
+  lua_setfield(L, -2, "counters");
+  lua_pushinteger(L, (lua_Integer)wl_launch_steps(l));
+  lua_setfield(L, -2, "steps");
+  lua_createtable(L, n, 0);
+  for (k = 0; k < n; k++) {
+    int line, space, kind, width;
+    wl_launch_site(l, k, &line, &space, &kind, &width);
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, line);
+    lua_setfield(L, -2, "line");
+    lua_pushstring(L, sp[space]);
+    lua_setfield(L, -2, "space");
+    lua_pushstring(L, kinds[kind]);
+    lua_setfield(L, -2, "op");
+    lua_pushinteger(L, width);
+    lua_setfield(L, -2, "width");
+    push_counters(L, l, k);
+    lua_setfield(L, -2, "counters");
+    lua_rawseti(L, -2, k + 1);
+  }
+  lua_setfield(L, -2, "sites");
+}
+
+/* Copies the array of numbers at idx into a new parameter allocation and
+ * pushes its (read-only) view. */
+static int make_param(lua_State *L, kdev *d, int idx, int argno) {
+  lua_Integer n = (lua_Integer)luaL_len(L, idx), j;
+  int isint = 1, id, type;
+  char name[32];
+  darray *a;
+  for (j = 1; j <= n; j++) {
+    int t = lua_rawgeti(L, idx, j);
+    if (t != LUA_TNUMBER)
+      luaL_error(L, "launch: argument %d is a table but element %d is %s "
+                    "(a parameter array holds numbers)",
+                 argno, (int)j, lua_typename(L, t));
+    if (!lua_isinteger(L, -1))
+      isint = 0;
+    lua_pop(L, 1);
+  }
+  type = isint ? WL_TYPE_INT64 : WL_TYPE_DOUBLE;
+  snprintf(name, sizeof name, "argument %d", argno);
+  if (wl_device_alloc(d->d, WL_SPACE_PARAM, (uint64_t)n * 8, name, &id) != 0)
+    luaL_error(L, "launch: %s", wl_ctx_errmsg(d->ctx));
+  a = newarr(L, d, id, WL_SPACE_PARAM, type, n, name);
+  write_values(L, a, idx, 0);
+  return id;
+}
+
+/* dev:launch(kernel, {grid=, block=, shared=, seed=, profile=, regs=,
+ * cache=, max_steps=, slice=}, args...) -> report */
+static int kd_launch(lua_State *L) {
+  kdev *d = checkkdev(L, 1);
+  kstate *ks = KS(L);
+  int nargs = lua_gettop(L) - 3, i, rc;
+  lctx x;
+  wl_launch_cfg cfg;
+  wl_launch *l = NULL;
+  int params[64], nparams = 0;
+  lua_Debug ar;
+  char src[LUA_IDSIZE + 1];
+  if (ks->run != NULL)
+    return luaL_error(L, "launches do not nest (dev:launch inside a "
+                         "kernel)");
+  luaL_checktype(L, 3, LUA_TTABLE);
+  memset(&x, 0, sizeof x);
+  memset(&cfg, 0, sizeof cfg);
+  dim3(L, 3, "grid", cfg.grid);
+  dim3(L, 3, "block", cfg.block);
+  cfg.dynamic_shared = (uint32_t)opt_int(L, 3, "shared", 0);
+  cfg.regs_per_thread = (int)opt_int(L, 3, "regs", 0);
+  cfg.seed = (uint64_t)opt_int(L, 3, "seed", 1);
+  cfg.max_steps = (uint64_t)opt_int(L, 3, "max_steps", 0);
+  cfg.slice = (int)opt_int(L, 3, "slice", 0);
+  lua_getfield(L, 3, "profile");
+  cfg.profile = wll_checkword(L, -1, "weak", profile_words, "profile") == 1
+                    ? WL_PROFILE_H100
+                    : WL_PROFILE_WEAK;
+  lua_pop(L, 1);
+  lua_getfield(L, 3, "cache");
+  cfg.cache_pref = wll_checkword(L, -1, "none", pref_words, "cache preference");
+  lua_pop(L, 1);
+  /* stack: dev, kernel, cfg, args... then ours */
+  kernel_fn(L, 2);
+  x.fn = lua_gettop(L);
+  lua_createtable(L, nargs, 0);
+  for (i = 0; i < nargs; i++) {
+    if (lua_type(L, 4 + i) == LUA_TTABLE && !lua_getmetatable(L, 4 + i)) {
+      /* a plain array of numbers: a __grid_constant__ parameter */
+      if (nparams == (int)(sizeof params / sizeof params[0]))
+        return luaL_error(L, "launch: too many table arguments");
+      params[nparams] = make_param(L, d, 4 + i, i + 1);
+      nparams++;
+    } else {
+      if (lua_type(L, 4 + i) == LUA_TTABLE)
+        lua_pop(L, 1); /* its metatable */
+      lua_pushvalue(L, 4 + i);
+    }
+    lua_rawseti(L, -2, i + 1);
+  }
+  x.args = lua_gettop(L);
+  lua_newtable(L);
+  x.threads = lua_gettop(L);
+  lua_newtable(L); /* the metatable of every c */
+  lua_getiuservalue(L, lua_upvalueindex(1), 1); /* methods of c */
+  lua_setfield(L, -2, "__index");
+  x.cmeta = lua_gettop(L);
+  lua_createtable(L, 0, 2);
+  push_dim(L, cfg.block[0], cfg.block[1], cfg.block[2]);
+  lua_setfield(L, -2, "blockDim");
+  push_dim(L, cfg.grid[0], cfg.grid[1], cfg.grid[2]);
+  lua_setfield(L, -2, "gridDim");
+  x.dims = lua_gettop(L);
+  x.r.L = L;
+  for (i = 0; i < 3; i++) {
+    x.r.gdim[i] = cfg.grid[i];
+    x.r.bdim[i] = cfg.block[i];
+  }
+  lua_pushvalue(L, x.fn);
+  lua_getinfo(L, ">S", &ar);
+  snprintf(src, sizeof src, "%s", ar.short_src);
+  cfg.source = src;
+  if (lua_getfield(L, 3, "static_shared") != LUA_TNIL)
+    cfg.static_shared = (uint32_t)luaL_checkinteger(L, -1);
+  else
+    cfg.static_shared = (uint32_t)probe_shared(L, &x, ks);
+  lua_pop(L, 1);
+  cfg.run_warp = run_warp;
+  cfg.block_done = block_done;
+  cfg.ud = &x;
+  x.r.gen = ++ks->gen;
+  ks->run = &x.r;
+  lua_settop(L, x.dims);
+  rc = wl_launch_run(d->d, &cfg, &l);
+  ks->run = NULL;
+  for (i = 0; i < nparams; i++)
+    wl_device_release(d->d, params[i]);
+  if (rc != 0) {
+    lua_pushstring(L, l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
+                                                  : wl_ctx_errmsg(d->ctx));
+    wl_launch_free(l);
+    return lua_error(L);
+  }
+  push_report(L, l);
+  wl_launch_free(l);
+  return 1;
+}
+
+/* dev:occupancy{block=, shared=, static_shared=, regs=, cache=} */
+static int kd_occupancy(lua_State *L) {
+  kdev *d = checkkdev(L, 1);
+  wl_launch_cfg cfg;
+  wl_occupancy o;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  memset(&cfg, 0, sizeof cfg);
+  dim3(L, 2, "block", cfg.block);
+  cfg.dynamic_shared = (uint32_t)opt_int(L, 2, "shared", 0);
+  cfg.static_shared = (uint32_t)opt_int(L, 2, "static_shared", 0);
+  cfg.regs_per_thread = (int)opt_int(L, 2, "regs", 0);
+  lua_getfield(L, 2, "cache");
+  cfg.cache_pref = wll_checkword(L, -1, "none", pref_words, "cache preference");
+  lua_pop(L, 1);
+  if (wl_device_occupancy(d->d, &cfg, &o) != 0)
+    return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
+  push_occ(L, &o);
+  return 1;
+}
+
+static const luaL_Reg kd_methods[] = {{"malloc", kd_malloc},
+                                      {"malloc_managed", kd_managed},
+                                      {"constant", kd_constant},
+                                      {"free", kd_free},
+                                      {"memcpy_to_symbol", kd_memcpy_to_symbol},
+                                      {"_launch", kd_launch},
+                                      {"occupancy", kd_occupancy},
+                                      {NULL, NULL}};
+
+static const luaL_Reg arr_methods[] = {
+    {"read", arr_read}, {"write", arr_write}, {NULL, NULL}};
+
+/* wl.device_presets() -> list of names */
+static int l_presets(lua_State *L) {
+  const char *const *p = wl_device_presets();
+  int i;
+  lua_newtable(L);
+  for (i = 0; p[i]; i++) {
+    lua_pushstring(L, p[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+void wll_kernel_open(lua_State *L) {
+  int mod = lua_gettop(L), ks;
+  kstate *k = lua_newuserdatauv(L, sizeof *k, 1);
+  memset(k, 0, sizeof *k);
+  ks = lua_gettop(L);
+  push_c_methods(L, ks);
+  lua_setiuservalue(L, ks, 1);
+  /* device arrays */
+  luaL_newmetatable(L, WLL_DARRAY);
+  lua_pushvalue(L, ks);
+  lua_newtable(L);
+  lua_pushvalue(L, ks);
+  luaL_setfuncs(L, arr_methods, 1);
+  lua_pushcclosure(L, arr_index, 2);
+  lua_setfield(L, -2, "__index");
+  lua_pushvalue(L, ks);
+  lua_pushcclosure(L, arr_newindex, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushcfunction(L, arr_len);
+  lua_setfield(L, -2, "__len");
+  lua_pushcfunction(L, arr_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  /* devices */
+  luaL_newmetatable(L, WLL_KDEV);
+  lua_pushcfunction(L, kdev_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, kd_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_newtable(L);
+  lua_pushvalue(L, ks);
+  luaL_setfuncs(L, kd_methods, 1);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, mod, "_device_methods"); /* kernel.lua adds to it */
+  lua_pushcclosure(L, kd_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, l_device);
+  lua_setfield(L, mod, "device");
+  lua_pushcfunction(L, l_presets);
+  lua_setfield(L, mod, "device_presets");
+  lua_settop(L, mod);
+}

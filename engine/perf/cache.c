@@ -1,0 +1,125 @@
+/* cache.c -- a sectored set-associative cache with LRU replacement, the
+ * shape of the L1/L2 (128-byte lines of four 32-byte sectors, each sector
+ * valid on its own) and, with other geometry, of the constant cache.
+ * Timing is the caller's business: this only says hit or miss. */
+#include <string.h>
+
+#include "perf.h"
+
+typedef struct way {
+  uint64_t line;  /* line number (address / line_bytes) */
+  uint64_t used;  /* LRU stamp: larger is more recent */
+  uint32_t valid; /* one bit per sector; 0: the way is empty */
+} way;
+
+struct wl_cache {
+  wl_ctx *ctx;
+  wl_cache_cfg cfg;
+  uint32_t nsets;
+  uint64_t clock;
+  wl_cache_stats st;
+  way *ways; /* nsets * cfg.ways */
+};
+
+static int pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out) {
+  wl_cache *c;
+  uint32_t lines;
+  size_t n;
+  *out = NULL;
+  /* the size need not be a power of two (H100: 50 MB of L2, an L1 of
+   * 256 KB less the shared carve-out): sets are indexed modulo */
+  if (!pow2(cfg->line_bytes) || !pow2(cfg->sector_bytes) ||
+      cfg->size_bytes % cfg->line_bytes != 0)
+    return wl__err(ctx, WL_EINVAL,
+                   "cache: line (%u) and sector (%u) bytes must be powers "
+                   "of two and the size (%u) a multiple of the line",
+                   cfg->line_bytes, cfg->sector_bytes, cfg->size_bytes);
+  if (cfg->sector_bytes > cfg->line_bytes || cfg->line_bytes > cfg->size_bytes)
+    return wl__err(ctx, WL_EINVAL,
+                   "cache: need sector (%u) <= line (%u) <= size (%u) bytes",
+                   cfg->sector_bytes, cfg->line_bytes, cfg->size_bytes);
+  if (cfg->line_bytes / cfg->sector_bytes > 32)
+    return wl__err(ctx, WL_EINVAL,
+                   "cache: at most 32 sectors a line (%u / %u bytes)",
+                   cfg->line_bytes, cfg->sector_bytes);
+  lines = cfg->size_bytes / cfg->line_bytes;
+  if (cfg->ways == 0 || lines % cfg->ways != 0)
+    return wl__err(ctx, WL_EINVAL,
+                   "cache: %u ways do not divide the %u lines of the cache",
+                   cfg->ways, lines);
+  c = wl__calloc(ctx, sizeof *c);
+  if (c == NULL)
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  n = (size_t)lines * sizeof(way);
+  c->ways = wl__calloc(ctx, n);
+  if (c->ways == NULL) {
+    wl__free(ctx, c, sizeof *c);
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  }
+  c->ctx = ctx;
+  c->cfg = *cfg;
+  c->nsets = lines / cfg->ways;
+  *out = c;
+  return 0;
+}
+
+void wl__cache_free(wl_cache *c) {
+  if (c == NULL)
+    return;
+  wl__free(c->ctx, c->ways,
+           (size_t)(c->cfg.size_bytes / c->cfg.line_bytes) * sizeof(way));
+  wl__free(c->ctx, c, sizeof *c);
+}
+
+int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
+  uint64_t line = sector_addr / c->cfg.line_bytes;
+  uint32_t bit = 1u << (sector_addr % c->cfg.line_bytes / c->cfg.sector_bytes);
+  way *set = c->ways + (size_t)(line % c->nsets) * c->cfg.ways;
+  way *victim = set;
+  uint32_t i;
+  c->clock++;
+  for (i = 0; i < c->cfg.ways; i++) {
+    way *w = set + i;
+    if (w->valid != 0 && w->line == line) {
+      if (w->valid & bit) {
+        c->st.hits++;
+        w->used = c->clock;
+        return 1;
+      }
+      c->st.misses++; /* the line is here, the sector is not */
+      if (fill) {
+        w->valid |= bit;
+        w->used = c->clock;
+      }
+      return 0;
+    }
+    /* an empty way, else the least recently used one */
+    if (victim->valid != 0 && (w->valid == 0 || w->used < victim->used))
+      victim = w;
+  }
+  c->st.misses++;
+  if (fill) {
+    victim->line = line;
+    victim->valid = bit;
+    victim->used = c->clock;
+  }
+  return 0;
+}
+
+void wl__cache_invalidate(wl_cache *c) {
+  memset(c->ways, 0,
+         (size_t)(c->cfg.size_bytes / c->cfg.line_bytes) * sizeof(way));
+}
+
+void wl__cache_stats(const wl_cache *c, wl_cache_stats *out) { *out = c->st; }
+
+void wl__cache_reset_stats(wl_cache *c) { memset(&c->st, 0, sizeof c->st); }
+
+double wl__cache_hit_rate(const wl_cache *c) {
+  uint64_t n = c->st.hits + c->st.misses;
+  return n == 0 ? 0.0 : (double)c->st.hits / (double)n;
+}
+
+const wl_cache_cfg *wl__cache_cfg(const wl_cache *c) { return &c->cfg; }

@@ -1,0 +1,188 @@
+-- warplab/kernel.lua -- kernels on the simulated device: wl.kernel,
+-- dev:launch (with a printable report), dev:sample (outcome histograms
+-- over seeds), and the text report of a launch's counters.
+local wl = ...
+if type(wl) ~= "table" then wl = require "warplab" end
+local methods = wl._device_methods
+
+local kernel_mt = {
+  __name = "warplab.Kernel",
+  __tostring = function(k) return "kernel " .. (k.name or "?") end,
+}
+
+-- wl.kernel(fn [, opts]) -> a kernel.  opts: name, static_shared (bytes
+-- of __shared__ arrays per block; measured by a probe run otherwise),
+-- regs (registers per thread, for occupancy).
+function wl.kernel(fn, opts)
+  if type(fn) ~= "function" then
+    error("wl.kernel: a function expected, got " .. type(fn), 2)
+  end
+  local k = { fn = fn }
+  for key, v in pairs(opts or {}) do k[key] = v end
+  if not k.name then
+    local info = debug.getinfo(fn, "S")
+    k.name = ("%s:%d"):format(info.short_src, info.linedefined)
+  end
+  return setmetatable(k, kernel_mt)
+end
+
+-- short names for the report's columns, in order
+local columns = {
+  { "inst", "smsp__inst_executed.sum" },
+  { "wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum" },
+  { "conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum" },
+  { "requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+    "l1tex__t_requests_pipe_lsu_mem_local.sum" },
+  { "sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local.sum" },
+  { "L1hit", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum" },
+  { "L2hit", "lts__t_sectors_srcunit_tex_lookup_hit.sum" },
+  { "L2miss", "lts__t_sectors_srcunit_tex_lookup_miss.sum" },
+  { "const_req", "idc__requests.sum" },
+  { "const_miss", "idc__requests_lookup_miss.sum" },
+}
+
+local function col(c, counters)
+  local v = 0
+  for i = 2, #c do v = v + (counters[c[i]] or 0) end
+  return v
+end
+
+-- wl.report_text(report) -> the launch report as a text table: one row
+-- per source line and access kind, then the kernel's totals.
+function wl.report_text(r)
+  local out = {}
+  local o = r.occupancy
+  out[#out + 1] = ("occupancy: %d blocks/SM (limited by %s), %d warps/SM, %.0f%%; shared %d B/block, carve-out %d KB"):format(
+    o.blocks_per_sm, o.limited_by, o.warps_per_sm, o.occupancy * 100,
+    o.shared_per_block, o.shared_per_sm // 1024)
+  local used = {}
+  for _, c in ipairs(columns) do
+    if col(c, r.counters) > 0 then used[#used + 1] = c end
+  end
+  local hdr = { ("%5s %-8s %-4s %2s"):format("line", "space", "op", "B") }
+  for _, c in ipairs(used) do hdr[#hdr + 1] = ("%10s"):format(c[1]) end
+  out[#out + 1] = table.concat(hdr, " ")
+  local sites = {}
+  for _, s in ipairs(r.sites) do sites[#sites + 1] = s end
+  table.sort(sites, function(a, b)
+    if a.line ~= b.line then return a.line < b.line end
+    if a.space ~= b.space then return a.space < b.space end
+    return a.op < b.op
+  end)
+  for _, s in ipairs(sites) do
+    local row = { ("%5d %-8s %-4s %2d"):format(s.line, s.space, s.op, s.width) }
+    for _, c in ipairs(used) do
+      row[#row + 1] = ("%10d"):format(col(c, s.counters))
+    end
+    out[#out + 1] = table.concat(row, " ")
+  end
+  local row = { ("%5s %-8s %-4s %2s"):format("all", "", "", "") }
+  for _, c in ipairs(used) do
+    row[#row + 1] = ("%10d"):format(col(c, r.counters))
+  end
+  out[#out + 1] = table.concat(row, " ")
+  return table.concat(out, "\n")
+end
+
+local report_mt = { __name = "warplab.LaunchReport", __tostring = wl.report_text }
+
+-- r:site(line [, space [, op]]) -> the counters of one source line
+-- (summed over its sites that match)
+function report_mt.__index(r, key)
+  if key == "site" then
+    return function(self, line, space, op)
+      local sum = {}
+      for _, s in ipairs(self.sites) do
+        if s.line == line and (space == nil or s.space == space) and
+           (op == nil or s.op == op) then
+          for k, v in pairs(s.counters) do sum[k] = (sum[k] or 0) + v end
+        end
+      end
+      return sum
+    end
+  end
+end
+
+-- dev:launch(kernel, {grid=, block=, shared=, seed=, profile=, regs=,
+-- cache=, max_steps=, slice=, static_shared=}, args...) -> report
+function methods.launch(dev, k, cfg, ...)
+  if type(cfg) ~= "table" then
+    error("dev:launch(kernel, {grid = ..., block = ...}, args...): a "
+          .. "configuration table expected", 2)
+  end
+  if type(k) == "table" and getmetatable(k) == kernel_mt then
+    if k.static_shared and cfg.static_shared == nil then
+      local c = {}
+      for key, v in pairs(cfg) do c[key] = v end
+      c.static_shared = k.static_shared
+      if k.regs and c.regs == nil then c.regs = k.regs end
+      cfg = c
+    elseif k.regs and cfg.regs == nil then
+      local c = {}
+      for key, v in pairs(cfg) do c[key] = v end
+      c.regs = k.regs
+      cfg = c
+    end
+  end
+  local r = dev:_launch(k, cfg, ...)
+  return setmetatable(r, report_mt)
+end
+
+local hist_mt = { __name = "warplab.KernelHistogram" }
+function hist_mt.__tostring(h)
+  local out = { ("Histogram (%d runs, seed %d, profile %s)"):format(
+    h.runs, h.seed, h.profile) }
+  for _, o in ipairs(h.outcomes) do
+    out[#out + 1] = ("%-10d%s %s"):format(o.count,
+      o.flag and "*>" or ":>", o.outcome)
+  end
+  if h.condition then
+    out[#out + 1] = ("Observation %s %s %d %d"):format(h.name or "kernel",
+      h.seen > 0 and "Sometimes" or "Never", h.seen, h.runs - h.seen)
+  end
+  return table.concat(out, "\n")
+end
+
+-- dev:sample{n =, seed =, profile =, run = function(dev, launchcfg) ...
+-- return outcome end [, condition = function(outcome) -> bool], name =}
+-- runs `run` n times; each run gets {seed = seed + i, profile = profile}
+-- to pass to its launches and returns an outcome (any value; outcomes
+-- are compared by tostring).  Returns a histogram: .outcomes (sorted by
+-- count), .counts[outcome], .seen (runs whose outcome met condition).
+-- Runs are sequential: kernels are Lua functions of this state.
+function methods.sample(dev, opts)
+  if type(opts) ~= "table" or type(opts.run) ~= "function" then
+    error("dev:sample{n = N, run = function(dev, cfg) ... end}: run "
+          .. "missing", 2)
+  end
+  local n, seed = opts.n or 100, opts.seed or 1
+  local profile = opts.profile or "weak"
+  local counts, order = {}, {}
+  local seen = 0
+  for i = 0, n - 1 do
+    local o = tostring(opts.run(dev, { seed = seed + i, profile = profile }))
+    if not counts[o] then counts[o] = 0; order[#order + 1] = o end
+    counts[o] = counts[o] + 1
+    if opts.condition and opts.condition(o) then seen = seen + 1 end
+  end
+  local outs = {}
+  for _, o in ipairs(order) do
+    outs[#outs + 1] = { outcome = o, count = counts[o],
+                        flag = opts.condition and opts.condition(o) or false }
+  end
+  table.sort(outs, function(a, b)
+    if a.count ~= b.count then return a.count > b.count end
+    return a.outcome < b.outcome
+  end)
+  return setmetatable({ runs = n, seed = seed, profile = profile,
+                        outcomes = outs, counts = counts, seen = seen,
+                        condition = opts.condition ~= nil,
+                        name = opts.name }, hist_mt)
+end

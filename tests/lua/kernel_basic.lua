@@ -1,0 +1,138 @@
+-- Kernels on the simulated device: memory spaces, SIMT requests, errors.
+local wl = require "warplab"
+
+local function check(cond, msg) if not cond then error(msg, 2) end end
+local function fails(pattern, f, ...)
+  local ok, err = pcall(f, ...)
+  check(not ok, "expected an error matching " .. pattern)
+  check(tostring(err):find(pattern), "error '" .. tostring(err) ..
+        "' does not match '" .. pattern .. "'")
+  return err
+end
+
+local dev = wl.device { preset = "sm_90", sms = 4 }
+check(dev.config.sms == 4 and dev.config.banks == 32, "config")
+fails("unknown field 'bogus'", wl.device, { bogus = 1 })
+fails("unknown device preset", wl.device, "sm_99")
+
+-- vector add: global memory persists, host copies, 3 blocks x 64
+local N = 150
+local A = dev:malloc("float", N, "A")
+local B = dev:malloc("float", N, "B")
+local C = dev:malloc("float", N, "C")
+local a, b = {}, {}
+for i = 1, N do a[i] = i; b[i] = 2 * i end
+A:write(a); B:write(b)
+local add = wl.kernel(function(c, A, B, C, n)
+  local i = c.blockIdx.x * c.blockDim.x + c.threadIdx.x
+  if i < n then C[i] = A[i] + B[i] end
+end)
+local r = dev:launch(add, { grid = 3, block = 64 }, A, B, C, N)
+local out = C:read()
+for i = 1, N do check(out[i] == 3 * i, "vector add element " .. i) end
+-- 3 blocks x 2 warps; the second warp of block 2 has no thread below n
+-- (150 = 2*64 + 22), so 5 warps make two load requests each (line 28)
+local ld = r:site(28, "global", "ld")
+check(ld["smsp__inst_executed.sum"] == 2 * 5, "two load requests per warp: "
+      .. tostring(ld["smsp__inst_executed.sum"]))
+-- a full warp of 4-byte floats touches 4 sectors; the warp with 22 lanes
+-- touches 3 (88 bytes from a 128-aligned start)
+check(ld["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] == 2 * (4 * 4 + 3),
+      "sectors " .. tostring(ld["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]))
+fails("host cannot index", function() return A[0] end)
+
+-- shared memory tree reduction with __syncthreads, one block of 128
+local S = dev:malloc("int32", 1, "sum")
+local red = wl.kernel(function(c, out)
+  local buf = c:shared("int32", 128)
+  local t = c.threadIdx.x
+  buf[t] = t + 1
+  c:syncthreads()
+  local s = 64
+  while s > 0 do
+    if t < s then buf[t] = buf[t] + buf[t + s] end
+    c:syncthreads()
+    s = s // 2
+  end
+  if t == 0 then out[0] = buf[0] end
+end)
+r = dev:launch(red, { grid = 1, block = 128 }, S)
+check(S:read()[1] == 128 * 129 // 2, "reduction " .. S:read()[1])
+check(r.occupancy.shared_per_block >= 512, "probe sized the shared array")
+
+-- managed memory: the host indexes it directly
+local M = dev:malloc_managed("int64", 4, "M")
+M[0] = 5
+dev:launch(wl.kernel(function(c, M) M[c.threadIdx.x] = M[0] * 10 + c.threadIdx.x end),
+           { grid = 1, block = 1 }, M)
+check(M[0] == 50, "managed")
+
+-- constant memory: host-written, read-only on the device
+local K = dev:constant("float", 9, "coef")
+dev:memcpy_to_symbol(K, { 1, 2, 3, 4, 5, 4, 3, 2, 1 })
+local O = dev:malloc("float", 32, "O")
+r = dev:launch(wl.kernel(function(c, K, O)
+  O[c.threadIdx.x] = K[c.threadIdx.x % 9]
+end), { grid = 1, block = 32 }, K, O)
+check(O:read()[10] == 1 and O:read()[5] == 5, "constant read")
+check(r.counters["idc__requests.sum"] == 9, "9 distinct constant addresses: " ..
+      r.counters["idc__requests.sum"])
+local err = fails("write to __constant__ memory 'coef'", dev.launch, dev,
+  wl.kernel(function(c, K) if c.threadIdx.x == 7 then K[0] = 1 end end),
+  { grid = 2, block = 32 }, K)
+check(err:find("kernel_basic.lua:%d+: block %(0,0,0%) thread %(7,0,0%) warp 0 lane 7"),
+      "names line, block, thread and lane: " .. err)
+
+-- grid-constant parameters: a plain array of numbers, read-only
+dev:launch(wl.kernel(function(c, P, O) O[c.threadIdx.x] = P[c.threadIdx.x] end),
+           { grid = 1, block = 3 }, { 7, 8, 9 }, O)
+check(O:read()[3] == 9, "parameter array")
+fails("__grid_constant__ parameter", dev.launch, dev,
+      wl.kernel(function(c, P) P[0] = 1 end), { grid = 1, block = 1 }, { 1 })
+
+-- out of bounds: names the array, the index, block, thread and lane
+err = fails("index 150 out of bounds for global array 'A' of 150 elements",
+  dev.launch, dev, wl.kernel(function(c, A) local x = A[c.blockIdx.x * 32 + c.threadIdx.x] end),
+  { grid = 5, block = 32 }, A)
+check(err:find("block %(4,0,0%) thread %(22,0,0%) warp 0 lane 22"), err)
+
+-- a Lua error in a kernel
+err = fails("attempt to perform arithmetic", dev.launch, dev,
+  wl.kernel(function(c) if c.threadIdx.x == 33 then local x = nil + 1 end end),
+  { grid = 1, block = 64 })
+check(err:find("thread %(33,0,0%) warp 1 lane 1"), err)
+
+-- a barrier part of the block never reaches
+err = fails("barrier divergence", dev.launch, dev, wl.kernel(function(c)
+  if c.threadIdx.x < 16 then c:syncthreads() end
+end), { grid = 1, block = 32 })
+
+-- the device stays usable after errors
+r = dev:launch(add, { grid = 3, block = 64 }, A, B, C, N)
+check(C:read()[N] == 3 * N, "device usable after errors")
+
+-- spin-waiting on a flag another block sets: lanes yield after a slice
+local F = dev:malloc("int32", 2, "flag")
+dev:launch(wl.kernel(function(c, F)
+  if c.blockIdx.x == 0 then
+    while c:volatile_load(F, 0) == 0 do end
+    F[1] = 1
+  else
+    c:volatile_store(F, 0, 1)
+  end
+end), { grid = 2, block = 1, slice = 4 }, F)
+check(F:read()[2] == 1, "spin loop finished")
+-- and a spin that never ends stops at max_steps with a clear error
+fails("without finishing", dev.launch, dev, wl.kernel(function(c, F)
+  while c:volatile_load(F, 1) ~= 7 do end
+end), { grid = 1, block = 1, max_steps = 1000, slice = 1 }, F)
+
+-- the toy device of the occupancy lesson: 16 KB shared, 768 threads/SM
+local toy = wl.device "toy"
+local o = toy:occupancy { block = 256, shared = 2048 }
+check(o.blocks_per_sm == 3 and o.limited_by == "threads", "toy occupancy")
+o = toy:occupancy { block = 64, shared = 2048 }
+check(o.blocks_per_sm == 8 and o.by_shared == 8, "toy shared limit")
+fails("shared memory", toy.occupancy, toy, { block = 32, shared = 20000 })
+
+print("kernel_basic: ok")
