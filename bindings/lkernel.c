@@ -37,6 +37,7 @@ typedef struct darray {
   int space;    /* WL_SPACE_* */
   int type;     /* WL_TYPE_* */
   int esize;    /* bytes per element */
+  uint64_t base; /* byte offset of element 0 in its memory (views) */
   lua_Integer len;
   unsigned gen; /* shared/local: the launch that made it */
   char name[40];
@@ -58,6 +59,7 @@ typedef struct krun {
 typedef struct kstate {
   krun *run;
   unsigned gen;
+  const void *arr_mt; /* the metatable of device arrays */
 } kstate;
 
 static const char probe_marker = 0;
@@ -70,9 +72,19 @@ static kstate *KS(lua_State *L) {
 /* types and values                                                    */
 /* ------------------------------------------------------------------ */
 
-static const char *const type_words[] = {"int64", "int32", "uint32",
-                                         "float", "double", NULL};
-static const int type_sizes[] = {8, 4, 4, 4, 8};
+/* Element types: the engine's scalar types (WL_TYPE_*), then vectors of
+ * them (CUDA's float2, float4, int2, int4, double2: 8- and 16-byte
+ * accesses, read with c:load_vec and written with c:store_vec). */
+static const char *const type_words[] = {
+    "int64",  "int32", "uint32", "float", "double", "float2",
+    "float4", "int2",  "int4",   "double2", NULL};
+static const int type_sizes[] = {8, 4, 4, 4, 8, 8, 16, 8, 16, 16};
+static const int type_base[] = {WL_TYPE_INT64,  WL_TYPE_INT32, WL_TYPE_UINT32,
+                                WL_TYPE_FLOAT,  WL_TYPE_DOUBLE, WL_TYPE_FLOAT,
+                                WL_TYPE_FLOAT,  WL_TYPE_INT32, WL_TYPE_INT32,
+                                WL_TYPE_DOUBLE};
+static const int type_ncomp[] = {1, 1, 1, 1, 1, 2, 4, 2, 4, 2};
+#define NSCALAR 5
 
 static int checktype(lua_State *L, int arg) {
   return wll_checkword(L, arg, NULL, type_words, "element type");
@@ -206,8 +218,18 @@ static krun *running(lua_State *L) {
 /* accesses                                                            */
 /* ------------------------------------------------------------------ */
 
+/* luaL_checkudata looks the metatable up by name (a string hash and a
+ * strcmp per access); comparing pointers is enough. */
 static darray *checkarr(lua_State *L, int arg) {
-  return luaL_checkudata(L, arg, WLL_DARRAY);
+  void *p = lua_touserdata(L, arg);
+  if (p != NULL && lua_getmetatable(L, arg)) {
+    int ok = lua_topointer(L, -1) == KS(L)->arr_mt;
+    lua_pop(L, 1);
+    if (ok)
+      return p;
+  }
+  luaL_typeerror(L, arg, WLL_DARRAY);
+  return NULL;
 }
 
 /* The byte offset of a[i], or a lane failure. */
@@ -235,7 +257,7 @@ static uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
       a->gen != r->gen)
     lane_fail(L, r, "%s array '%s' belongs to an earlier launch",
               a->space == WL_SPACE_SHARED ? "shared" : "local", a->name);
-  return (uint64_t)i * (uint64_t)a->esize;
+  return a->base + (uint64_t)i * (uint64_t)a->esize;
 }
 
 /* Performs acc for the running lane; yields when its slice is used up.
@@ -254,15 +276,36 @@ static int do_access(lua_State *L, krun *r, darray *a, uint64_t off,
   acc->id = a->id;
   acc->off = off;
   acc->width = a->esize;
-  acc->type = a->type;
+  acc->type = type_base[a->type];
   acc->line = wll_curline(L);
   return wl_kernel_access(r->l, r->block, r->thread, acc, buf);
 }
 
+static int load_arr(lua_State *L, darray *a, int sem, int scope,
+                    int cache);
+static int store_arr(lua_State *L, darray *a, int sem, int scope, int cache,
+                     int varg);
+
 static int load_with(lua_State *L, int sem, int scope, int cache) {
+  return load_arr(L, checkarr(L, 1), sem, scope, cache);
+}
+
+static int store_with(lua_State *L, int sem, int scope, int cache, int varg) {
+  return store_arr(L, checkarr(L, 1), sem, scope, cache, varg);
+}
+
+static int vec_misuse(lua_State *L, krun *r, darray *a) {
+  return lane_fail(L, r, "'%s' holds %s vectors: use c:load_vec(%s, i) and "
+                         "c:store_vec(%s, i, ...)",
+                   a->name, type_words[a->type], a->name, a->name);
+}
+
+static int load_arr(lua_State *L, darray *a, int sem, int scope,
+                    int cache) {
   krun *r = running(L);
-  darray *a = checkarr(L, 1);
   uint64_t off = elem_off(L, r, a, 2);
+  if (a->type >= NSCALAR)
+    return vec_misuse(L, r, a);
   wl_access acc;
   uint8_t buf[16] = {0};
   int rc;
@@ -277,10 +320,12 @@ static int load_with(lua_State *L, int sem, int scope, int cache) {
   return finish(L, r, rc, 1);
 }
 
-static int store_with(lua_State *L, int sem, int scope, int cache, int varg) {
+static int store_arr(lua_State *L, darray *a, int sem, int scope, int cache,
+                     int varg) {
   krun *r = running(L);
-  darray *a = checkarr(L, 1);
   uint64_t off = elem_off(L, r, a, 2);
+  if (a->type >= NSCALAR)
+    return vec_misuse(L, r, a);
   wl_access acc;
   uint8_t buf[16] = {0};
   memset(&acc, 0, sizeof acc);
@@ -291,6 +336,47 @@ static int store_with(lua_State *L, int sem, int scope, int cache, int varg) {
   if (lua_isnoneornil(L, varg))
     lane_fail(L, r, "no value stored to '%s'", a->name);
   tobytes(L, a->type, varg, buf);
+  return finish(L, r, do_access(L, r, a, off, &acc, buf), 0);
+}
+
+/* c:load_vec(V, i) -> its components (a float4 load is one 16-byte
+ * access per lane) */
+static int c_load_vec(lua_State *L) {
+  krun *r = running(L);
+  darray *a = checkarr(L, 2);
+  uint64_t off = elem_off(L, r, a, 3);
+  wl_access acc;
+  uint8_t buf[16] = {0};
+  int rc, k, nc = type_ncomp[a->type], cs = a->esize / nc;
+  memset(&acc, 0, sizeof acc);
+  acc.kind = WL_ACC_LOAD;
+  acc.sem = WL_SEM_WEAK;
+  acc.cache = WL_CACHE_CA;
+  rc = do_access(L, r, a, off, &acc, buf);
+  if (rc >= 0)
+    for (k = 0; k < nc; k++)
+      pushbytes(L, type_base[a->type], buf + k * cs);
+  return finish(L, r, rc, nc);
+}
+
+/* c:store_vec(V, i, x, y [, z, w]) */
+static int c_store_vec(lua_State *L) {
+  krun *r = running(L);
+  darray *a = checkarr(L, 2);
+  uint64_t off = elem_off(L, r, a, 3);
+  wl_access acc;
+  uint8_t buf[16] = {0};
+  int k, nc = type_ncomp[a->type], cs = a->esize / nc;
+  memset(&acc, 0, sizeof acc);
+  acc.kind = WL_ACC_STORE;
+  acc.sem = WL_SEM_WEAK;
+  acc.cache = WL_CACHE_CA;
+  for (k = 0; k < nc; k++) {
+    if (lua_isnoneornil(L, 4 + k))
+      lane_fail(L, r, "c:store_vec to '%s' needs %d components", a->name,
+                nc);
+    tobytes(L, type_base[a->type], 4 + k, buf + k * cs);
+  }
   return finish(L, r, do_access(L, r, a, off, &acc, buf), 0);
 }
 
@@ -311,18 +397,22 @@ static int host_elem(lua_State *L, darray *a, uint64_t *off) {
                       : a->space == WL_SPACE_PARAM  ? "parameter"
                                                     : "global device",
                       a->name, a->name);
+  if (a->type >= NSCALAR)
+    return luaL_error(L, "'%s' holds %s vectors: use %s:read() and "
+                         "%s:write(t) (components in order)",
+                      a->name, type_words[a->type], a->name, a->name);
   if (i < 0 || i >= a->len)
     return luaL_error(L, "index %I out of bounds for '%s' of %I elements", i,
                       a->name, a->len);
-  *off = (uint64_t)i * (uint64_t)a->esize;
+  *off = a->base + (uint64_t)i * (uint64_t)a->esize;
   return 0;
 }
 
 static int arr_index(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
   if (lua_type(L, 2) == LUA_TNUMBER) {
-    if (KS(L)->run != NULL)
-      return load_with(L, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
+    if (KS(L)->run != NULL) /* a metamethod: arg 1 is an array */
+      return load_arr(L, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
     {
       uint64_t off;
       uint8_t buf[16];
@@ -355,7 +445,7 @@ static int arr_index(lua_State *L) {
 static int arr_newindex(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
   if (KS(L)->run != NULL)
-    return store_with(L, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA, 3);
+    return store_arr(L, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA, 3);
   {
     uint64_t off;
     uint8_t buf[16] = {0};
@@ -394,13 +484,19 @@ static int arr_read(lua_State *L) {
   if (first < 0 || n < 0 || first + n > a->len)
     return luaL_error(L, "read of [%I, %I) outside '%s' of %I elements",
                       first, first + n, a->name, a->len);
-  lua_createtable(L, (int)n, 0);
-  for (i = 0; i < n; i++) {
-    if (wl_device_read(a->dev->d, a->id, (uint64_t)(first + i) * a->esize,
-                       buf, (uint64_t)a->esize))
-      return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
-    pushbytes(L, a->type, buf);
-    lua_rawseti(L, -2, i + 1);
+  {
+    /* vectors read as their components, one after the other */
+    int nc = type_ncomp[a->type], cs = a->esize / nc;
+    lua_createtable(L, (int)(n * nc), 0);
+    for (i = 0; i < n * nc; i++) {
+      if (wl_device_read(a->dev->d, a->id,
+                         a->base + (uint64_t)first * a->esize +
+                             (uint64_t)i * cs,
+                         buf, (uint64_t)cs))
+        return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+      pushbytes(L, type_base[a->type], buf);
+      lua_rawseti(L, -2, i + 1);
+    }
   }
   return 1;
 }
@@ -410,24 +506,28 @@ static int arr_read(lua_State *L) {
 static void write_values(lua_State *L, darray *a, int idx, lua_Integer first) {
   lua_Integer n, i;
   uint8_t buf[16] = {0};
+  int nc = type_ncomp[a->type], cs = a->esize / nc, bt = type_base[a->type];
   idx = lua_absindex(L, idx);
   if (lua_type(L, idx) != LUA_TTABLE) {
-    tobytes(L, a->type, idx, buf);
-    for (i = 0; i < a->len; i++)
-      wl_device_write(a->dev->d, a->id, (uint64_t)i * a->esize, buf,
-                      (uint64_t)a->esize);
+    tobytes(L, bt, idx, buf);
+    for (i = 0; i < a->len * nc; i++)
+      wl_device_write(a->dev->d, a->id, a->base + (uint64_t)i * cs, buf,
+                      (uint64_t)cs);
     return;
   }
+  /* vectors take their components, one after the other */
   n = (lua_Integer)luaL_len(L, idx);
-  if (first < 0 || first + n > a->len)
+  if (first < 0 || first * nc + n > a->len * nc)
     luaL_error(L, "write of %I values at %I outside '%s' of %I elements", n,
-               first, a->name, a->len);
+               first, a->name, a->len * nc);
   for (i = 0; i < n; i++) {
     lua_rawgeti(L, idx, i + 1);
-    tobytes(L, a->type, -1, buf);
+    tobytes(L, bt, -1, buf);
     lua_pop(L, 1);
-    if (wl_device_write(a->dev->d, a->id, (uint64_t)(first + i) * a->esize,
-                        buf, (uint64_t)a->esize))
+    if (wl_device_write(a->dev->d, a->id,
+                        a->base + (uint64_t)first * a->esize +
+                            (uint64_t)i * cs,
+                        buf, (uint64_t)cs))
       luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
   }
 }
@@ -535,6 +635,9 @@ static int atomic_with(lua_State *L, int op, int sem, int scope, int aarg,
   uint8_t buf[16] = {0};
   int rc;
   memset(&acc, 0, sizeof acc);
+  if (a->type >= NSCALAR)
+    lane_fail(L, r, "atomics need a scalar array; '%s' holds %s", a->name,
+              type_words[a->type]);
   if (a->type == WL_TYPE_FLOAT || a->type == WL_TYPE_DOUBLE) {
     if (op != WL_OP_ADD && op != WL_OP_SUB && op != WL_OP_EXCH &&
         op != WL_OP_MIN && op != WL_OP_MAX && op != WL_OP_CAS)
@@ -546,8 +649,8 @@ static int atomic_with(lua_State *L, int op, int sem, int scope, int aarg,
   acc.op = op;
   acc.sem = sem;
   acc.scope = scope;
-  acc.a = tocarrier(L, a->type, aarg);
-  acc.b = barg ? tocarrier(L, a->type, barg) : 0;
+  acc.a = tocarrier(L, type_base[a->type], aarg);
+  acc.b = barg ? tocarrier(L, type_base[a->type], barg) : 0;
   rc = do_access(L, r, a, off, &acc, buf);
   if (rc >= 0)
     pushbytes(L, a->type, buf);
@@ -676,15 +779,14 @@ static darray *newarr(lua_State *L, kdev *dev, int id, int space, int type,
   return a;
 }
 
-/* c:shared(type, n [, name]) -- a __shared__ array of the block;
- * c:extern_shared(type [, name]) -- the dynamic region */
-static int shared_decl(lua_State *L, int dynamic) {
+/* c:shared(type, n [, name]) -- a __shared__ array of the block: the
+ * k-th declaration a thread makes is the block's k-th array */
+static int c_shared(lua_State *L) {
   kstate *ks = KS(L);
   krun *r = ks->run;
   int type = checktype(L, 2), id;
-  lua_Integer n = dynamic ? 0 : luaL_checkinteger(L, 3);
-  const char *name = luaL_optstring(L, dynamic ? 3 : 4,
-                                    dynamic ? "extern shared" : "shared");
+  lua_Integer n = luaL_checkinteger(L, 3);
+  const char *name = luaL_optstring(L, 4, "shared");
   uint64_t size;
   darray *a;
   if (r == NULL)
@@ -692,19 +794,15 @@ static int shared_decl(lua_State *L, int dynamic) {
   if (n < 0)
     return luaL_argerror(L, 3, "negative array size");
   if (r->probe) {
-    if (!dynamic) {
-      uint64_t al = (uint64_t)type_sizes[type];
-      r->probe_shared = (r->probe_shared + al - 1) / al * al +
-                        (uint64_t)n * (uint64_t)type_sizes[type];
-    }
-    a = newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
-    a->gen = 0;
+    uint64_t al = (uint64_t)type_sizes[type];
+    r->probe_shared = (r->probe_shared + al - 1) / al * al +
+                      (uint64_t)n * (uint64_t)type_sizes[type];
+    newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
     return 1;
   }
   if (wl_kernel_shared(r->l, r->block, r->thread,
                        (uint64_t)n * (uint64_t)type_sizes[type],
-                       type_sizes[type], dynamic, wll_curline(L), &id,
-                       &size) != 0)
+                       type_sizes[type], 0, wll_curline(L), &id, &size) != 0)
     return raise_launch(L, r);
   a = newarr(L, NULL, id, WL_SPACE_SHARED, type,
              (lua_Integer)(size / (uint64_t)type_sizes[type]), name);
@@ -712,8 +810,65 @@ static int shared_decl(lua_State *L, int dynamic) {
   return 1;
 }
 
-static int c_shared(lua_State *L) { return shared_decl(L, 0); }
-static int c_extern_shared(lua_State *L) { return shared_decl(L, 1); }
+/* c:extern_shared(type [, byte_offset [, n [, name]]]) -- a typed view of
+ * the block's dynamic shared region (extern __shared__, sized by the
+ * launch's shared = bytes), carved at byte_offset, which must be aligned
+ * to the type's size */
+static int c_extern_shared(lua_State *L) {
+  kstate *ks = KS(L);
+  krun *r = ks->run;
+  int type = checktype(L, 2), id, es = type_sizes[type];
+  lua_Integer off = luaL_optinteger(L, 3, 0);
+  const char *name = luaL_optstring(L, 5, "extern shared");
+  uint64_t size;
+  lua_Integer n;
+  darray *a;
+  if (r == NULL)
+    return luaL_error(L, "c:extern_shared can only be called inside a "
+                         "kernel");
+  if (r->probe) {
+    newarr(L, NULL, -1, WL_SPACE_SHARED, type, 0, name);
+    return 1;
+  }
+  if (wl_kernel_shared(r->l, r->block, r->thread, 0, 16, 1, wll_curline(L),
+                       &id, &size) != 0)
+    return raise_launch(L, r);
+  if (off < 0 || off % es != 0)
+    return lane_fail(L, r, "extern shared view '%s' at byte offset %lld is "
+                           "misaligned for %s (a multiple of %d needed)",
+                     name, (long long)off, type_words[type], es);
+  n = lua_isnoneornil(L, 4) ? ((lua_Integer)size - off) / es
+                            : luaL_checkinteger(L, 4);
+  if (n < 0 || (uint64_t)off + (uint64_t)n * (uint64_t)es > size)
+    return lane_fail(L, r, "extern shared view '%s' (%lld x %s at byte %lld) "
+                           "does not fit the launch's %llu dynamic bytes "
+                           "(launch option shared =)",
+                     name, (long long)n, type_words[type], (long long)off,
+                     (unsigned long long)size);
+  a = newarr(L, NULL, id, WL_SPACE_SHARED, type, n, name);
+  a->base = (uint64_t)off;
+  a->gen = r->gen;
+  return 1;
+}
+
+/* a:view(first [, n]) -- elements first .. first+n-1 of a as an array of
+ * their own (pointer arithmetic: &a[first]) */
+static int arr_view(lua_State *L) {
+  darray *a = checkarr(L, 1), *v;
+  lua_Integer first = luaL_checkinteger(L, 2);
+  lua_Integer n = luaL_optinteger(L, 3, a->len - first);
+  if (first < 0 || n < 0 || first + n > a->len)
+    return luaL_error(L, "view [%I, %I) outside '%s' of %I elements", first,
+                      first + n, a->name, a->len);
+  v = lua_newuserdatauv(L, sizeof *v, 1);
+  *v = *a;
+  v->base = a->base + (uint64_t)first * (uint64_t)a->esize;
+  v->len = n;
+  luaL_setmetatable(L, WLL_DARRAY);
+  lua_getiuservalue(L, 1, 1);
+  lua_setiuservalue(L, -2, 1);
+  return 1;
+}
 
 /* c:local_array(type, n [, name]) */
 static int c_local_array(lua_State *L) {
@@ -749,6 +904,8 @@ static const luaL_Reg c_methods[] = {
     {"shared", c_shared},
     {"extern_shared", c_extern_shared},
     {"local_array", c_local_array},
+    {"load_vec", c_load_vec},
+    {"store_vec", c_store_vec},
     {NULL, NULL}};
 
 /* The methods table (pushed), with the kstate at stack index ks. */
@@ -1447,7 +1604,7 @@ static const luaL_Reg kd_methods[] = {{"malloc", kd_malloc},
                                       {NULL, NULL}};
 
 static const luaL_Reg arr_methods[] = {
-    {"read", arr_read}, {"write", arr_write}, {NULL, NULL}};
+    {"read", arr_read}, {"write", arr_write}, {"view", arr_view}, {NULL, NULL}};
 
 /* wl.device_presets() -> list of names */
 static int l_presets(lua_State *L) {
@@ -1470,6 +1627,7 @@ void wll_kernel_open(lua_State *L) {
   lua_setiuservalue(L, ks, 1);
   /* device arrays */
   luaL_newmetatable(L, WLL_DARRAY);
+  k->arr_mt = lua_topointer(L, -1);
   lua_pushvalue(L, ks);
   lua_newtable(L);
   lua_pushvalue(L, ks);
@@ -1479,9 +1637,11 @@ void wll_kernel_open(lua_State *L) {
   lua_pushvalue(L, ks);
   lua_pushcclosure(L, arr_newindex, 1);
   lua_setfield(L, -2, "__newindex");
-  lua_pushcfunction(L, arr_len);
+  lua_pushvalue(L, ks);
+  lua_pushcclosure(L, arr_len, 1);
   lua_setfield(L, -2, "__len");
-  lua_pushcfunction(L, arr_tostring);
+  lua_pushvalue(L, ks);
+  lua_pushcclosure(L, arr_tostring, 1);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
   /* devices */

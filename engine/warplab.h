@@ -645,8 +645,10 @@ int wl_kernel_exit(wl_launch *l, int block, int thread);
  * declaration (k counted per thread) gets the same array in every
  * thread; the first thread sizes it.  Returns its id (or an error when
  * the block's shared memory is exceeded or the sizes disagree).
- * dynamic: the extern region (its size is the launch's dynamic_shared;
- * bytes is ignored). */
+ * dynamic: the block's one extern region (id WL_SHARED_EXTERN, size the
+ * launch's dynamic_shared; bytes is ignored), which callers carve into
+ * typed views by offsets. */
+enum { WL_SHARED_EXTERN = -2 };
 int wl_kernel_shared(wl_launch *l, int block, int thread, uint64_t bytes,
                      int align, int dynamic, int line, int *id,
                      uint64_t *size);

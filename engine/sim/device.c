@@ -507,19 +507,13 @@ typedef struct site {
   uint64_t c[NCOUNTERS];
 } site;
 
-/* a warp-wide request being gathered: the occ-th access of its lanes at
+/* a warp-wide request being gathered: the n-th access of its lanes at
  * one site */
 typedef struct group {
   int site, done; /* done: priced, kept so positions stay hints */
-  uint32_t occ, mask;
+  uint32_t mask;
   uint64_t addr[32];
 } group;
-
-/* per-lane count of accesses at a site since the warp last converged */
-typedef struct occ_ent {
-  int site;
-  uint32_t n;
-} occ_ent;
 
 typedef struct local_arr {
   uint8_t *p;
@@ -548,9 +542,10 @@ typedef struct slot {
   uint32_t *seq;   /* accesses since the warp converged: the lane's n-th
                     * access usually joins the warp's n-th request */
   wl_vec *locals;  /* local_arr, per thread */
-  wl_vec *occ;     /* occ_ent, per thread */
   warp_st *warps;
   int nexited, nwaiting;
+  int dyn_id;       /* WL_SHARED_EXTERN once the extern region is placed */
+  uint64_t dyn_off; /* where it is in the block's shared memory */
 } slot;
 
 typedef struct sbuf_ent {
@@ -566,8 +561,11 @@ typedef struct l1_line {
   uint8_t data[32];
 } l1_line;
 
+#define SB_BUCKETS 64
 typedef struct sm_st {
   wl_vec buf; /* sbuf_ent, oldest first */
+  uint8_t bucket[SB_BUCKETS]; /* entries per (allocation, 32-byte sector)
+                               * hash: most loads skip the buffer scan */
   l1_line *l1;
   int l1_used;
   int resident;
@@ -842,7 +840,6 @@ static int flush_warp(wl_launch *l, slot *s, int warp) {
   }
   w->groups.n = 0;
   for (t = warp * 32; t < warp * 32 + 32 && t < l->nthreads; t++) {
-    s->occ[t].n = 0;
     s->seq[t] = 0;
   }
   return 0;
@@ -860,36 +857,34 @@ static void compact_warp(warp_st *w) {
   w->groups.n = n;
 }
 
-/* Adds lane's access at site k, address addr, to its warp's request. */
+/* Adds lane's access at site k, address addr, to its warp's request.
+ * A lane joins the oldest request at that site it is not part of yet, so
+ * its n-th access at a site joins the site's n-th request: lanes that run
+ * the same code make the same requests, and a lane that skipped some
+ * (divergence) joins the ones of the iterations it does run. */
 static int gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr) {
   int warp = thread / 32, lane = thread % 32;
-  uint32_t bit = 1u << lane, occ, hint = s->seq[thread]++;
-  wl_vec *ov = &s->occ[thread];
+  uint32_t bit = 1u << lane, hint = s->seq[thread]++;
   warp_st *w = &s->warps[warp];
-  occ_ent *e = NULL;
   group *g = NULL;
   size_t i;
-  for (i = 0; i < ov->n; i++)
-    if (WL_VEC_PTR(ov, occ_ent, i)->site == k) {
-      e = WL_VEC_PTR(ov, occ_ent, i);
-      break;
-    }
-  if (e == NULL) {
-    if ((e = wl__vec_push(l->ctx, ov)) == NULL)
-      return WL_ENOMEM;
-    e->site = k;
-  }
-  occ = e->n++;
   /* lanes run one after the other through the same code: the n-th
    * access of this lane most likely belongs to the n-th request */
   if (hint < w->groups.n) {
     group *x = WL_VEC_PTR(&w->groups, group, hint);
-    if (x->site == k && x->occ == occ && !x->done && !(x->mask & bit))
+    if (x->site == k && !(x->mask & bit) && !x->done) {
+      /* the hint is right unless an older request at k lacks the lane */
       g = x;
+      for (i = 0; i < hint && g == x; i++) {
+        group *y = WL_VEC_PTR(&w->groups, group, i);
+        if (y->site == k && !(y->mask & bit) && !y->done)
+          g = y;
+      }
+    }
   }
   for (i = 0; g == NULL && i < w->groups.n; i++) {
     group *x = WL_VEC_PTR(&w->groups, group, i);
-    if (x->site == k && x->occ == occ && !x->done)
+    if (x->site == k && !(x->mask & bit) && !x->done)
       g = x;
   }
   if (g == NULL) {
@@ -909,7 +904,6 @@ static int gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr) {
     if ((g = wl__vec_push(l->ctx, &w->groups)) == NULL)
       return WL_ENOMEM;
     g->site = k;
-    g->occ = occ;
   }
   g->mask |= bit;
   g->addr[lane] = addr;
@@ -972,6 +966,12 @@ static void l1_fill(sm_st *m, uint64_t sector, const uint8_t *src) {
   memcpy(m->l1[i].data, src, 32);
 }
 
+/* Accesses are aligned and at most 16 bytes, so an entry and an access
+ * that overlap lie in the same 32-byte sector. */
+static unsigned sb_bucket(int id, uint64_t off) {
+  return (unsigned)(((uint64_t)id * 0x9e3779b1u + off / 32) % SB_BUCKETS);
+}
+
 static int overlap(const sbuf_ent *e, int id, uint64_t off, int width) {
   return e->id == id && e->off < off + (uint64_t)width &&
          off < e->off + e->width;
@@ -983,6 +983,7 @@ static void drain_one(wl_launch *l, sm_st *m, size_t i) {
   alloc *a = get_alloc(l->dev, e->id);
   if (a != NULL)
     memcpy(a->data + e->off, e->data, e->width);
+  m->bucket[sb_bucket(e->id, e->off)]--;
   memmove(e, e + 1, (m->buf.n - i - 1) * sizeof *e);
   m->buf.n--;
 }
@@ -992,6 +993,8 @@ static void drain_one(wl_launch *l, sm_st *m, size_t i) {
 static void drain_range(wl_launch *l, sm_st *m, int id, uint64_t off,
                         int width) {
   size_t i = 0;
+  if (m->bucket[sb_bucket(id, off)] == 0)
+    return;
   while (i < m->buf.n) {
     if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width))
       drain_one(l, m, i);
@@ -1085,6 +1088,13 @@ static int locate(wl_launch *l, slot *s, int block, int thread,
   }
   case WL_SPACE_SHARED: {
     shared_arr *sa;
+    if (a->id == WL_SHARED_EXTERN && s->dyn_id == WL_SHARED_EXTERN) {
+      data = s->shmem + s->dyn_off;
+      size = l->cfg.dynamic_shared;
+      base = s->dyn_off;
+      name = "extern shared";
+      break;
+    }
     if (a->id < 0 || (size_t)a->id >= s->decls.n)
       return wl_kernel_fail(l, block, thread, NULL, a->line,
                             "access to an unknown shared array");
@@ -1122,7 +1132,7 @@ static int locate(wl_launch *l, slot *s, int block, int thread,
              (unsigned long long)size);
     return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
   }
-  if ((base + a->off) % (uint64_t)a->width != 0) {
+  if (((base + a->off) & (uint64_t)(a->width - 1)) != 0) { /* 2^k */
     snprintf(msg, sizeof msg,
              "misaligned %d-byte access at byte offset %llu of %s '%s'",
              a->width, (unsigned long long)a->off, space_name(a->space), name);
@@ -1142,7 +1152,8 @@ static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
                         uint8_t *p, uint64_t addr, void *out) {
   size_t i;
   int newest = -1, inexact = 0, l1ok;
-  for (i = 0; i < m->buf.n; i++) {
+  for (i = m->bucket[sb_bucket(a->id, a->off)] ? 0 : m->buf.n; i < m->buf.n;
+       i++) {
     const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
     if (overlap(e, a->id, a->off, a->width)) {
       if (e->off == a->off && e->width == (uint32_t)a->width)
@@ -1238,6 +1249,7 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
       e->width = (uint32_t)a->width;
       e->born = l->steps;
       memcpy(e->data, data, (size_t)a->width);
+      m->bucket[sb_bucket(e->id, e->off)]++;
       ln = l1_find(m, addr / 32);
       if (ln && addr % 32 + (uint64_t)a->width <= 32)
         memcpy(ln->data + addr % 32, data, (size_t)a->width);
@@ -1326,8 +1338,21 @@ int wl_kernel_shared(wl_launch *l, int block, int thread, uint64_t bytes,
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_shared: no such thread");
   if (align < 1 || (align & (align - 1)))
     align = 16;
-  if (dynamic)
+  if (dynamic) { /* one extern region per block, carved by views */
     bytes = l->cfg.dynamic_shared;
+    if (s->dyn_id != WL_SHARED_EXTERN) {
+      uint64_t off = (s->shused + 15) / 16 * 16;
+      if (off + bytes > s->shcap)
+        return wl_kernel_fail(l, block, thread, NULL, line,
+                              "shared memory exhausted by the extern region");
+      s->dyn_off = off;
+      s->shused = off + bytes;
+      s->dyn_id = WL_SHARED_EXTERN;
+    }
+    *id = WL_SHARED_EXTERN;
+    *size = bytes;
+    return 0;
+  }
   k = s->ndecl[thread]++;
   if ((size_t)k < s->decls.n) {
     shared_arr *sa = WL_VEC_PTR(&s->decls, shared_arr, (size_t)k);
@@ -1400,7 +1425,6 @@ static void slot_release(wl_launch *l, slot *s) {
       wl__free(l->ctx, la->p, la->n ? la->n : 1);
     }
     wl__vec_free(l->ctx, &s->locals[t]);
-    wl__vec_free(l->ctx, &s->occ[t]);
   }
   for (t = 0; t < l->nwarps; t++)
     wl__vec_free(l->ctx, &s->warps[t].groups);
@@ -1412,7 +1436,6 @@ static void slot_release(wl_launch *l, slot *s) {
   wl__free(l->ctx, s->slice, sizeof(uint32_t) * (size_t)l->nthreads);
   wl__free(l->ctx, s->seq, sizeof(uint32_t) * (size_t)l->nthreads);
   wl__free(l->ctx, s->locals, sizeof(wl_vec) * (size_t)l->nthreads);
-  wl__free(l->ctx, s->occ, sizeof(wl_vec) * (size_t)l->nthreads);
   wl__free(l->ctx, s->warps, sizeof(warp_st) * (size_t)l->nwarps);
   memset(s, 0, sizeof *s);
   s->block = -1;
@@ -1423,6 +1446,7 @@ static int slot_start(wl_launch *l, slot *s, int block, int sm) {
   size_t nt = (size_t)l->nthreads;
   s->block = block;
   s->sm = sm;
+  s->dyn_id = -1;
   s->shcap = l->shared_cap;
   s->shmem = wl__calloc(l->ctx, s->shcap ? s->shcap : 1);
   s->state = wl__calloc(l->ctx, nt);
@@ -1431,13 +1455,12 @@ static int slot_start(wl_launch *l, slot *s, int block, int sm) {
   s->slice = wl__calloc(l->ctx, sizeof(uint32_t) * nt);
   s->seq = wl__calloc(l->ctx, sizeof(uint32_t) * nt);
   s->locals = wl__calloc(l->ctx, sizeof(wl_vec) * nt);
-  s->occ = wl__calloc(l->ctx, sizeof(wl_vec) * nt);
   s->warps = wl__calloc(l->ctx, sizeof(warp_st) * (size_t)l->nwarps);
   wl__vec_init(&s->decls, sizeof(shared_arr));
   if (!s->shmem || !s->state || !s->barline || !s->ndecl || !s->slice ||
-      !s->seq || !s->locals || !s->occ || !s->warps) {
+      !s->seq || !s->locals || !s->warps) {
     /* slot_release needs the per-thread vectors initialised */
-    if (s->locals && s->occ && s->warps && s->state) {
+    if (s->locals && s->warps && s->state) {
       slot_release(l, s);
     } else {
       wl__free(l->ctx, s->shmem, s->shcap ? s->shcap : 1);
@@ -1447,7 +1470,6 @@ static int slot_start(wl_launch *l, slot *s, int block, int sm) {
       wl__free(l->ctx, s->slice, sizeof(uint32_t) * nt);
       wl__free(l->ctx, s->seq, sizeof(uint32_t) * nt);
       wl__free(l->ctx, s->locals, sizeof(wl_vec) * nt);
-      wl__free(l->ctx, s->occ, sizeof(wl_vec) * nt);
       wl__free(l->ctx, s->warps, sizeof(warp_st) * (size_t)l->nwarps);
       memset(s, 0, sizeof *s);
       s->block = -1;
@@ -1456,7 +1478,6 @@ static int slot_start(wl_launch *l, slot *s, int block, int sm) {
   }
   for (t = 0; t < l->nthreads; t++) {
     wl__vec_init(&s->locals[t], sizeof(local_arr));
-    wl__vec_init(&s->occ[t], sizeof(occ_ent));
   }
   for (t = 0; t < l->nwarps; t++) {
     int n = l->nthreads - t * 32;

@@ -135,4 +135,55 @@ o = toy:occupancy { block = 64, shared = 2048 }
 check(o.blocks_per_sm == 8 and o.by_shared == 8, "toy shared limit")
 fails("shared memory", toy.occupancy, toy, { block = 32, shared = 20000 })
 
+-- the dynamic (extern) shared region, carved into typed views by byte
+-- offsets with their alignment checked; views of global arrays
+local O2 = dev:malloc("float", 32, "O2")
+dev:launch(wl.kernel(function(c, O)
+  local st = c:shared("int32", 4)
+  local f = c:extern_shared("float", 0, 32)
+  local d = c:extern_shared("double", 128, 16)
+  local t = c.threadIdx.x
+  f[t] = t * 1.5
+  if t < 16 then d[t] = t end
+  st[t % 4] = t
+  c:syncthreads()
+  O[t] = f[31 - t] + (t < 16 and d[t] or 0)
+end), { grid = 1, block = 32, shared = 256 }, O2)
+local o2 = O2:read()
+check(o2[1] == 46.5 and o2[2] == 46 and o2[32] == 0, "extern shared views")
+fails("misaligned for double", dev.launch, dev, wl.kernel(function(c)
+  local f = c:extern_shared("double", 4)
+end), { grid = 1, block = 1, shared = 64 })
+fails("does not fit the launch's 64 dynamic bytes", dev.launch, dev,
+  wl.kernel(function(c) local f = c:extern_shared("double", 0, 20) end),
+  { grid = 1, block = 1, shared = 64 })
+local v = O2:view(30)
+check(#v == 2 and v:read()[1] == o2[31], "a view of a global array")
+dev:launch(wl.kernel(function(c, v) v[1] = 99 end), { grid = 1, block = 1 }, v)
+check(O2:read()[32] == 99, "a kernel writes through a view")
+
+-- vectors: float4 loads and stores are 16-byte accesses
+local V = dev:malloc("float4", 32, "V")
+local comps = {}
+for i = 1, 128 do comps[i] = i end
+V:write(comps)
+r = dev:launch(wl.kernel(function(c, V)
+  local s = c:shared("float4", 32)
+  local i = c.threadIdx.x
+  local x, y, z, w = c:load_vec(V, i)
+  c:store_vec(s, i, x, y, z, w)
+  c:syncthreads()
+  local a, b, cc, d = c:load_vec(s, (i * 2) % 32)
+  c:store_vec(V, i, a + 1, b, cc, d)
+end), { grid = 1, block = 32 }, V)
+local vv = V:read()
+check(vv[1] == 2 and vv[5] == 10 and #vv == 128, "float4 round trip")
+-- stride-1 16-byte stores: 4 wavefronts; stride-2 16-byte loads: 8 and 4
+-- conflicts (shared/hw/h100/shared_wavefronts.tsv)
+check(r.counters["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] == 4, "st wavefronts")
+check(r.counters["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] == 8, "ld wavefronts")
+check(r.counters["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] == 4, "ld conflicts")
+fails("use c:load_vec", dev.launch, dev,
+  wl.kernel(function(c, V) local x = V[0] end), { grid = 1, block = 1 }, V)
+
 print("kernel_basic: ok")
