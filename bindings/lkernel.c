@@ -984,7 +984,7 @@ static int kdev_gc(lua_State *L) {
 #define CFG_INT_FIELDS(X)                                                      \
   X(sms) X(max_threads_per_sm) X(max_warps_per_sm) X(max_blocks_per_sm)        \
   X(max_threads_per_block) X(regs_per_sm) X(max_regs_per_thread)               \
-  X(reg_alloc_unit) X(banks) X(bank_bytes)
+  X(reg_alloc_unit) X(banks) X(bank_bytes) X(fixed_carveout)
 #define CFG_U32_FIELDS(X)                                                      \
   X(l1_shared_bytes) X(shared_per_sm) X(shared_per_block) X(shared_reserved)   \
   X(shared_alloc_unit) X(l1_line) X(l1_sector) X(l1_ways) X(l2_bytes)          \

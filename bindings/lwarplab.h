@@ -106,6 +106,11 @@ WLL_HIDDEN int wll_test_sample(lua_State *L);
  * table at the top of the stack */
 WLL_HIDDEN void wll_kernel_open(lua_State *L);
 
+/* lperf.c: wl.bank_access, wl.global_access, wl.constant_access (the cost
+ * models without a kernel); adds them to the module table at the top of
+ * the stack */
+WLL_HIDDEN void wll_perf_open(lua_State *L);
+
 /* The pure-Lua part (scripts/warplab/ *.lua), embedded at build time. */
 typedef struct wll_chunk {
   const char *name;

@@ -490,6 +490,9 @@ typedef struct wl_device_cfg {
   uint32_t shared_per_block;  /* the most one block may use */
   uint32_t shared_reserved;   /* reserved per block by the system: 1 KB */
   uint32_t shared_alloc_unit; /* shared memory granularity: 128 */
+  int fixed_carveout;         /* 1: shared_per_sm is always the carve-out
+                               * (toy, sm_70, sm_35); 0: chosen from the
+                               * sm_8x/9x options as the driver does */
   int banks, bank_bytes;      /* 32 banks of 4 bytes */
   uint32_t l1_line, l1_sector, l1_ways;
   uint32_t l2_bytes, l2_line, l2_sector, l2_ways;
@@ -674,6 +677,91 @@ int wl_launch_site(const wl_launch *l, int site, int *line, int *space,
 uint64_t wl_launch_counter(const wl_launch *l, int site, int i);
 const wl_occupancy *wl_launch_occupancy(const wl_launch *l);
 uint64_t wl_launch_steps(const wl_launch *l);
+
+/* ------------------------------------------------------------------ */
+/* Cost models: one warp-wide memory instruction                       */
+/* ------------------------------------------------------------------ */
+
+/* What the simulated device prices for every warp-wide request, usable
+ * on its own (Lua: wl.bank_access, wl.global_access,
+ * wl.constant_access).  Fitted to shared/hw/h100 and the rows measured
+ * in tests/hw/shared_wavefronts_more.tsv. */
+typedef struct wl_warp_req {
+  uint32_t active;   /* lanes that take part (bit i = lane i) */
+  int width;         /* bytes per lane: 1, 2, 4, 8 or 16 */
+  int store;         /* 0 load, 1 store (atomics: treat as store) */
+  uint64_t addr[32]; /* byte address (or shared-window offset) per lane */
+} wl_warp_req;
+
+/* The first active lane whose address is not a multiple of the width, or
+ * -1 when every active lane is aligned (or the width is invalid: see
+ * wl_req_valid_width).  The caller turns it into a per-lane report. */
+int wl_req_misaligned(const wl_warp_req *r);
+/* 1 when width is 1, 2, 4, 8 or 16. */
+int wl_req_valid_width(int width);
+
+/* Shared memory banks. */
+
+/* bank = (addr / bank_bytes) % nbanks; a "word" is bank_bytes wide.
+ * 32 x 4 is the default (sm_5x..sm_90), 32 x 8 Kepler's 8-byte mode,
+ * 5 x 4 the toy layout of the padding example.  nbanks 1..64. */
+typedef struct wl_bank_cfg {
+  int nbanks;
+  int bank_bytes;
+} wl_bank_cfg;
+
+#define WL_BANK_MAX 64
+
+typedef struct wl_shared_cost {
+  int wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* */
+  int conflicts;  /* l1tex__data_bank_conflicts_..._op_*: wavefronts - ideal */
+  int ideal;      /* the wavefronts the access needs without conflicts */
+  int merged;     /* 8/16-byte loads: 1 when the phases were merged */
+  int bad_lane;   /* on WL_EINVAL: the misaligned lane, else -1 */
+  uint32_t bank_words[WL_BANK_MAX]; /* distinct words per bank over the
+                                     * whole warp, for heatmaps */
+} wl_shared_cost;
+
+/*
+ * Prices one shared-memory instruction (the rule is spelled out at the
+ * top of banks.c).  Returns 0, or WL_EINVAL for a bad bank configuration
+ * or width (bad_lane -1) or a misaligned active lane (bad_lane = that
+ * lane); *out is zeroed first in every case.  No active lanes: 0
+ * wavefronts.
+ */
+int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
+                    wl_shared_cost *out);
+
+/* Global and constant memory. */
+
+#define WL_SECTOR_BYTES 32
+#define WL_LINE_BYTES 128
+
+typedef struct wl_global_cost {
+  int requests;         /* 1 per warp instruction with an active lane, else 0 */
+  int sectors;          /* distinct 32-byte sectors */
+  int lines;            /* distinct 128-byte lines */
+  int bad_lane;         /* on WL_EINVAL: the misaligned lane, else -1 */
+  int nsec;             /* entries of sector[] (== sectors) */
+  uint64_t sector[128]; /* the distinct sector addresses, ascending */
+} wl_global_cost;
+
+/* Prices one global-memory instruction (shared/hw/h100/global_sectors.tsv).
+ * Returns 0, or WL_EINVAL (bad width: bad_lane -1; misaligned lane). */
+int wl_price_global(const wl_warp_req *r, wl_global_cost *out);
+
+/* Constant memory: the number of distinct addresses among active lanes
+ * (serialized requests; 1 for a broadcast, 0 with no active lane). */
+int wl_const_requests(const wl_warp_req *r);
+
+/* Estimated cycles of one warp-wide constant load issuing `distinct`
+ * serialized requests of which `misses` missed the constant cache: the
+ * linear fit to shared/hw/h100/constant_cache.tsv documented in
+ * coalesce.c (base + per request + per miss). */
+double wl_const_cycles(int distinct, int misses);
+#define WL_CONST_BASE_CYCLES 46.06
+#define WL_CONST_REQ_CYCLES 11.27
+#define WL_CONST_MISS_CYCLES 69.93
 
 #ifdef __cplusplus
 }

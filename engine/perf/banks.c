@@ -49,13 +49,13 @@
 
 #include "perf.h"
 
-int wl__req_valid_width(int width) {
+int wl_req_valid_width(int width) {
   return width == 1 || width == 2 || width == 4 || width == 8 || width == 16;
 }
 
-int wl__req_misaligned(const wl_warp_req *r) {
+int wl_req_misaligned(const wl_warp_req *r) {
   int i;
-  if (!wl__req_valid_width(r->width))
+  if (!wl_req_valid_width(r->width))
     return -1;
   for (i = 0; i < WL_WARP_SIZE; i++)
     if ((r->active >> i & 1u) && r->addr[i] % (uint64_t)r->width != 0)
@@ -125,16 +125,16 @@ static unit_cost price(const wl_bank_cfg *cfg, const wl_warp_req *r, int lo,
 
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-int wl__shared_cost(const wl_bank_cfg *cfg, const wl_warp_req *r,
+int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
                     wl_shared_cost *out) {
   int wfbytes, phase, lane, i;
   unit_cost all;
   memset(out, 0, sizeof *out);
   out->bad_lane = -1;
   if (cfg->nbanks < 1 || cfg->nbanks > WL_BANK_MAX || cfg->bank_bytes < 1 ||
-      cfg->bank_bytes > 1024 || !wl__req_valid_width(r->width))
+      cfg->bank_bytes > 1024 || !wl_req_valid_width(r->width))
     return WL_EINVAL;
-  if ((out->bad_lane = wl__req_misaligned(r)) >= 0)
+  if ((out->bad_lane = wl_req_misaligned(r)) >= 0)
     return WL_EINVAL;
   all = price(cfg, r, 0, WL_WARP_SIZE, out->bank_words);
   if (all.lanes == 0)

@@ -12,13 +12,13 @@
  * distinct sectors its active lanes touch.  An aligned access of at most
  * 16 bytes never straddles a sector, so each lane touches one.
  */
-int wl__global_cost(const wl_warp_req *r, wl_global_cost *out) {
+int wl_price_global(const wl_warp_req *r, wl_global_cost *out) {
   int i, n = 0;
   memset(out, 0, sizeof *out);
   out->bad_lane = -1;
-  if (!wl__req_valid_width(r->width))
+  if (!wl_req_valid_width(r->width))
     return WL_EINVAL;
-  if ((out->bad_lane = wl__req_misaligned(r)) >= 0)
+  if ((out->bad_lane = wl_req_misaligned(r)) >= 0)
     return WL_EINVAL;
   for (i = 0; i < WL_WARP_SIZE; i++)
     if (r->active >> i & 1u)
@@ -48,7 +48,7 @@ int wl__global_cost(const wl_warp_req *r, wl_global_cost *out) {
  * serves one address per request, so a warp reading k distinct addresses
  * issues k requests, one after the other.
  */
-int wl__const_requests(const wl_warp_req *r) {
+int wl_const_requests(const wl_warp_req *r) {
   uint64_t a[WL_WARP_SIZE];
   int i, n = 0, k = 0;
   for (i = 0; i < WL_WARP_SIZE; i++)
@@ -69,7 +69,7 @@ int wl__const_requests(const wl_warp_req *r) {
  * over, every request misses): 16 -> 1345.31 and 32 -> 2644.69 lie on a
  * line of slope 81.21 per request, i.e. 11.27 + a miss penalty of 69.93.
  */
-double wl__const_cycles(int distinct, int misses) {
+double wl_const_cycles(int distinct, int misses) {
   if (distinct <= 0)
     return 0.0;
   if (misses < 0)

@@ -33,86 +33,8 @@ static inline void wl__sort_u64(uint64_t *v, int n) {
 }
 
 /* One warp-wide memory instruction. */
-typedef struct wl_warp_req {
-  uint32_t active;   /* lanes that take part (bit i = lane i) */
-  int width;         /* bytes per lane: 1, 2, 4, 8 or 16 */
-  int store;         /* 0 load, 1 store (atomics: treat as store) */
-  uint64_t addr[32]; /* byte address (or shared-window offset) per lane */
-} wl_warp_req;
-
-/* The first active lane whose address is not a multiple of the width, or
- * -1 when every active lane is aligned (or the width is invalid: see
- * wl__req_valid_width).  The caller turns it into a per-lane report. */
-int wl__req_misaligned(const wl_warp_req *r);
-/* 1 when width is 1, 2, 4, 8 or 16. */
-int wl__req_valid_width(int width);
-
-/* ------------------------------------------------------------------ */
-/* Shared memory banks (banks.c)                                       */
-/* ------------------------------------------------------------------ */
-
-/* bank = (addr / bank_bytes) % nbanks; a "word" is bank_bytes wide.
- * 32 x 4 is the default (sm_5x..sm_90), 32 x 8 Kepler's 8-byte mode,
- * 5 x 4 the toy layout of the padding example.  nbanks 1..64. */
-typedef struct wl_bank_cfg {
-  int nbanks;
-  int bank_bytes;
-} wl_bank_cfg;
-
-#define WL_BANK_MAX 64
-
-typedef struct wl_shared_cost {
-  int wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* */
-  int conflicts;  /* l1tex__data_bank_conflicts_..._op_*: wavefronts - ideal */
-  int ideal;      /* the wavefronts the access needs without conflicts */
-  int merged;     /* 8/16-byte loads: 1 when the phases were merged */
-  int bad_lane;   /* on WL_EINVAL: the misaligned lane, else -1 */
-  uint32_t bank_words[WL_BANK_MAX]; /* distinct words per bank over the
-                                     * whole warp, for heatmaps */
-} wl_shared_cost;
-
-/*
- * Prices one shared-memory instruction (the rule is spelled out at the
- * top of banks.c).  Returns 0, or WL_EINVAL for a bad bank configuration
- * or width (bad_lane -1) or a misaligned active lane (bad_lane = that
- * lane); *out is zeroed first in every case.  No active lanes: 0
- * wavefronts.
- */
-int wl__shared_cost(const wl_bank_cfg *cfg, const wl_warp_req *r,
-                    wl_shared_cost *out);
-
-/* ------------------------------------------------------------------ */
-/* Global and constant memory (coalesce.c)                             */
-/* ------------------------------------------------------------------ */
-
-#define WL_SECTOR_BYTES 32
-#define WL_LINE_BYTES 128
-
-typedef struct wl_global_cost {
-  int requests;         /* 1 per warp instruction with an active lane, else 0 */
-  int sectors;          /* distinct 32-byte sectors */
-  int lines;            /* distinct 128-byte lines */
-  int bad_lane;         /* on WL_EINVAL: the misaligned lane, else -1 */
-  int nsec;             /* entries of sector[] (== sectors) */
-  uint64_t sector[128]; /* the distinct sector addresses, ascending */
-} wl_global_cost;
-
-/* Prices one global-memory instruction (shared/hw/h100/global_sectors.tsv).
- * Returns 0, or WL_EINVAL (bad width: bad_lane -1; misaligned lane). */
-int wl__global_cost(const wl_warp_req *r, wl_global_cost *out);
-
-/* Constant memory: the number of distinct addresses among active lanes
- * (serialized requests; 1 for a broadcast, 0 with no active lane). */
-int wl__const_requests(const wl_warp_req *r);
-
-/* Estimated cycles of one warp-wide constant load issuing `distinct`
- * serialized requests of which `misses` missed the constant cache: the
- * linear fit to shared/hw/h100/constant_cache.tsv documented in
- * coalesce.c (base + per request + per miss). */
-double wl__const_cycles(int distinct, int misses);
-#define WL_CONST_BASE_CYCLES 46.06
-#define WL_CONST_REQ_CYCLES 11.27
-#define WL_CONST_MISS_CYCLES 69.93
+/* The request type and the cost functions of banks.c and coalesce.c are
+ * public: engine/warplab.h, "Cost models". */
 
 /* ------------------------------------------------------------------ */
 /* Sectored set-associative cache with LRU (cache.c)                   */

@@ -79,6 +79,7 @@ int wl_device_preset(wl_ctx *ctx, const char *name, wl_device_cfg *c) {
     c->shared_per_block = 96 * 1024;
     c->shared_reserved = 0;
     c->shared_alloc_unit = 256;
+    c->fixed_carveout = 1;
     c->l2_bytes = 6u * 1024 * 1024;
   } else if (strcmp(name, "sm_35") == 0) { /* K20/K40, 8-byte banks */
     c->sms = 15;
@@ -89,6 +90,7 @@ int wl_device_preset(wl_ctx *ctx, const char *name, wl_device_cfg *c) {
     c->shared_per_block = 48 * 1024;
     c->shared_reserved = 0;
     c->shared_alloc_unit = 256;
+    c->fixed_carveout = 1;
     c->bank_bytes = 8;
     c->l2_bytes = 1536u * 1024;
     c->const_cache_bytes = 8 * 1024;
@@ -103,6 +105,7 @@ int wl_device_preset(wl_ctx *ctx, const char *name, wl_device_cfg *c) {
     c->shared_per_block = 16 * 1024;
     c->shared_reserved = 0;
     c->shared_alloc_unit = 1;
+    c->fixed_carveout = 1;
   } else if (strcmp(name, "banks5") == 0) { /* the padding lesson */
     c->banks = 5;
   } else {
@@ -423,7 +426,7 @@ int wl_device_occupancy(wl_device *d, const wl_launch_cfg *cfg,
    * and otherwise the smallest that lets the other limits be reached */
   need = round_up(shb + c->shared_reserved, c->shared_alloc_unit);
   carve = c->shared_per_sm;
-  if (cfg->cache_pref != WL_CACHE_PREFER_SHARED) {
+  if (cfg->cache_pref != WL_CACHE_PREFER_SHARED && !c->fixed_carveout) {
     uint64_t want = cfg->cache_pref == WL_CACHE_PREFER_L1 ? need
                     : cfg->cache_pref == WL_CACHE_PREFER_EQUAL
                         ? c->l1_shared_bytes / 2
@@ -754,7 +757,7 @@ static int price(wl_launch *l, int sm, const group *g) {
     wl_shared_cost sc;
     bc.nbanks = l->dev->cfg.banks;
     bc.bank_bytes = l->dev->cfg.bank_bytes;
-    if (wl__shared_cost(&bc, &r, &sc) != 0)
+    if (wl_price_shared(&bc, &r, &sc) != 0)
       return 0; /* alignment was checked per lane */
     count(l, s, s->kind == WL_ACC_LOAD ? C_SH_WF_LD : C_SH_WF_ST,
           (uint64_t)sc.wavefronts);
@@ -767,7 +770,7 @@ static int price(wl_launch *l, int sm, const group *g) {
   case WL_SPACE_LOCAL: {
     wl_global_cost gc;
     int k, l1 = s->kind == WL_ACC_LOAD && s->space != WL_SPACE_LOCAL;
-    if (wl__global_cost(&r, &gc) != 0)
+    if (wl_price_global(&r, &gc) != 0)
       return 0;
     if (s->space == WL_SPACE_LOCAL) {
       count(l, s, C_LO_REQ, (uint64_t)gc.requests);
@@ -818,7 +821,7 @@ static int price(wl_launch *l, int sm, const group *g) {
     count(l, s, C_CONST_REQ, (uint64_t)n);
     count(l, s, C_CONST_HIT, (uint64_t)hits);
     count(l, s, C_CONST_MISS, (uint64_t)(n - hits));
-    count(l, s, C_CONST_CYC, (uint64_t)(wl__const_cycles(n, n - hits) + 0.5));
+    count(l, s, C_CONST_CYC, (uint64_t)(wl_const_cycles(n, n - hits) + 0.5));
     break;
   }
   default:

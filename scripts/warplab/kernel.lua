@@ -59,8 +59,9 @@ end
 function wl.report_text(r)
   local out = {}
   local o = r.occupancy
-  out[#out + 1] = ("occupancy: %d blocks/SM (limited by %s), %d warps/SM, %.0f%%; shared %d B/block, carve-out %d KB"):format(
-    o.blocks_per_sm, o.limited_by, o.warps_per_sm, o.occupancy * 100,
+  out[#out + 1] = ("occupancy: %d block%s/SM (limited by %s), %d warps/SM, %.0f%%; shared %d B/block, carve-out %d KB"):format(
+    o.blocks_per_sm, o.blocks_per_sm == 1 and "" or "s", o.limited_by,
+    o.warps_per_sm, o.occupancy * 100,
     o.shared_per_block, o.shared_per_sm // 1024)
   local used = {}
   for _, c in ipairs(columns) do

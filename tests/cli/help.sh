@@ -2,7 +2,7 @@
 set -eu
 out=$("$WL" help)
 for w in "litmus" "--json" "--unroll" "Exit status" "sample" "--jobs" \
-         "--profile" "--seed" "130"; do
+         "--profile" "--seed" "130" "wl.device" "dev:launch"; do
   printf "%s\n" "$out" | grep -q -- "$w" || { echo "help lacks $w"; exit 1; }
 done
 "$WL" --version | grep -q '^warplab [0-9]'

@@ -130,7 +130,8 @@ end), { grid = 1, block = 1, max_steps = 1000, slice = 1 }, F)
 -- the toy device of the occupancy lesson: 16 KB shared, 768 threads/SM
 local toy = wl.device "toy"
 local o = toy:occupancy { block = 256, shared = 2048 }
-check(o.blocks_per_sm == 3 and o.limited_by == "threads", "toy occupancy")
+check(o.blocks_per_sm == 3 and o.limited_by == "threads" and o.by_shared == 8,
+      "toy occupancy")
 o = toy:occupancy { block = 64, shared = 2048 }
 check(o.blocks_per_sm == 8 and o.by_shared == 8, "toy shared limit")
 fails("shared memory", toy.occupancy, toy, { block = 32, shared = 20000 })

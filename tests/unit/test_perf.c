@@ -139,7 +139,7 @@ static int check_shared_row(const char *file, int lineno, const char *name,
   r.width = width;
   r.store = strcmp(op, "st") == 0;
   parse_offsets(offsets, &r);
-  rc = wl__shared_cost(&h100_banks, &r, &c);
+  rc = wl_price_shared(&h100_banks, &r, &c);
   if (rc != 0 || c.wavefronts != wf || c.conflicts != conf) {
     print_error("%s:%d: %s %s %d-byte mask %08x: expected %d wavefronts %d "
                 "conflicts, got %d and %d (rc %d)\n",
@@ -205,7 +205,7 @@ static wl_warp_req strided(int width, uint64_t stride_bytes, uint32_t active) {
 
 static int wavefronts(const wl_bank_cfg *cfg, const wl_warp_req *r) {
   wl_shared_cost c;
-  assert_int_equal(wl__shared_cost(cfg, r, &c), 0);
+  assert_int_equal(wl_price_shared(cfg, r, &c), 0);
   return c.wavefronts;
 }
 
@@ -217,18 +217,18 @@ static void test_shared_toy_padding(void **state) {
   wl_warp_req col = strided(4, 5 * 4, 0x1f), padded = strided(4, 6 * 4, 0x1f);
   wl_shared_cost c;
   (void)state;
-  assert_int_equal(wl__shared_cost(&toy, &col, &c), 0);
+  assert_int_equal(wl_price_shared(&toy, &col, &c), 0);
   assert_int_equal(c.wavefronts, 5);
   assert_int_equal(c.conflicts, 4);
   assert_int_equal(c.bank_words[0], 5);
   assert_int_equal(c.bank_words[1], 0);
-  assert_int_equal(wl__shared_cost(&toy, &padded, &c), 0);
+  assert_int_equal(wl_price_shared(&toy, &padded, &c), 0);
   assert_int_equal(c.wavefronts, 1);
   assert_int_equal(c.conflicts, 0);
   /* A whole warp of consecutive words needs ceil(32 / 5) = 7 wavefronts,
    * none of them a conflict. */
   col = strided(4, 4, 0xffffffffu);
-  assert_int_equal(wl__shared_cost(&toy, &col, &c), 0);
+  assert_int_equal(wl_price_shared(&toy, &col, &c), 0);
   assert_int_equal(c.wavefronts, 7);
   assert_int_equal(c.conflicts, 0);
   /* Wide accesses on the toy layout follow the same phase rule. */
@@ -261,7 +261,7 @@ static void test_shared_masks(void **state) {
   wl_warp_req r = strided(4, 128, 0);
   wl_shared_cost c;
   (void)state;
-  assert_int_equal(wl__shared_cost(&h100_banks, &r, &c), 0);
+  assert_int_equal(wl_price_shared(&h100_banks, &r, &c), 0);
   assert_int_equal(c.wavefronts, 0);
   assert_int_equal(c.conflicts, 0);
   r.active = 1;
@@ -281,7 +281,7 @@ static void test_shared_masks(void **state) {
   assert_int_equal(wavefronts(&h100_banks, &r), 4);
   /* Heatmap: stride 2 uses the even banks, two words each. */
   r = strided(4, 8, 0xffffffffu);
-  assert_int_equal(wl__shared_cost(&h100_banks, &r, &c), 0);
+  assert_int_equal(wl_price_shared(&h100_banks, &r, &c), 0);
   assert_int_equal(c.bank_words[0], 2);
   assert_int_equal(c.bank_words[1], 0);
   assert_int_equal(c.bank_words[30], 2);
@@ -293,20 +293,20 @@ static void test_shared_errors(void **state) {
   wl_bank_cfg bad = {0, 4}, big = {65, 4};
   (void)state;
   r.addr[7] = 30; /* lane 7 misaligned */
-  assert_int_equal(wl__req_misaligned(&r), 7);
-  assert_int_equal(wl__shared_cost(&h100_banks, &r, &c), WL_EINVAL);
+  assert_int_equal(wl_req_misaligned(&r), 7);
+  assert_int_equal(wl_price_shared(&h100_banks, &r, &c), WL_EINVAL);
   assert_int_equal(c.bad_lane, 7);
   r.active &= ~(1u << 7);
-  assert_int_equal(wl__req_misaligned(&r), -1);
-  assert_int_equal(wl__shared_cost(&h100_banks, &r, &c), 0);
+  assert_int_equal(wl_req_misaligned(&r), -1);
+  assert_int_equal(wl_price_shared(&h100_banks, &r, &c), 0);
   r.width = 3;
-  assert_int_equal(wl__shared_cost(&h100_banks, &r, &c), WL_EINVAL);
+  assert_int_equal(wl_price_shared(&h100_banks, &r, &c), WL_EINVAL);
   assert_int_equal(c.bad_lane, -1);
   r.width = 4;
-  assert_int_equal(wl__shared_cost(&bad, &r, &c), WL_EINVAL);
-  assert_int_equal(wl__shared_cost(&big, &r, &c), WL_EINVAL);
+  assert_int_equal(wl_price_shared(&bad, &r, &c), WL_EINVAL);
+  assert_int_equal(wl_price_shared(&big, &r, &c), WL_EINVAL);
   r = strided(16, 8, 0xffffffffu); /* 16-byte lanes 8 bytes apart */
-  assert_int_equal(wl__shared_cost(&h100_banks, &r, &c), WL_EINVAL);
+  assert_int_equal(wl_price_shared(&h100_banks, &r, &c), WL_EINVAL);
   assert_int_equal(c.bad_lane, 1);
 }
 
@@ -334,7 +334,7 @@ static void test_global_table(void **state) {
     r.width = w;
     for (i = 0; i < 32; i++) /* a 256-byte aligned base */
       r.addr[i] = 0x10000 + (uint64_t)(off + i * stride) * (uint64_t)w;
-    if (wl__global_cost(&r, &g) != 0 || g.sectors != atoi(f[3]) ||
+    if (wl_price_global(&r, &g) != 0 || g.sectors != atoi(f[3]) ||
         g.requests != atoi(f[4])) {
       print_error("global_sectors.tsv row %d (width %d stride %d offset "
                   "%d): expected %s sectors %s requests, got %d and %d\n",
@@ -354,7 +354,7 @@ static void test_global_details(void **state) {
   (void)state;
   for (i = 0; i < 32; i++)
     r.addr[i] += 4; /* 4..131: five sectors over two lines */
-  assert_int_equal(wl__global_cost(&r, &g), 0);
+  assert_int_equal(wl_price_global(&r, &g), 0);
   assert_int_equal(g.sectors, 5);
   assert_int_equal(g.nsec, 5);
   assert_int_equal(g.lines, 2);
@@ -363,18 +363,18 @@ static void test_global_details(void **state) {
   /* Descending lanes still give ascending sectors. */
   for (i = 0; i < 32; i++)
     r.addr[i] = (uint64_t)(31 - i) * 256;
-  assert_int_equal(wl__global_cost(&r, &g), 0);
+  assert_int_equal(wl_price_global(&r, &g), 0);
   assert_int_equal(g.sectors, 32);
   assert_int_equal(g.lines, 32);
   for (i = 1; i < 32; i++)
     assert_true(g.sector[i - 1] < g.sector[i]);
   r.active = 0;
-  assert_int_equal(wl__global_cost(&r, &g), 0);
+  assert_int_equal(wl_price_global(&r, &g), 0);
   assert_int_equal(g.requests, 0);
   assert_int_equal(g.sectors, 0);
   r = strided(8, 8, 0xffffffffu);
   r.addr[31] = 4;
-  assert_int_equal(wl__global_cost(&r, &g), WL_EINVAL);
+  assert_int_equal(wl_price_global(&r, &g), WL_EINVAL);
   assert_int_equal(g.bad_lane, 31);
 }
 
@@ -385,16 +385,16 @@ static void test_const_requests(void **state) {
   wl_warp_req r = strided(4, 0, 0xffffffffu);
   int i;
   (void)state;
-  assert_int_equal(wl__const_requests(&r), 1);
+  assert_int_equal(wl_const_requests(&r), 1);
   for (i = 0; i < 32; i++)
     r.addr[i] = (uint64_t)(i % 4) * 256;
-  assert_int_equal(wl__const_requests(&r), 4);
+  assert_int_equal(wl_const_requests(&r), 4);
   r.active = 0x3;
-  assert_int_equal(wl__const_requests(&r), 2);
+  assert_int_equal(wl_const_requests(&r), 2);
   r.active = 0;
-  assert_int_equal(wl__const_requests(&r), 0);
+  assert_int_equal(wl_const_requests(&r), 0);
   r = strided(4, 4, 0xffffffffu);
-  assert_int_equal(wl__const_requests(&r), 32);
+  assert_int_equal(wl_const_requests(&r), 32);
 }
 
 /* The cycle fit against shared/hw/h100/constant_cache.tsv; the hits and
@@ -425,7 +425,7 @@ static void test_const_cycles(void **state) {
     }
     wl__cache_free(c);
     assert_int_equal(misses, n <= 8 ? 0 : n);
-    got = wl__const_cycles(n, misses);
+    got = wl_const_cycles(n, misses);
     if (got < want * 0.9 || got > want * 1.1)
       fail_msg("constant_cache.tsv: %d distinct: %.2f cycles, fit %.2f", n,
                want, got);
@@ -436,7 +436,7 @@ static void test_const_cycles(void **state) {
   free(buf);
   wl_ctx_free(ctx);
   assert_int_equal(rows, 6);
-  assert_true(wl__const_cycles(0, 0) == 0.0);
+  assert_true(wl_const_cycles(0, 0) == 0.0);
 }
 
 /* ---------------------------------------------------------------- */
