@@ -9,3 +9,14 @@ echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinf
 "$B/bench/litmus_bench" "$C/expected/PTXv6_0-expected.csv" "$C/PTX" "${BENCH_REPEATS:-10}"
 "$B/warplab" run "$ROOT/bench/lua_shapes.lua" "${BENCH_LUA_REPEATS:-200}"
 sh "$ROOT/bench/sample_rate.sh" "$B"
+# kernels: warp memory instructions per second for the tiled matmul
+"$B/warplab" run "$ROOT/bench/kernel_rate.lua" "${BENCH_KERNEL_REPEATS:-5}"
+# two independent processes at once (a launch runs in one lua_State)
+t1=$(mktemp) t2=$(mktemp)
+"$B/warplab" run "$ROOT/bench/kernel_rate.lua" 5 > "$t1" &
+"$B/warplab" run "$ROOT/bench/kernel_rate.lua" 5 > "$t2"
+wait
+r1=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t1")
+r2=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t2")
+echo "kernel: 2 processes at once: $r1 + $r2 = $((r1 + r2)) warp memory instructions/s"
+rm -f "$t1" "$t2"
