@@ -123,7 +123,8 @@ int wl_device_preset(wl_ctx *ctx, const char *name, wl_device_cfg *c) {
 /* ------------------------------------------------------------------ */
 
 typedef struct alloc {
-  uint64_t base, size;
+  uint64_t base, size, cap; /* cap: bytes allocated, whole 32-byte sectors
+                             * (an L1 fill copies a sector) */
   int space, live;
   char name[48];
   uint8_t *data;
@@ -211,7 +212,7 @@ void wl_device_free(wl_device *d) {
   for (i = 0; i < d->allocs.n; i++) {
     alloc *a = WL_VEC_PTR(&d->allocs, alloc, i);
     if (a->data)
-      wl__free(d->ctx, a->data, a->size);
+      wl__free(d->ctx, a->data, a->cap);
   }
   wl__vec_free(d->ctx, &d->allocs);
   wl__cache_free(d->l2);
@@ -274,7 +275,8 @@ int wl_device_alloc(wl_device *d, int space, uint64_t bytes, const char *name,
   }
   if ((a = wl__vec_push(d->ctx, &d->allocs)) == NULL)
     return wl__err(d->ctx, WL_ENOMEM, "out of memory");
-  if ((a->data = wl__calloc(d->ctx, sz)) == NULL) {
+  a->cap = (sz + 31) / 32 * 32;
+  if ((a->data = wl__calloc(d->ctx, a->cap)) == NULL) {
     d->allocs.n--;
     return wl__err(d->ctx, WL_ENOMEM, "out of memory (%llu bytes for '%s')",
                    (unsigned long long)bytes, name ? name : "?");
@@ -305,7 +307,7 @@ int wl_device_release(wl_device *d, int id) {
                    a->name);
   if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED)
     d->gused -= a->size;
-  wl__free(d->ctx, a->data, a->size);
+  wl__free(d->ctx, a->data, a->cap);
   a->data = NULL;
   a->live = 0;
   return 0;
