@@ -370,7 +370,10 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
 enum {
   WL_PROFILE_WEAK, /* weak outcomes frequent: long queues, stale L1 */
   WL_PROFILE_H100  /* weak outcomes across CTAs at roughly the rates
-                    * measured on an H100 (shared/hw/h100) */
+                    * measured on an H100 (shared/hw/h100, harness A:
+                    * MP, SB, LB with no fence and __threadfence_block
+                    * within a factor of 2), and none where it showed
+                    * none (__threadfence, CoRR, 2+2W, one CTA) */
 };
 
 typedef struct wl_sample_opts {
