@@ -942,6 +942,8 @@ static int64_t to_carrier(int type, uint64_t bits) {
 /* l1 lookup of the sector holding global address a */
 static l1_line *l1_find(sm_st *m, uint64_t sector) {
   uint64_t key = sector + 1;
+  if (m->l1 == NULL)
+    return NULL;
   uint32_t i = (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 40) & (L1_SLOTS - 1);
   int n;
   for (n = 0; n < L1_SLOTS; n++, i = (i + 1) & (L1_SLOTS - 1)) {
@@ -954,13 +956,21 @@ static l1_line *l1_find(sm_st *m, uint64_t sector) {
 }
 
 static void l1_clear(sm_st *m) {
+  if (m->l1 == NULL)
+    return;
   memset(m->l1, 0, sizeof(l1_line) * L1_SLOTS);
   m->l1_used = 0;
 }
 
-static void l1_fill(sm_st *m, uint64_t sector, const uint8_t *src) {
+static void l1_fill(wl_ctx *ctx, sm_st *m, uint64_t sector,
+                    const uint8_t *src) {
   uint64_t key = sector + 1;
   uint32_t i = (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 40) & (L1_SLOTS - 1);
+  /* made when the SM first loads through L1 (most SMs of a small launch
+   * never do); without memory the load just goes to L2 */
+  if (m->l1 == NULL &&
+      (m->l1 = wl__calloc(ctx, sizeof(l1_line) * L1_SLOTS)) == NULL)
+    return;
   if (m->l1_used * 2 >= L1_SLOTS)
     l1_clear(m); /* full: forget everything (capacity eviction) */
   while (m->l1[i].key != 0 && m->l1[i].key != key)
@@ -1186,7 +1196,7 @@ static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
     l1_line *ln = l1_find(m, sector);
     uint64_t in = addr % 32;
     if (ln == NULL) {
-      l1_fill(m, sector, p - in);
+      l1_fill(l->ctx, m, sector, p - in);
       ln = l1_find(m, sector);
     }
     if (ln != NULL && in + (uint64_t)a->width <= 32) {
@@ -1703,8 +1713,6 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     for (i = 0; i < l->nsms; i++) {
       sm_st *m = &l->sms[i];
       wl__vec_init(&m->buf, sizeof(sbuf_ent));
-      if ((m->l1 = wl__calloc(d->ctx, sizeof(l1_line) * L1_SLOTS)) == NULL)
-        return wl__err(d->ctx, WL_ENOMEM, "out of memory");
     }
   }
   return 0;
