@@ -1417,7 +1417,8 @@ static void push_counters(lua_State *L, const wl_launch *l, int site) {
 }
 
 /* Pushes the launch report: {occupancy, counters, sites, steps}. */
-static void push_report(lua_State *L, const wl_launch *l) {
+static void push_report(lua_State *L, const wl_launch *l, int banks,
+                        int bank_bytes) {
   static const char *const sp[] = {"global", "managed", "constant",
                                    "param",  "shared",  "local"};
   static const char *const kinds[] = {"ld", "st", "atom"};
@@ -1444,6 +1445,32 @@ static void push_report(lua_State *L, const wl_launch *l) {
     lua_setfield(L, -2, "width");
     push_counters(L, l, k);
     lua_setfield(L, -2, "counters");
+    {
+      uint32_t mask;
+      uint64_t addr[32];
+      int wf = wl_launch_site_worst(l, k, &mask, addr), i;
+      if (wf >= 0) { /* a spec wl.bank_access / wl.heatmap take */
+        lua_createtable(L, 0, 6);
+        lua_createtable(L, 32, 0);
+        for (i = 0; i < 32; i++)
+          if (mask >> i & 1) {
+            lua_pushinteger(L, (lua_Integer)addr[i]);
+            lua_rawseti(L, -2, i + 1);
+          }
+        lua_setfield(L, -2, "offsets");
+        lua_pushinteger(L, (lua_Integer)mask);
+        lua_setfield(L, -2, "active");
+        lua_pushinteger(L, width);
+        lua_setfield(L, -2, "width");
+        lua_pushstring(L, kind == WL_ACC_LOAD ? "ld" : "st");
+        lua_setfield(L, -2, "op");
+        lua_pushinteger(L, banks);
+        lua_setfield(L, -2, "banks");
+        lua_pushinteger(L, bank_bytes);
+        lua_setfield(L, -2, "bank_bytes");
+        lua_setfield(L, -2, "worst_access");
+      }
+    }
     lua_rawseti(L, -2, k + 1);
   }
   lua_setfield(L, -2, "sites");
@@ -1561,7 +1588,7 @@ static int kd_launch(lua_State *L) {
   lua_settop(L, x.dims);
   rc = wl_launch_run(d->d, &cfg, &l);
   ks->run = NULL;
-  for (i = 0; i < nparams; i++)
+  for (i = nparams - 1; i >= 0; i--) /* newest first: the space returns */
     wl_device_release(d->d, params[i]);
   if (rc != 0) {
     lua_pushstring(L, l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
@@ -1569,7 +1596,8 @@ static int kd_launch(lua_State *L) {
     wl_launch_free(l);
     return lua_error(L);
   }
-  push_report(L, l);
+  push_report(L, l, wl_device_config(d->d)->banks,
+              wl_device_config(d->d)->bank_bytes);
   wl_launch_free(l);
   return 1;
 }

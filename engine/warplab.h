@@ -533,7 +533,7 @@ enum {
 enum { WL_TYPE_BYTES = 16 }; /* raw bytes: vector loads/stores */
 
 /* Allocates bytes in space (GLOBAL, MANAGED, CONSTANT or PARAM), zeroed,
- * at an address aligned to 256 bytes (constant: to align).  *id names the
+ * at an address aligned to 256 bytes (constant and parameters: 16).  *id names the
  * allocation in later calls.  Fails with WL_ELIMIT past the device's
  * global memory or 64 KB of constant memory. */
 int wl_device_alloc(wl_device *d, int space, uint64_t bytes, const char *name,
@@ -548,7 +548,9 @@ uint64_t wl_device_alloc_size(const wl_device *d, int id);
 int wl_device_alloc_space(const wl_device *d, int id);
 uint64_t wl_device_alloc_addr(const wl_device *d, int id);
 const char *wl_device_alloc_name(const wl_device *d, int id);
-/* Releases an allocation (cudaFree); its id is not reused. */
+/* Releases an allocation (cudaFree); its id is not reused.  Global
+ * memory is counted back; constant and parameter memory come back when
+ * the newest allocation of their space is released. */
 int wl_device_release(wl_device *d, int id);
 
 typedef struct wl_launch wl_launch;
@@ -676,6 +678,11 @@ int wl_launch_nsites(const wl_launch *l);
 /* A site's line, space (WL_SPACE_*), kind (WL_ACC_*) and width. */
 int wl_launch_site(const wl_launch *l, int site, int *line, int *space,
                    int *kind, int *width);
+/* For a shared-memory site: the active lanes and their addresses (offsets
+ * in the block's shared memory) of its costliest request, the first with
+ * the most wavefronts, which it returns; WL_EINVAL for other sites. */
+int wl_launch_site_worst(const wl_launch *l, int site, uint32_t *mask,
+                         uint64_t addr[32]);
 /* Counter i of a site (site -1: the whole kernel). */
 uint64_t wl_launch_counter(const wl_launch *l, int site, int i);
 const wl_occupancy *wl_launch_occupancy(const wl_launch *l);

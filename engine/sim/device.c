@@ -305,8 +305,17 @@ int wl_device_release(wl_device *d, int id) {
   if (d->running)
     return wl__err(d->ctx, WL_EINVAL, "cannot free '%s' during a launch",
                    a->name);
+  /* the space of the newest allocation of constant and parameter memory
+   * comes back (they are bump-allocated; parameters are freed after each
+   * launch, newest first) */
   if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED)
     d->gused -= a->size;
+  else if (a->space == WL_SPACE_CONSTANT &&
+           a->base + ((a->size + 15) & ~(uint64_t)15) == d->cused)
+    d->cused = a->base;
+  else if (a->space == WL_SPACE_PARAM &&
+           a->base + ((a->size + 15) & ~(uint64_t)15) == d->pnext)
+    d->pnext = a->base;
   wl__free(d->ctx, a->data, a->cap);
   a->data = NULL;
   a->live = 0;
@@ -510,6 +519,11 @@ const char *wl_launch_counter_name(int i) {
 typedef struct site {
   int line, space, kind, width;
   uint64_t c[NCOUNTERS];
+  /* shared sites: the lanes' addresses of the costliest request (the
+   * first of the most wavefronts), for heatmaps */
+  int worst; /* its wavefronts, -1 before any */
+  uint32_t worst_mask;
+  uint64_t worst_addr[32];
 } site;
 
 /* a warp-wide request being gathered: the n-th access of its lanes at
@@ -650,15 +664,16 @@ int wl_kernel_fail(wl_launch *l, int block, int thread, const char *file,
 const char *wl_launch_errmsg(const wl_launch *l) { return l->err; }
 
 static slot *slot_of(wl_launch *l, int block) {
-  if (block < 0 || block >= l->nblocks || l->slot_of[block] < 0)
+  if (l->slot_of == NULL || block < 0 || block >= l->nblocks ||
+      l->slot_of[block] < 0)
     return NULL;
   return &l->slots[l->slot_of[block]];
 }
 
 int wl_kernel_lane_state(const wl_launch *l, int block, int thread) {
   slot *s;
-  if (block < 0 || block >= l->nblocks || l->slot_of[block] < 0 ||
-      thread < 0 || thread >= l->nthreads)
+  if (l->slot_of == NULL || block < 0 || block >= l->nblocks ||
+      l->slot_of[block] < 0 || thread < 0 || thread >= l->nthreads)
     return WL_LANE_NONE;
   s = &l->slots[l->slot_of[block]];
   return s->state[thread];
@@ -685,11 +700,12 @@ static int site_id(wl_launch *l, int line, int space, int kind, int width) {
   if (l->sites.n * 2 >= (size_t)l->site_hash_n)
     return wl__err(l->ctx, WL_ELIMIT, "too many access sites in one kernel");
   if ((s = wl__vec_push(l->ctx, &l->sites)) == NULL)
-    return WL_ENOMEM;
+    return wl__err(l->ctx, WL_ENOMEM, "out of memory");
   s->line = line;
   s->space = space;
   s->kind = kind;
   s->width = width;
+  s->worst = -1;
   l->site_hash[i] = (int)(l->sites.n - 1);
   return l->site_hash[i];
 }
@@ -707,6 +723,19 @@ int wl_launch_site(const wl_launch *l, int k, int *line, int *space,
   *kind = s->kind;
   *width = s->width;
   return 0;
+}
+
+int wl_launch_site_worst(const wl_launch *l, int k, uint32_t *mask,
+                         uint64_t addr[32]) {
+  const site *s;
+  if (k < 0 || (size_t)k >= l->sites.n)
+    return WL_EINVAL;
+  s = WL_VEC_PTR(&l->sites, site, k);
+  if (s->worst < 0)
+    return WL_EINVAL;
+  *mask = s->worst_mask;
+  memcpy(addr, s->worst_addr, sizeof s->worst_addr);
+  return s->worst;
 }
 
 uint64_t wl_launch_counter(const wl_launch *l, int k, int i) {
@@ -763,6 +792,11 @@ static int price(wl_launch *l, int sm, const group *g) {
       return 0; /* alignment was checked per lane */
     count(l, s, s->kind == WL_ACC_LOAD ? C_SH_WF_LD : C_SH_WF_ST,
           (uint64_t)sc.wavefronts);
+    if (sc.wavefronts > s->worst) {
+      s->worst = sc.wavefronts;
+      s->worst_mask = g->mask;
+      memcpy(s->worst_addr, r.addr, sizeof r.addr);
+    }
     count(l, s, s->kind == WL_ACC_LOAD ? C_SH_BC_LD : C_SH_BC_ST,
           (uint64_t)sc.conflicts);
     break;
@@ -907,7 +941,7 @@ static int gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr) {
       compact_warp(w);
     }
     if ((g = wl__vec_push(l->ctx, &w->groups)) == NULL)
-      return WL_ENOMEM;
+      return wl__err(l->ctx, WL_ENOMEM, "out of memory");
     g->site = k;
   }
   g->mask |= bit;
@@ -1087,6 +1121,13 @@ static int locate(wl_launch *l, slot *s, int block, int thread,
     size = al->size;
     base = al->base;
     name = al->name;
+    if (al->space != a->space &&
+        !((al->space == WL_SPACE_GLOBAL || al->space == WL_SPACE_MANAGED) &&
+          (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED))) {
+      snprintf(msg, sizeof msg, "'%s' is %s memory, accessed as %s", name,
+               space_name(al->space), space_name(a->space));
+      return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
+    }
     if (al->space == WL_SPACE_CONSTANT && a->kind != WL_ACC_LOAD) {
       snprintf(msg, sizeof msg,
                "write to __constant__ memory '%s' (read-only on the device; "
@@ -1226,10 +1267,13 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
   l->last_block = block;
   l->last_thread = thread;
   l->last_line = a->line;
-  if ((k = site_id(l, a->line, a->space, a->kind, a->width)) < 0)
-    return k;
-  if ((rc = gather(l, s, thread, k, addr)) != 0)
-    return rc;
+  if ((k = site_id(l, a->line, a->space, a->kind, a->width)) < 0 ||
+      (rc = gather(l, s, thread, k, addr)) != 0) {
+    /* out of memory: the launch stops with the context's message */
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return k < 0 ? k : rc;
+  }
   m = &l->sms[s->sm];
   global = a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED;
   if (a->kind == WL_ACC_LOAD) {

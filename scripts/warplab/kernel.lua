@@ -95,8 +95,21 @@ end
 local report_mt = { __name = "warplab.LaunchReport", __tostring = wl.report_text }
 
 -- r:site(line [, space [, op]]) -> the counters of one source line
--- (summed over its sites that match)
+-- (summed over its sites that match); r:heatmap(line [, op [, opts]]) ->
+-- the text bank heatmap of the costliest shared-memory request made at
+-- that line (r:heatmap_svg likewise)
 function report_mt.__index(r, key)
+  if key == "heatmap" or key == "heatmap_svg" then
+    return function(self, line, op, opts)
+      for _, s in ipairs(self.sites) do
+        if s.line == line and s.worst_access and (op == nil or s.op == op) then
+          return wl[key](s.worst_access, opts)
+        end
+      end
+      error(("r:%s: no shared-memory access at line %s"):format(key,
+            tostring(line)), 2)
+    end
+  end
   if key == "site" then
     return function(self, line, space, op)
       local sum = {}

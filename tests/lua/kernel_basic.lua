@@ -187,4 +187,26 @@ check(r.counters["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] == 
 fails("use c:load_vec", dev.launch, dev,
   wl.kernel(function(c, V) local x = V[0] end), { grid = 1, block = 1 }, V)
 
+-- the bank heatmap of a kernel's costliest shared access at a line
+r = dev:launch(wl.kernel(function(c)
+  local tile = c:shared("float", 32 * 32)
+  local t = c.threadIdx.x
+  tile[t * 32] = t                      -- a column: one bank, 32 words
+  local x = tile[t * 33 % 1024]         -- padded diagonal: 32 banks
+end), { grid = 1, block = 32 })
+local hm = r:heatmap(r.sites[1].line, "st")
+check(hm:find("32 wavefronts") and hm:find("bank  0 |#+| 32"), hm)
+local w = r.sites[1].worst_access or r.sites[2].worst_access
+check(w and wl.bank_access(w).wavefronts >= 1, "worst access spec")
+check(r:heatmap_svg(r.sites[1].line):find("^<svg") or
+      r:heatmap_svg(r.sites[1].line):find("<svg"), "svg heatmap")
+fails("no shared%-memory access at line 1", r.heatmap, r, 1)
+
+-- constant memory: releasing the newest allocation gives its space back
+local d2 = wl.device()
+local big = d2:constant("float", 16384, "big")      -- all 64 KB
+fails("constant memory is 65536 bytes", d2.constant, d2, "float", 1)
+d2:free(big)
+check(#d2:constant("float", 4, "small") == 4, "constant space returned")
+
 print("kernel_basic: ok")
