@@ -6,8 +6,12 @@ B=${1:-build/release}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WL="$B/warplab"
 cat <<'TXT'
-warplab tour: every outcome the PTX 6.0 memory model allows, exhaustively.
-Part 1 runs the Lua scripts in scripts/examples/ (warplab run FILE.lua);
+warplab tour: every outcome the PTX 6.0 memory model allows, exhaustively;
+kernels on a simulated GPU and what their memory accesses cost.
+Part 1 runs the Lua scripts in scripts/examples/ (warplab run FILE.lua):
+01-06 litmus tests, 07 the threadfence reduction as a real kernel, 08-11
+shared-memory banks, tiled matrix multiplication, constant memory vs
+__ldg, occupancy;
 part 2 the .litmus files in scripts/litmus/ (warplab litmus FILE.litmus);
 part 3 samples some of them on the simulator (warplab sample).
 TXT

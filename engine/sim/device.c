@@ -518,6 +518,9 @@ const char *wl_launch_counter_name(int i) {
 
 typedef struct site {
   int line, space, kind, width;
+  int l1pol; /* L1_ALLOCATE: weak .ca/.cs loads and __ldg; L1_BYPASS:
+              * .cg (L2 only), .cv and volatile (fetched again), strong
+              * loads (relaxed/acquire: performed at L2) */
   uint64_t c[NCOUNTERS];
   /* shared sites: the lanes' addresses of the costliest request (the
    * first of the most wavefronts), for heatmaps */
@@ -683,8 +686,13 @@ int wl_kernel_threads_per_block(const wl_launch *l) { return l->nthreads; }
 
 /* ---------------------------- sites ------------------------------- */
 
-static int site_id(wl_launch *l, int line, int space, int kind, int width) {
-  uint32_t h = ((uint32_t)line * 2654435761u) ^ (uint32_t)(space * 131 + kind * 17 + width);
+/* how a load uses the SM's L1 in the cost model */
+enum { L1_ALLOCATE, L1_BYPASS };
+
+static int site_id(wl_launch *l, int line, int space, int kind, int width,
+                   int l1pol) {
+  uint32_t h = ((uint32_t)line * 2654435761u) ^
+               (uint32_t)(space * 131 + kind * 17 + width + l1pol * 7919);
   int mask = l->site_hash_n - 1, i = (int)(h & (uint32_t)mask);
   site *s;
   for (;;) {
@@ -693,7 +701,7 @@ static int site_id(wl_launch *l, int line, int space, int kind, int width) {
       break;
     s = WL_VEC_PTR(&l->sites, site, k);
     if (s->line == line && s->space == space && s->kind == kind &&
-        s->width == width)
+        s->width == width && s->l1pol == l1pol)
       return k;
     i = (i + 1) & mask;
   }
@@ -705,6 +713,7 @@ static int site_id(wl_launch *l, int line, int space, int kind, int width) {
   s->space = space;
   s->kind = kind;
   s->width = width;
+  s->l1pol = l1pol;
   s->worst = -1;
   l->site_hash[i] = (int)(l->sites.n - 1);
   return l->site_hash[i];
@@ -805,7 +814,8 @@ static int price(wl_launch *l, int sm, const group *g) {
   case WL_SPACE_MANAGED:
   case WL_SPACE_LOCAL: {
     wl_global_cost gc;
-    int k, l1 = s->kind == WL_ACC_LOAD && s->space != WL_SPACE_LOCAL;
+    int k, l1 = s->kind == WL_ACC_LOAD && s->space != WL_SPACE_LOCAL &&
+                s->l1pol == L1_ALLOCATE;
     if (wl_price_global(&r, &gc) != 0)
       return 0;
     if (s->space == WL_SPACE_LOCAL) {
@@ -1267,7 +1277,13 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
   l->last_block = block;
   l->last_thread = thread;
   l->last_line = a->line;
-  if ((k = site_id(l, a->line, a->space, a->kind, a->width)) < 0 ||
+  if ((k = site_id(l, a->line, a->space, a->kind, a->width,
+                   a->kind == WL_ACC_LOAD && a->sem == WL_SEM_WEAK &&
+                           (a->cache == WL_CACHE_CA ||
+                            a->cache == WL_CACHE_CS ||
+                            a->cache == WL_CACHE_LDG)
+                       ? L1_ALLOCATE
+                       : L1_BYPASS)) < 0 ||
       (rc = gather(l, s, thread, k, addr)) != 0) {
     /* out of memory: the launch stops with the context's message */
     snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));

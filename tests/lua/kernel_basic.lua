@@ -202,6 +202,25 @@ check(r:heatmap_svg(r.sites[1].line):find("^<svg") or
       r:heatmap_svg(r.sites[1].line):find("<svg"), "svg heatmap")
 fails("no shared%-memory access at line 1", r.heatmap, r, 1)
 
+-- cache operators: .ca fills L1 and the same load then hits; .cg and
+-- volatile go to L2; __ldg uses L1
+local Ac = dev:malloc("float", 64, "Ac")
+r = dev:launch(wl.kernel(function(c, A)
+  local t = c.threadIdx.x
+  local a = A[t]
+  local b = A[t]
+  local x = c:ld(A, t, "cg")
+  local y = c:volatile_load(A, t)
+  local z = c:ldg(A, t)
+end), { grid = 1, block = 32 }, Ac)
+local hit, l2hit = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+  "lts__t_sectors_srcunit_tex_lookup_hit.sum"
+local L0 = r.sites[1].line
+check(r:site(L0)[hit] == 0 and r:site(L0 + 1)[hit] == 4, ".ca then a hit")
+check(r:site(L0 + 2)[hit] == 0 and r:site(L0 + 2)[l2hit] == 4, ".cg: L2")
+check(r:site(L0 + 3)[hit] == 0 and r:site(L0 + 3)[l2hit] == 4, "volatile: L2")
+check(r:site(L0 + 4)[hit] == 4, "__ldg: L1")
+
 -- constant memory: releasing the newest allocation gives its space back
 local d2 = wl.device()
 local big = d2:constant("float", 16384, "big")      -- all 64 KB
