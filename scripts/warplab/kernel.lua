@@ -63,6 +63,11 @@ function wl.report_text(r)
     o.blocks_per_sm, o.blocks_per_sm == 1 and "" or "s", o.limited_by,
     o.warps_per_sm, o.occupancy * 100,
     o.shared_per_block, o.shared_per_sm // 1024)
+  if r.l1_hit_rate or r.l2_hit_rate then
+    out[#out + 1] = ("hit rates: L1 %s, L2 %s"):format(
+      r.l1_hit_rate and ("%.1f%%"):format(r.l1_hit_rate * 100) or "-",
+      r.l2_hit_rate and ("%.1f%%"):format(r.l2_hit_rate * 100) or "-")
+  end
   local used = {}
   for _, c in ipairs(columns) do
     if col(c, r.counters) > 0 then used[#used + 1] = c end
@@ -146,6 +151,15 @@ function methods.launch(dev, k, cfg, ...)
     end
   end
   local r = dev:_launch(k, cfg, ...)
+  -- hit rates of global loads in L1 and of L1 misses and stores in L2
+  -- (nil when nothing was looked up)
+  local c = r.counters
+  local h1 = c["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]
+  local m1 = c["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"]
+  local h2 = c["lts__t_sectors_srcunit_tex_lookup_hit.sum"]
+  local m2 = c["lts__t_sectors_srcunit_tex_lookup_miss.sum"]
+  if h1 + m1 > 0 then r.l1_hit_rate = h1 / (h1 + m1) end
+  if h2 + m2 > 0 then r.l2_hit_rate = h2 / (h2 + m2) end
   return setmetatable(r, report_mt)
 end
 
