@@ -56,16 +56,91 @@ typedef struct krun {
 } krun;
 
 /* Per Lua state: the run, shared by every function through upvalue 1. */
+/* The source line of every access names its site.  lua_getinfo per
+ * access was a third of a kernel's time, so lines are cached by the
+ * calling instruction: Lua 5.4 keeps the saved pc of a Lua function at
+ * the start of its CallInfo's union, after four pointers (lstate.h,
+ * 5.4.0 to 5.4.6).  The pc is only a cache key (never dereferenced), and
+ * at startup a probe checks that distinct call sites give distinct keys
+ * and the same site the same key; otherwise every access asks
+ * lua_getinfo. */
+#define PCLINES 4096
+typedef struct pcline {
+  const void *pc;
+  int line;
+} pcline;
+
 typedef struct kstate {
   krun *run;
   unsigned gen;
   const void *arr_mt; /* the metatable of device arrays */
+  int fast_lines;     /* the pc cache is usable */
+  pcline lines[PCLINES];
 } kstate;
 
 static const char probe_marker = 0;
 
 static kstate *KS(lua_State *L) {
   return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static const void *saved_pc(const lua_Debug *ar) {
+  const void *pc;
+  memcpy(&pc, (const char *)ar->i_ci + 4 * sizeof(void *), sizeof pc);
+  return pc;
+}
+
+/* The line of the Lua code that made the current call. */
+static int site_line(lua_State *L, kstate *ks) {
+  lua_Debug ar;
+  const void *pc;
+  pcline *e;
+  if (!ks->fast_lines || !lua_getstack(L, 1, &ar))
+    return wll_curline(L);
+  pc = saved_pc(&ar);
+  e = &ks->lines[((uintptr_t)pc >> 2) * 2654435761u % PCLINES];
+  if (e->pc == pc && pc != NULL)
+    return e->line;
+  if (!lua_getinfo(L, "l", &ar) || ar.currentline <= 0)
+    return wll_curline(L); /* level 1 is no Lua function */
+  e->pc = pc;
+  e->line = ar.currentline;
+  return ar.currentline;
+}
+
+/* lua: returns the key and line of its call site */
+static int probe_site(lua_State *L) {
+  lua_Debug ar;
+  if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "l", &ar))
+    return 0;
+  lua_pushlightuserdata(L, (void *)(uintptr_t)saved_pc(&ar));
+  lua_pushinteger(L, ar.currentline);
+  return 2;
+}
+
+/* Checks the pc cache's assumption on this Lua (see kstate). */
+static int probe_lines(lua_State *L) {
+  static const char chunk[] =
+      "local f = ...\n"
+      "local k = {}\n"
+      "for i = 1, 2 do\n"
+      "  local a, la = f(); local b, lb = f()\n"
+      "  local c, lc = f()\n"
+      "  k[i] = { a, la, b, lb, c, lc }\n"
+      "end\n"
+      "local x, y = k[1], k[2]\n"
+      "return x[1] ~= nil and x[1] ~= x[3] and x[1] ~= x[5] and\n"
+      "  x[3] ~= x[5] and x[2] == 4 and x[4] == 4 and x[6] == 5 and\n"
+      "  y[1] == x[1] and y[3] == x[3] and y[5] == x[5]\n";
+  int ok = 0, top = lua_gettop(L);
+  if (LUA_VERSION_NUM == 504 &&
+      luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=probe") == LUA_OK) {
+    lua_pushcfunction(L, probe_site);
+    if (lua_pcall(L, 1, 1, 0) == LUA_OK)
+      ok = lua_toboolean(L, -1);
+  }
+  lua_settop(L, top);
+  return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -272,12 +347,12 @@ static int finish(lua_State *L, krun *r, int rc, int nres) {
 
 static int do_access(lua_State *L, krun *r, darray *a, uint64_t off,
                      wl_access *acc, void *buf) {
+  acc->line = site_line(L, KS(L));
   acc->space = a->space;
   acc->id = a->id;
   acc->off = off;
   acc->width = a->esize;
   acc->type = type_base[a->type];
-  acc->line = wll_curline(L);
   return wl_kernel_access(r->l, r->block, r->thread, acc, buf);
 }
 
@@ -1584,6 +1659,8 @@ static int kd_launch(lua_State *L) {
   cfg.block_done = block_done;
   cfg.ud = &x;
   x.r.gen = ++ks->gen;
+  /* code of an earlier launch may be gone and its pcs reused */
+  memset(ks->lines, 0, sizeof ks->lines);
   ks->run = &x.r;
   lua_settop(L, x.dims);
   rc = wl_launch_run(d->d, &cfg, &l);
@@ -1651,6 +1728,7 @@ void wll_kernel_open(lua_State *L) {
   kstate *k = lua_newuserdatauv(L, sizeof *k, 1);
   memset(k, 0, sizeof *k);
   ks = lua_gettop(L);
+  k->fast_lines = probe_lines(L);
   push_c_methods(L, ks);
   lua_setiuservalue(L, ks, 1);
   /* device arrays */
@@ -1690,5 +1768,7 @@ void wll_kernel_open(lua_State *L) {
   lua_setfield(L, mod, "device");
   lua_pushcfunction(L, l_presets);
   lua_setfield(L, mod, "device_presets");
+  lua_pushboolean(L, k->fast_lines);
+  lua_setfield(L, mod, "_fast_lines"); /* for the tests */
   lua_settop(L, mod);
 }
