@@ -53,6 +53,7 @@ typedef struct krun {
   uint64_t probe_shared; /* bytes the probe saw declared */
   unsigned gen;
   int gdim[3], bdim[3];
+  struct kstate *ks;
 } krun;
 
 /* Per Lua state: the run, shared by every function through upvalue 1. */
@@ -347,7 +348,7 @@ static int finish(lua_State *L, krun *r, int rc, int nres) {
 
 static int do_access(lua_State *L, krun *r, darray *a, uint64_t off,
                      wl_access *acc, void *buf) {
-  acc->line = site_line(L, KS(L));
+  acc->line = site_line(L, r->ks);
   acc->space = a->space;
   acc->id = a->id;
   acc->off = off;
@@ -357,6 +358,8 @@ static int do_access(lua_State *L, krun *r, darray *a, uint64_t off,
 }
 
 static int load_arr(lua_State *L, darray *a, int sem, int scope,
+                    int cache);
+static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
                     int cache);
 static int store_arr(lua_State *L, darray *a, int sem, int scope, int cache,
                      int varg);
@@ -378,6 +381,11 @@ static int vec_misuse(lua_State *L, krun *r, darray *a) {
 static int load_arr(lua_State *L, darray *a, int sem, int scope,
                     int cache) {
   krun *r = running(L);
+  return load_run(L, r, a, sem, scope, cache);
+}
+
+static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
+                    int cache) {
   uint64_t off = elem_off(L, r, a, 2);
   if (a->type >= NSCALAR)
     return vec_misuse(L, r, a);
@@ -486,7 +494,10 @@ static int host_elem(lua_State *L, darray *a, uint64_t *off) {
 static int arr_index(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
   if (lua_type(L, 2) == LUA_TNUMBER) {
-    if (KS(L)->run != NULL) /* a metamethod: arg 1 is an array */
+    krun *r = KS(L)->run;
+    if (r != NULL && !r->probe) /* a metamethod: arg 1 is an array */
+      return load_run(L, r, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
+    if (r != NULL)
       return load_arr(L, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
     {
       uint64_t off;
@@ -1659,6 +1670,7 @@ static int kd_launch(lua_State *L) {
   cfg.block_done = block_done;
   cfg.ud = &x;
   x.r.gen = ++ks->gen;
+  x.r.ks = ks;
   /* code of an earlier launch may be gone and its pcs reused */
   memset(ks->lines, 0, sizeof ks->lines);
   ks->run = &x.r;

@@ -58,8 +58,8 @@ int wl_req_misaligned(const wl_warp_req *r) {
   if (!wl_req_valid_width(r->width))
     return -1;
   for (i = 0; i < WL_WARP_SIZE; i++)
-    if ((r->active >> i & 1u) && r->addr[i] % (uint64_t)r->width != 0)
-      return i;
+    if ((r->active >> i & 1u) && (r->addr[i] & (uint64_t)(r->width - 1)))
+      return i; /* widths are powers of two */
   return -1;
 }
 
@@ -136,10 +136,31 @@ int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
     return WL_EINVAL;
   if ((out->bad_lane = wl_req_misaligned(r)) >= 0)
     return WL_EINVAL;
+  wfbytes = cfg->nbanks * cfg->bank_bytes;
+  if (r->width <= cfg->bank_bytes) {
+    /* Narrow, the common case, the rule of price() without its
+     * quarter-warp counts: every lane asks for one word. */
+    uint64_t w[WL_WARP_SIZE];
+    int n = 0, cost = 0;
+    for (i = 0; i < WL_WARP_SIZE; i++)
+      if (r->active >> i & 1u)
+        w[n++] = r->addr[i] / (uint64_t)cfg->bank_bytes;
+    if (n == 0)
+      return 0;
+    n = uniq(w, n);
+    for (i = 0; i < n; i++) {
+      uint32_t c = ++out->bank_words[w[i] % (uint64_t)cfg->nbanks];
+      if ((int)c > cost)
+        cost = (int)c;
+    }
+    out->wavefronts = cost;
+    out->ideal = ceil_div(n, cfg->nbanks);
+    out->conflicts = out->wavefronts - out->ideal;
+    return 0;
+  }
   all = price(cfg, r, 0, WL_WARP_SIZE, out->bank_words);
   if (all.lanes == 0)
     return 0;
-  wfbytes = cfg->nbanks * cfg->bank_bytes;
 
   /* Narrow: one unit (hw/README.md's 4-byte rule). */
   if (r->width <= cfg->bank_bytes || WL_WARP_SIZE * r->width <= wfbytes) {

@@ -549,6 +549,7 @@ typedef struct shared_arr {
 typedef struct warp_st {
   wl_vec groups;  /* group, in the order lanes first reach them */
   uint32_t alive; /* lanes that have not exited */
+  int compacted;  /* positions are no hints until the warp converges */
 } warp_st;
 
 typedef struct slot {
@@ -563,6 +564,7 @@ typedef struct slot {
   uint32_t *slice; /* accesses since the lane was resumed */
   uint32_t *seq;   /* accesses since the warp converged: the lane's n-th
                     * access usually joins the warp's n-th request */
+  uint8_t *irregular; /* the lane joined a request off its position */
   wl_vec *locals;  /* local_arr, per thread */
   warp_st *warps;
   int nexited, nwaiting;
@@ -888,8 +890,10 @@ static int flush_warp(wl_launch *l, slot *s, int warp) {
       return rc;
   }
   w->groups.n = 0;
+  w->compacted = 0;
   for (t = warp * 32; t < warp * 32 + 32 && t < l->nthreads; t++) {
     s->seq[t] = 0;
+    s->irregular[t] = 0;
   }
   return 0;
 }
@@ -922,9 +926,12 @@ static int gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr) {
   if (hint < w->groups.n) {
     group *x = WL_VEC_PTR(&w->groups, group, hint);
     if (x->site == k && !(x->mask & bit) && !x->done) {
-      /* the hint is right unless an older request at k lacks the lane */
+      /* the hint is right unless an older request at k lacks the lane,
+       * which cannot be while the lane has joined request i at its i-th
+       * access every time since the warp converged */
       g = x;
-      for (i = 0; i < hint && g == x; i++) {
+      for (i = 0; (s->irregular[thread] || w->compacted) && i < hint && g == x;
+           i++) {
         group *y = WL_VEC_PTR(&w->groups, group, i);
         if (y->site == k && !(y->mask & bit) && !y->done)
           g = y;
@@ -949,11 +956,14 @@ static int gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr) {
       if (rc)
         return rc;
       compact_warp(w);
+      w->compacted = 1;
     }
     if ((g = wl__vec_push(l->ctx, &w->groups)) == NULL)
       return wl__err(l->ctx, WL_ENOMEM, "out of memory");
     g->site = k;
   }
+  if (g != WL_VEC_PTR(&w->groups, group, hint))
+    s->irregular[thread] = 1;
   g->mask |= bit;
   g->addr[lane] = addr;
   if (g->mask == w->alive) {
@@ -1510,6 +1520,7 @@ static void slot_release(wl_launch *l, slot *s) {
   wl__free(l->ctx, s->ndecl, sizeof(int) * (size_t)l->nthreads);
   wl__free(l->ctx, s->slice, sizeof(uint32_t) * (size_t)l->nthreads);
   wl__free(l->ctx, s->seq, sizeof(uint32_t) * (size_t)l->nthreads);
+  wl__free(l->ctx, s->irregular, (size_t)l->nthreads);
   wl__free(l->ctx, s->locals, sizeof(wl_vec) * (size_t)l->nthreads);
   wl__free(l->ctx, s->warps, sizeof(warp_st) * (size_t)l->nwarps);
   memset(s, 0, sizeof *s);
@@ -1529,11 +1540,12 @@ static int slot_start(wl_launch *l, slot *s, int block, int sm) {
   s->ndecl = wl__calloc(l->ctx, sizeof(int) * nt);
   s->slice = wl__calloc(l->ctx, sizeof(uint32_t) * nt);
   s->seq = wl__calloc(l->ctx, sizeof(uint32_t) * nt);
+  s->irregular = wl__calloc(l->ctx, nt);
   s->locals = wl__calloc(l->ctx, sizeof(wl_vec) * nt);
   s->warps = wl__calloc(l->ctx, sizeof(warp_st) * (size_t)l->nwarps);
   wl__vec_init(&s->decls, sizeof(shared_arr));
   if (!s->shmem || !s->state || !s->barline || !s->ndecl || !s->slice ||
-      !s->seq || !s->locals || !s->warps) {
+      !s->seq || !s->irregular || !s->locals || !s->warps) {
     /* slot_release needs the per-thread vectors initialised */
     if (s->locals && s->warps && s->state) {
       slot_release(l, s);
@@ -1544,6 +1556,7 @@ static int slot_start(wl_launch *l, slot *s, int block, int sm) {
       wl__free(l->ctx, s->ndecl, sizeof(int) * nt);
       wl__free(l->ctx, s->slice, sizeof(uint32_t) * nt);
       wl__free(l->ctx, s->seq, sizeof(uint32_t) * nt);
+      wl__free(l->ctx, s->irregular, nt);
       wl__free(l->ctx, s->locals, sizeof(wl_vec) * nt);
       wl__free(l->ctx, s->warps, sizeof(warp_st) * (size_t)l->nwarps);
       memset(s, 0, sizeof *s);
