@@ -37,6 +37,15 @@
 
 #include "../program/ir.h"
 
+/* The hot path is inlined into one function per profile, so that the
+ * profile's knobs are constants there and the generator's state stays in
+ * a register. */
+#if defined(__GNUC__)
+#define SIM_HOT inline __attribute__((always_inline))
+#else
+#define SIM_HOT inline
+#endif
+
 #define SIM_QMAX 64 /* entries in a store queue or SM buffer */
 #define SIM_PEND 8  /* deferred loads per thread */
 #define SIM_MAXSM WL_MAX_THREADS
@@ -121,7 +130,6 @@ typedef struct sbarrier {
 
 typedef struct sim {
   const wl_litmus *t;
-  uint64_t rng;
   int profile;
   sthread th[WL_MAX_THREADS];
   int nsm;
@@ -139,6 +147,7 @@ typedef struct sim {
   int nhold;           /* SMs with hold > 0 */
   int npend;           /* entries in all queues and SM buffers */
   int rdirty;          /* a thread finished, waited or was released */
+  uint32_t rmask;      /* the threads neither done nor waiting */
   int runnable[WL_MAX_THREADS], nr;
   /* callback threads */
   wl_ctx *ctx;
@@ -159,19 +168,25 @@ static uint64_t splitmix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-static uint64_t rnd(sim *s) {
-  s->rng ^= s->rng << 13;
-  s->rng ^= s->rng >> 7;
-  s->rng ^= s->rng << 17;
-  return s->rng;
+/* The generator's state lives in a local of run_once (r points to it),
+ * which every hot function is inlined into: it stays in a register. */
+static inline uint64_t rnd(uint64_t *r) {
+  uint64_t x = *r;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  *r = x;
+  return x;
 }
 
 /* true with probability p/1024 */
-static int chance(sim *s, unsigned p) { return (rnd(s) & 1023) < p; }
+static inline int chance(uint64_t *r, unsigned p) {
+  return (rnd(r) & 1023) < p;
+}
 
-static int pick(sim *s, int n) {
+static inline int pick(uint64_t *r, int n) {
   /* multiply-shift: no division on the hot path */
-  return (int)(((rnd(s) >> 32) * (uint64_t)n) >> 32);
+  return (int)(((rnd(r) >> 32) * (uint64_t)n) >> 32);
 }
 
 /* Profile knobs, in 1/1024. */
@@ -243,8 +258,8 @@ static const knobs profiles[] = {
  * reads the top bits: the low bits of nearby xorshift outputs are
  * correlated enough that two rare events (p near 1024) would come
  * together far more often than p's square. */
-static int knob(sim *s, unsigned p) {
-  return p >= 1024 || (p > 0 && (rnd(s) >> 54) < p);
+static inline int knob(uint64_t *r, unsigned p) {
+  return p >= 1024 || (p > 0 && (rnd(r) >> 54) < p);
 }
 
 /* ---------------------------------------------------------------- */
@@ -280,8 +295,8 @@ static int q_find(const squeue *q, int loc, int64_t *v) {
 }
 
 /* An entry that may leave the queue now: the oldest for its location. */
-static int q_pick(sim *s, const squeue *q) {
-  int i = pick(s, q->n), j;
+static inline int q_pick(uint64_t *r, const squeue *q) {
+  int i = pick(r, q->n), j;
   for (j = 0; j < i; j++)
     if (q->e[j].loc == q->e[i].loc)
       return j;
@@ -352,20 +367,21 @@ static void release(sim *s, int th, int scope) {
 
 /* Whether a load would be served by L2: nothing for loc in the thread's
  * queue or its SM's buffer, and no L1 line it may use. */
-static int goes_to_l2(sim *s, int th, int loc, int sem, int scope) {
+static SIM_HOT int goes_to_l2(sim *s, const knobs *k, int th, int loc, int sem,
+                              int scope) {
   int sm = s->th[th].sm;
   int64_t v;
-  if (q_find(&s->th[th].q, loc, &v) || q_find(&s->smb[sm], loc, &v))
+  if ((k->thq > 0 && q_find(&s->th[th].q, loc, &v)) ||
+      q_find(&s->smb[sm], loc, &v))
     return 0;
   return !((sem == SEM_WEAK || scope == SCOPE_CTA) &&
            (s->l1valid[sm] >> loc & 1));
 }
 
-static int64_t read_mem(sim *s, int th, int loc, int sem, int scope) {
-  const knobs *k = &profiles[s->profile];
+static SIM_HOT int64_t read_mem(sim *s, uint64_t *r, const knobs *k, int th, int loc, int sem, int scope) {
   int sm = s->th[th].sm;
   int64_t v;
-  if (q_find(&s->th[th].q, loc, &v))
+  if (k->thq > 0 && q_find(&s->th[th].q, loc, &v)) /* else none there */
     return v;
   if (q_find(&s->smb[sm], loc, &v))
     return v;
@@ -375,7 +391,7 @@ static int64_t read_mem(sim *s, int th, int loc, int sem, int scope) {
   /* a line already held is always refreshed (a later load of this SM
    * must not see an older value than this one did); an absent line may
    * stay absent */
-  if ((s->l1valid[sm] >> loc & 1) || !chance(s, k->evict)) {
+  if ((s->l1valid[sm] >> loc & 1) || !chance(r, k->evict)) {
     s->l1[sm][loc] = v;
     s->l1valid[sm] |= 1ull << loc;
   }
@@ -411,13 +427,18 @@ static void complete_pending(sim *s, int th, int i) {
   t->np--;
 }
 
-static void complete_all(sim *s, int th) {
+static void complete_all_slow(sim *s, int th) {
   while (s->th[th].np > 0)
     complete_pending(s, th, 0);
 }
 
+static SIM_HOT void complete_all(sim *s, int th) {
+  if (s->th[th].np > 0)
+    complete_all_slow(s, th);
+}
+
 /* Completes the deferred loads an instruction must wait for. */
-static void hazards(sim *s, int th, const wl_insn *in) {
+static SIM_HOT void hazards(sim *s, uint64_t *r, const knobs *k, int th, const wl_insn *in) {
   sthread *t = &s->th[th];
   int i;
   if (t->np == 0)
@@ -429,7 +450,7 @@ static void hazards(sim *s, int th, const wl_insn *in) {
   if (in->op == OP_FENCE || in->op == OP_BAR || in->op == OP_ATOM ||
       in->op == OP_RED || (in->op == OP_ST && in->sem == SEM_RELEASE) ||
       (in->op == OP_LD && in->sem == SEM_ACQUIRE) ||
-      (in->op == OP_ST && knob(s, profiles[s->profile].stwait))) {
+      (in->op == OP_ST && knob(r, k->stwait))) {
     complete_all(s, th);
     return;
   }
@@ -493,7 +514,7 @@ static sbarrier *barrier_of(sim *s, int th, const wl_insn *in) {
 /* Executes instruction in for thread th (one of its program, or one
  * event of a callback thread); returns 0 when it set the pc itself (a
  * branch) or must not advance, 1 when the pc moves to the next one. */
-static int exec_insn(sim *s, int th, const wl_insn *in) {
+static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const wl_insn *in) {
   sthread *t = &s->th[th];
   switch (in->op) {
   case OP_MOV:
@@ -507,8 +528,8 @@ static int exec_insn(sim *s, int th, const wl_insn *in) {
     /* a callback thread's next event may depend on the value, so its
      * loads are never deferred (no load buffering from callbacks) */
     if (in->sem != SEM_ACQUIRE && !t->cb && t->np < SIM_PEND &&
-        chance(s, profiles[s->profile].defer) &&
-        goes_to_l2(s, th, in->loc, in->sem, in->scope)) {
+        chance(r, k->defer) &&
+        goes_to_l2(s, k, th, in->loc, in->sem, in->scope)) {
       pend *p = &t->p[t->np++];
       p->reg = in->dst;
       p->loc = in->loc;
@@ -517,22 +538,23 @@ static int exec_insn(sim *s, int th, const wl_insn *in) {
       p->issue = s->smseq[t->sm];
       break;
     }
-    t->regs[in->dst] = read_mem(s, th, in->loc, in->sem, in->scope);
+    t->regs[in->dst] = read_mem(s, r, k, th, in->loc, in->sem, in->scope);
     if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
       s->l1valid[t->sm] = 0;
     break;
   case OP_ST:
     if (in->sem == SEM_RELEASE)
       release(s, th, in->scope);
-    if (profiles[s->profile].thq > 0 && chance(s, profiles[s->profile].thq))
+    if (k->thq > 0 && chance(r, k->thq))
       q_push(s, &t->q, in->loc, th, opv(t, &in->a));
     else {
-      sm_push(s, t->sm, in->loc, th, opv(t, &in->a));
       /* on to L2 at once when it is alone in its SM's buffer (a drain
        * the scheduler could pick next; it overtakes no older store, so
        * stores of one SM still reach L2 in order when reorder is 0) */
-      if (s->smb[t->sm].n == 1 && knob(s, profiles[s->profile].direct))
-        drain_sm_entry(s, t->sm, 0);
+      if (s->smb[t->sm].n == 0 && knob(r, k->direct))
+        l2_write(s, t->sm, in->loc, opv(t, &in->a), ++s->smseq[t->sm]);
+      else
+        sm_push(s, t->sm, in->loc, th, opv(t, &in->a));
     }
     break;
   case OP_ATOM:
@@ -556,7 +578,7 @@ static int exec_insn(sim *s, int th, const wl_insn *in) {
       if (!(in->aop == AOP_CAS && old != opv(t, &in->a)))
         l2_write(s, t->sm, in->loc, nv, ++s->smseq[t->sm]);
     } else {
-      old = read_mem(s, th, in->loc, SEM_RELAXED, SCOPE_CTA);
+      old = read_mem(s, r, k, th, in->loc, SEM_RELAXED, SCOPE_CTA);
       nv = wl__aop_typed(type, in->aop, old, opv(t, &in->a), opv(t, &in->b));
       if (!(in->aop == AOP_CAS && old != opv(t, &in->a)))
         sm_push(s, t->sm, in->loc, th, nv);
@@ -572,7 +594,7 @@ static int exec_insn(sim *s, int th, const wl_insn *in) {
     release(s, th, in->scope);
     /* performing the late loads and draining the SM are steps the
      * scheduler may take at any time */
-    if (in->scope == SCOPE_CTA && knob(s, profiles[s->profile].fcta)) {
+    if (in->scope == SCOPE_CTA && knob(r, k->fcta)) {
       complete_all(s, th);
       drain_sm(s, t->sm);
     }
@@ -586,13 +608,16 @@ static int exec_insn(sim *s, int th, const wl_insn *in) {
     s->rdirty = 1;
     if (in->bar_kind == BAR_SYNC) {
       t->waiting = 1;
+      s->rmask &= ~(1u << th);
       t->barev = t->pc;
       b->waiters[b->nw++] = th;
     }
     if (b->arrived >= b->need) {
       int i;
-      for (i = 0; i < b->nw; i++)
+      for (i = 0; i < b->nw; i++) {
         s->th[b->waiters[i]].waiting = 0;
+        s->rmask |= 1u << b->waiters[i];
+      }
       b->arrived = 0;
       b->nw = 0;
     }
@@ -613,35 +638,51 @@ static int exec_insn(sim *s, int th, const wl_insn *in) {
   return 1;
 }
 
-static void step_cb(sim *s, int th);
+static const wl_insn *cb_next(sim *s, int th, wl_insn *buf);
+static void cb_executed(sim *s, int th);
 
-/* Executes one instruction of thread th. */
-static void step_thread(sim *s, int th) {
+/* Executes one instruction of thread th (one event of a callback
+ * thread).  exec_insn has this one call site, so that it is inlined
+ * into run_once with the generator's state. */
+static SIM_HOT void step_thread(sim *s, uint64_t *r, const knobs *k,
+                                int th) {
   sthread *t = &s->th[th];
   const wl_thread *tt = &s->t->threads[th];
   const wl_insn *in;
+  wl_insn cbin;
+  int second = 0, adv;
   if (t->cb) {
-    step_cb(s, th);
-    return;
-  }
-  if (t->pc >= tt->ninsns) {
-    complete_all(s, th);
-    t->done = 1;
-    s->rdirty = 1;
-    return;
-  }
-  in = &tt->insns[t->pc];
-  hazards(s, th, in);
-  if (exec_insn(s, th, in))
-    t->pc++;
-  /* running two instructions of a thread back to back is one of the
-   * schedules the scheduler could pick anyway */
-  if (in->op == OP_FENCE && in->scope == SCOPE_CTA && t->pc < tt->ninsns &&
-      !t->waiting && knob(s, profiles[s->profile].ffree)) {
+    if ((in = cb_next(s, th, &cbin)) == NULL)
+      return;
+  } else {
+    if (t->pc >= tt->ninsns) {
+      complete_all(s, th);
+      t->done = 1;
+      s->rmask &= ~(1u << th);
+      s->rdirty = 1;
+      return;
+    }
     in = &tt->insns[t->pc];
-    hazards(s, th, in);
-    if (exec_insn(s, th, in))
+    hazards(s, r, k, th, in);
+  }
+  for (;;) {
+    adv = exec_insn(s, r, k, th, in);
+    if (t->cb) {
+      cb_executed(s, th);
+      return;
+    }
+    if (adv)
       t->pc++;
+    /* running two instructions of a thread back to back is one of the
+     * schedules the scheduler could pick anyway */
+    if (second ||
+        !(in->op == OP_FENCE && in->scope == SCOPE_CTA &&
+          t->pc < tt->ninsns && !t->waiting &&
+          knob(r, k->ffree)))
+      return;
+    second = 1;
+    in = &tt->insns[t->pc];
+    hazards(s, r, k, th, in);
   }
 }
 
@@ -816,11 +857,11 @@ void wl_hist_free(wl_hist *h) {
 /* Whether two outcomes' values are equal (a loop: outcomes are a few
  * values, and this runs once per sampled run). */
 static int same_vals(const int64_t *a, const int64_t *b, int n) {
+  uint64_t d = 0; /* one branch at the end: outcomes differ anywhere */
   int i;
   for (i = 0; i < n; i++)
-    if (a[i] != b[i])
-      return 0;
-  return 1;
+    d |= (uint64_t)(a[i] ^ b[i]);
+  return d == 0;
 }
 
 /* The index of the outcome with these values, or -1. */
@@ -829,6 +870,64 @@ static long hist_find(const wl_hist *h, const int64_t *vals) {
   for (i = 0; i < h->n; i++)
     if (same_vals(h->o[i].vals, vals, h->lay.nvals))
       return (long)i;
+  return -1;
+}
+
+/* The sampler's index of outcomes: open addressing over a hash of the
+ * values, slots holding outcome index + 1 (0: empty).  Built for one
+ * layout (nvals); rebuilt when a callback thread adds a result name. */
+typedef struct otab {
+  uint32_t *slot;
+  size_t cap; /* a power of two, at least twice the outcomes */
+  int nvals;
+} otab;
+
+static uint64_t vals_hash(const int64_t *v, int n) {
+  uint64_t x = 0, c = 0x9e3779b97f4a7c15ull;
+  int i;
+  for (i = 0; i < n; i++, c += 0x3c6ef372fe94f82aull)
+    x += (uint64_t)v[i] * (c | 1);
+  x ^= x >> 31;
+  x *= 0xbf58476d1ce4e5b9ull;
+  return x ^ (x >> 29);
+}
+
+static void otab_put(otab *ot, const wl_hist *h, size_t i) {
+  size_t m = ot->cap - 1, j = vals_hash(h->o[i].vals, ot->nvals) & m;
+  while (ot->slot[j] != 0)
+    j = (j + 1) & m;
+  ot->slot[j] = (uint32_t)(i + 1);
+}
+
+/* Makes room for one more outcome in h's layout; 0 or WL_ENOMEM. */
+static int otab_reserve(otab *ot, const wl_hist *h) {
+  size_t cap = ot->cap ? ot->cap : 64, i;
+  uint32_t *slot;
+  if (ot->nvals == h->lay.nvals && 2 * (h->n + 1) <= ot->cap)
+    return 0;
+  while (2 * (h->n + 1) > cap)
+    cap *= 2;
+  if (h->n + 1 > UINT32_MAX - 1 ||
+      (slot = wl__calloc(h->ctx, cap * sizeof *slot)) == NULL)
+    return WL_ENOMEM;
+  wl__free(h->ctx, ot->slot, ot->cap * sizeof *ot->slot);
+  ot->slot = slot;
+  ot->cap = cap;
+  ot->nvals = h->lay.nvals;
+  for (i = 0; i < h->n; i++)
+    otab_put(ot, h, i);
+  return 0;
+}
+
+/* The index of the outcome with these values, or -1 (the table is in
+ * h's layout). */
+static long otab_find(const otab *ot, const wl_hist *h, const int64_t *vals) {
+  size_t m = ot->cap - 1, j;
+  uint32_t k;
+  for (j = vals_hash(vals, ot->nvals) & m; (k = ot->slot[j]) != 0;
+       j = (j + 1) & m)
+    if (same_vals(h->o[k - 1].vals, vals, ot->nvals))
+      return (long)k - 1;
   return -1;
 }
 
@@ -1330,26 +1429,31 @@ static void cb_finish(sim *s, int th) {
          (size_t)nreg(s->h, th) * sizeof s->th[th].regs[0]);
 }
 
-/* One step of a callback thread: its next event, or its end. */
-static void step_cb(sim *s, int th) {
+/* One step of a callback thread: its next event as an instruction in
+ * buf, or NULL when it ended (or the run must stop). */
+static const wl_insn *cb_next(sim *s, int th, wl_insn *buf) {
   sthread *t = &s->th[th];
   cbthread *c = s->cb[th];
-  const cbev *e;
-  wl_insn in;
   if (cb_learn(s, th) != 0)
-    return;
+    return NULL;
   if (c->nexec == c->nev) {
     cb_finish(s, th);
     t->done = 1;
+    s->rmask &= ~(1u << th);
     s->rdirty = 1;
-    return;
+    return NULL;
   }
-  e = &c->ev[c->nexec];
-  cb_insn(e, &in);
+  cb_insn(&c->ev[c->nexec], buf);
   t->pc = c->nexec; /* a barrier remembers where it waits */
-  exec_insn(s, th, &in);
+  return buf;
+}
+
+/* After the callback thread's event cb_next gave was executed. */
+static void cb_executed(sim *s, int th) {
+  cbthread *c = s->cb[th];
+  const cbev *e = &c->ev[c->nexec];
   if (e->kind == CB_LOAD || e->kind == CB_ATOM)
-    c->lv[c->nlv++] = t->regs[CB_SCRATCH];
+    c->lv[c->nlv++] = s->th[th].regs[CB_SCRATCH];
   c->nexec++;
 }
 
@@ -1357,9 +1461,10 @@ static void step_cb(sim *s, int th) {
 /* Runs                                                              */
 
 /* One run; returns 1 with the final state in vals, 0 when it hung. */
-static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
+static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
+                            int max_steps, int64_t *vals, const int *regoff) {
   const wl_litmus *t = s->t;
-  const knobs *k = &profiles[s->profile];
+  uint64_t rs = seed, *r = &rs;
   int th, steps, l;
   /* reset only what this test uses: a run must be cheap */
   for (th = 0; th < t->nthreads; th++) {
@@ -1384,42 +1489,46 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
     s->hist[l][0].seq = 0;
     s->nhist[l] = 1;
   }
-  for (th = 0; th < t->nthreads; th++)
-    memcpy(s->th[th].regs, t->threads[th].reginit,
-           (size_t)t->threads[th].nregs * sizeof s->th[th].regs[0]);
+  for (th = 0; th < t->nthreads; th++) /* a few: no memcpy call */
+    for (l = 0; l < t->threads[th].nregs; l++)
+      s->th[th].regs[l] = t->threads[th].reginit[l];
   s->npend = 0;
   s->nhold = 0;
   s->rdirty = 1;
+  s->rmask = (uint32_t)((1ul << t->nthreads) - 1);
   for (steps = 0; steps < max_steps && !s->overflow; steps++) {
     int *runnable = s->runnable, nr, busy = s->npend > 0, sm;
     if (s->rdirty) {
+      /* the runnable threads in order, from the mask (no branch per
+       * thread) */
+      uint32_t m;
       s->nr = 0;
-      for (th = 0; th < t->nthreads; th++)
-        if (!s->th[th].done && !s->th[th].waiting)
-          s->runnable[s->nr++] = th;
+      for (m = s->rmask; m != 0; m &= m - 1)
+        s->runnable[s->nr++] = __builtin_ctz(m);
       s->rdirty = 0;
     }
     nr = s->nr;
     if (nr == 0 && !busy)
       break;
-    if (busy && (nr == 0 || chance(s, k->drain))) {
+    if (busy && (nr == 0 || chance(r, k->drain))) {
       /* drain one entry somewhere */
       int cand[2 * WL_MAX_THREADS], nc = 0, c;
-      for (th = 0; th < t->nthreads; th++)
-        if (s->th[th].q.n > 0)
-          cand[nc++] = th;
+      if (k->thq > 0) /* thread queues hold stores only when thq > 0 */
+        for (th = 0; th < t->nthreads; th++)
+          if (s->th[th].q.n > 0)
+            cand[nc++] = th;
       for (sm = 0; sm < t->nthreads; sm++)
         if (s->smb[sm].n > 0 && (s->hold[sm] == 0 || nr == 0))
           cand[nc++] = WL_MAX_THREADS + sm;
       if (nc == 0)
         goto execute;
-      c = cand[pick(s, nc)];
+      c = cand[pick(r, nc)];
       if (c < WL_MAX_THREADS)
-        drain_th_entry(s, c, q_pick(s, &s->th[c].q));
+        drain_th_entry(s, c, q_pick(r, &s->th[c].q));
       else {
         int sm2 = c - WL_MAX_THREADS, e = 0;
-        if (k->reorder >= 1024 || (k->reorder > 0 && chance(s, k->reorder)))
-          e = q_pick(s, &s->smb[sm2]);
+        if (k->reorder >= 1024 || (k->reorder > 0 && chance(r, k->reorder)))
+          e = q_pick(r, &s->smb[sm2]);
         drain_sm_entry(s, sm2, e);
         if (e > 0 && k->hold > 0) {
           if (s->hold[sm2] == 0)
@@ -1430,17 +1539,17 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
       continue;
     }
   execute:
-    if (s->nhold > 0)
+    if (k->hold > 0 && s->nhold > 0)
       for (sm = 0; sm < t->nthreads; sm++)
         if (s->hold[sm] > 0 && --s->hold[sm] == 0)
           s->nhold--;
-    th = runnable[pick(s, nr)];
-    if (s->th[th].np > 0 && k->late > 0 && chance(s, k->late))
-      complete_pending(s, th, pick(s, s->th[th].np));
+    th = runnable[pick(r, nr)];
+    if (k->late > 0 && s->th[th].np > 0 && chance(r, k->late))
+      complete_pending(s, th, pick(r, s->th[th].np));
     else
-      step_thread(s, th);
-    if (k->evict && chance(s, k->evict / 8 + 1))
-      s->l1valid[s->th[th].sm] &= ~(1ull << (rnd(s) & 63));
+      step_thread(s, r, k, th);
+    if (k->evict && chance(r, k->evict / 8 + 1))
+      s->l1valid[s->th[th].sm] &= ~(1ull << (rnd(r) & 63));
   }
   if (steps >= max_steps || s->overflow)
     return 0;
@@ -1458,12 +1567,26 @@ static int run_once(sim *s, int max_steps, int64_t *vals, const int *regoff) {
       return 0;
     }
   }
-  for (th = 0; th < t->nthreads; th++)
-    memcpy(vals + regoff[th], s->th[th].regs,
-           (size_t)nreg(s->h, th) * sizeof vals[0]);
+  for (th = 0; th < t->nthreads; th++) {
+    int n = nreg(s->h, th);
+    for (l = 0; l < n; l++)
+      vals[regoff[th] + l] = s->th[th].regs[l];
+  }
   for (l = 0; l < t->nlocs; l++)
     vals[regoff[t->nthreads] + l] = s->l2[l];
   return 1;
+}
+
+static int run_weak(sim *s, uint64_t seed, int max_steps, int64_t *vals,
+                    const int *regoff) {
+  return run_once(s, &profiles[WL_PROFILE_WEAK], seed, max_steps, vals,
+                  regoff);
+}
+
+static int run_h100(sim *s, uint64_t seed, int max_steps, int64_t *vals,
+                    const int *regoff) {
+  return run_once(s, &profiles[WL_PROFILE_H100], seed, max_steps, vals,
+                  regoff);
 }
 
 int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
@@ -1471,7 +1594,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   wl_hist *h;
   sim *s;
   uint64_t i;
-  size_t last = 0;
+  otab ot = {NULL, 0, -1};
   int th, rc = 0, max_steps;
   int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
   int64_t *regp[WL_MAX_THREADS];
@@ -1526,10 +1649,11 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
                    t->name, (unsigned long long)i);
       break;
     }
-    s->rng = splitmix(opts->seed ^ splitmix(opts->first + i)) | 1;
     h->runs++;
     /* run_once fills every value of a run that terminates */
-    if (!run_once(s, max_steps, vals, h->lay.regoff)) {
+    if (!(s->profile == WL_PROFILE_H100 ? run_h100 : run_weak)(
+            s, splitmix(opts->seed ^ splitmix(opts->first + i)) | 1,
+            max_steps, vals, h->lay.regoff)) {
       if (s->err != 0) {
         h->runs--;
         rc = s->err;
@@ -1538,17 +1662,16 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
       h->hung++;
       continue;
     }
-    /* most runs repeat an outcome: try the last one first, and judge
-     * the condition only for outcomes not seen before */
-    if (last < h->n && same_vals(h->o[last].vals, vals, h->lay.nvals)) {
-      h->o[last].count++;
-      continue;
+    /* judge the condition only for outcomes not seen before (the
+     * table has room for one more in h's current layout) */
+    if (otab_reserve(&ot, h) != 0) {
+      rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+      break;
     }
     {
-      long k = hist_find(h, vals);
+      long k = otab_find(&ot, h, vals);
       if (k >= 0) {
         h->o[k].count++;
-        last = (size_t)k;
         continue;
       }
     }
@@ -1562,8 +1685,9 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
       break;
     }
-    last = h->n - 1;
+    otab_put(&ot, h, h->n - 1);
   }
+  wl__free(ctx, ot.slot, ot.cap * sizeof *ot.slot);
   for (th = 0; th < t->nthreads; th++)
     wl__free(ctx, s->cb[th], sizeof *s->cb[th]);
   wl__free(ctx, s, sizeof *s);
