@@ -81,11 +81,11 @@ $(LIB): $(ENGINE_OBJ)
 	ar rcs $@ $^
 
 $(BIN): $(BUILD)/bindings/main.o $(MOD_OBJ) $(LIB)
-	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -o $@
+	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
 
 # The C module for the system lua5.4: Lua's symbols come from the host.
 $(SO): $(MOD_OBJ) $(LIB)
-	$(CC) -shared $(ALL_LDFLAGS) $^ $(UV_LIBS) -o $@
+	$(CC) -shared $(ALL_LDFLAGS) $^ $(UV_LIBS) -lm -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)

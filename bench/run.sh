@@ -16,7 +16,8 @@ t1=$(mktemp) t2=$(mktemp)
 "$B/warplab" run "$ROOT/bench/kernel_rate.lua" 5 > "$t1" &
 "$B/warplab" run "$ROOT/bench/kernel_rate.lua" 5 > "$t2"
 wait
-r1=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t1")
-r2=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t2")
+# the per-thread kernel's line (the first)
+r1=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t1" | head -n 1)
+r2=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t2" | head -n 1)
 echo "kernel: 2 processes at once: $r1 + $r2 = $((r1 + r2)) warp memory instructions/s"
 rm -f "$t1" "$t2"

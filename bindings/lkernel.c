@@ -30,54 +30,10 @@ typedef struct kdev {
   wl_device *d;
 } kdev;
 
-/* A typed view of device memory. */
-typedef struct darray {
-  kdev *dev;    /* NULL for shared/local arrays (launch-bound) */
-  int id;       /* allocation, shared declaration or local array */
-  int space;    /* WL_SPACE_* */
-  int type;     /* WL_TYPE_* */
-  int esize;    /* bytes per element */
-  uint64_t base; /* byte offset of element 0 in its memory (views) */
-  lua_Integer len;
-  unsigned gen; /* shared/local: the launch that made it */
-  char name[40];
-} darray;
-
-/* The launch in progress in this Lua state (one at a time). */
-typedef struct krun {
-  lua_State *L;
-  wl_launch *l;
-  int block, thread; /* the lane running now */
-  int nargs;
-  int probe;             /* the probe run that sizes static shared memory */
-  uint64_t probe_shared; /* bytes the probe saw declared */
-  unsigned gen;
-  int gdim[3], bdim[3];
-  struct kstate *ks;
-} krun;
-
-/* Per Lua state: the run, shared by every function through upvalue 1. */
-/* The source line of every access names its site.  lua_getinfo per
- * access was a third of a kernel's time, so lines are cached by the
- * calling instruction: Lua 5.4 keeps the saved pc of a Lua function at
- * the start of its CallInfo's union, after four pointers (lstate.h,
- * 5.4.0 to 5.4.6).  The pc is only a cache key (never dereferenced), and
- * at startup a probe checks that distinct call sites give distinct keys
- * and the same site the same key; otherwise every access asks
- * lua_getinfo. */
-#define PCLINES 4096
-typedef struct pcline {
-  const void *pc;
-  int line;
-} pcline;
-
-typedef struct kstate {
-  krun *run;
-  unsigned gen;
-  const void *arr_mt; /* the metatable of device arrays */
-  int fast_lines;     /* the pc cache is usable */
-  pcline lines[PCLINES];
-} kstate;
+typedef wll_darray darray;
+typedef wll_krun krun;
+typedef wll_kstate kstate;
+typedef wll_pcline pcline;
 
 static const char probe_marker = 0;
 
@@ -92,14 +48,14 @@ static const void *saved_pc(const lua_Debug *ar) {
 }
 
 /* The line of the Lua code that made the current call. */
-static int site_line(lua_State *L, kstate *ks) {
+int wll_site_line(lua_State *L, kstate *ks) {
   lua_Debug ar;
   const void *pc;
   pcline *e;
   if (!ks->fast_lines || !lua_getstack(L, 1, &ar))
     return wll_curline(L);
   pc = saved_pc(&ar);
-  e = &ks->lines[((uintptr_t)pc >> 2) * 2654435761u % PCLINES];
+  e = &ks->lines[((uintptr_t)pc >> 2) * 2654435761u % WLL_PCLINES];
   if (e->pc == pc && pc != NULL)
     return e->line;
   if (!lua_getinfo(L, "l", &ar) || ar.currentline <= 0)
@@ -151,16 +107,19 @@ static int probe_lines(lua_State *L) {
 /* Element types: the engine's scalar types (WL_TYPE_*), then vectors of
  * them (CUDA's float2, float4, int2, int4, double2: 8- and 16-byte
  * accesses, read with c:load_vec and written with c:store_vec). */
-static const char *const type_words[] = {
+#define type_words wll_type_words
+#define type_sizes wll_type_sizes
+#define type_base wll_type_base
+#define NSCALAR WLL_NSCALAR
+const char *const wll_type_words[] = {
     "int64",  "int32", "uint32", "float", "double", "float2",
     "float4", "int2",  "int4",   "double2", NULL};
-static const int type_sizes[] = {8, 4, 4, 4, 8, 8, 16, 8, 16, 16};
-static const int type_base[] = {WL_TYPE_INT64,  WL_TYPE_INT32, WL_TYPE_UINT32,
+const int wll_type_sizes[] = {8, 4, 4, 4, 8, 8, 16, 8, 16, 16};
+const int wll_type_base[] = {WL_TYPE_INT64,  WL_TYPE_INT32, WL_TYPE_UINT32,
                                 WL_TYPE_FLOAT,  WL_TYPE_DOUBLE, WL_TYPE_FLOAT,
                                 WL_TYPE_FLOAT,  WL_TYPE_INT32, WL_TYPE_INT32,
                                 WL_TYPE_DOUBLE};
 static const int type_ncomp[] = {1, 1, 1, 1, 1, 2, 4, 2, 4, 2};
-#define NSCALAR 5
 
 static int checktype(lua_State *L, int arg) {
   return wll_checkword(L, arg, NULL, type_words, "element type");
@@ -260,25 +219,46 @@ static int raise_launch(lua_State *L, krun *r) {
   return lua_error(L);
 }
 
-/* Fails the running lane with a message at the current line. */
-static int lane_fail(lua_State *L, krun *r, const char *fmt, ...) {
+static int lane_failv(lua_State *L, krun *r, int thread, const char *fmt,
+                      va_list ap) {
   char msg[300];
   lua_Debug ar;
   const char *file = NULL;
   int line = 0;
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
+  if (r->probe) /* no launch yet: the probe stops here */
+    return luaL_error(L, "%s", msg);
   if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar)) {
     file = ar.short_src;
     line = ar.currentline;
   }
-  wl_kernel_fail(r->l, r->block, r->thread, file, line, msg);
+  wl_kernel_fail(r->l, r->block, thread, file, line, msg);
   return raise_launch(L, r);
 }
 
-static krun *running(lua_State *L) {
+/* Fails the running lane with a message at the current line. */
+static int lane_fail(lua_State *L, krun *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lane_failv(L, r, r->thread, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+int wll_kernel_fail(lua_State *L, wll_krun *r, int thread, const char *fmt,
+                    ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lane_failv(L, r, thread, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+int wll_kernel_raise(lua_State *L, wll_krun *r) { return raise_launch(L, r); }
+
+static krun *running(lua_State *L) { return wll_kernel_running(L); }
+
+wll_krun *wll_kernel_running(lua_State *L) {
   krun *r = KS(L)->run;
   if (r == NULL)
     luaL_error(L, "this device function can only be called inside a "
@@ -308,6 +288,10 @@ static darray *checkarr(lua_State *L, int arg) {
   return NULL;
 }
 
+wll_darray *wll_kernel_checkarr(lua_State *L, int arg) {
+  return checkarr(L, arg);
+}
+
 /* The byte offset of a[i], or a lane failure. */
 static uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
   int isnum;
@@ -319,20 +303,27 @@ static uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
               lua_type(L, arg) == LUA_TNUMBER ? "a fraction"
                                               : luaL_typename(L, arg),
               (long long)a->len - 1);
+  return wll_kernel_offset(L, r, a, i, r->thread);
+}
+
+uint64_t wll_kernel_offset(lua_State *L, wll_krun *r, wll_darray *a,
+                           lua_Integer i, int thread) {
   if (i < 0 || i >= a->len)
-    lane_fail(L, r, "index %lld out of bounds for %s array '%s' of %lld "
+    wll_kernel_fail(L, r, thread,
+                    "index %lld out of bounds for %s array '%s' of %lld "
                     "elements",
-              (long long)i,
-              a->space == WL_SPACE_SHARED   ? "shared"
-              : a->space == WL_SPACE_LOCAL  ? "local"
-              : a->space == WL_SPACE_CONSTANT ? "constant"
-              : a->space == WL_SPACE_PARAM  ? "parameter"
-                                            : "global",
-              a->name, (long long)a->len);
+                    (long long)i,
+                    a->space == WL_SPACE_SHARED     ? "shared"
+                    : a->space == WL_SPACE_LOCAL    ? "local"
+                    : a->space == WL_SPACE_CONSTANT ? "constant"
+                    : a->space == WL_SPACE_PARAM    ? "parameter"
+                                                    : "global",
+                    a->name, (long long)a->len);
   if ((a->space == WL_SPACE_SHARED || a->space == WL_SPACE_LOCAL) &&
       a->gen != r->gen)
-    lane_fail(L, r, "%s array '%s' belongs to an earlier launch",
-              a->space == WL_SPACE_SHARED ? "shared" : "local", a->name);
+    wll_kernel_fail(L, r, thread, "%s array '%s' belongs to an earlier launch",
+                    a->space == WL_SPACE_SHARED ? "shared" : "local",
+                    a->name);
   return a->base + (uint64_t)i * (uint64_t)a->esize;
 }
 
@@ -348,7 +339,7 @@ static int finish(lua_State *L, krun *r, int rc, int nres) {
 
 static int do_access(lua_State *L, krun *r, darray *a, uint64_t off,
                      wl_access *acc, void *buf) {
-  acc->line = site_line(L, r->ks);
+  acc->line = wll_site_line(L, r->ks);
   acc->space = a->space;
   acc->id = a->id;
   acc->off = off;
@@ -493,8 +484,10 @@ static int host_elem(lua_State *L, darray *a, uint64_t *off) {
 
 static int arr_index(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
-  if (lua_type(L, 2) == LUA_TNUMBER) {
+  if (lua_type(L, 2) == LUA_TUSERDATA || lua_type(L, 2) == LUA_TNUMBER) {
     krun *r = KS(L)->run;
+    if (r != NULL && r->warp_mode) /* a lane vector or a broadcast */
+      return wll_warp_index(L, r, a);
     if (r != NULL && !r->probe) /* a metamethod: arg 1 is an array */
       return load_run(L, r, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
     if (r != NULL)
@@ -530,6 +523,8 @@ static int arr_index(lua_State *L) {
 
 static int arr_newindex(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
+  if (KS(L)->run != NULL && KS(L)->run->warp_mode)
+    return wll_warp_newindex(L, KS(L)->run, a);
   if (KS(L)->run != NULL)
     return store_arr(L, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA, 3);
   {
@@ -865,34 +860,52 @@ static darray *newarr(lua_State *L, kdev *dev, int id, int space, int type,
   return a;
 }
 
-/* c:shared(type, n [, name]) -- a __shared__ array of the block: the
- * k-th declaration a thread makes is the block's k-th array */
-static int c_shared(lua_State *L) {
-  kstate *ks = KS(L);
-  krun *r = ks->run;
-  int type = checktype(L, 2), id;
-  lua_Integer n = luaL_checkinteger(L, 3);
-  const char *name = luaL_optstring(L, 4, "shared");
-  uint64_t size;
+void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
+                       const char *name, uint32_t lanes) {
+  uint64_t size = 0;
+  int id = -1, lane, first = -1;
   darray *a;
-  if (r == NULL)
-    return luaL_error(L, "c:shared can only be called inside a kernel");
-  if (n < 0)
-    return luaL_argerror(L, 3, "negative array size");
   if (r->probe) {
     uint64_t al = (uint64_t)type_sizes[type];
     r->probe_shared = (r->probe_shared + al - 1) / al * al +
                       (uint64_t)n * (uint64_t)type_sizes[type];
     newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
-    return 1;
+    return;
   }
-  if (wl_kernel_shared(r->l, r->block, r->thread,
-                       (uint64_t)n * (uint64_t)type_sizes[type],
-                       type_sizes[type], 0, wll_curline(L), &id, &size) != 0)
-    return raise_launch(L, r);
+  /* a warp declares it for each of its threads: the k-th declaration of
+   * every thread is the block's k-th array */
+  for (lane = 0; lane < 32; lane++) {
+    int t = lanes ? r->warp * 32 + lane : r->thread, k;
+    if (lanes && !(lanes >> lane & 1))
+      continue;
+    if (wl_kernel_shared(r->l, r->block, t,
+                         (uint64_t)n * (uint64_t)type_sizes[type],
+                         type_sizes[type], 0, wll_curline(L), &k,
+                         &size) != 0)
+      raise_launch(L, r);
+    if (first < 0)
+      first = id = k;
+    if (!lanes)
+      break;
+  }
   a = newarr(L, NULL, id, WL_SPACE_SHARED, type,
              (lua_Integer)(size / (uint64_t)type_sizes[type]), name);
   a->gen = r->gen;
+}
+
+/* c:shared(type, n [, name]) -- a __shared__ array of the block: the
+ * k-th declaration a thread makes is the block's k-th array */
+static int c_shared(lua_State *L) {
+  kstate *ks = KS(L);
+  krun *r = ks->run;
+  int type = checktype(L, 2);
+  lua_Integer n = luaL_checkinteger(L, 3);
+  const char *name = luaL_optstring(L, 4, "shared");
+  if (r == NULL)
+    return luaL_error(L, "c:shared can only be called inside a kernel");
+  if (n < 0)
+    return luaL_argerror(L, 3, "negative array size");
+  wll_kernel_shared(L, r, type, n, name, 0);
   return 1;
 }
 
@@ -1242,6 +1255,7 @@ static int kd_tostring(lua_State *L) {
 typedef struct lctx {
   krun r;
   int fn, args, threads, cmeta, dims; /* stack indices */
+  int ks;                             /* the kstate: upvalue 1 */
 } lctx;
 
 static void dim3(lua_State *L, int idx, const char *key, int out[3]) {
@@ -1309,6 +1323,53 @@ static void push_c(lua_State *L, lctx *x, int b, int t) {
   lua_setmetatable(L, -2);
 }
 
+/* The lanes of warp w that exist (a block's last warp may be partial). */
+static uint32_t warp_lanes(const lctx *x, int w) {
+  int n = x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2] - w * 32;
+  return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+/* Pushes the context `w` of warp w of block b (a warp-vector kernel):
+ * threadIdx.x/y/z and lane are lane vectors over the warp's threads. */
+static void push_w(lua_State *L, lctx *x, int b, int w) {
+  int bi[3], lane, k;
+  uint32_t exist = warp_lanes(x, w);
+  wll_lanes *v[4];
+  bi[0] = b % x->r.gdim[0];
+  bi[1] = b / x->r.gdim[0] % x->r.gdim[1];
+  bi[2] = b / (x->r.gdim[0] * x->r.gdim[1]);
+  lua_createtable(L, 0, 8);
+  lua_createtable(L, 0, 3);
+  for (k = 0; k < 3; k++) {
+    v[k] = wll_lanes_new(L, x->ks);
+    lua_setfield(L, -2, k == 0 ? "x" : k == 1 ? "y" : "z");
+  }
+  lua_setfield(L, -2, "threadIdx");
+  v[3] = wll_lanes_new(L, x->ks);
+  lua_setfield(L, -2, "lane");
+  for (lane = 0; lane < 32; lane++) {
+    int t = w * 32 + lane;
+    if (!(exist >> lane & 1))
+      continue;
+    wll_lanes_seti(v[0], lane, t % x->r.bdim[0]);
+    wll_lanes_seti(v[1], lane, t / x->r.bdim[0] % x->r.bdim[1]);
+    wll_lanes_seti(v[2], lane, t / (x->r.bdim[0] * x->r.bdim[1]));
+    wll_lanes_seti(v[3], lane, lane);
+  }
+  push_dim(L, bi[0], bi[1], bi[2]);
+  lua_setfield(L, -2, "blockIdx");
+  lua_getfield(L, x->dims, "blockDim");
+  lua_setfield(L, -2, "blockDim");
+  lua_getfield(L, x->dims, "gridDim");
+  lua_setfield(L, -2, "gridDim");
+  lua_pushinteger(L, 32);
+  lua_setfield(L, -2, "warpSize");
+  lua_pushinteger(L, w);
+  lua_setfield(L, -2, "warp");
+  lua_pushvalue(L, x->cmeta);
+  lua_setmetatable(L, -2);
+}
+
 /* Splits "chunk:line: message" (a Lua error) into its parts. */
 static const char *split_where(const char *m, char *file, size_t n,
                                int *line) {
@@ -1330,8 +1391,105 @@ static const char *split_where(const char *m, char *file, size_t n,
   return m;
 }
 
+/* Fails the launch with the error a coroutine raised (thread: the lane
+ * to name), unless an engine failure raised it. */
+static int co_error(lua_State *L, lua_State *co, wl_launch *l, int block,
+                    int thread) {
+  char file[256];
+  int line;
+  const char *m;
+  (void)L;
+  if (wl_launch_errmsg(l)[0] != 0) /* raised from an engine failure */
+    return WL_ERUNTIME;
+  m = lua_tostring(co, -1);
+  if (m == NULL)
+    m = lua_pushfstring(co, "error object is a %s value",
+                        luaL_typename(co, -1));
+  m = split_where(m, file, sizeof file, &line);
+  wl_kernel_fail(l, block, thread, file[0] ? file : NULL, line, m);
+  return WL_ERUNTIME;
+}
+
+/* run_warp of a warp-vector kernel: one coroutine per warp, whose lanes
+ * never diverge at barriers or at the end (w:syncthreads checks that
+ * every lane is active), so all of them are runnable or none.  The
+ * block's table holds the coroutines at warp + 1 and, at 0, the active
+ * mask each warp had when it last yielded (inside w:where). */
+static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
+  lua_State *L = x->r.L, *co;
+  int top = lua_gettop(L), nt = wl_kernel_threads_per_block(l);
+  int nw = (nt + 31) / 32, status, nres = 0, nargs, lane;
+  uint32_t *masks, exist = warp_lanes(x, warp);
+  if (wl_kernel_lane_state(l, block, warp * 32) != WL_LANE_RUNNABLE)
+    return 0;
+  if (lua_rawgeti(L, x->threads, block + 1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, nw, 1);
+    masks = lua_newuserdatauv(L, sizeof(uint32_t) * (size_t)nw, 0);
+    lua_rawseti(L, -2, 0);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, x->threads, block + 1);
+  }
+  lua_rawgeti(L, top + 1, 0);
+  masks = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  x->r.l = l;
+  x->r.block = block;
+  x->r.warp = warp;
+  x->r.thread = warp * 32;
+  x->r.exist = exist;
+  if (lua_rawgeti(L, top + 1, warp + 1) == LUA_TTHREAD) {
+    co = lua_tothread(L, -1);
+    nargs = lua_gettop(co); /* what its last yield left */
+    x->r.active = masks[warp];
+  } else {
+    int i, na;
+    lua_pop(L, 1);
+    co = lua_newthread(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, top + 1, warp + 1);
+    lua_pushvalue(L, x->fn);
+    push_w(L, x, block, warp);
+    na = (int)luaL_len(L, x->args);
+    for (i = 1; i <= na; i++)
+      lua_rawgeti(L, x->args, i);
+    lua_xmove(L, co, na + 2);
+    nargs = na + 1;
+    x->r.active = exist;
+  }
+  lua_pop(L, 1);
+  status = lua_resume(co, L, nargs, &nres);
+  if (status == LUA_YIELD) {
+    if (lua_gettop(co) > nres) {
+      lua_rotate(co, 1, nres);
+      lua_settop(co, nres);
+    }
+    masks[warp] = x->r.active;
+    lua_settop(L, top);
+    return 0;
+  }
+  if (status == LUA_OK) {
+    lua_settop(co, 0);
+    lua_pushnil(L);
+    lua_rawseti(L, top + 1, warp + 1);
+    lua_settop(L, top);
+    for (lane = 0; lane < 32; lane++)
+      if ((exist >> lane & 1) &&
+          wl_kernel_exit(l, block, warp * 32 + lane) != 0)
+        return WL_ERUNTIME;
+    return 0;
+  }
+  /* an error: named after the warp's first active lane */
+  lane = x->r.active ? __builtin_ctz(x->r.active) : 0;
+  status = co_error(L, co, l, block, warp * 32 + lane);
+  lua_settop(L, top);
+  return status;
+}
+
 static int run_warp(void *ud, wl_launch *l, int block, int warp) {
   lctx *x = ud;
+  if (x->r.warp_mode)
+    return run_warp_vec(x, l, block, warp);
   lua_State *L = x->r.L;
   x->r.l = l;
   int nt = wl_kernel_threads_per_block(l), lane, top = lua_gettop(L);
@@ -1387,23 +1545,9 @@ static int run_warp(void *ud, wl_launch *l, int block, int warp) {
       continue;
     }
     /* an error */
-    {
-      char file[256];
-      int line;
-      const char *m;
-      if (wl_launch_errmsg(l)[0] != 0) { /* raised from an engine failure */
-        lua_settop(L, top);
-        return WL_ERUNTIME;
-      }
-      m = lua_tostring(co, -1);
-      if (m == NULL)
-        m = lua_pushfstring(co, "error object is a %s value",
-                            luaL_typename(co, -1));
-      m = split_where(m, file, sizeof file, &line);
-      wl_kernel_fail(l, block, t, file[0] ? file : NULL, line, m);
-      lua_settop(L, top);
-      return WL_ERUNTIME;
-    }
+    status = co_error(L, co, l, block, t);
+    lua_settop(L, top);
+    return status;
   }
   lua_settop(L, top);
   return 0;
@@ -1433,17 +1577,25 @@ static lua_Integer opt_int(lua_State *L, int idx, const char *k,
   return v;
 }
 
-/* Pushes the function and the options of kernel argument k:
- * wl.kernel(...) tables or plain functions. */
-static void kernel_fn(lua_State *L, int k) {
+/* Pushes the function of kernel argument k: wl.kernel(...) and
+ * wl.warp_kernel(...) tables or plain functions; returns 1 for a
+ * warp-vector kernel (mode = "warp"). */
+static int kernel_fn(lua_State *L, int k) {
+  int warp;
   if (lua_type(L, k) == LUA_TFUNCTION) {
     lua_pushvalue(L, k);
-    return;
+    return 0;
   }
-  if (lua_type(L, k) == LUA_TTABLE &&
-      lua_getfield(L, k, "fn") == LUA_TFUNCTION)
-    return;
-  luaL_argerror(L, k, "a kernel (wl.kernel(fn) or a function) expected");
+  if (lua_type(L, k) == LUA_TTABLE) {
+    lua_getfield(L, k, "mode");
+    warp = lua_type(L, -1) == LUA_TSTRING &&
+           strcmp(lua_tostring(L, -1), "warp") == 0;
+    lua_pop(L, 1);
+    if (lua_getfield(L, k, "fn") == LUA_TFUNCTION)
+      return warp;
+  }
+  return luaL_argerror(L, k, "a kernel (wl.kernel(fn) or a function) "
+                             "expected");
 }
 
 /* The probe: runs thread 0 of block 0 until its first device call to
@@ -1454,7 +1606,13 @@ static uint64_t probe_shared(lua_State *L, lctx *x, kstate *ks) {
   ks->run = &x->r;
   int i, na = (int)luaL_len(L, x->args);
   lua_pushvalue(L, x->fn);
-  push_c(L, x, 0, 0);
+  if (x->r.warp_mode) {
+    x->r.warp = 0;
+    x->r.exist = x->r.active = warp_lanes(x, 0);
+    push_w(L, x, 0, 0);
+  } else {
+    push_c(L, x, 0, 0);
+  }
   for (i = 1; i <= na; i++)
     lua_rawgeti(L, x->args, i);
   if (lua_pcall(L, na + 1, 0, 0) != LUA_OK) /* errors surface later */
@@ -1622,8 +1780,9 @@ static int kd_launch(lua_State *L) {
   cfg.cache_pref = wll_checkword(L, -1, "none", pref_words, "cache preference");
   lua_pop(L, 1);
   /* stack: dev, kernel, cfg, args... then ours */
-  kernel_fn(L, 2);
+  x.r.warp_mode = kernel_fn(L, 2);
   x.fn = lua_gettop(L);
+  x.ks = lua_upvalueindex(1);
   lua_createtable(L, nargs, 0);
   for (i = 0; i < nargs; i++) {
     if (lua_type(L, 4 + i) == LUA_TTABLE && !lua_getmetatable(L, 4 + i)) {
@@ -1642,8 +1801,8 @@ static int kd_launch(lua_State *L) {
   x.args = lua_gettop(L);
   lua_newtable(L);
   x.threads = lua_gettop(L);
-  lua_newtable(L); /* the metatable of every c */
-  lua_getiuservalue(L, lua_upvalueindex(1), 1); /* methods of c */
+  lua_newtable(L); /* the metatable of every c (or w) */
+  lua_getiuservalue(L, lua_upvalueindex(1), x.r.warp_mode ? 2 : 1);
   lua_setfield(L, -2, "__index");
   x.cmeta = lua_gettop(L);
   lua_createtable(L, 0, 2);
@@ -1737,12 +1896,13 @@ static int l_presets(lua_State *L) {
 
 void wll_kernel_open(lua_State *L) {
   int mod = lua_gettop(L), ks;
-  kstate *k = lua_newuserdatauv(L, sizeof *k, 1);
+  kstate *k = lua_newuserdatauv(L, sizeof *k, 3);
   memset(k, 0, sizeof *k);
   ks = lua_gettop(L);
   k->fast_lines = probe_lines(L);
   push_c_methods(L, ks);
   lua_setiuservalue(L, ks, 1);
+  wll_warpvec_open(L, ks);
   /* device arrays */
   luaL_newmetatable(L, WLL_DARRAY);
   k->arr_mt = lua_topointer(L, -1);

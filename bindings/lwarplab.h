@@ -4,6 +4,7 @@
 #define LWARPLAB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -105,6 +106,112 @@ WLL_HIDDEN int wll_test_sample(lua_State *L);
 /* lkernel.c: wl.device and kernels; adds its functions to the module
  * table at the top of the stack */
 WLL_HIDDEN void wll_kernel_open(lua_State *L);
+
+/* Kernels on the simulated device: what lkernel.c (device memory, the
+ * per-thread API, the launch driver) and lwarpvec.c (warp-vector
+ * kernels: lane vectors and the per-warp API) share. */
+
+/* A typed view of device memory (userdata "warplab.DeviceArray"). */
+typedef struct wll_darray {
+  struct kdev *dev; /* NULL for shared/local arrays (launch-bound) */
+  int id;           /* allocation, shared declaration or local array */
+  int space;        /* WL_SPACE_* */
+  int type;         /* index in wll_type_words */
+  int esize;        /* bytes per element */
+  uint64_t base;    /* byte offset of element 0 in its memory (views) */
+  lua_Integer len;
+  unsigned gen;     /* shared/local: the launch that made it */
+  char name[40];
+} wll_darray;
+
+/* The launch in progress in this Lua state (one at a time). */
+typedef struct wll_krun {
+  lua_State *L;
+  wl_launch *l;
+  int block, thread; /* the lane running now (warp mode: its first lane) */
+  int nargs;
+  int probe;             /* the probe run that sizes static shared memory */
+  uint64_t probe_shared; /* bytes the probe saw declared */
+  unsigned gen;
+  int gdim[3], bdim[3];
+  struct wll_kstate *ks;
+  /* warp-vector kernels (wl.warp_kernel): one coroutine per warp */
+  int warp_mode;
+  int warp;        /* the warp running now */
+  uint32_t exist;  /* its lanes that exist (a last, partial warp) */
+  uint32_t active; /* its active lanes (narrowed by w:where) */
+} wll_krun;
+
+/* The source line of every access names its site.  lua_getinfo per
+ * access was a third of a kernel's time, so lines are cached by the
+ * calling instruction: Lua 5.4 keeps the saved pc of a Lua function at
+ * the start of its CallInfo's union, after four pointers (lstate.h,
+ * 5.4.0 to 5.4.6).  The pc is only a cache key (never dereferenced), and
+ * at startup a probe checks that distinct call sites give distinct keys
+ * and the same site the same key; otherwise every access asks
+ * lua_getinfo. */
+#define WLL_PCLINES 4096
+typedef struct wll_pcline {
+  const void *pc;
+  int line;
+} wll_pcline;
+
+/* Per Lua state: the run, shared by every kernel function through
+ * upvalue 1.  User values: 1 the methods of a thread's `c`, 2 the
+ * methods of a warp's `w`, 3 the metatable of lane vectors. */
+typedef struct wll_kstate {
+  wll_krun *run;
+  unsigned gen;
+  const void *arr_mt;   /* the metatable of device arrays */
+  const void *lanes_mt; /* the metatable of lane vectors */
+  int fast_lines;     /* the pc cache is usable */
+  wll_pcline lines[WLL_PCLINES];
+} wll_kstate;
+
+/* Element types: the engine's scalar types, then CUDA's vector types;
+ * wll_type_base gives a type's WL_TYPE_* (of its components). */
+#define WLL_NSCALAR 5
+extern WLL_HIDDEN const char *const wll_type_words[];
+extern WLL_HIDDEN const int wll_type_sizes[];
+extern WLL_HIDDEN const int wll_type_base[];
+
+/* The source line of the Lua code that made the current call (cached). */
+WLL_HIDDEN int wll_site_line(lua_State *L, wll_kstate *ks);
+/* The device array at arg (a type error otherwise); upvalue 1 of the
+ * calling C function must be the kstate. */
+WLL_HIDDEN wll_darray *wll_kernel_checkarr(lua_State *L, int arg);
+/* The byte offset of element i of a, checked for thread (raises a
+ * failure naming it). */
+WLL_HIDDEN uint64_t wll_kernel_offset(lua_State *L, wll_krun *r,
+                                      wll_darray *a, lua_Integer i,
+                                      int thread);
+/* Stops the launch with a message for thread at the current line, and
+ * raises it (never returns). */
+WLL_HIDDEN int wll_kernel_fail(lua_State *L, wll_krun *r, int thread,
+                               const char *fmt, ...);
+/* Raises the launch's message (after an engine failure). */
+WLL_HIDDEN int wll_kernel_raise(lua_State *L, wll_krun *r);
+/* The run, inside a kernel (raises outside one; stops the probe). */
+WLL_HIDDEN wll_krun *wll_kernel_running(lua_State *L);
+/* Declares a __shared__ array of type for the threads of `lanes` of the
+ * running warp (warp mode) or for the running thread (lanes 0), as
+ * c:shared does, and pushes it. */
+WLL_HIDDEN void wll_kernel_shared(lua_State *L, wll_krun *r, int type,
+                                  lua_Integer n, const char *name,
+                                  uint32_t lanes);
+
+/* lwarpvec.c: warp-vector kernels.  Builds the lane-vector metatable and
+ * the methods of `w` into the kstate at stack index ks. */
+WLL_HIDDEN void wll_warpvec_open(lua_State *L, int ks);
+/* Pushes a new lane vector; ks: the kstate's stack index. */
+typedef struct wll_lanes wll_lanes;
+WLL_HIDDEN wll_lanes *wll_lanes_new(lua_State *L, int ks);
+/* Sets lane k of v to the integer i (v's lanes start without values). */
+WLL_HIDDEN void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i);
+/* Warp-wide accesses for A[v] and A[v] = x in a warp-vector kernel (arg
+ * 1: the array, 2: the index, 3: the value). */
+WLL_HIDDEN int wll_warp_index(lua_State *L, wll_krun *r, wll_darray *a);
+WLL_HIDDEN int wll_warp_newindex(lua_State *L, wll_krun *r, wll_darray *a);
 
 /* lperf.c: wl.bank_access, wl.global_access, wl.constant_access (the cost
  * models without a kernel); adds them to the module table at the top of

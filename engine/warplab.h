@@ -642,6 +642,25 @@ typedef struct wl_access {
  * constant memory or parameters) with the message set for the lane. */
 int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
                      void *data);
+/* The same access made by the lanes of `mask` of warp `warp` at once
+ * (warp-vector kernels, which run one host function per warp): lane i
+ * accesses byte offset off[i] (a->off is ignored), in lane order, each
+ * with exactly the semantics of wl_kernel_access for its thread; for
+ * atomics, ops (NULL: a->a and a->b for every lane) holds lane i's
+ * operands at ops[i] and ops[32 + i].  data holds 32 values of a->width
+ * bytes indexed by lane: loads and atomics write each active lane's
+ * bytes read, stores read them.  The access is priced as one warp-wide
+ * request at its site right away (no gathering): the counters are those
+ * of a converged warp whose lanes made it one by one.  Every lane of
+ * mask must be runnable.  Returns 0, 1 when an active lane's slice is
+ * used up (the warp should yield after this access), or an error: the
+ * first lane, in lane order, that fails (out of bounds, misaligned, a
+ * write to constant memory...) stops the access with the message of
+ * wl_kernel_access naming that lane's thread, the lanes before it having
+ * made theirs.  An empty mask accesses nothing and counts nothing. */
+int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
+                          const wl_access *a, const uint64_t off[32],
+                          const int64_t *ops, void *data);
 /* A fence (WL_SEM_SC/ACQ_REL, scope) by a thread. */
 int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
                     int line);

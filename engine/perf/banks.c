@@ -141,15 +141,26 @@ int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
     /* Narrow, the common case, the rule of price() without its
      * quarter-warp counts: every lane asks for one word. */
     uint64_t w[WL_WARP_SIZE];
-    int n = 0, cost = 0;
-    for (i = 0; i < WL_WARP_SIZE; i++)
-      if (r->active >> i & 1u)
-        w[n++] = r->addr[i] / (uint64_t)cfg->bank_bytes;
+    uint64_t bb = (uint64_t)cfg->bank_bytes, nb = (uint64_t)cfg->nbanks;
+    int n = 0, cost = 0, shift = 0;
+    /* 64-bit divisions are slow: shift and mask for powers of two */
+    while ((1ull << shift) < bb)
+      shift++;
+    if ((1ull << shift) == bb) {
+      for (i = 0; i < WL_WARP_SIZE; i++)
+        if (r->active >> i & 1u)
+          w[n++] = r->addr[i] >> shift;
+    } else {
+      for (i = 0; i < WL_WARP_SIZE; i++)
+        if (r->active >> i & 1u)
+          w[n++] = r->addr[i] / bb;
+    }
     if (n == 0)
       return 0;
     n = uniq(w, n);
     for (i = 0; i < n; i++) {
-      uint32_t c = ++out->bank_words[w[i] % (uint64_t)cfg->nbanks];
+      uint32_t c = ++out->bank_words[(nb & (nb - 1)) == 0 ? w[i] & (nb - 1)
+                                                           : w[i] % nb];
       if ((int)c > cost)
         cost = (int)c;
     }

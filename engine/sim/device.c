@@ -1117,9 +1117,19 @@ static void drain_step(wl_launch *l, int sm) {
   }
 }
 
-/* the bytes behind an access, with its bounds and rights checked */
-static int locate(wl_launch *l, slot *s, int block, int thread,
-                  const wl_access *a, uint8_t **p, uint64_t *addr) {
+/* The memory an access refers to: its bytes, size, base address (or
+ * offset in the block's shared memory) and name for messages. */
+typedef struct region {
+  uint8_t *data;
+  uint64_t size, base;
+  const char *name;
+} region;
+
+/* Finds the memory of access a and checks the rights to it: what does
+ * not depend on the offset, the same for every lane of a warp except for
+ * local memory (per thread). */
+static int resolve(wl_launch *l, slot *s, int block, int thread,
+                   const wl_access *a, region *g) {
   char msg[256];
   uint64_t size = 0, base = 0;
   uint8_t *data = NULL;
@@ -1199,28 +1209,57 @@ static int locate(wl_launch *l, slot *s, int block, int thread,
   default:
     return wl_kernel_fail(l, block, thread, NULL, a->line, "bad memory space");
   }
-  if (a->off > size || (uint64_t)a->width > size - a->off) {
+  g->data = data;
+  g->size = size;
+  g->base = base;
+  g->name = name;
+  return 0;
+}
+
+/* The bytes at a->off of region g for one lane, with bounds and
+ * alignment checked, and the address the cost model sees. */
+/* Reports a lane's access that lane_check refused. */
+static int lane_refused(wl_launch *l, int block, int thread,
+                        const wl_access *a, const region *g) {
+  char msg[256];
+  if (a->off > g->size || (uint64_t)a->width > g->size - a->off)
     snprintf(msg, sizeof msg,
              "out-of-bounds %s access to %s '%s': bytes %llu..%llu of %llu",
              a->kind == WL_ACC_LOAD ? "load" : a->kind == WL_ACC_STORE ? "store" : "atomic",
-             space_name(a->space), name, (unsigned long long)a->off,
+             space_name(a->space), g->name, (unsigned long long)a->off,
              (unsigned long long)(a->off + (uint64_t)a->width - 1),
-             (unsigned long long)size);
-    return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
-  }
-  if (((base + a->off) & (uint64_t)(a->width - 1)) != 0) { /* 2^k */
+             (unsigned long long)g->size);
+  else
     snprintf(msg, sizeof msg,
              "misaligned %d-byte access at byte offset %llu of %s '%s'",
-             a->width, (unsigned long long)a->off, space_name(a->space), name);
-    return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
-  }
-  *p = data + a->off;
+             a->width, (unsigned long long)a->off, space_name(a->space),
+             g->name);
+  return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
+}
+
+/* The bytes at a->off of region g for one lane, with bounds and
+ * alignment checked, and the address the cost model sees. */
+static inline int lane_check(wl_launch *l, int block, int thread,
+                             const wl_access *a, const region *g,
+                             uint8_t **p, uint64_t *addr) {
+  if (a->off > g->size || (uint64_t)a->width > g->size - a->off ||
+      ((g->base + a->off) & (uint64_t)(a->width - 1)) != 0) /* 2^k */
+    return lane_refused(l, block, thread, a, g);
+  *p = g->data + a->off;
   if (a->space == WL_SPACE_LOCAL) /* per-thread words interleaved */
     *addr = (a->off / 4) * 4 * (uint64_t)l->nthreads + (uint64_t)thread * 4 +
             a->off % 4;
   else
-    *addr = base + a->off;
+    *addr = g->base + a->off;
   return 0;
+}
+
+/* the bytes behind an access, with its bounds and rights checked */
+static int locate(wl_launch *l, slot *s, int block, int thread,
+                  const wl_access *a, uint8_t **p, uint64_t *addr) {
+  region g;
+  int rc = resolve(l, s, block, thread, a, &g);
+  return rc != 0 ? rc : lane_check(l, block, thread, a, &g, p, addr);
 }
 
 /* Reads global bytes for SM m as the memory system would. */
@@ -1270,47 +1309,44 @@ static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
     l1_clear(m);
 }
 
-int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
-                     void *data) {
-  slot *s = slot_of(l, block);
-  sm_st *m;
-  uint8_t *p = NULL;
-  uint64_t addr = 0;
-  int rc, k, global;
-  if (s == NULL || thread < 0 || thread >= l->nthreads ||
-      s->state[thread] != WL_LANE_RUNNABLE)
-    return wl__err(l->ctx, WL_EINVAL,
-                   "wl_kernel_access: thread %d of block %d is not running",
-                   thread, block);
-  if ((rc = locate(l, s, block, thread, a, &p, &addr)) != 0)
-    return rc;
-  l->last_block = block;
-  l->last_thread = thread;
-  l->last_line = a->line;
-  if ((k = site_id(l, a->line, a->space, a->kind, a->width,
-                   a->kind == WL_ACC_LOAD && a->sem == WL_SEM_WEAK &&
-                           (a->cache == WL_CACHE_CA ||
-                            a->cache == WL_CACHE_CS ||
-                            a->cache == WL_CACHE_LDG)
-                       ? L1_ALLOCATE
-                       : L1_BYPASS)) < 0 ||
-      (rc = gather(l, s, thread, k, addr)) != 0) {
-    /* out of memory: the launch stops with the context's message */
-    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
-    l->failed = 1;
-    return k < 0 ? k : rc;
-  }
-  m = &l->sms[s->sm];
-  global = a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED;
-  if (a->kind == WL_ACC_LOAD) {
-    if (global)
-      global_load(l, m, a, p, addr, data);
-    else
-      memcpy(data, p, (size_t)a->width);
-  } else if (a->kind == WL_ACC_STORE) {
-    if (!global) {
-      memcpy(p, data, (size_t)a->width);
-    } else if (a->sem == WL_SEM_RELEASE || a->cache == WL_CACHE_CV) {
+/* Copies an access's bytes (width 1..16; 4 and 8 without a call). */
+static inline void copy_bytes(void *dst, const void *src, int width) {
+  if (width == 4)
+    memcpy(dst, src, 4);
+  else if (width == 8)
+    memcpy(dst, src, 8);
+  else
+    memcpy(dst, src, (size_t)width);
+}
+
+/* Loads and stores outside global memory (shared, local, constant,
+ * parameters) reach their bytes directly: no buffer, no L1. */
+static inline int plain_access(const wl_access *a) {
+  return a->kind != WL_ACC_ATOMIC && a->space != WL_SPACE_GLOBAL &&
+         a->space != WL_SPACE_MANAGED;
+}
+
+static inline void perform_plain(const wl_access *a, uint8_t *p,
+                                 void *data) {
+  if (a->kind == WL_ACC_LOAD)
+    copy_bytes(data, p, a->width);
+  else
+    copy_bytes(p, data, a->width);
+}
+
+/* Performs access a of thread `thread` on the bytes p (address addr) in
+ * the memory system of SM m: the semantics of one lane's access, shared
+ * by wl_kernel_access and wl_kernel_access_warp. */
+static int perform(wl_launch *l, sm_st *m, int block, int thread,
+                   const wl_access *a, uint8_t *p, uint64_t addr,
+                   void *data) {
+  int global = a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED;
+  if (plain_access(a)) {
+    perform_plain(a, p, data);
+  } else if (a->kind == WL_ACC_LOAD) {
+    global_load(l, m, a, p, addr, data);
+  } else if (a->kind == WL_ACC_STORE) { /* global */
+    if (a->sem == WL_SEM_RELEASE || a->cache == WL_CACHE_CV) {
       drain_all(l, m);
       memcpy(p, data, (size_t)a->width);
       { /* keep the SM's own copy current */
@@ -1366,11 +1402,130 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
         l1_clear(m);
     }
   }
+  return 0;
+}
+
+/* The lane's slice: 1 when it is used up and the lane should yield. */
+static int slice_step(wl_launch *l, slot *s, int thread) {
   if (++s->slice[thread] >= (uint32_t)l->cfg.slice) {
     s->slice[thread] = 0;
     return 1;
   }
   return 0;
+}
+
+static int l1_policy(const wl_access *a) {
+  return a->kind == WL_ACC_LOAD && a->sem == WL_SEM_WEAK &&
+                 (a->cache == WL_CACHE_CA || a->cache == WL_CACHE_CS ||
+                  a->cache == WL_CACHE_LDG)
+             ? L1_ALLOCATE
+             : L1_BYPASS;
+}
+
+int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
+                     void *data) {
+  slot *s = slot_of(l, block);
+  uint8_t *p = NULL;
+  uint64_t addr = 0;
+  int rc, k;
+  if (s == NULL || thread < 0 || thread >= l->nthreads ||
+      s->state[thread] != WL_LANE_RUNNABLE)
+    return wl__err(l->ctx, WL_EINVAL,
+                   "wl_kernel_access: thread %d of block %d is not running",
+                   thread, block);
+  if ((rc = locate(l, s, block, thread, a, &p, &addr)) != 0)
+    return rc;
+  l->last_block = block;
+  l->last_thread = thread;
+  l->last_line = a->line;
+  if ((k = site_id(l, a->line, a->space, a->kind, a->width,
+                   l1_policy(a))) < 0 ||
+      (rc = gather(l, s, thread, k, addr)) != 0) {
+    /* out of memory: the launch stops with the context's message */
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return k < 0 ? k : rc;
+  }
+  if ((rc = perform(l, &l->sms[s->sm], block, thread, a, p, addr, data)) != 0)
+    return rc;
+  return slice_step(l, s, thread);
+}
+
+int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
+                          const wl_access *a, const uint64_t off[32],
+                          const int64_t *ops, void *data) {
+  slot *s = slot_of(l, block);
+  wl_access la;
+  region g;
+  group req;
+  sm_st *m;
+  uint32_t exist, b;
+  int lo = warp * 32, lane, rc, yield = 0, plain;
+  if (s == NULL || warp < 0 || warp >= l->nwarps)
+    return wl__err(l->ctx, WL_EINVAL,
+                   "wl_kernel_access_warp: warp %d of block %d is not "
+                   "running",
+                   warp, block);
+  exist = l->nthreads - lo >= 32 ? 0xffffffffu
+                                 : (1u << (l->nthreads - lo)) - 1;
+  for (b = mask; b != 0; b &= b - 1) {
+    lane = __builtin_ctz(b);
+    if (!(exist >> lane & 1) || s->state[lo + lane] != WL_LANE_RUNNABLE)
+      return wl__err(l->ctx, WL_EINVAL,
+                     "wl_kernel_access_warp: thread %d of block %d is not "
+                     "running",
+                     lo + lane, block);
+  }
+  if (mask == 0)
+    return 0;
+  la = *a;
+  la.off = off[__builtin_ctz(mask)];
+  /* what does not depend on the lane, checked once as the first active
+   * lane would */
+  if (a->space != WL_SPACE_LOCAL &&
+      (rc = resolve(l, s, block, lo + __builtin_ctz(mask), &la, &g)) != 0)
+    return rc;
+  if ((req.site = site_id(l, a->line, a->space, a->kind, a->width,
+                          l1_policy(a))) < 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return req.site;
+  }
+  req.done = 1;
+  req.mask = mask;
+  m = &l->sms[s->sm];
+  plain = plain_access(a) && a->space != WL_SPACE_LOCAL;
+  for (b = mask; b != 0; b &= b - 1) {
+    int t;
+    uint8_t *p = NULL, *d;
+    uint64_t addr = 0;
+    lane = __builtin_ctz(b);
+    t = lo + lane;
+    d = (uint8_t *)data + (size_t)lane * (size_t)a->width;
+    la.off = off[lane];
+    if (ops != NULL) {
+      la.a = ops[lane];
+      la.b = ops[32 + lane];
+    }
+    if ((a->space == WL_SPACE_LOCAL &&
+         (rc = resolve(l, s, block, t, &la, &g)) != 0) ||
+        (rc = lane_check(l, block, t, &la, &g, &p, &addr)) != 0)
+      return rc;
+    if (plain) /* perform's first case, without the call */
+      perform_plain(&la, p, d);
+    else if ((rc = perform(l, m, block, t, &la, p, addr, d)) != 0)
+      return rc;
+    req.addr[lane] = addr;
+    yield |= slice_step(l, s, t);
+  }
+  l->last_block = block;
+  l->last_thread = lo + 31 - __builtin_clz(mask);
+  l->last_line = a->line;
+  /* one request, priced as the gathered request of a converged warp
+   * would be */
+  if ((rc = price(l, s->sm, &req)) != 0)
+    return rc;
+  return yield;
 }
 
 int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,

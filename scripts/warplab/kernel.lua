@@ -26,6 +26,31 @@ function wl.kernel(fn, opts)
   return setmetatable(k, kernel_mt)
 end
 
+-- wl.warp_kernel(fn [, opts]) -> a warp-vector kernel: fn(w, args...)
+-- runs once per warp (not per thread), launched with dev:launch like any
+-- kernel.  w.threadIdx.x/y/z and w.lane are lane vectors (one number per
+-- lane; + - * / // % ^ & | ~ << >> work lane by lane); w.blockIdx,
+-- w.blockDim, w.gridDim are numbers, w.warp the warp's index.  A[v] with
+-- a lane vector v loads for every active lane (one warp-wide request),
+-- A[v] = x stores; a number index is a broadcast.  Lanes diverge only
+-- through masks: v:lt(x), v:le, v:eq, v:ne, v:gt, v:ge give 0/1 vectors,
+-- w:where(mask, fn [, else_fn]) runs fn with the other lanes inactive,
+-- w:select(mask, a, b) merges, w:any / w:all / w:ballot decide for the
+-- warp.  `v < x` is an error (a vector is not one boolean), and a vector
+-- is always true in `if v then`.  Also w:load / w:store (with semantics
+-- and scope), w:ldg, w:volatile_load / w:volatile_store, w:atomicAdd
+-- (and the other atomicX, _block, _system) returning the old values,
+-- w:shared(type, n [, name]), w:syncthreads() (every lane active),
+-- w:threadfence*(), w:lanes(x), w:active().  opts as wl.kernel's.
+function wl.warp_kernel(fn, opts)
+  if type(fn) ~= "function" then
+    error("wl.warp_kernel: a function expected, got " .. type(fn), 2)
+  end
+  local k = wl.kernel(fn, opts)
+  k.mode = "warp"
+  return k
+end
+
 -- short names for the report's columns, in order
 local columns = {
   { "inst", "smsp__inst_executed.sum" },

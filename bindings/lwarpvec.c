@@ -1,0 +1,1086 @@
+/* lwarpvec.c -- warp-vector kernels: wl.warp_kernel(fn) runs fn once per
+ * warp instead of once per thread, with lane vectors (userdata
+ * "warplab.Lanes": a number for each of the warp's 32 lanes) in place of
+ * per-thread numbers.  One Lua operation handles 32 lanes, and A[v] with
+ * a lane vector index is one warp-wide request (wl_kernel_access_warp),
+ * which a per-thread kernel builds from 32 separate accesses.
+ *
+ * A lane vector holds a value in the lanes that were active when it was
+ * made (and in which its operands had values); each lane's value is an
+ * integer or a float as Lua's arithmetic would make it.  Lua's `if`
+ * cannot branch per lane, so divergence is explicit: comparisons are
+ * methods returning 0/1 vectors (v:lt(x)), and w:where(mask, fn [, fn])
+ * runs fn with the warp's active mask narrowed; memory operations and
+ * arithmetic touch the active lanes only.  The driver (bindings/
+ * lkernel.c, run_warp_vec) resumes one coroutine per warp. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lwarplab.h"
+
+#define WLL_LANES "warplab.Lanes"
+#define ALL 0xffffffffu
+
+struct wll_lanes {
+  uint32_t valid; /* lanes that hold a value */
+  uint32_t isint; /* of those, the lanes holding an integer */
+  union {
+    lua_Integer i;
+    lua_Number n;
+  } v[32];
+};
+
+static wll_kstate *KS(lua_State *L) {
+  return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* ------------------------------------------------------------------ */
+/* lane vectors                                                        */
+/* ------------------------------------------------------------------ */
+
+wll_lanes *wll_lanes_new(lua_State *L, int ks) {
+  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, 0);
+  v->valid = v->isint = 0;
+  lua_getiuservalue(L, ks, 3);
+  lua_setmetatable(L, -2);
+  return v;
+}
+
+void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i) {
+  v->v[k].i = i;
+  v->valid |= 1u << k;
+  v->isint |= 1u << k;
+}
+
+/* A new vector, inside functions whose upvalue 2 is the metatable. */
+static wll_lanes *newvec(lua_State *L) {
+  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, 0);
+  lua_pushvalue(L, lua_upvalueindex(2));
+  lua_setmetatable(L, -2);
+  return v;
+}
+
+static wll_lanes *tolanes(lua_State *L, int idx) {
+  wll_lanes *v = lua_touserdata(L, idx);
+  const void *mt;
+  if (v == NULL || !lua_getmetatable(L, idx))
+    return NULL;
+  mt = lua_topointer(L, -1);
+  lua_pop(L, 1);
+  return mt == KS(L)->lanes_mt ? v : NULL;
+}
+
+/* The running warp-vector kernel, or NULL (a vector used elsewhere). */
+static wll_krun *warprun(lua_State *L) {
+  wll_krun *r = KS(L)->run;
+  return r != NULL && r->warp_mode ? r : NULL;
+}
+
+static uint32_t active(lua_State *L) {
+  wll_krun *r = warprun(L);
+  return r != NULL ? r->active : ALL;
+}
+
+/* Raises msg for lane k: a failure of its thread inside a kernel. */
+static int lane_error(lua_State *L, int k, const char *msg) {
+  wll_krun *r = warprun(L);
+  if (r != NULL)
+    return wll_kernel_fail(L, r, r->warp * 32 + k, "%s", msg);
+  return luaL_error(L, "lane %d: %s", k, msg);
+}
+
+static lua_Number num(const wll_lanes *v, int k) {
+  return v->isint >> k & 1 ? (lua_Number)v->v[k].i : v->v[k].n;
+}
+
+/* The operand at idx as a vector: a number is broadcast into tmp. */
+static const wll_lanes *operand(lua_State *L, int idx, wll_lanes *tmp) {
+  const wll_lanes *v;
+  int k;
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    tmp->valid = ALL;
+    if (lua_isinteger(L, idx)) {
+      lua_Integer i = lua_tointeger(L, idx);
+      tmp->isint = ALL;
+      for (k = 0; k < 32; k++)
+        tmp->v[k].i = i;
+    } else {
+      lua_Number n = lua_tonumber(L, idx);
+      tmp->isint = 0;
+      for (k = 0; k < 32; k++)
+        tmp->v[k].n = n;
+    }
+    return tmp;
+  }
+  if ((v = tolanes(L, idx)) != NULL)
+    return v;
+  luaL_error(L, "attempt to perform arithmetic on a %s value (lane "
+                "vectors combine with numbers and lane vectors)",
+             luaL_typename(L, idx));
+  return NULL;
+}
+
+/* Lane k as an integer, as Lua's bitwise operators convert. */
+static lua_Integer lane_int(lua_State *L, const wll_lanes *v, int k) {
+  lua_Number n, f;
+  if (v->isint >> k & 1)
+    return v->v[k].i;
+  n = v->v[k].n;
+  f = floor(n);
+  if (f != n || !(n >= -9223372036854775808.0 && n < 9223372036854775808.0))
+    lane_error(L, k, "number has no integer representation");
+  return (lua_Integer)n;
+}
+
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_IDIV, OP_MOD, OP_POW, OP_UNM,
+       OP_BAND, OP_BOR, OP_BXOR, OP_SHL, OP_SHR, OP_BNOT };
+
+static lua_Integer shiftl(lua_Integer x, lua_Integer y) {
+  if (y < 0) {
+    if (y <= -64)
+      return 0;
+    return (lua_Integer)((lua_Unsigned)x >> (lua_Unsigned)(-y));
+  }
+  if (y >= 64)
+    return 0;
+  return (lua_Integer)((lua_Unsigned)x << (lua_Unsigned)y);
+}
+
+/* One lane of an integer operation (Lua 5.4's lvm.c semantics). */
+static lua_Integer int_op(lua_State *L, int op, lua_Integer a, lua_Integer b,
+                          int k) {
+  switch (op) {
+  case OP_ADD:
+    return (lua_Integer)((lua_Unsigned)a + (lua_Unsigned)b);
+  case OP_SUB:
+    return (lua_Integer)((lua_Unsigned)a - (lua_Unsigned)b);
+  case OP_MUL:
+    return (lua_Integer)((lua_Unsigned)a * (lua_Unsigned)b);
+  case OP_UNM:
+    return (lua_Integer)(0u - (lua_Unsigned)a);
+  case OP_IDIV:
+    if (b == 0)
+      lane_error(L, k, "attempt to perform 'n//0'");
+    if (b == -1)
+      return (lua_Integer)(0u - (lua_Unsigned)a);
+    {
+      lua_Integer q = a / b;
+      if ((a % b != 0) && ((a ^ b) < 0))
+        q -= 1;
+      return q;
+    }
+  case OP_MOD:
+    if (b == 0)
+      lane_error(L, k, "attempt to perform 'n%%0'");
+    if (b == -1)
+      return 0;
+    {
+      lua_Integer m = a % b;
+      if (m != 0 && (m ^ b) < 0)
+        m += b;
+      return m;
+    }
+  case OP_BAND:
+    return a & b;
+  case OP_BOR:
+    return a | b;
+  case OP_BXOR:
+    return a ^ b;
+  case OP_SHL:
+    return shiftl(a, b);
+  case OP_SHR:
+    return shiftl(a, (lua_Integer)(0u - (lua_Unsigned)b));
+  case OP_BNOT:
+    return ~a;
+  default:
+    return 0;
+  }
+}
+
+static lua_Number flt_op(int op, lua_Number a, lua_Number b) {
+  switch (op) {
+  case OP_ADD:
+    return a + b;
+  case OP_SUB:
+    return a - b;
+  case OP_MUL:
+    return a * b;
+  case OP_DIV:
+    return a / b;
+  case OP_IDIV:
+    return floor(a / b);
+  case OP_MOD: {
+    lua_Number m = fmod(a, b);
+    if ((m > 0) ? b < 0 : (m < 0 && b != m))
+      m += b;
+    return m;
+  }
+  case OP_POW:
+    return b == 2 ? a * a : pow(a, b);
+  case OP_UNM:
+    return -a;
+  default:
+    return 0;
+  }
+}
+
+/* The metamethods of + - * / // % ^ and unary -, & | ~ << >> and unary
+ * ~: one new vector, computed in the lanes that are active and hold a
+ * value in both operands. */
+static int arith(lua_State *L, int op) {
+  wll_lanes ta, tb, *r;
+  const wll_lanes *a = operand(L, 1, &ta), *b = operand(L, 2, &tb);
+  uint32_t valid = a->valid & b->valid & active(L), ints;
+  int k, bitwise = op >= OP_BAND;
+  r = newvec(L);
+  r->valid = valid;
+  if (bitwise) {
+    r->isint = valid;
+    for (k = 0; k < 32; k++)
+      if (valid >> k & 1)
+        r->v[k].i = int_op(L, op, lane_int(L, a, k), lane_int(L, b, k), k);
+    return 1;
+  }
+  ints = op == OP_DIV || op == OP_POW ? 0 : a->isint & b->isint & valid;
+  r->isint = ints;
+  if (valid == ALL && ints == ALL) { /* the common cases, straight */
+    switch (op) {
+    case OP_ADD:
+      for (k = 0; k < 32; k++)
+        r->v[k].i = (lua_Integer)((lua_Unsigned)a->v[k].i +
+                                  (lua_Unsigned)b->v[k].i);
+      return 1;
+    case OP_MUL:
+      for (k = 0; k < 32; k++)
+        r->v[k].i = (lua_Integer)((lua_Unsigned)a->v[k].i *
+                                  (lua_Unsigned)b->v[k].i);
+      return 1;
+    default:
+      break;
+    }
+  } else if (valid == ALL && (a->isint | b->isint) == 0) {
+    switch (op) {
+    case OP_ADD:
+      for (k = 0; k < 32; k++)
+        r->v[k].n = a->v[k].n + b->v[k].n;
+      return 1;
+    case OP_MUL:
+      for (k = 0; k < 32; k++)
+        r->v[k].n = a->v[k].n * b->v[k].n;
+      return 1;
+    default:
+      break;
+    }
+  }
+  for (k = 0; k < 32; k++) {
+    if (!(valid >> k & 1))
+      continue;
+    if (ints >> k & 1)
+      r->v[k].i = int_op(L, op, a->v[k].i, b->v[k].i, k);
+    else
+      r->v[k].n = flt_op(op, num(a, k), num(b, k));
+  }
+  return 1;
+}
+
+#define ARITH(name, op)                                                        \
+  static int name(lua_State *L) { return arith(L, op); }
+ARITH(v_add, OP_ADD)
+ARITH(v_sub, OP_SUB)
+ARITH(v_mul, OP_MUL)
+ARITH(v_div, OP_DIV)
+ARITH(v_idiv, OP_IDIV)
+ARITH(v_mod, OP_MOD)
+ARITH(v_pow, OP_POW)
+ARITH(v_unm, OP_UNM)
+ARITH(v_band, OP_BAND)
+ARITH(v_bor, OP_BOR)
+ARITH(v_bxor, OP_BXOR)
+ARITH(v_shl, OP_SHL)
+ARITH(v_shr, OP_SHR)
+ARITH(v_bnot, OP_BNOT)
+#undef ARITH
+
+/* Three-way comparison of lane k of a and b with Lua's exact
+ * integer/float rules: -1, 0, 1, or 2 when unordered (NaN). */
+static int cmp3(const wll_lanes *a, const wll_lanes *b, int k) {
+  int ai = a->isint >> k & 1, bi = b->isint >> k & 1;
+  lua_Number x, y;
+  if (ai && bi) {
+    lua_Integer p = a->v[k].i, q = b->v[k].i;
+    return p < q ? -1 : p > q;
+  }
+  if (ai != bi) { /* an integer and a float */
+    lua_Integer i = ai ? a->v[k].i : b->v[k].i;
+    lua_Number f = ai ? b->v[k].n : a->v[k].n;
+    int c;
+    if (i >= -(1LL << 53) && i <= (1LL << 53)) { /* exact as a float */
+      x = (lua_Number)i;
+      c = x < f ? -1 : x > f ? 1 : x == f ? 0 : 2;
+    } else if (f != f) {
+      c = 2;
+    } else if (f >= 9223372036854775808.0) {
+      c = -1;
+    } else if (f < -9223372036854775808.0) {
+      c = 1;
+    } else if (floor(f) == f) {
+      lua_Integer g = (lua_Integer)f;
+      c = i < g ? -1 : i > g;
+    } else { /* |f| < 2^53 < |i| */
+      c = i > 0 ? 1 : -1;
+    }
+    return ai || c == 2 ? c : -c;
+  }
+  x = a->v[k].n;
+  y = b->v[k].n;
+  return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+}
+
+enum { CMP_LT, CMP_LE, CMP_EQ, CMP_NE, CMP_GT, CMP_GE };
+
+/* v:lt(x) and friends: a 0/1 integer vector. */
+static int compare(lua_State *L, int op) {
+  wll_lanes ta, tb, *r;
+  const wll_lanes *a = operand(L, 1, &ta), *b = operand(L, 2, &tb);
+  uint32_t valid = a->valid & b->valid & active(L);
+  int k;
+  r = newvec(L);
+  r->valid = r->isint = valid;
+  for (k = 0; k < 32; k++) {
+    int c, t;
+    if (!(valid >> k & 1))
+      continue;
+    c = cmp3(a, b, k);
+    switch (op) {
+    case CMP_LT:
+      t = c == -1;
+      break;
+    case CMP_LE:
+      t = c == -1 || c == 0;
+      break;
+    case CMP_EQ:
+      t = c == 0;
+      break;
+    case CMP_NE:
+      t = c != 0;
+      break;
+    case CMP_GT:
+      t = c == 1;
+      break;
+    default:
+      t = c == 0 || c == 1;
+      break;
+    }
+    r->v[k].i = t;
+  }
+  return 1;
+}
+
+#define CMP(name, op)                                                          \
+  static int name(lua_State *L) { return compare(L, op); }
+CMP(v_lt, CMP_LT)
+CMP(v_le, CMP_LE)
+CMP(v_eq, CMP_EQ)
+CMP(v_ne, CMP_NE)
+CMP(v_gt, CMP_GT)
+CMP(v_ge, CMP_GE)
+#undef CMP
+
+/* < <= == on lane vectors would give one boolean for 32 lanes. */
+static int v_nocompare(lua_State *L) {
+  return luaL_error(L, "compare lane vectors with v:lt(x) and branch with "
+                       "w:where(mask, fn)");
+}
+
+static void push_lane(lua_State *L, const wll_lanes *v, int k) {
+  if (!(v->valid >> k & 1))
+    lua_pushnil(L);
+  else if (v->isint >> k & 1)
+    lua_pushinteger(L, v->v[k].i);
+  else
+    lua_pushnumber(L, v->v[k].n);
+}
+
+static const wll_lanes *checklanes(lua_State *L, int idx) {
+  const wll_lanes *v = tolanes(L, idx);
+  if (v == NULL)
+    luaL_typeerror(L, idx, WLL_LANES);
+  return v;
+}
+
+/* v:get(lane) -> lane's value, nil where it has none */
+static int v_get(lua_State *L) {
+  const wll_lanes *v = checklanes(L, 1);
+  lua_Integer k = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, k >= 0 && k < 32, 2, "a lane from 0 to 31 expected");
+  push_lane(L, v, (int)k);
+  return 1;
+}
+
+/* v:totable() -> {[lane + 1] = value} (nil where a lane has none) */
+static int v_totable(lua_State *L) {
+  const wll_lanes *v = checklanes(L, 1);
+  int k;
+  lua_createtable(L, 32, 0);
+  for (k = 0; k < 32; k++) {
+    push_lane(L, v, k);
+    lua_rawseti(L, -2, k + 1);
+  }
+  return 1;
+}
+
+/* v:mask() -> the lanes that hold a value, as an integer bit mask */
+static int v_mask(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)checklanes(L, 1)->valid);
+  return 1;
+}
+
+static int v_len(lua_State *L) {
+  lua_pushinteger(L, 32);
+  return 1;
+}
+
+static int v_tostring(lua_State *L) {
+  const wll_lanes *v = checklanes(L, 1);
+  luaL_Buffer b;
+  int k;
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, "lanes(");
+  for (k = 0; k < 32; k++) {
+    if (k)
+      luaL_addstring(&b, ", ");
+    if (!(v->valid >> k & 1))
+      luaL_addchar(&b, '-');
+    else {
+      push_lane(L, v, k);
+      luaL_addvalue(&b);
+    }
+  }
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* masks and divergence                                                */
+/* ------------------------------------------------------------------ */
+
+static wll_krun *checkwarp(lua_State *L) {
+  wll_krun *r = KS(L)->run;
+  if (r == NULL || !r->warp_mode)
+    luaL_error(L, "this warp function can only be called inside a "
+                  "warp-vector kernel (wl.warp_kernel)");
+  return r;
+}
+
+/* The lanes where the mask at idx is true: a 0/1 (nonzero) vector, or a
+ * boolean or number for every lane.  check: raise when an active lane of
+ * the vector holds no value. */
+static uint32_t mask_of(lua_State *L, int idx, uint32_t act, int check) {
+  const wll_lanes *m;
+  uint32_t bits = 0;
+  int k;
+  if (lua_type(L, idx) == LUA_TBOOLEAN)
+    return lua_toboolean(L, idx) ? ALL : 0;
+  if (lua_type(L, idx) == LUA_TNUMBER)
+    return lua_tonumber(L, idx) != 0 ? ALL : 0;
+  if ((m = tolanes(L, idx)) == NULL)
+    luaL_typeerror(L, idx, "a mask (lane vector, boolean or number)");
+  if (check && (act & ~m->valid))
+    lane_error(L, __builtin_ctz(act & ~m->valid),
+               "the mask has no value in this active lane (it was made "
+               "while the lane was inactive)");
+  for (k = 0; k < 32; k++)
+    if ((m->valid >> k & 1) &&
+        (m->isint >> k & 1 ? m->v[k].i != 0 : m->v[k].n != 0))
+      bits |= 1u << k;
+  return bits;
+}
+
+static int where_k(lua_State *L, int status, lua_KContext ctx);
+
+/* Runs the branches of w:where from phase on: 0 the lanes of the mask,
+ * 1 the others; an empty branch is skipped as a warp skips it. */
+static int where_run(lua_State *L, wll_krun *r, uint32_t outer, int phase) {
+  uint32_t m = mask_of(L, 2, outer, 0);
+  for (; phase < 2; phase++) {
+    uint32_t now = outer & (phase == 0 ? m : ~m);
+    if (now == 0 || lua_isnoneornil(L, 3 + phase))
+      continue;
+    r->active = now;
+    lua_pushvalue(L, 3 + phase);
+    /* a continuation: the body may yield (a slice used up) */
+    lua_callk(L, 0, 0, (lua_KContext)((uint64_t)outer | (uint64_t)phase << 32),
+              where_k);
+    r->active = outer;
+  }
+  r->active = outer;
+  return 0;
+}
+
+static int where_k(lua_State *L, int status, lua_KContext ctx) {
+  wll_krun *r = checkwarp(L);
+  (void)status;
+  r->active = (uint32_t)ctx;
+  return where_run(L, r, (uint32_t)ctx, (int)((uint64_t)ctx >> 32) + 1);
+}
+
+/* w:where(mask, fn [, else_fn]) */
+static int w_where(lua_State *L) {
+  wll_krun *r = checkwarp(L);
+  mask_of(L, 2, r->active, 1);
+  luaL_checktype(L, 3, LUA_TFUNCTION);
+  if (!lua_isnoneornil(L, 4))
+    luaL_checktype(L, 4, LUA_TFUNCTION);
+  lua_settop(L, 4);
+  return where_run(L, r, r->active, 0);
+}
+
+/* w:any(mask), w:all(mask): over the active lanes */
+static int w_any(lua_State *L) {
+  wll_krun *r = checkwarp(L);
+  lua_pushboolean(L, (mask_of(L, 2, r->active, 1) & r->active) != 0);
+  return 1;
+}
+
+static int w_all(lua_State *L) {
+  wll_krun *r = checkwarp(L);
+  lua_pushboolean(L, (mask_of(L, 2, r->active, 1) & r->active) == r->active);
+  return 1;
+}
+
+/* w:ballot(mask) -> the active lanes where mask is true, as an integer */
+static int w_ballot(lua_State *L) {
+  wll_krun *r = checkwarp(L);
+  lua_pushinteger(L, (lua_Integer)(mask_of(L, 2, r->active, 1) & r->active));
+  return 1;
+}
+
+/* w:active() -> the active lanes, as an integer bit mask */
+static int w_active(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)checkwarp(L)->active);
+  return 1;
+}
+
+/* w:select(mask, a, b) -> a where mask is true, b elsewhere */
+static int w_select(lua_State *L) {
+  wll_krun *r = checkwarp(L);
+  uint32_t m = mask_of(L, 2, r->active, 1);
+  wll_lanes ta, tb, *v;
+  const wll_lanes *a = operand(L, 3, &ta), *b = operand(L, 4, &tb);
+  int k;
+  v = newvec(L);
+  v->valid = r->active & ((m & a->valid) | (~m & b->valid));
+  v->isint = v->valid & ((m & a->isint) | (~m & b->isint));
+  for (k = 0; k < 32; k++)
+    if (v->valid >> k & 1)
+      v->v[k] = (m >> k & 1 ? a : b)->v[k];
+  return 1;
+}
+
+/* w:lanes(x) -> x in every active lane */
+static int w_lanes(lua_State *L) {
+  wll_krun *r = checkwarp(L);
+  wll_lanes t, *v;
+  const wll_lanes *a;
+  luaL_checknumber(L, 2);
+  a = operand(L, 2, &t);
+  v = newvec(L);
+  *v = *a;
+  v->valid = r->active;
+  v->isint &= r->active;
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* memory                                                              */
+/* ------------------------------------------------------------------ */
+
+static wll_krun *running_warp(lua_State *L) {
+  wll_krun *r = wll_kernel_running(L); /* stops the probe */
+  if (!r->warp_mode)
+    luaL_error(L, "this warp function can only be called inside a "
+                  "warp-vector kernel (wl.warp_kernel)");
+  return r;
+}
+
+static const char *no_value =
+    "the lane vector has no value in this active lane (it was made while "
+    "the lane was inactive, inside w:where)";
+
+/* The byte offset of A[index] for every lane of mask, or the failure of
+ * the first lane, in lane order, with a bad index. */
+static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
+                    uint32_t mask, uint64_t off[32]) {
+  int k, first = __builtin_ctz(mask), lo = r->warp * 32;
+  const wll_lanes *v;
+  if (a->type >= WLL_NSCALAR)
+    wll_kernel_fail(L, r, lo + first,
+                    "'%s' holds %s vectors: warp-vector kernels access "
+                    "arrays of scalars",
+                    a->name, wll_type_words[a->type]);
+  if (lua_type(L, arg) == LUA_TNUMBER) { /* every lane: one element */
+    int isnum;
+    lua_Integer i = lua_tointegerx(L, arg, &isnum);
+    uint64_t o;
+    if (!isnum)
+      wll_kernel_fail(L, r, lo + first,
+                      "array '%s' indexed with a fraction (an integer from "
+                      "0 to %lld expected)",
+                      a->name, (long long)a->len - 1);
+    o = wll_kernel_offset(L, r, a, i, lo + first);
+    for (k = 0; k < 32; k++)
+      off[k] = o;
+    return;
+  }
+  if ((v = tolanes(L, arg)) == NULL)
+    wll_kernel_fail(L, r, lo + first,
+                    "array '%s' indexed with %s (an integer or a lane "
+                    "vector expected)",
+                    a->name, luaL_typename(L, arg));
+  if (mask & ~v->valid)
+    wll_kernel_fail(L, r, lo + __builtin_ctz(mask & ~v->valid), "%s",
+                    no_value);
+  /* the first lane checks what all share (an array of an earlier launch) */
+  wll_kernel_offset(L, r, a, 0, lo + first);
+  if ((v->isint & mask) == mask) { /* integers: only bounds to check */
+    uint32_t b;
+    for (b = mask; b != 0; b &= b - 1) {
+      lua_Integer i;
+      k = __builtin_ctz(b);
+      i = v->v[k].i;
+      if (i < 0 || i >= a->len)
+        wll_kernel_offset(L, r, a, i, lo + k); /* raises */
+      off[k] = a->base + (uint64_t)i * (uint64_t)a->esize;
+    }
+    return;
+  }
+  for (k = 0; k < 32; k++) {
+    lua_Integer i;
+    if (!(mask >> k & 1))
+      continue;
+    if (v->isint >> k & 1) {
+      i = v->v[k].i;
+    } else {
+      lua_Number n = v->v[k].n;
+      if (floor(n) != n || !(n >= -9223372036854775808.0 &&
+                             n < 9223372036854775808.0))
+        wll_kernel_fail(L, r, lo + k,
+                        "array '%s' indexed with a fraction (an integer "
+                        "from 0 to %lld expected)",
+                        a->name, (long long)a->len - 1);
+      i = (lua_Integer)n;
+    }
+    if (i < 0 || i >= a->len)
+      wll_kernel_offset(L, r, a, i, lo + k); /* raises */
+    off[k] = a->base + (uint64_t)i * (uint64_t)a->esize;
+  }
+}
+
+/* The bytes of lane k's value (of vector x) as type (WL_TYPE_*), as
+ * tobytes in lkernel.c converts a number. */
+static void lane_bytes(lua_State *L, wll_krun *r, int type,
+                       const wll_lanes *x, int k, uint8_t *out) {
+  if (type == WL_TYPE_FLOAT) {
+    float f = (float)num(x, k);
+    memcpy(out, &f, 4);
+  } else if (type == WL_TYPE_DOUBLE) {
+    lua_Number n = num(x, k);
+    memcpy(out, &n, 8);
+  } else {
+    int64_t v;
+    if (x->isint >> k & 1) {
+      v = (int64_t)x->v[k].i;
+    } else {
+      lua_Number n = x->v[k].n;
+      if (floor(n) != n || !(n >= -9223372036854775808.0 &&
+                             n < 9223372036854775808.0))
+        wll_kernel_fail(L, r, r->warp * 32 + k,
+                        "integer expected, got a fraction");
+      v = (int64_t)n;
+    }
+    memcpy(out, &v, type == WL_TYPE_INT64 ? 8 : 4);
+  }
+}
+
+/* Pushes the values loaded for the lanes of mask as a vector. */
+static void push_loaded(lua_State *L, int type, uint32_t mask,
+                        const uint8_t *buf, int width) {
+  wll_lanes *v = wll_lanes_new(L, lua_upvalueindex(1));
+  int k, fl = type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE;
+  v->valid = mask;
+  v->isint = fl ? 0 : mask;
+#define EACH(T, field, conv)                                                   \
+  for (; mask != 0; mask &= mask - 1) {                                        \
+    T x;                                                                       \
+    k = __builtin_ctz(mask);                                                   \
+    memcpy(&x, buf + k * width, sizeof x);                                     \
+    v->v[k].field = conv x;                                                    \
+  }
+  switch (type) {
+  case WL_TYPE_INT32:
+    EACH(int32_t, i, (lua_Integer))
+    break;
+  case WL_TYPE_UINT32:
+    EACH(uint32_t, i, (lua_Integer))
+    break;
+  case WL_TYPE_FLOAT:
+    EACH(float, n, (lua_Number))
+    break;
+  case WL_TYPE_DOUBLE:
+    EACH(double, n, (lua_Number))
+    break;
+  default:
+    EACH(int64_t, i, (lua_Integer))
+  }
+#undef EACH
+}
+
+static void access_init(lua_State *L, wll_krun *r, wll_darray *a,
+                        wl_access *acc, int kind, int sem, int scope,
+                        int cache) {
+  memset(acc, 0, sizeof *acc);
+  acc->kind = kind;
+  acc->sem = sem;
+  acc->scope = scope;
+  acc->cache = cache;
+  acc->line = wll_site_line(L, r->ks);
+  acc->space = a->space;
+  acc->id = a->id;
+  acc->width = a->esize;
+  acc->type = wll_type_base[a->type];
+}
+
+/* A[i] for the active lanes: one warp-wide load; yields when a lane's
+ * slice is used up (the vector is what the access returns on resume). */
+static int warp_load(lua_State *L, wll_krun *r, wll_darray *a, int iarg,
+                     int sem, int scope, int cache) {
+  uint64_t off[32];
+  uint8_t buf[32 * 16];
+  wl_access acc;
+  uint32_t mask = r->active;
+  int rc;
+  if (mask == 0) { /* no lane active: nothing accessed */
+    wll_lanes_new(L, lua_upvalueindex(1));
+    return 1;
+  }
+  offsets(L, r, a, iarg, mask, off);
+  access_init(L, r, a, &acc, WL_ACC_LOAD, sem, scope, cache);
+  rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, &acc, off, NULL,
+                             buf);
+  if (rc < 0)
+    return wll_kernel_raise(L, r);
+  push_loaded(L, wll_type_base[a->type], mask, buf, a->esize);
+  return rc == 1 ? lua_yield(L, 1) : 1;
+}
+
+static int warp_store(lua_State *L, wll_krun *r, wll_darray *a, int iarg,
+                      int varg, int sem, int scope, int cache) {
+  uint64_t off[32];
+  uint8_t buf[32 * 16];
+  wl_access acc;
+  wll_lanes t;
+  const wll_lanes *x;
+  uint32_t mask = r->active;
+  int rc, k;
+  if (mask == 0)
+    return 0;
+  offsets(L, r, a, iarg, mask, off);
+  if (lua_type(L, varg) != LUA_TNUMBER && tolanes(L, varg) == NULL)
+    wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(mask),
+                    lua_isnoneornil(L, varg)
+                        ? "no value stored to '%s'"
+                        : "'%s' stores numbers or lane vectors",
+                    a->name);
+  x = operand(L, varg, &t);
+  if (mask & ~x->valid)
+    wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(mask & ~x->valid),
+                    "%s", no_value);
+  for (k = 0; k < 32; k++)
+    if (mask >> k & 1)
+      lane_bytes(L, r, wll_type_base[a->type], x, k, buf + k * a->esize);
+  access_init(L, r, a, &acc, WL_ACC_STORE, sem, scope, cache);
+  rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, &acc, off, NULL,
+                             buf);
+  if (rc < 0)
+    return wll_kernel_raise(L, r);
+  return rc == 1 ? lua_yield(L, 0) : 0;
+}
+
+int wll_warp_index(lua_State *L, wll_krun *r, wll_darray *a) {
+  r = running_warp(L);
+  return warp_load(L, r, a, 2, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
+}
+
+int wll_warp_newindex(lua_State *L, wll_krun *r, wll_darray *a) {
+  r = running_warp(L);
+  return warp_store(L, r, a, 2, 3, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
+}
+
+static const char *const load_sems[] = {"weak", "relaxed", "acquire", NULL};
+static const int load_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED, WL_SEM_ACQUIRE};
+static const char *const store_sems[] = {"weak", "relaxed", "release", NULL};
+static const int store_semv[] = {WL_SEM_WEAK, WL_SEM_RELAXED, WL_SEM_RELEASE};
+static const char *const scopes[] = {"cta", "gpu", "sys", NULL};
+static const int scopev[] = {WL_SCOPE_CTA, WL_SCOPE_GPU, WL_SCOPE_SYS};
+
+/* w:load(A, i [, sem [, scope]]) */
+static int w_load(lua_State *L) {
+  wll_krun *r = running_warp(L);
+  wll_darray *a = wll_kernel_checkarr(L, 2);
+  int sem = load_semv[wll_checkword(L, 4, "weak", load_sems,
+                                    "load semantics")];
+  int scope = sem == WL_SEM_WEAK
+                  ? WL_SCOPE_NONE
+                  : scopev[wll_checkword(L, 5, "gpu", scopes, "scope")];
+  return warp_load(L, r, a, 3, sem, scope, WL_CACHE_CA);
+}
+
+/* w:store(A, i, x [, sem [, scope]]) */
+static int w_store(lua_State *L) {
+  wll_krun *r = running_warp(L);
+  wll_darray *a = wll_kernel_checkarr(L, 2);
+  int sem = store_semv[wll_checkword(L, 5, "weak", store_sems,
+                                     "store semantics")];
+  int scope = sem == WL_SEM_WEAK
+                  ? WL_SCOPE_NONE
+                  : scopev[wll_checkword(L, 6, "gpu", scopes, "scope")];
+  return warp_store(L, r, a, 3, 4, sem, scope, WL_CACHE_CA);
+}
+
+/* volatile = ld/st.relaxed.sys (no L1 copy); __ldg the read-only path */
+static int w_volatile_load(lua_State *L) {
+  wll_krun *r = running_warp(L);
+  return warp_load(L, r, wll_kernel_checkarr(L, 2), 3, WL_SEM_RELAXED,
+                   WL_SCOPE_SYS, WL_CACHE_VOLATILE);
+}
+
+static int w_volatile_store(lua_State *L) {
+  wll_krun *r = running_warp(L);
+  return warp_store(L, r, wll_kernel_checkarr(L, 2), 3, 4, WL_SEM_RELAXED,
+                    WL_SCOPE_SYS, WL_CACHE_VOLATILE);
+}
+
+static int w_ldg(lua_State *L) {
+  wll_krun *r = running_warp(L);
+  return warp_load(L, r, wll_kernel_checkarr(L, 2), 3, WL_SEM_WEAK,
+                   WL_SCOPE_NONE, WL_CACHE_LDG);
+}
+
+/* The lane's operand of an atomic as the engine's carrier of type. */
+static int64_t lane_carrier(lua_State *L, wll_krun *r, int type,
+                            const wll_lanes *x, int k) {
+  uint8_t b[8] = {0};
+  if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE)
+    return wl_value_from_double(type, num(x, k));
+  lane_bytes(L, r, type, x, k, b);
+  if (type == WL_TYPE_INT64) {
+    int64_t v;
+    memcpy(&v, b, 8);
+    return v;
+  }
+  {
+    int32_t v;
+    memcpy(&v, b, 4);
+    return wl_value_from_int(type, v);
+  }
+}
+
+/* w:atomicAdd(A, i, x) and friends (x: a number or a vector; atomicCAS
+ * takes compare, value) -> the old values; upvalues 3: op, 4: scope */
+static int w_atomic(lua_State *L) {
+  wll_krun *r = running_warp(L);
+  wll_darray *a = wll_kernel_checkarr(L, 2);
+  int op = (int)lua_tointeger(L, lua_upvalueindex(3));
+  int scope = (int)lua_tointeger(L, lua_upvalueindex(4));
+  uint64_t off[32];
+  int64_t ops[64];
+  uint8_t buf[32 * 16];
+  wll_lanes ta, tb;
+  const wll_lanes *x, *y = NULL;
+  uint32_t mask = r->active;
+  wl_access acc;
+  int rc, k, lo = r->warp * 32, bt = wll_type_base[a->type];
+  if (mask == 0) { /* no lane active: nothing accessed */
+    wll_lanes_new(L, lua_upvalueindex(1));
+    return 1;
+  }
+  offsets(L, r, a, 3, mask, off);
+  if ((bt == WL_TYPE_FLOAT || bt == WL_TYPE_DOUBLE) && op != WL_OP_ADD &&
+      op != WL_OP_SUB && op != WL_OP_EXCH && op != WL_OP_MIN &&
+      op != WL_OP_MAX && op != WL_OP_CAS)
+    wll_kernel_fail(L, r, lo + __builtin_ctz(mask),
+                    "this atomic operation needs an integer array, '%s' "
+                    "holds %s",
+                    a->name, wll_type_words[a->type]);
+  luaL_checkany(L, 4);
+  x = operand(L, 4, &ta);
+  if (op == WL_OP_CAS) {
+    luaL_checkany(L, 5);
+    y = operand(L, 5, &tb);
+  }
+  if (mask & ~x->valid)
+    wll_kernel_fail(L, r, lo + __builtin_ctz(mask & ~x->valid), "%s",
+                    no_value);
+  if (y && (mask & ~y->valid))
+    wll_kernel_fail(L, r, lo + __builtin_ctz(mask & ~y->valid), "%s",
+                    no_value);
+  for (k = 0; k < 32; k++) {
+    if (!(mask >> k & 1))
+      continue;
+    ops[k] = lane_carrier(L, r, bt, x, k);
+    ops[32 + k] = y ? lane_carrier(L, r, bt, y, k) : 0;
+  }
+  access_init(L, r, a, &acc, WL_ACC_ATOMIC, WL_SEM_RELAXED, scope,
+              WL_CACHE_CA);
+  acc.op = op;
+  rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, &acc, off, ops,
+                             buf);
+  if (rc < 0)
+    return wll_kernel_raise(L, r);
+  push_loaded(L, wll_type_base[a->type], mask, buf, a->esize);
+  return rc == 1 ? lua_yield(L, 1) : 1;
+}
+
+/* w:syncthreads(): every lane of the warp must be active */
+static int w_syncthreads(lua_State *L) {
+  wll_krun *r = running_warp(L);
+  int k, line;
+  if (r->active != r->exist)
+    return wll_kernel_fail(
+        L, r, r->warp * 32 + __builtin_ctz(r->exist & ~r->active),
+        "barrier divergence: w:syncthreads() inside w:where with this "
+        "lane inactive (a barrier must be reached by every thread of the "
+        "block)");
+  line = wll_curline(L);
+  for (k = 0; k < 32; k++)
+    if ((r->exist >> k & 1) &&
+        wl_kernel_barrier(r->l, r->block, r->warp * 32 + k, line) != 0)
+      return wll_kernel_raise(L, r);
+  return lua_yield(L, 0);
+}
+
+/* __threadfence_block / __threadfence / __threadfence_system, for every
+ * active lane; upvalue 3: the scope */
+static int w_threadfence(lua_State *L) {
+  wll_krun *r = running_warp(L);
+  int scope = (int)lua_tointeger(L, lua_upvalueindex(3)), k;
+  int line = wll_curline(L);
+  for (k = 0; k < 32; k++)
+    if ((r->active >> k & 1) &&
+        wl_kernel_fence(r->l, r->block, r->warp * 32 + k, WL_SEM_SC, scope,
+                        line) != 0)
+      return wll_kernel_raise(L, r);
+  return 0;
+}
+
+/* w:shared(type, n [, name]): a __shared__ array of the block */
+static int w_shared(lua_State *L) {
+  static const char *const types[] = {"int64", "int32", "uint32", "float",
+                                      "double", NULL};
+  wll_krun *r = KS(L)->run;
+  int type = wll_checkword(L, 2, NULL, types, "element type");
+  lua_Integer n = luaL_checkinteger(L, 3);
+  const char *name = luaL_optstring(L, 4, "shared");
+  if (r == NULL || !r->warp_mode)
+    return luaL_error(L, "w:shared can only be called inside a warp-vector "
+                         "kernel");
+  if (n < 0)
+    return luaL_argerror(L, 3, "negative array size");
+  wll_kernel_shared(L, r, type, n, name, r->exist);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* registration                                                        */
+/* ------------------------------------------------------------------ */
+
+static const luaL_Reg lanes_meta[] = {
+    {"__add", v_add},   {"__sub", v_sub},     {"__mul", v_mul},
+    {"__div", v_div},   {"__idiv", v_idiv},   {"__mod", v_mod},
+    {"__pow", v_pow},   {"__unm", v_unm},     {"__band", v_band},
+    {"__bor", v_bor},   {"__bxor", v_bxor},   {"__shl", v_shl},
+    {"__shr", v_shr},   {"__bnot", v_bnot},   {"__lt", v_nocompare},
+    {"__le", v_nocompare}, {"__eq", v_nocompare}, {"__len", v_len},
+    {"__tostring", v_tostring}, {NULL, NULL}};
+
+static const luaL_Reg lanes_methods[] = {
+    {"lt", v_lt},   {"le", v_le},           {"eq", v_eq},
+    {"ne", v_ne},   {"gt", v_gt},           {"ge", v_ge},
+    {"get", v_get}, {"totable", v_totable}, {"mask", v_mask},
+    {NULL, NULL}};
+
+static const luaL_Reg w_methods[] = {
+    {"load", w_load},
+    {"store", w_store},
+    {"volatile_load", w_volatile_load},
+    {"volatile_store", w_volatile_store},
+    {"ldg", w_ldg},
+    {"syncthreads", w_syncthreads},
+    {"shared", w_shared},
+    {"where", w_where},
+    {"select", w_select},
+    {"any", w_any},
+    {"all", w_all},
+    {"ballot", w_ballot},
+    {"active", w_active},
+    {"lanes", w_lanes},
+    {NULL, NULL}};
+
+void wll_warpvec_open(lua_State *L, int ks) {
+  static const struct {
+    const char *name;
+    int op;
+  } cuda[] = {{"atomicAdd", WL_OP_ADD},   {"atomicSub", WL_OP_SUB},
+              {"atomicExch", WL_OP_EXCH}, {"atomicMin", WL_OP_MIN},
+              {"atomicMax", WL_OP_MAX},   {"atomicAnd", WL_OP_AND},
+              {"atomicOr", WL_OP_OR},     {"atomicXor", WL_OP_XOR},
+              {"atomicInc", WL_OP_INC},   {"atomicDec", WL_OP_DEC},
+              {"atomicCAS", WL_OP_CAS}};
+  static const char *const suffix[] = {"", "_block", "_system"};
+  static const int sufscope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};
+  static const char *const fences[] = {"threadfence", "threadfence_block",
+                                       "threadfence_system"};
+  wll_kstate *k = lua_touserdata(L, ks);
+  int mt;
+  size_t i, j;
+  /* the metatable of lane vectors: its functions see the kstate and the
+   * metatable itself (upvalues 1 and 2) */
+  luaL_newmetatable(L, WLL_LANES);
+  mt = lua_gettop(L);
+  k->lanes_mt = lua_topointer(L, mt);
+  lua_pushvalue(L, ks);
+  lua_pushvalue(L, mt);
+  luaL_setfuncs(L, lanes_meta, 2);
+  lua_newtable(L);
+  lua_pushvalue(L, ks);
+  lua_pushvalue(L, mt);
+  luaL_setfuncs(L, lanes_methods, 2);
+  lua_setfield(L, mt, "__index");
+  /* the methods of w */
+  lua_newtable(L);
+  lua_pushvalue(L, ks);
+  lua_pushvalue(L, mt);
+  luaL_setfuncs(L, w_methods, 2);
+  for (i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+    for (j = 0; j < 3; j++) {
+      char name[48];
+      snprintf(name, sizeof name, "%s%s", cuda[i].name, suffix[j]);
+      lua_pushvalue(L, ks);
+      lua_pushvalue(L, mt);
+      lua_pushinteger(L, cuda[i].op);
+      lua_pushinteger(L, sufscope[j]);
+      lua_pushcclosure(L, w_atomic, 4);
+      lua_setfield(L, -2, name);
+    }
+  for (i = 0; i < 3; i++) {
+    lua_pushvalue(L, ks);
+    lua_pushvalue(L, mt);
+    lua_pushinteger(L, sufscope[i]);
+    lua_pushcclosure(L, w_threadfence, 3);
+    lua_setfield(L, -2, fences[i]);
+  }
+  lua_setiuservalue(L, ks, 2);
+  lua_setiuservalue(L, ks, 3); /* the metatable */
+}
