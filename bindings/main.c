@@ -514,17 +514,147 @@ static int run_main(lua_State *L) {
   return 0;
 }
 
+/* The script's Lua state allocates small blocks from size-class free
+ * lists: kernels create many short-lived objects (warp-vector kernels a
+ * lane vector per operation), and malloc/free were a tenth of their
+ * time.  Blocks over POOL_MAX go to realloc/free.  Only this one state
+ * uses the pool (libuv workers make their own states with
+ * luaL_newstate), so it needs no lock. */
+#define POOL_MAX 512
+#define POOL_CHUNK (256 * 1024)
+typedef struct pool_blk {
+  struct pool_blk *next;
+} pool_blk;
+typedef struct pool_chunk {
+  struct pool_chunk *next;
+} pool_chunk;
+typedef struct pool {
+  pool_blk *free[POOL_MAX / 16 + 1];
+  pool_chunk *chunks;
+  char *cur;    /* unused part of the newest chunk */
+  size_t left;
+} pool;
+
+static size_t pool_class(size_t n) { return (n + 15) / 16; }
+
+static void *pool_get(pool *P, size_t c) {
+  pool_blk *b = P->free[c];
+  size_t sz = c * 16;
+  if (b != NULL) {
+    P->free[c] = b->next;
+    return b;
+  }
+  if (P->left < sz) {
+    pool_chunk *k = malloc(POOL_CHUNK);
+    if (k == NULL)
+      return NULL;
+    k->next = P->chunks;
+    P->chunks = k;
+    P->cur = (char *)k + 16;
+    P->left = POOL_CHUNK - 16;
+  }
+  b = (pool_blk *)(void *)P->cur;
+  P->cur += sz;
+  P->left -= sz;
+  return b;
+}
+
+static void pool_put(pool *P, void *p, size_t c) {
+  pool_blk *b = p;
+  b->next = P->free[c];
+  P->free[c] = b;
+}
+
+static void *pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  pool *P = ud;
+  size_t oc, nc;
+  if (ptr == NULL)
+    osize = 0; /* then osize names the kind of object, not a size */
+  oc = osize > 0 && osize <= POOL_MAX ? pool_class(osize) : 0;
+  nc = nsize > 0 && nsize <= POOL_MAX ? pool_class(nsize) : 0;
+  if (nsize == 0) {
+    if (ptr != NULL) {
+      if (oc)
+        pool_put(P, ptr, oc);
+      else
+        free(ptr);
+    }
+    return NULL;
+  }
+  if (ptr != NULL && oc == 0 && nc == 0)
+    return realloc(ptr, nsize);
+  if (ptr != NULL && oc != 0 && oc == nc)
+    return ptr;
+  {
+    void *q = nc ? pool_get(P, nc) : malloc(nsize);
+    if (q == NULL)
+      return NULL; /* Lua keeps ptr */
+    if (ptr != NULL) {
+      memcpy(q, ptr, osize < nsize ? osize : nsize);
+      if (oc)
+        pool_put(P, ptr, oc);
+      else
+        free(ptr);
+    }
+    return q;
+  }
+}
+
+static void pool_release(pool *P) {
+  while (P->chunks != NULL) {
+    pool_chunk *k = P->chunks;
+    P->chunks = k->next;
+    free(k);
+  }
+}
+
+static int lua_panic_fn(lua_State *L) {
+  const char *msg = lua_tostring(L, -1);
+  fprintf(stderr, "warplab: unprotected Lua error: %s\n",
+          msg ? msg : "(error object is not a string)");
+  return 0; /* Lua aborts */
+}
+
+/* Lua's warn(): off until "@on", as in lua5.4 */
+static int warn_on;
+static void lua_warn_fn(void *ud, const char *msg, int tocont) {
+  static int cont;
+  (void)ud;
+  if (!cont && msg[0] == '@') {
+    if (strcmp(msg, "@on") == 0)
+      warn_on = 1;
+    else if (strcmp(msg, "@off") == 0)
+      warn_on = 0;
+    return;
+  }
+  if (warn_on) {
+    if (!cont)
+      fputs("Lua warning: ", stderr);
+    fputs(msg, stderr);
+    if (!tocont)
+      fputc('\n', stderr);
+  }
+  cont = tocont;
+}
+
 static int cmd_run(int argc, char **argv) {
+  static pool P;
   lua_State *L;
   int rc;
   if (argc < 3) {
     fprintf(stderr, "warplab run: no script given (see warplab help)\n");
     return 2;
   }
-  L = luaL_newstate();
+  /* WARPLAB_NO_POOL=1: plain malloc, so valgrind sees every Lua block */
+  L = getenv("WARPLAB_NO_POOL") != NULL ? luaL_newstate()
+                                        : lua_newstate(pool_alloc, &P);
   if (L == NULL) {
     fprintf(stderr, "warplab: cannot create a Lua state (out of memory)\n");
     return 1;
+  }
+  if (getenv("WARPLAB_NO_POOL") == NULL) {
+    lua_atpanic(L, lua_panic_fn);
+    lua_setwarnf(L, lua_warn_fn, NULL);
   }
   lua_pushcfunction(L, run_main);
   lua_pushinteger(L, argc);
@@ -536,6 +666,7 @@ static int cmd_run(int argc, char **argv) {
             msg != NULL ? msg : "(error object is not a string)");
   }
   lua_close(L);
+  pool_release(&P);
   if (fflush(stdout) != 0)
     return 1;
   return rc == LUA_OK ? 0 : 1;

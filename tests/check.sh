@@ -20,6 +20,8 @@ inc=$(grep -rlE '#include *[<"](lua|lauxlib|lualib|uv)\.h' engine || true)
 if ! command -v valgrind >/dev/null 2>&1; then
   echo "check: valgrind missing: apt-get install -y valgrind"; exit 1
 fi
+# the script state's pooled allocator would hide Lua blocks from valgrind
+export WARPLAB_NO_POOL=1
 VG="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99"
 for t in "$B"/tests/test_*; do
   [ -x "$t" ] || continue

@@ -55,7 +55,12 @@ int wl_req_valid_width(int width) {
 
 int wl_req_misaligned(const wl_warp_req *r) {
   int i;
+  uint64_t any = 0;
   if (!wl_req_valid_width(r->width))
+    return -1;
+  for (i = 0; i < WL_WARP_SIZE; i++) /* branch-free: usually all aligned */
+    any |= r->addr[i] & (0 - (uint64_t)(r->active >> i & 1u));
+  if ((any & (uint64_t)(r->width - 1)) == 0)
     return -1;
   for (i = 0; i < WL_WARP_SIZE; i++)
     if ((r->active >> i & 1u) && (r->addr[i] & (uint64_t)(r->width - 1)))
@@ -157,12 +162,28 @@ int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
     }
     if (n == 0)
       return 0;
-    n = uniq(w, n);
-    for (i = 0; i < n; i++) {
-      uint32_t c = ++out->bank_words[(nb & (nb - 1)) == 0 ? w[i] & (nb - 1)
-                                                           : w[i] % nb];
-      if ((int)c > cost)
-        cost = (int)c;
+    {
+      /* distinct words through a 64-slot set (no sort: the lanes of
+       * a tile row often repeat the words of the row before) */
+      uint64_t set[64];
+      uint64_t used = 0;
+      int distinct = 0;
+      for (i = 0; i < n; i++) {
+        unsigned h = (unsigned)((w[i] * 0x9e3779b97f4a7c15ull) >> 58);
+        uint32_t c;
+        while ((used >> h & 1) && set[h] != w[i])
+          h = (h + 1) & 63;
+        if (used >> h & 1)
+          continue; /* seen: a broadcast or one winner */
+        used |= 1ull << h;
+        set[h] = w[i];
+        distinct++;
+        c = ++out->bank_words[(nb & (nb - 1)) == 0 ? w[i] & (nb - 1)
+                                                   : w[i] % nb];
+        if ((int)c > cost)
+          cost = (int)c;
+      }
+      n = distinct;
     }
     out->wavefronts = cost;
     out->ideal = ceil_div(n, cfg->nbanks);
