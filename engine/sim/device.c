@@ -1495,7 +1495,36 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   req.mask = mask;
   m = &l->sms[s->sm];
   plain = plain_access(a) && a->space != WL_SPACE_LOCAL;
-  for (b = mask; b != 0; b &= b - 1) {
+  if (plain && ops == NULL && g.size >= (uint64_t)a->width) {
+    /* shared, constant and parameter loads and stores: bounds and
+     * alignment per lane, then the bytes; the common case of tiles */
+    uint64_t last = g.size - (uint64_t)a->width, am = (uint64_t)a->width - 1;
+    uint32_t lim = (uint32_t)l->cfg.slice;
+    for (b = mask; b != 0; b &= b - 1) {
+      uint64_t o;
+      uint8_t *d;
+      lane = __builtin_ctz(b);
+      o = off[lane];
+      if (o > last || ((g.base + o) & am) != 0) {
+        la.off = o;
+        return lane_refused(l, block, lo + lane, &la, &g);
+      }
+      d = (uint8_t *)data + (size_t)lane * (size_t)a->width;
+      if (a->kind == WL_ACC_LOAD)
+        copy_bytes(d, g.data + o, a->width);
+      else
+        copy_bytes(g.data + o, d, a->width);
+      req.addr[lane] = g.base + o;
+      if (++s->slice[lo + lane] >= lim) {
+        s->slice[lo + lane] = 0;
+        yield = 1;
+      }
+    }
+    b = 0; /* done: skip the general loop */
+    mask = req.mask;
+  } else
+    b = mask;
+  for (; b != 0; b &= b - 1) {
     int t;
     uint8_t *p = NULL, *d;
     uint64_t addr = 0;
