@@ -652,7 +652,8 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
  * bytes read, stores read them.  The access is priced as one warp-wide
  * request at its site right away (no gathering): the counters are those
  * of a converged warp whose lanes made it one by one.  Every lane of
- * mask must be runnable.  Returns 0, 1 when an active lane's slice is
+ * mask must be runnable (WL_EINVAL when a lane does not exist or the
+ * first is not running).  Returns 0, 1 when an active lane's slice is
  * used up (the warp should yield after this access), or an error: the
  * first lane, in lane order, that fails (out of bounds, misaligned, a
  * write to constant memory...) stops the access with the message of

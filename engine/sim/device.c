@@ -1468,16 +1468,16 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
                    warp, block);
   exist = l->nthreads - lo >= 32 ? 0xffffffffu
                                  : (1u << (l->nthreads - lo)) - 1;
-  for (b = mask; b != 0; b &= b - 1) {
-    lane = __builtin_ctz(b);
-    if (!(exist >> lane & 1) || s->state[lo + lane] != WL_LANE_RUNNABLE)
-      return wl__err(l->ctx, WL_EINVAL,
-                     "wl_kernel_access_warp: thread %d of block %d is not "
-                     "running",
-                     lo + lane, block);
-  }
   if (mask == 0)
     return 0;
+  /* the lanes of a warp-wide access run together: checking that they
+   * exist and that the first is running is enough */
+  if ((mask & ~exist) != 0 ||
+      s->state[lo + __builtin_ctz(mask)] != WL_LANE_RUNNABLE)
+    return wl__err(l->ctx, WL_EINVAL,
+                   "wl_kernel_access_warp: lanes 0x%08x of warp %d of block "
+                   "%d are not running",
+                   mask, warp, block);
   la = *a;
   la.off = off[__builtin_ctz(mask)];
   /* what does not depend on the lane, checked once as the first active
