@@ -145,46 +145,23 @@ int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
   if (r->width <= cfg->bank_bytes) {
     /* Narrow, the common case, the rule of price() without its
      * quarter-warp counts: every lane asks for one word. */
-    uint64_t w[WL_WARP_SIZE];
     uint64_t bb = (uint64_t)cfg->bank_bytes, nb = (uint64_t)cfg->nbanks;
     int n = 0, cost = 0, shift = 0;
-    /* 64-bit divisions are slow: shift and mask for powers of two */
     while ((1ull << shift) < bb)
       shift++;
     if ((1ull << shift) == bb) {
-      for (i = 0; i < WL_WARP_SIZE; i++)
-        if (r->active >> i & 1u)
-          w[n++] = r->addr[i] >> shift;
-    } else {
+      cost = wl__bank_narrow(r->addr, r->active, shift, nb, out->bank_words,
+                             &n);
+    } else { /* bank_bytes not a power of two: divide */
+      uint64_t w[WL_WARP_SIZE];
       for (i = 0; i < WL_WARP_SIZE; i++)
         if (r->active >> i & 1u)
           w[n++] = r->addr[i] / bb;
+      cost = wl__bank_narrow(w, n == 32 ? 0xffffffffu : (1u << n) - 1, 0,
+                             nb, out->bank_words, &n);
     }
     if (n == 0)
       return 0;
-    {
-      /* distinct words through a 64-slot set (no sort: the lanes of
-       * a tile row often repeat the words of the row before) */
-      uint64_t set[64];
-      uint64_t used = 0;
-      int distinct = 0;
-      for (i = 0; i < n; i++) {
-        unsigned h = (unsigned)((w[i] * 0x9e3779b97f4a7c15ull) >> 58);
-        uint32_t c;
-        while ((used >> h & 1) && set[h] != w[i])
-          h = (h + 1) & 63;
-        if (used >> h & 1)
-          continue; /* seen: a broadcast or one winner */
-        used |= 1ull << h;
-        set[h] = w[i];
-        distinct++;
-        c = ++out->bank_words[(nb & (nb - 1)) == 0 ? w[i] & (nb - 1)
-                                                   : w[i] % nb];
-        if ((int)c > cost)
-          cost = (int)c;
-      }
-      n = distinct;
-    }
     out->wavefronts = cost;
     out->ideal = ceil_div(n, cfg->nbanks);
     out->conflicts = out->wavefronts - out->ideal;

@@ -33,6 +33,37 @@ static inline void wl__sort_u64(uint64_t *v, int n) {
 }
 
 /* One warp-wide memory instruction. */
+/* The narrow shared-memory rule (one word per lane: width <= bank_bytes,
+ * both powers of two, addresses aligned): distinct words per bank are
+ * added to bank_words; returns the wavefronts (the most words of one
+ * bank) and sets *words to the distinct words.  Shared by
+ * wl_price_shared and the simulator's per-request pricing. */
+static inline int wl__bank_narrow(const uint64_t *addr, uint32_t mask,
+                                  int shift, uint64_t nbanks,
+                                  uint32_t *bank_words, int *words) {
+  uint64_t set[64];
+  uint64_t used = 0;
+  int cost = 0, distinct = 0;
+  for (; mask != 0; mask &= mask - 1) {
+    uint64_t w = addr[__builtin_ctz(mask)] >> shift;
+    unsigned h = (unsigned)((w * 0x9e3779b97f4a7c15ull) >> 58);
+    uint32_t c;
+    while ((used >> h & 1) && set[h] != w)
+      h = (h + 1) & 63;
+    if (used >> h & 1)
+      continue; /* seen: a broadcast or one winner */
+    used |= 1ull << h;
+    set[h] = w;
+    distinct++;
+    c = ++bank_words[(nbanks & (nbanks - 1)) == 0 ? w & (nbanks - 1)
+                                                  : w % nbanks];
+    if ((int)c > cost)
+      cost = (int)c;
+  }
+  *words = distinct;
+  return cost;
+}
+
 /* The request type and the cost functions of banks.c and coalesce.c are
  * public: engine/warplab.h, "Cost models". */
 

@@ -625,6 +625,7 @@ struct wl_launch {
   wl_cache *pl2;
   uint64_t rng, steps, shared_cap;
   wl_cache_cfg l1c, cc; /* per-SM caches, made when an SM first needs one */
+  int bank_shift;       /* log2 of bank_bytes (-1: not a power of two) */
   int has_l1;
   wl_vec sites; /* site */
   int *site_hash;
@@ -786,13 +787,45 @@ static int price(wl_launch *l, int sm, const group *g) {
   int i;
   if ((i = sm_caches(l, &l->sms[sm])) != 0)
     return i;
+  count(l, s, C_INST, 1);
+  count(l, s, C_THREAD_INST, (uint64_t)__builtin_popcount(g->mask));
+  if (s->space == WL_SPACE_SHARED && s->width <= l->dev->cfg.bank_bytes &&
+      l->bank_shift >= 0) {
+    /* the common narrow case without building a request (the lanes'
+     * alignment was checked as they accessed) */
+    uint64_t lo = UINT64_MAX, hi = 0;
+    uint32_t b;
+    int n, wf, ideal;
+    for (b = g->mask; b != 0; b &= b - 1) {
+      uint64_t w = g->addr[__builtin_ctz(b)] >> l->bank_shift;
+      lo = w < lo ? w : lo;
+      hi = w > hi ? w : hi;
+    }
+    if (hi - lo < (uint64_t)l->dev->cfg.banks) {
+      wf = ideal = 1; /* consecutive words: a bank each (or broadcast) */
+    } else {
+      uint32_t words[WL_BANK_MAX] = {0};
+      wf = wl__bank_narrow(g->addr, g->mask, l->bank_shift,
+                           (uint64_t)l->dev->cfg.banks, words, &n);
+      ideal = (n + l->dev->cfg.banks - 1) / l->dev->cfg.banks;
+    }
+    count(l, s, s->kind == WL_ACC_LOAD ? C_SH_WF_LD : C_SH_WF_ST,
+          (uint64_t)wf);
+    count(l, s, s->kind == WL_ACC_LOAD ? C_SH_BC_LD : C_SH_BC_ST,
+          (uint64_t)(wf - ideal));
+    if (wf > s->worst) {
+      s->worst = wf;
+      s->worst_mask = g->mask;
+      for (i = 0; i < 32; i++)
+        s->worst_addr[i] = (g->mask >> i & 1) ? g->addr[i] : 0;
+    }
+    return 0;
+  }
   r.active = g->mask;
   r.width = s->width;
   r.store = s->kind != WL_ACC_LOAD;
   for (i = 0; i < 32; i++)
     r.addr[i] = (g->mask >> i & 1) ? g->addr[i] : 0;
-  count(l, s, C_INST, 1);
-  count(l, s, C_THREAD_INST, (uint64_t)__builtin_popcount(g->mask));
   switch (s->space) {
   case WL_SPACE_SHARED: {
     wl_bank_cfg bc;
@@ -1994,6 +2027,10 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
   if (l->cfg.max_steps == 0)
     l->cfg.max_steps = 10000000;
   l->prof = &profiles[cfg->profile == WL_PROFILE_H100 ? 1 : 0];
+  l->bank_shift = -1;
+  for (i = 0; i < 16; i++)
+    if (d->cfg.bank_bytes == 1 << i)
+      l->bank_shift = i;
   l->rng = cfg->seed * 0x2545f4914f6cdd1dull + 0x1234567;
   wl__vec_init(&l->sites, sizeof(site));
   if ((rc = setup(d, cfg, l)) != 0) {
