@@ -28,6 +28,8 @@
 typedef struct kdev {
   wl_ctx *ctx;
   wl_device *d;
+  int cache_pref; /* cudaDeviceSetCacheConfig: launches without a cache
+                   * preference of their own or their kernel's use it */
 } kdev;
 
 typedef wll_darray darray;
@@ -1777,7 +1779,13 @@ static int kd_launch(lua_State *L) {
                     : WL_PROFILE_WEAK;
   lua_pop(L, 1);
   lua_getfield(L, 3, "cache");
-  cfg.cache_pref = wll_checkword(L, -1, "none", pref_words, "cache preference");
+  if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TTABLE) {
+    lua_pop(L, 1); /* the kernel's own (cudaFuncSetCacheConfig) */
+    lua_getfield(L, 2, "cache");
+  }
+  cfg.cache_pref = lua_isnil(L, -1) ? d->cache_pref
+                                    : wll_checkword(L, -1, "none", pref_words,
+                                                    "cache preference");
   lua_pop(L, 1);
   /* stack: dev, kernel, cfg, args... then ours */
   x.r.warp_mode = kernel_fn(L, 2);
@@ -1870,6 +1878,35 @@ static int kd_occupancy(lua_State *L) {
   return 1;
 }
 
+/* dev:set_cache_config(pref) -- cudaDeviceSetCacheConfig: the carve-out
+ * preference of launches that name none (nor their kernel); returns the
+ * previous one */
+static int kd_set_cache(lua_State *L) {
+  kdev *d = checkkdev(L, 1);
+  int prev = d->cache_pref;
+  d->cache_pref = wll_checkword(L, 2, NULL, pref_words, "cache preference");
+  lua_pushstring(L, pref_words[prev]);
+  return 1;
+}
+
+/* dev:set_shared_mem_config("four_byte" | "eight_byte") --
+ * cudaDeviceSetSharedMemConfig: the width of a bank (Kepler's 8-byte
+ * mode); returns the previous one.  Real GPUs since Maxwell ignore it;
+ * the simulated device follows it on every preset. */
+static int kd_set_banks(lua_State *L) {
+  static const char *const words[] = {"four_byte", "eight_byte", NULL};
+  kdev *d = checkkdev(L, 1);
+  const wl_device_cfg *c = wl_device_config(d->d);
+  int prev = c->bank_bytes;
+  int w = wll_checkword(L, 2, NULL, words, "bank size") == 0 ? 4 : 8;
+  if (KS(L)->run != NULL)
+    return luaL_error(L, "set the bank size between launches");
+  if (wl_device_set_banks(d->d, c->banks, w) != 0)
+    return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
+  lua_pushstring(L, prev == 8 ? "eight_byte" : "four_byte");
+  return 1;
+}
+
 static const luaL_Reg kd_methods[] = {{"malloc", kd_malloc},
                                       {"malloc_managed", kd_managed},
                                       {"constant", kd_constant},
@@ -1877,6 +1914,8 @@ static const luaL_Reg kd_methods[] = {{"malloc", kd_malloc},
                                       {"memcpy_to_symbol", kd_memcpy_to_symbol},
                                       {"_launch", kd_launch},
                                       {"occupancy", kd_occupancy},
+                                      {"set_cache_config", kd_set_cache},
+                                      {"set_shared_mem_config", kd_set_banks},
                                       {NULL, NULL}};
 
 static const luaL_Reg arr_methods[] = {

@@ -519,6 +519,10 @@ typedef struct wl_device wl_device;
 int wl_device_new(wl_ctx *ctx, const wl_device_cfg *cfg, wl_device **out);
 void wl_device_free(wl_device *d);
 const wl_device_cfg *wl_device_config(const wl_device *d);
+/* Changes the shared-memory bank layout between launches
+ * (cudaDeviceSetSharedMemConfig's 4- or 8-byte banks); WL_EINVAL during
+ * a launch or for a layout wl_device_new would refuse. */
+int wl_device_set_banks(wl_device *d, int nbanks, int bank_bytes);
 
 /* Memory spaces. */
 enum {

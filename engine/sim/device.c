@@ -221,6 +221,20 @@ void wl_device_free(wl_device *d) {
 
 const wl_device_cfg *wl_device_config(const wl_device *d) { return &d->cfg; }
 
+int wl_device_set_banks(wl_device *d, int nbanks, int bank_bytes) {
+  wl_device_cfg c = d->cfg;
+  int rc;
+  if (d->running)
+    return wl__err(d->ctx, WL_EINVAL,
+                   "the bank layout cannot change during a launch");
+  c.banks = nbanks;
+  c.bank_bytes = bank_bytes;
+  if ((rc = check_cfg(d->ctx, &c)) != 0)
+    return rc;
+  d->cfg = c;
+  return 0;
+}
+
 static const char *space_name(int s) {
   static const char *const n[] = {"global",   "managed", "constant",
                                   "param",    "shared",  "local"};

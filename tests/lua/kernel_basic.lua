@@ -249,4 +249,32 @@ table.sort(lines)
 local base = r.sites[1].line
 check(#r.sites == 2, "two sites: " .. table.concat(lines, " "))
 
+-- cudaDeviceSetSharedMemConfig: 8-byte loads on 4-byte banks take two
+-- wavefronts, on 8-byte banks one
+local kep = wl.device "sm_35"
+check(kep:set_shared_mem_config("four_byte") == "eight_byte", "previous mode")
+local k8 = wl.kernel(function(c)
+  local s = c:shared("double", 64)
+  local x = s[c.threadIdx.x]
+end)
+local WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+check(kep:launch(k8, { grid = 1, block = 32 }).counters[WF] == 2, "4-byte banks")
+kep:set_shared_mem_config("eight_byte")
+check(kep:launch(k8, { grid = 1, block = 32 }).counters[WF] == 1, "8-byte banks")
+fails("invalid bank size", kep.set_shared_mem_config, kep, "sixteen")
+
+-- cache preferences: per device (cudaDeviceSetCacheConfig), per kernel
+-- (cudaFuncSetCacheConfig), per launch, the most specific winning
+local h = wl.device()
+check(h:set_cache_config("prefer_l1") == "none", "previous preference")
+local ks = wl.kernel(function(c) local s = c:shared("float", 1024); s[0] = 1 end)
+check(h:launch(ks, { grid = 1, block = 32 }).occupancy.shared_per_sm == 8192,
+      "device preference")
+check(h:launch(ks, { grid = 1, block = 32, cache = "prefer_shared" })
+      .occupancy.shared_per_sm == 228 * 1024, "launch preference")
+local kq = wl.kernel(function(c) local s = c:shared("float", 1024); s[0] = 1 end,
+                     { cache = "prefer_equal" })
+check(h:launch(kq, { grid = 1, block = 32 }).occupancy.shared_per_sm == 132 * 1024,
+      "kernel preference")
+
 print("kernel_basic: ok")
