@@ -654,45 +654,22 @@ static void set_closure(lua_State *L, const char *name, lua_CFunction f, int a,
 }
 
 void wll_device_open(lua_State *L) {
-  static const struct {
-    const char *name;
-    int op;
-  } cuda[] = {{"atomicAdd", WL_OP_ADD},   {"atomicSub", WL_OP_SUB},
-              {"atomicExch", WL_OP_EXCH}, {"atomicMin", WL_OP_MIN},
-              {"atomicMax", WL_OP_MAX},   {"atomicAnd", WL_OP_AND},
-              {"atomicOr", WL_OP_OR},     {"atomicXor", WL_OP_XOR},
-              {"atomicInc", WL_OP_INC},   {"atomicDec", WL_OP_DEC},
-              {"atomicCAS", WL_OP_CAS}};
-  static const struct {
-    const char *name;
-    int op;
-  } std[] = {
-      {"atomic_fetch_add", WL_OP_ADD},       {"atomic_fetch_sub", WL_OP_SUB},
-      {"atomic_fetch_and", WL_OP_AND},       {"atomic_fetch_or", WL_OP_OR},
-      {"atomic_fetch_xor", WL_OP_XOR},       {"atomic_fetch_min", WL_OP_MIN},
-      {"atomic_fetch_max", WL_OP_MAX},       {"atomic_exchange", WL_OP_EXCH},
-      {"atomic_compare_exchange", WL_OP_CAS}};
-  static const char *const suffix[] = {"", "_block", "_system"};
-  static const int sufscope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};
-  static const char *const fences[] = {"threadfence_block", "threadfence",
-                                       "threadfence_system"};
-  static const int fencescope[] = {WL_SCOPE_CTA, WL_SCOPE_GPU, WL_SCOPE_SYS};
   size_t i, j;
   luaL_newmetatable(L, WLL_DEVICE);
   luaL_newlib(L, dev_methods);
-  for (i = 0; i < sizeof cuda / sizeof cuda[0]; i++) {
+  for (i = 0; wll_cuda_atomics[i].name != NULL; i++) {
     for (j = 0; j < 3; j++) {
       char name[64];
-      snprintf(name, sizeof name, "%s%s", cuda[i].name, suffix[j]);
-      set_closure(L, name, d_cuda_atomic, cuda[i].op, sufscope[j]);
+      snprintf(name, sizeof name, "%s%s", wll_cuda_atomics[i].name, wll_scope_suffixes[j]);
+      set_closure(L, name, d_cuda_atomic, wll_cuda_atomics[i].op, wll_suffix_scope[j]);
     }
   }
-  for (i = 0; i < sizeof std / sizeof std[0]; i++)
-    set_closure(L, std[i].name, d_atomic_rmw, std[i].op, 0);
+  for (i = 0; wll_atomic_rmws[i].name != NULL; i++)
+    set_closure(L, wll_atomic_rmws[i].name, d_atomic_rmw, wll_atomic_rmws[i].op, 0);
   for (i = 0; i < 3; i++) {
-    lua_pushinteger(L, fencescope[i]);
+    lua_pushinteger(L, wll_suffix_scope[i]);
     lua_pushcclosure(L, d_threadfence, 1);
-    lua_setfield(L, -2, fences[i]);
+    lua_setfield(L, -2, wll_fence_names[i]);
   }
   lua_pushinteger(L, WL_BAR_SYNC);
   lua_pushcclosure(L, d_bar, 1);

@@ -1011,52 +1011,31 @@ static const luaL_Reg c_methods[] = {
 
 /* The methods table (pushed), with the kstate at stack index ks. */
 static void push_c_methods(lua_State *L, int ks) {
-  static const struct {
-    const char *name;
-    int op;
-  } cuda[] = {{"atomicAdd", WL_OP_ADD},   {"atomicSub", WL_OP_SUB},
-              {"atomicExch", WL_OP_EXCH}, {"atomicMin", WL_OP_MIN},
-              {"atomicMax", WL_OP_MAX},   {"atomicAnd", WL_OP_AND},
-              {"atomicOr", WL_OP_OR},     {"atomicXor", WL_OP_XOR},
-              {"atomicInc", WL_OP_INC},   {"atomicDec", WL_OP_DEC},
-              {"atomicCAS", WL_OP_CAS}};
-  static const struct {
-    const char *name;
-    int op;
-  } rmw[] = {{"atomic_fetch_add", WL_OP_ADD}, {"atomic_fetch_sub", WL_OP_SUB},
-             {"atomic_fetch_and", WL_OP_AND}, {"atomic_fetch_or", WL_OP_OR},
-             {"atomic_fetch_xor", WL_OP_XOR}, {"atomic_fetch_min", WL_OP_MIN},
-             {"atomic_fetch_max", WL_OP_MAX}, {"atomic_exchange", WL_OP_EXCH},
-             {"atomic_compare_exchange", WL_OP_CAS}};
-  static const char *const suffix[] = {"", "_block", "_system"};
-  static const int sufscope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};
-  static const char *const fences[] = {"threadfence", "threadfence_block",
-                                       "threadfence_system"};
   size_t i, j;
   lua_newtable(L);
   lua_pushvalue(L, ks);
   luaL_setfuncs(L, c_methods, 1);
-  for (i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+  for (i = 0; wll_cuda_atomics[i].name != NULL; i++)
     for (j = 0; j < 3; j++) {
       char name[48];
-      snprintf(name, sizeof name, "%s%s", cuda[i].name, suffix[j]);
+      snprintf(name, sizeof name, "%s%s", wll_cuda_atomics[i].name, wll_scope_suffixes[j]);
       lua_pushvalue(L, ks);
-      lua_pushinteger(L, cuda[i].op);
-      lua_pushinteger(L, sufscope[j]);
+      lua_pushinteger(L, wll_cuda_atomics[i].op);
+      lua_pushinteger(L, wll_suffix_scope[j]);
       lua_pushcclosure(L, c_cuda_atomic, 3);
       lua_setfield(L, -2, name);
     }
-  for (i = 0; i < sizeof rmw / sizeof rmw[0]; i++) {
+  for (i = 0; wll_atomic_rmws[i].name != NULL; i++) {
     lua_pushvalue(L, ks);
-    lua_pushinteger(L, rmw[i].op);
+    lua_pushinteger(L, wll_atomic_rmws[i].op);
     lua_pushcclosure(L, c_atomic_rmw, 2);
-    lua_setfield(L, -2, rmw[i].name);
+    lua_setfield(L, -2, wll_atomic_rmws[i].name);
   }
   for (i = 0; i < 3; i++) {
     lua_pushvalue(L, ks);
-    lua_pushinteger(L, sufscope[i]);
+    lua_pushinteger(L, wll_suffix_scope[i]);
     lua_pushcclosure(L, c_threadfence, 2);
-    lua_setfield(L, -2, fences[i]);
+    lua_setfield(L, -2, wll_fence_names[i]);
   }
 }
 
@@ -1412,6 +1391,46 @@ static int co_error(lua_State *L, lua_State *co, wl_launch *l, int block,
   return WL_ERUNTIME;
 }
 
+/* Pushes the coroutine at key of the table at tbl: the one a lane (vec
+ * 0: thread `who`) or a warp (vec 1: warp `who`) runs in.  A new one
+ * gets the kernel, its context and the launch's arguments: *nargs is
+ * what to resume it with.  An existing one resumes with what its last
+ * yield left on its stack: *nargs is then -(that count) - 1. */
+static lua_State *thread_co(lua_State *L, lctx *x, int tbl, int key,
+                            int block, int who, int vec, int *nargs) {
+  lua_State *co;
+  int i, na;
+  if (lua_rawgeti(L, tbl, key + 1) == LUA_TTHREAD) {
+    co = lua_tothread(L, -1);
+    *nargs = -lua_gettop(co) - 1;
+    return co;
+  }
+  lua_pop(L, 1);
+  co = lua_newthread(L);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, tbl, key + 1);
+  lua_pushvalue(L, x->fn);
+  if (vec)
+    push_w(L, x, block, who);
+  else
+    push_c(L, x, block, who);
+  na = (int)luaL_len(L, x->args);
+  for (i = 1; i <= na; i++)
+    lua_rawgeti(L, x->args, i);
+  lua_xmove(L, co, na + 2);
+  *nargs = na + 1;
+  return co;
+}
+
+/* After a yield: keep exactly the yielded values on the coroutine's
+ * stack; they are what the access returns when it resumes. */
+static void keep_yielded(lua_State *co, int nres) {
+  if (lua_gettop(co) > nres) {
+    lua_rotate(co, 1, nres);
+    lua_settop(co, nres);
+  }
+}
+
 /* run_warp of a warp-vector kernel: one coroutine per warp, whose lanes
  * never diverge at barriers or at the end (w:syncthreads checks that
  * every lane is active), so all of them are runnable or none.  The
@@ -1440,32 +1459,13 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
   x->r.warp = warp;
   x->r.thread = warp * 32;
   x->r.exist = exist;
-  if (lua_rawgeti(L, top + 1, warp + 1) == LUA_TTHREAD) {
-    co = lua_tothread(L, -1);
-    nargs = lua_gettop(co); /* what its last yield left */
-    x->r.active = masks[warp];
-  } else {
-    int i, na;
-    lua_pop(L, 1);
-    co = lua_newthread(L);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, top + 1, warp + 1);
-    lua_pushvalue(L, x->fn);
-    push_w(L, x, block, warp);
-    na = (int)luaL_len(L, x->args);
-    for (i = 1; i <= na; i++)
-      lua_rawgeti(L, x->args, i);
-    lua_xmove(L, co, na + 2);
-    nargs = na + 1;
-    x->r.active = exist;
-  }
+  co = thread_co(L, x, top + 1, warp, block, warp, 1, &nargs);
+  x->r.active = nargs < 0 ? masks[warp] : exist;
+  nargs = nargs < 0 ? -nargs - 1 : nargs;
   lua_pop(L, 1);
   status = lua_resume(co, L, nargs, &nres);
   if (status == LUA_YIELD) {
-    if (lua_gettop(co) > nres) {
-      lua_rotate(co, 1, nres);
-      lua_settop(co, nres);
-    }
+    keep_yielded(co, nres);
     masks[warp] = x->r.active;
     lua_settop(L, top);
     return 0;
@@ -1508,34 +1508,14 @@ static int run_warp(void *ud, wl_launch *l, int block, int warp) {
       break;
     if (wl_kernel_lane_state(l, block, t) != WL_LANE_RUNNABLE)
       continue;
-    if (lua_rawgeti(L, top + 1, t + 1) == LUA_TTHREAD) {
-      co = lua_tothread(L, -1);
-      nargs = lua_gettop(co); /* what its last yield left */
-    } else {
-      int i, na;
-      lua_pop(L, 1);
-      co = lua_newthread(L);
-      lua_pushvalue(L, -1);
-      lua_rawseti(L, top + 1, t + 1);
-      lua_pushvalue(L, x->fn);
-      push_c(L, x, block, t);
-      na = (int)luaL_len(L, x->args);
-      for (i = 1; i <= na; i++)
-        lua_rawgeti(L, x->args, i);
-      lua_xmove(L, co, na + 2);
-      nargs = na + 1;
-    }
+    co = thread_co(L, x, top + 1, t, block, t, 0, &nargs);
+    nargs = nargs < 0 ? -nargs - 1 : nargs;
     lua_pop(L, 1);
     x->r.block = block;
     x->r.thread = t;
     status = lua_resume(co, L, nargs, &nres);
     if (status == LUA_YIELD) {
-      /* keep exactly the yielded values: they are what the access
-       * returns when the lane resumes */
-      if (lua_gettop(co) > nres) {
-        lua_rotate(co, 1, nres);
-        lua_settop(co, nres);
-      }
+      keep_yielded(co, nres);
       continue;
     }
     if (status == LUA_OK) {

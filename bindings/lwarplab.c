@@ -17,6 +17,24 @@ const char *const wll_sem_words[] = {"weak",    "relaxed", "acquire", "release",
                                      "acq_rel", "sc",      NULL};
 const char *const wll_scope_words[] = {"none", "cta", "gpu", "sys", NULL};
 
+const wll_named_op wll_cuda_atomics[] = {
+    {"atomicAdd", WL_OP_ADD}, {"atomicSub", WL_OP_SUB},
+    {"atomicExch", WL_OP_EXCH}, {"atomicMin", WL_OP_MIN},
+    {"atomicMax", WL_OP_MAX}, {"atomicAnd", WL_OP_AND},
+    {"atomicOr", WL_OP_OR}, {"atomicXor", WL_OP_XOR},
+    {"atomicInc", WL_OP_INC}, {"atomicDec", WL_OP_DEC},
+    {"atomicCAS", WL_OP_CAS}, {NULL, 0}};
+const wll_named_op wll_atomic_rmws[] = {
+    {"atomic_fetch_add", WL_OP_ADD}, {"atomic_fetch_sub", WL_OP_SUB},
+    {"atomic_fetch_and", WL_OP_AND}, {"atomic_fetch_or", WL_OP_OR},
+    {"atomic_fetch_xor", WL_OP_XOR}, {"atomic_fetch_min", WL_OP_MIN},
+    {"atomic_fetch_max", WL_OP_MAX}, {"atomic_exchange", WL_OP_EXCH},
+    {"atomic_compare_exchange", WL_OP_CAS}, {NULL, 0}};
+const char *const wll_scope_suffixes[] = {"", "_block", "_system", NULL};
+const char *const wll_fence_names[] = {"threadfence", "threadfence_block",
+                                       "threadfence_system", NULL};
+const int wll_suffix_scope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};
+
 /* ------------------------------------------------------------------ */
 /* helpers                                                             */
 /* ------------------------------------------------------------------ */

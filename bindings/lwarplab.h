@@ -83,6 +83,20 @@ WLL_HIDDEN void wll_push_written(lua_State *L, const char *what, wll_writer w,
                                  const void *obj, int flag, double secs);
 WLL_HIDDEN int wll_msghandler(lua_State *L);
 extern WLL_HIDDEN const char *const wll_sem_words[];
+/* The device API's names, shared by litmus threads (ldevice.c), kernels
+ * (lkernel.c) and warp-vector kernels (lwarpvec.c): CUDA's atomics (each
+ * also with the suffixes "_block" and "_system"), cuda::atomic's
+ * read-modify-writes, and the three threadfences; NULL-terminated.
+ * wll_suffix_scope[i] is the scope of suffix i and of fence i. */
+typedef struct wll_named_op {
+  const char *name;
+  int op;
+} wll_named_op;
+extern WLL_HIDDEN const wll_named_op wll_cuda_atomics[];
+extern WLL_HIDDEN const wll_named_op wll_atomic_rmws[];
+extern WLL_HIDDEN const char *const wll_scope_suffixes[];
+extern WLL_HIDDEN const char *const wll_fence_names[];
+extern WLL_HIDDEN const int wll_suffix_scope[];
 extern WLL_HIDDEN const char *const wll_scope_words[];
 
 /* ldevice.c */

@@ -1029,19 +1029,6 @@ static const luaL_Reg w_methods[] = {
     {NULL, NULL}};
 
 void wll_warpvec_open(lua_State *L, int ks) {
-  static const struct {
-    const char *name;
-    int op;
-  } cuda[] = {{"atomicAdd", WL_OP_ADD},   {"atomicSub", WL_OP_SUB},
-              {"atomicExch", WL_OP_EXCH}, {"atomicMin", WL_OP_MIN},
-              {"atomicMax", WL_OP_MAX},   {"atomicAnd", WL_OP_AND},
-              {"atomicOr", WL_OP_OR},     {"atomicXor", WL_OP_XOR},
-              {"atomicInc", WL_OP_INC},   {"atomicDec", WL_OP_DEC},
-              {"atomicCAS", WL_OP_CAS}};
-  static const char *const suffix[] = {"", "_block", "_system"};
-  static const int sufscope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};
-  static const char *const fences[] = {"threadfence", "threadfence_block",
-                                       "threadfence_system"};
   wll_kstate *k = lua_touserdata(L, ks);
   int mt;
   size_t i, j;
@@ -1063,23 +1050,23 @@ void wll_warpvec_open(lua_State *L, int ks) {
   lua_pushvalue(L, ks);
   lua_pushvalue(L, mt);
   luaL_setfuncs(L, w_methods, 2);
-  for (i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+  for (i = 0; wll_cuda_atomics[i].name != NULL; i++)
     for (j = 0; j < 3; j++) {
       char name[48];
-      snprintf(name, sizeof name, "%s%s", cuda[i].name, suffix[j]);
+      snprintf(name, sizeof name, "%s%s", wll_cuda_atomics[i].name, wll_scope_suffixes[j]);
       lua_pushvalue(L, ks);
       lua_pushvalue(L, mt);
-      lua_pushinteger(L, cuda[i].op);
-      lua_pushinteger(L, sufscope[j]);
+      lua_pushinteger(L, wll_cuda_atomics[i].op);
+      lua_pushinteger(L, wll_suffix_scope[j]);
       lua_pushcclosure(L, w_atomic, 4);
       lua_setfield(L, -2, name);
     }
   for (i = 0; i < 3; i++) {
     lua_pushvalue(L, ks);
     lua_pushvalue(L, mt);
-    lua_pushinteger(L, sufscope[i]);
+    lua_pushinteger(L, wll_suffix_scope[i]);
     lua_pushcclosure(L, w_threadfence, 3);
-    lua_setfield(L, -2, fences[i]);
+    lua_setfield(L, -2, wll_fence_names[i]);
   }
   lua_setiuservalue(L, ks, 2);
   lua_setiuservalue(L, ks, 3); /* the metatable */
