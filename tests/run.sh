@@ -6,6 +6,9 @@ set -u
 B=${1:-build/release}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=$(sh "$ROOT/scripts/shared.sh" "$ROOT")
+# unit tests that read shared/ (test_perf) find it where shared.sh did
+WARPLAB_SHARED=$SHARED
+export WARPLAB_SHARED
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
