@@ -19,33 +19,11 @@
 /* The failing allocator                                             */
 
 #include "faulty.h"
+#include "sink.h"
 
 /* ---------------------------------------------------------------- */
 /* Sinks                                                             */
 
-typedef struct sbuf {
-  char *p;
-  size_t n, cap;
-} sbuf;
-
-static int sbuf_write(void *ud, const char *s, size_t n) {
-  sbuf *b = ud;
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    char *q;
-    while (cap < b->n + n + 1)
-      cap *= 2;
-    q = realloc(b->p, cap);
-    if (q == NULL)
-      return 1;
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  b->p[b->n] = '\0';
-  return 0;
-}
 
 /* ---------------------------------------------------------------- */
 /* The pipeline                                                      */

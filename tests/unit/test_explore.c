@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "../../engine/warplab.h"
+#include "sink.h"
 
 /* ---------------------------------------------------------------- */
 /* Helpers                                                           */
@@ -55,35 +56,6 @@ static wl_result *run_opts(fixture *f, const char *src,
 
 static wl_result *run(fixture *f, const char *src) {
   return run_opts(f, src, NULL);
-}
-
-/* A sink into a growable string. */
-typedef struct sbuf {
-  char *p;
-  size_t n, cap;
-  int calls, fail_at; /* fail_at > 0: the fail_at-th call fails */
-} sbuf;
-
-static int sbuf_write(void *ud, const char *s, size_t n) {
-  sbuf *b = ud;
-  b->calls++;
-  if (b->fail_at > 0 && b->calls == b->fail_at)
-    return 1;
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    char *q;
-    while (cap < b->n + n + 1)
-      cap *= 2;
-    q = realloc(b->p, cap);
-    if (q == NULL)
-      return 1;
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  b->p[b->n] = '\0';
-  return 0;
 }
 
 /* The herd text of r (caller frees). */

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "../../engine/warplab.h"
+#include "sink.h"
 
 #define MAXV 64 /* values per outcome in these tests */
 
@@ -274,34 +275,10 @@ static void all_allowed(fixture *f, const wl_litmus *t, const wl_hist *h) {
   }
 }
 
-/* A sink into a growable string. */
-typedef struct sbuf {
-  char *p;
-  size_t n, cap;
-} sbuf;
-
-static int sbuf_write(void *ud, const char *s, size_t n) {
-  sbuf *b = ud;
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    char *q;
-    while (cap < b->n + n + 1)
-      cap *= 2;
-    q = realloc(b->p, cap);
-    if (q == NULL)
-      return 1;
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  b->p[b->n] = '\0';
-  return 0;
-}
 
 /* The text of h (caller frees). */
 static char *text_of(const wl_hist *h, int partial) {
-  sbuf b = {NULL, 0, 0};
+  sbuf b = {NULL, 0, 0, 0, 0};
   assert_int_equal(wl_hist_write(h, partial, 0.0, sbuf_write, &b), 0);
   assert_non_null(b.p);
   return b.p;
