@@ -6,45 +6,12 @@ local wl = require "warplab"
 local reps = tonumber(arg[1]) or 5
 local WIDTH, TILE = 64, 16
 
-local tiled = wl.kernel(function(c, M, N, P, width)
-  local Mds = c:shared("float", TILE * TILE, "Mds")
-  local Nds = c:shared("float", TILE * TILE, "Nds")
-  local tx, ty = c.threadIdx.x, c.threadIdx.y
-  local row = c.blockIdx.y * TILE + ty
-  local col = c.blockIdx.x * TILE + tx
-  local sum = 0.0
-  for m = 0, width // TILE - 1 do
-    Mds[ty * TILE + tx] = M[row * width + m * TILE + tx]
-    Nds[ty * TILE + tx] = N[(m * TILE + ty) * width + col]
-    c:syncthreads()
-    for k = 0, TILE - 1 do
-      sum = sum + Mds[ty * TILE + k] * Nds[k * TILE + tx]
-    end
-    c:syncthreads()
-  end
-  P[row * width + col] = sum
-end)
-
--- the same kernel written once per warp with lane vectors (one Lua
--- operation handles 32 lanes): identical counters
-local wtiled = wl.warp_kernel(function(w, M, N, P, width)
-  local Mds = w:shared("float", TILE * TILE, "Mds")
-  local Nds = w:shared("float", TILE * TILE, "Nds")
-  local tx, ty = w.threadIdx.x, w.threadIdx.y
-  local row = w.blockIdx.y * TILE + ty
-  local col = w.blockIdx.x * TILE + tx
-  local sum = 0.0
-  for m = 0, width // TILE - 1 do
-    Mds[ty * TILE + tx] = M[row * width + m * TILE + tx]
-    Nds[ty * TILE + tx] = N[(m * TILE + ty) * width + col]
-    w:syncthreads()
-    for k = 0, TILE - 1 do
-      sum = sum + Mds[ty * TILE + k] * Nds[k * TILE + tx]
-    end
-    w:syncthreads()
-  end
-  P[row * width + col] = sum
-end)
+-- the tour's kernels themselves (scripts/examples/09_matmul.lua)
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+local K = assert(loadfile(here .. "/../scripts/examples/09_matmul.lua"))(
+  "kernels")
+local tiled, wtiled = K.tiled, K.wtiled
+assert(K.TILE == TILE)
 
 local dev = wl.device "sm_90"
 local M = dev:malloc("float", WIDTH * WIDTH, "M")
