@@ -197,16 +197,20 @@ static int64_t tocarrier(lua_State *L, int type, int arg) {
   {
     uint8_t b[8] = {0};
     tobytes(L, type, arg, b);
-    if (type == WL_TYPE_INT64) {
-      int64_t v;
-      memcpy(&v, b, 8);
-      return v;
-    }
-    {
-      int32_t v;
-      memcpy(&v, b, 4);
-      return wl_value_from_int(type, v);
-    }
+    return wll_int_carrier(type, b);
+  }
+}
+
+int64_t wll_int_carrier(int type, const uint8_t *b) {
+  if (type == WL_TYPE_INT64) {
+    int64_t v;
+    memcpy(&v, b, 8);
+    return v;
+  }
+  {
+    int32_t v;
+    memcpy(&v, b, 4);
+    return wl_value_from_int(type, v);
   }
 }
 

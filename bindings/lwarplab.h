@@ -119,6 +119,9 @@ WLL_HIDDEN int wll_test_sample(lua_State *L);
 
 /* lkernel.c: wl.device and kernels; adds its functions to the module
  * table at the top of the stack */
+/* The engine's carrier (WL_TYPE_* int64 convention) of the integer
+ * bytes b of type, for atomics' operands. */
+WLL_HIDDEN int64_t wll_int_carrier(int type, const uint8_t *b);
 WLL_HIDDEN void wll_kernel_open(lua_State *L);
 
 /* Kernels on the simulated device: what lkernel.c (device memory, the

@@ -875,16 +875,7 @@ static int64_t lane_carrier(lua_State *L, wll_krun *r, int type,
   if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE)
     return wl_value_from_double(type, num(x, k));
   lane_bytes(L, r, type, x, k, b);
-  if (type == WL_TYPE_INT64) {
-    int64_t v;
-    memcpy(&v, b, 8);
-    return v;
-  }
-  {
-    int32_t v;
-    memcpy(&v, b, 4);
-    return wl_value_from_int(type, v);
-  }
+  return wll_int_carrier(type, b);
 }
 
 /* w:atomicAdd(A, i, x) and friends (x: a number or a vector; atomicCAS
