@@ -7,21 +7,20 @@
 
 #include "perf.h"
 
-void wl__occ_sm90(wl_occ_cfg *dev) {
-  /* CUDA C++ Programming Guide, "Technical Specifications per Compute
-   * Capability", column 9.0. */
-  dev->warp_size = 32;
-  dev->max_threads_per_block = 1024;
-  dev->max_threads_per_sm = 2048;
-  dev->max_blocks_per_sm = 32;
-  dev->max_warps_per_sm = 64;
-  dev->regs_per_sm = 65536;
-  dev->reg_alloc_unit = 256;
-  dev->max_regs_per_thread = 255;
-  dev->shared_per_sm_bytes = 228 * 1024;
-  dev->shared_per_block_max = 227 * 1024;
-  dev->shared_alloc_unit = 128;
-  dev->shared_reserved_per_block = 1024;
+void wl__occ_from_device(const wl_device_cfg *c, wl_occ_cfg *o) {
+  memset(o, 0, sizeof *o);
+  o->warp_size = 32;
+  o->max_threads_per_block = c->max_threads_per_block;
+  o->max_threads_per_sm = c->max_threads_per_sm;
+  o->max_blocks_per_sm = c->max_blocks_per_sm;
+  o->max_warps_per_sm = c->max_warps_per_sm;
+  o->regs_per_sm = c->regs_per_sm;
+  o->reg_alloc_unit = c->reg_alloc_unit;
+  o->max_regs_per_thread = c->max_regs_per_thread;
+  o->shared_per_sm_bytes = (int)c->shared_per_sm;
+  o->shared_per_block_max = (int)c->shared_per_block;
+  o->shared_alloc_unit = (int)c->shared_alloc_unit;
+  o->shared_reserved_per_block = (int)c->shared_reserved;
 }
 
 const char *wl__occ_limit_name(wl_occ_limit l) {

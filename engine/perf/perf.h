@@ -122,8 +122,9 @@ typedef struct wl_occ_cfg {
   int shared_reserved_per_block; /* 1 KB on sm_8x/9x (system use) */
 } wl_occ_cfg;
 
-/* Fills *dev with sm_90 (H100) limits and the full 228 KB carve-out. */
-void wl__occ_sm90(wl_occ_cfg *dev);
+/* The limits of a simulated device's SM (shared_per_sm_bytes: its
+ * largest carve-out). */
+void wl__occ_from_device(const wl_device_cfg *c, wl_occ_cfg *o);
 
 typedef struct wl_occ_kernel {
   int threads_per_block;

@@ -419,19 +419,7 @@ int wl_device_occupancy(wl_device *d, const wl_launch_cfg *cfg,
                    "a block needs %llu bytes of shared memory; the device "
                    "allows %u per block",
                    (unsigned long long)shb, c->shared_per_block);
-  memset(&oc, 0, sizeof oc);
-  oc.warp_size = 32;
-  oc.max_threads_per_block = c->max_threads_per_block;
-  oc.max_threads_per_sm = c->max_threads_per_sm;
-  oc.max_blocks_per_sm = c->max_blocks_per_sm;
-  oc.max_warps_per_sm = c->max_warps_per_sm;
-  oc.regs_per_sm = c->regs_per_sm;
-  oc.reg_alloc_unit = c->reg_alloc_unit;
-  oc.max_regs_per_thread = c->max_regs_per_thread;
-  oc.shared_per_sm_bytes = (int)c->shared_per_sm;
-  oc.shared_per_block_max = (int)c->shared_per_block;
-  oc.shared_alloc_unit = (int)c->shared_alloc_unit;
-  oc.shared_reserved_per_block = (int)c->shared_reserved;
+  wl__occ_from_device(c, &oc);
   ok.threads_per_block = threads;
   ok.regs_per_thread = regs;
   ok.shared_per_block = (int)shb;

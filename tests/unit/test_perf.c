@@ -641,10 +641,12 @@ static void test_occupancy_toy(void **state) {
 
 static void test_occupancy_sm90(void **state) {
   wl_occ_cfg d;
+  wl_device_cfg dev;
   wl_occ_kernel k = {256, 32, 0};
   wl_occ_result o;
   (void)state;
-  wl__occ_sm90(&d);
+  assert_int_equal(wl_device_preset(NULL, "sm_90", &dev), 0);
+  wl__occ_from_device(&dev, &d);
   /* 256 threads, 32 registers, no shared memory: full occupancy. */
   assert_int_equal(wl__occupancy(&d, &k, &o), 0);
   assert_int_equal(o.blocks_per_sm, 8);
