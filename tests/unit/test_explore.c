@@ -133,6 +133,29 @@ static void test_mp_weak_allowed(void **state) {
   json_has(r, "\"bound_hit\": false");
 }
 
+/* Fence-SC orders morally strong fence.sc pairs only: fence.sc.cta in
+ * two CTAs are not morally strong, so causality between them (through
+ * gpu-scope release/acquire) forbids nothing, and the sequentially
+ * consistent outcome r0=1, r1=1 is allowed (ptx-v6.0-isa.cat). */
+static void test_fence_sc_not_morally_strong(void **state) {
+  static const char src[] =
+      "PTX MP+sc.cta+diffCTA+relacq.gpu\n"
+      "{ x=0; y=0; }\n"
+      " P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;\n"
+      " st.weak x, 1        | ld.acquire.gpu r0, y ;\n"
+      " fence.sc.cta        | fence.sc.cta         ;\n"
+      " st.release.gpu y, 1 | ld.weak r1, x        ;\n"
+      "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+  static const char *const lines[] = {"States 3", "1:r0=0; 1:r1=0;",
+                                      "1:r0=0; 1:r1=1;", "1:r0=1; 1:r1=1;",
+                                      "No", NULL};
+  fixture *f = *state;
+  wl_result *r = run(f, src);
+  assert_int_equal(wl_result_nstates(r), 3);
+  assert_int_equal(wl_result_verdict(r), 0);
+  herd_has(r, lines);
+}
+
 static void test_mp_release_acquire(void **state) {
   static const char src[] =
       "PTX MP-rel-acq\n"
@@ -657,6 +680,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       T(test_mp_weak_allowed),
       T(test_mp_release_acquire),
+      T(test_fence_sc_not_morally_strong),
       T(test_mp_release_acquire_exists),
       T(test_mp_cta_scope_across_ctas),
       T(test_sb_fence_sc),
