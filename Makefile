@@ -36,7 +36,7 @@ LUA_LMOD := $(if $(LUA_LMOD),$(LUA_LMOD),/usr/local/share/lua/5.4)
 UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
-ENGINE_SRC := $(wildcard engine/*/*.c)
+ENGINE_SRC := $(wildcard engine/*/*.c engine/*/*/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libwarplab.a
 BIN := $(BUILD)/warplab

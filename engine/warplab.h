@@ -240,6 +240,32 @@ int wl_tb_fail(wl_tb *tb, int err, const char *msg);
 /* Exhaustive exploration (PTX 6.0 memory consistency model)           */
 /* ------------------------------------------------------------------ */
 
+/* ---------------- memory models as cat files ---------------- */
+
+/*
+ * A memory model written in herd's cat language (shared/spec/*.cat):
+ * let / let rec bindings over the base sets and relations of a candidate
+ * execution, and acyclic / irreflexive / empty checks (flag checks are
+ * reported, not enforced).  The base names are listed in
+ * engine/model/cat/cat.h and in the README.  Exploring with a model
+ * (wl_explore_opts.model) evaluates it literally over every candidate
+ * execution, enumerated plainly: slower than the built-in PTX 6.0
+ * explorer, and the reference it is checked against.
+ */
+typedef struct wl_model wl_model;
+/* Reads the model in the file at path; "include" is resolved beside it.
+ * Fails with WL_EIO (unreadable), WL_ESYNTAX ("file:line:col: message",
+ * also for an unknown name or a set used as a relation) or WL_ENOMEM. */
+int wl_model_load(wl_ctx *ctx, const char *path, wl_model **out);
+/* The same from text; name is the file name used in messages and for
+ * resolving includes (NULL: "<model>", includes from the current
+ * directory). */
+int wl_model_parse(wl_ctx *ctx, const char *name, const char *text,
+                   size_t len, wl_model **out);
+void wl_model_free(wl_model *m);
+/* The model's title (its first line); owned by m. */
+const char *wl_model_name(const wl_model *m);
+
 typedef struct wl_explore_opts {
   /* Each backward branch is taken at most `unroll` times in a trace;
    * 0 means the default (WL_DEFAULT_UNROLL).  Iterations that only
@@ -250,6 +276,10 @@ typedef struct wl_explore_opts {
    * exploration with WL_ESTOPPED. */
   int (*should_stop)(void *ud);
   void *stop_ud;
+  /* NULL: the built-in PTX 6.0 explorer (ptx-v6.0-isa.cat's axioms).
+   * Otherwise the model is evaluated literally on every candidate
+   * execution (wl_model_load); it must outlive the call. */
+  const wl_model *model;
 } wl_explore_opts;
 
 #define WL_DEFAULT_UNROLL 4

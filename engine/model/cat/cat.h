@@ -1,0 +1,166 @@
+/* cat.h -- the cat language as data: a reader for memory models written
+ * in herd's cat language (as shared/spec/*.cat use it) and a literal
+ * evaluator over one candidate execution.
+ *
+ * The evaluator is the second engine: the candidate enumerator
+ * (model/cand.c) builds every candidate execution of a test plainly (no
+ * model-specific pruning), fills a wl__cand with the base sets and
+ * relations named below, and asks wl__cat_check whether the model's
+ * checks hold.  A candidate has at most WL_CAT_MAXEV events; a relation
+ * is one 64-bit row per event (bit j of row i: the pair (i, j)), a set
+ * one 64-bit mask. */
+#ifndef WL_CAT_H
+#define WL_CAT_H
+
+#include <stdint.h>
+
+#include "../../common/internal.h"
+
+#define WL_CAT_MAXEV 64
+
+/* The base sets a model may name.  ORDER: WL_CAT_SETS and the names in
+ * cat/eval.c's table stay in step (the X-macro gives both).
+ *   _        every event
+ *   R W F M  reads, writes, fences (barriers included, as Dat3M makes
+ *            them fences), memory events (R | W)
+ *   IW       the initial writes (one per location; weak, no thread)
+ *   B        barrier events (bar.sync, bar.arrive, barrier.cta.*)
+ *   RMW      the read and the write of every atom/red
+ *   WEAK RLX ACQ REL ACQ_REL SC   semantics: ld/st.weak; .relaxed (and
+ *            volatile); an acquire read; a release write; fence.acq_rel;
+ *            fence.sc (also in ACQ_REL: FenceSC extends FenceAcqRel).
+ *            An atom.acq_rel's read is ACQ and its write REL; .acquire:
+ *            read ACQ, write RLX; .release: read RLX, write REL.
+ *   CTA GPU SYS   the event's scope (strong accesses, fences, atomics)
+ *   GEN SUR TEX CON  the proxy of a memory event or proxy fence (PTX
+ *            7.5); ordinary accesses and fences are GEN
+ *   ALIAS    fence.proxy.alias */
+#define WL_CAT_SETS(X)                                                       \
+  X(ALL, "_")                                                                \
+  X(R, "R")                                                                  \
+  X(W, "W")                                                                  \
+  X(F, "F")                                                                  \
+  X(M, "M")                                                                  \
+  X(IW, "IW")                                                                \
+  X(B, "B")                                                                  \
+  X(RMW, "RMW")                                                              \
+  X(WEAK, "WEAK")                                                            \
+  X(RLX, "RLX")                                                              \
+  X(ACQ, "ACQ")                                                              \
+  X(REL, "REL")                                                              \
+  X(ACQ_REL, "ACQ_REL")                                                      \
+  X(SC, "SC")                                                                \
+  X(CTA, "CTA")                                                              \
+  X(GPU, "GPU")                                                              \
+  X(SYS, "SYS")                                                              \
+  X(GEN, "GEN")                                                              \
+  X(SUR, "SUR")                                                              \
+  X(TEX, "TEX")                                                              \
+  X(CON, "CON")                                                              \
+  X(ALIAS, "ALIAS")
+
+/* The base relations.
+ *   id       identity on events
+ *   po       program order (strict, within a thread; not the init writes)
+ *   po-loc   po & loc (also spelt poloc)
+ *   loc      same location, memory events only (physical location:
+ *            aliases of one location are the same location)
+ *   vloc     same virtual address (PTX 7.5: an alias "y @ generic
+ *            aliases x" is loc-equal to x but not vloc-equal)
+ *   int ext  same thread / different threads (init writes: their own)
+ *   rf co fr reads-from, coherence (strict, same location), and
+ *            rf^-1;co minus id.  co as the candidate gives it: a strict
+ *            partial order per location with the initial write first
+ *   rmw      an RMW's read to its write
+ *   addr data ctrl   dependencies from a read to a later event
+ *   sr       same scope: both events have a scope and each one's scope
+ *            instance contains the other's thread (same thread included)
+ *   scta     both events' threads are in the same CTA (and GPU)
+ *   syncbar  barrier events of one barrier phase: an arrival to every
+ *            bar.sync (wait) of another thread in that phase
+ *   sync_fence  fence.sc pairs that are morally strong, ordered by the
+ *            candidate's fence-SC total order */
+#define WL_CAT_RELS(X)                                                       \
+  X(ID, "id")                                                                \
+  X(PO, "po")                                                                \
+  X(POLOC, "po-loc")                                                         \
+  X(LOC, "loc")                                                               \
+  X(VLOC, "vloc")                                                            \
+  X(INT, "int")                                                              \
+  X(EXT, "ext")                                                              \
+  X(RF, "rf")                                                                \
+  X(CO, "co")                                                                \
+  X(FR, "fr")                                                                \
+  X(RMWR, "rmw")                                                             \
+  X(ADDR, "addr")                                                            \
+  X(DATA, "data")                                                            \
+  X(CTRL, "ctrl")                                                            \
+  X(SR, "sr")                                                                \
+  X(SCTA, "scta")                                                            \
+  X(SYNCBAR, "syncbar")                                                      \
+  X(SYNC_FENCE, "sync_fence")
+
+#define WL_CAT_SET_ENUM(id, name) WL_CAT_S_##id,
+#define WL_CAT_REL_ENUM(id, name) WL_CAT_R_##id,
+enum { WL_CAT_SETS(WL_CAT_SET_ENUM) WL_CAT_NSETS };
+enum { WL_CAT_RELS(WL_CAT_REL_ENUM) WL_CAT_NRELS };
+#undef WL_CAT_SET_ENUM
+#undef WL_CAT_REL_ENUM
+
+typedef uint64_t wl__catrel[WL_CAT_MAXEV];
+
+/* One candidate execution, as the evaluator sees it.  Rows and bits at
+ * or past n are zero. */
+typedef struct wl__cand {
+  int n;
+  uint64_t set[WL_CAT_NSETS];
+  wl__catrel rel[WL_CAT_NRELS];
+} wl__cand;
+
+/* A parsed model (opaque; cat/parse.c). */
+typedef struct wl_cat wl_cat;
+
+/* Reads a model.  filename names it in messages and is the directory
+ * "include" is resolved against (NULL: the current directory); text is
+ * not kept.  Errors (WL_ESYNTAX) read "file:line:col: message": a syntax
+ * error, an unknown name, a set used where a relation is needed (or the
+ * reverse), an include that cannot be read or that includes itself. */
+int wl__cat_parse(wl_ctx *ctx, const char *filename, const char *text,
+                  size_t len, wl_cat **out);
+/* Reads the file at path. */
+int wl__cat_load(wl_ctx *ctx, const char *path, wl_cat **out);
+void wl__cat_free(wl_cat *m);
+/* The model's name: its first line's word or string. */
+const char *wl__cat_name(const wl_cat *m);
+
+/* Outcome of one check of a candidate. */
+typedef struct wl__cat_out {
+  int consistent;  /* every acyclic/irreflexive/empty check holds */
+  int failed;      /* index of the first failing check, or -1 */
+  uint64_t flags;  /* bit k: flag k (in model order) is raised */
+} wl__cat_out;
+
+/* Evaluates every binding and check of m on c, literally.  Returns 0
+ * (and fills out) or WL_ENOMEM.  m is not changed: one model may be
+ * checked from several threads at once, each with its own scratch
+ * (wl__cat_scratch). */
+typedef struct wl__cat_scratch wl__cat_scratch;
+int wl__cat_scratch_new(wl_ctx *ctx, const wl_cat *m, wl__cat_scratch **out);
+void wl__cat_scratch_free(wl__cat_scratch *s);
+int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
+                  wl__cat_out *out);
+
+/* The model's checks, for reports: count, and the name of check k (its
+ * "as" name, else "check k" with its kind), and whether it is a flag.
+ * Flags are numbered among flags, checks among non-flag checks. */
+int wl__cat_nchecks(const wl_cat *m);
+const char *wl__cat_check_name(const wl_cat *m, int k);
+int wl__cat_nflags(const wl_cat *m);
+const char *wl__cat_flag_name(const wl_cat *m, int k);
+
+/* Whether m uses base relation/set id (so the enumerator can skip work
+ * nobody reads, e.g. sync_fence orders for a model without it). */
+int wl__cat_uses_rel(const wl_cat *m, int rel);
+int wl__cat_uses_set(const wl_cat *m, int set);
+
+#endif
