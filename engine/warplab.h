@@ -243,7 +243,7 @@ int wl_tb_fail(wl_tb *tb, int err, const char *msg);
 /* ---------------- memory models as cat files ---------------- */
 
 /*
- * A memory model written in herd's cat language (shared/spec/*.cat):
+ * A memory model written in herd's cat language (shared/spec/ptx-*.cat):
  * let / let rec bindings over the base sets and relations of a candidate
  * execution, and acyclic / irreflexive / empty checks (flag checks are
  * reported, not enforced).  The base names are listed in

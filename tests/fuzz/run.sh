@@ -44,7 +44,7 @@ cp -R engine tests/fuzz/fuzz_litmus.c "$OUT/src/"
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -fno-omit-frame-pointer -std=c11 -D_POSIX_C_SOURCE=200809L \
   -DFUZZ_STOP_CALLS="$FUZZ_STOP_CALLS" $FUZZ_CFLAGS \
-  tests/fuzz/fuzz_litmus.c engine/*/*.c -o "$OUT/fuzz_litmus"
+  tests/fuzz/fuzz_litmus.c engine/*/*.c engine/*/*/*.c -o "$OUT/fuzz_litmus"
 
 if [ -n "$SEEDS" ]; then
   n=0

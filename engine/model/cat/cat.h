@@ -1,5 +1,5 @@
 /* cat.h -- the cat language as data: a reader for memory models written
- * in herd's cat language (as shared/spec/*.cat use it) and a literal
+ * in herd's cat language (as the files of shared/spec use it) and a literal
  * evaluator over one candidate execution.
  *
  * The evaluator is the second engine: the candidate enumerator
