@@ -280,6 +280,7 @@ static int push_ev(tgen *g, const wl_insn *in, int type) {
   memset(e, 0, sizeof *e);
   e->type = (uint8_t)type;
   e->loc = (int16_t)in->loc;
+  e->vloc = e->loc;
   e->insn = (int)(in - g->thr->insns);
   e->line = in->line;
   e->deps = g->ctrl;
@@ -541,6 +542,7 @@ static wl_ev *tb_push(tgen *g, int type, int loc, int line) {
   memset(e, 0, sizeof *e);
   e->type = (uint8_t)type;
   e->loc = (int16_t)loc;
+  e->vloc = (int16_t)loc;
   e->line = line;
   e->insn = -1;
   g->last_bar = -1;
@@ -978,6 +980,7 @@ static int build_exe(xp *x, exe *E) {
     memset(&E->ev[n], 0, sizeof E->ev[n]);
     E->ev[n].type = EV_W;
     E->ev[n].loc = (int16_t)l;
+    E->ev[n].vloc = (int16_t)l;
     E->ev[n].val = t->locinit[l];
     E->ev[n].sem = SEM_WEAK;
     E->thread[n] = -1;
