@@ -15,6 +15,7 @@
 
 #include "../../engine/warplab.h"
 #include "../slurp.h"
+#include "faulty.h"
 
 /* ---------------------------------------------------------------- */
 /* Helpers                                                           */
@@ -339,8 +340,7 @@ static void test_loops(void **state) {
                    WL_EINVAL);
   assert_int_equal(wl_sc_states(f->ctx, NULL, 0, collect, &f->s, NULL),
                    WL_EINVAL);
-  assert_int_equal(wl_sc_states(f->ctx, f->t, 0, NULL, NULL, NULL),
-                   WL_EINVAL);
+  assert_int_equal(wl_sc_states(f->ctx, f->t, 0, NULL, NULL, NULL), WL_EINVAL);
 }
 
 /* ---------------------------------------------------------------- */
@@ -423,11 +423,11 @@ static void test_barriers(void **state) {
 /* ---------------------------------------------------------------- */
 /* Callback threads                                                  */
 
-#define TRY(e)                                                             \
-  do {                                                                     \
-    int rc_ = (e);                                                         \
-    if (rc_ != 0)                                                          \
-      return rc_;                                                          \
+#define TRY(e)                                                                 \
+  do {                                                                         \
+    int rc_ = (e);                                                             \
+    if (rc_ != 0)                                                              \
+      return rc_;                                                              \
   } while (0)
 
 #define WEAK WL_SEM_WEAK, WL_SCOPE_NONE
@@ -509,10 +509,8 @@ static void test_callbacks(void **state) {
   within_explorer(f, "cb SB");
   /* MP with a spinning callback reader */
   new_test(f, 2, 1);
-  assert_int_equal(wl_litmus_add_insn(f->t, 0, "st.weak x, 1", "t.lua", 1),
-                   0);
-  assert_int_equal(wl_litmus_add_insn(f->t, 0, "st.weak y, 1", "t.lua", 2),
-                   0);
+  assert_int_equal(wl_litmus_add_insn(f->t, 0, "st.weak x, 1", "t.lua", 1), 0);
+  assert_int_equal(wl_litmus_add_insn(f->t, 0, "st.weak y, 1", "t.lua", 2), 0);
   assert_int_equal(wl_litmus_set_thread_fn(f->t, 1, cb_spin, (void *)yx), 0);
   assert_int_equal(sc(f, 0), 0);
   assert_int_equal(f->s.n, 1);
@@ -539,12 +537,67 @@ static void test_callbacks(void **state) {
   within_explorer(f, "cb BAR");
   /* a callback's failure fails the search with its code and message */
   new_test(f, 2, 1);
-  assert_int_equal(wl_litmus_add_insn(f->t, 0, "st.weak x, 1", "t.lua", 1),
-                   0);
+  assert_int_equal(wl_litmus_add_insn(f->t, 0, "st.weak x, 1", "t.lua", 1), 0);
   assert_int_equal(wl_litmus_set_thread_fn(f->t, 1, cb_boom, NULL), 0);
   r = sc(f, 0);
   assert_int_equal(r, WL_EUNSUPPORTED);
   assert_string_equal(wl_ctx_errmsg(f->ctx), "cb.c:9: saw 1");
+}
+
+/* ---------------------------------------------------------------- */
+/* Allocation failures                                               */
+
+/* Every allocation of the search, failed in turn: WL_ENOMEM and nothing
+ * held after the call (the SQLite fault simulator's sweep). */
+static void test_alloc_failures(void **state) {
+  static const char src[] =
+      "PTX BARLOOP\n"
+      "{ x=0; f=0; }\n"
+      " P0@cta 0,gpu 0 | P1@cta 0,gpu 0  | P2@cta 1,gpu 0 ;\n"
+      " st.weak x, 1   | LC00:           |                ;\n"
+      " bar.cta.sync 1 | ld.weak r0, f   |                ;\n"
+      " st.weak f, 1   | bne r0, 1, LC00 |                ;\n"
+      "                | bar.cta.sync 1  |                ;\n"
+      "                | ld.weak r1, x   |                ;\n"
+      "exists (P1:r1 == 0)\n";
+  static const int xy[2] = {0, 1};
+  faulty fa;
+  wl_config cfg;
+  wl_ctx *ctx;
+  wl_litmus *t;
+  states s;
+  long k, base;
+  int r, ok = 0;
+  (void)state;
+  memset(&fa, 0, sizeof fa);
+  cfg.alloc = faulty_alloc;
+  cfg.alloc_ud = &fa;
+  assert_int_equal(wl_ctx_new(&cfg, &ctx), 0);
+  assert_int_equal(wl_litmus_parse(ctx, "t.litmus", src, strlen(src), &t), 0);
+  assert_int_equal(wl_litmus_set_thread_fn(t, 2, cb_sb, (void *)xy), 0);
+  for (k = 1; !ok; k++) {
+    memset(&s, 0, sizeof s);
+    base = fa.live;
+    fa.fail_at = fa.calls + k;
+    fa.failed = 0;
+    r = wl_sc_states(ctx, t, 0, collect, &s, NULL);
+    free(s.v);
+    if (!fa.failed) {
+      assert_int_equal(r, 0);
+      ok = 1;
+    } else if (r != WL_ENOMEM)
+      fail_msg("allocation %ld failed: %s, not WL_ENOMEM", k, wl_err_name(r));
+    /* nothing is held after the call but the name of the result the
+     * callback added to the test ("A": 2 bytes, once) */
+    assert_true(fa.live == base || fa.live == base + 2);
+    assert_false(fa.bad);
+  }
+  assert_true(k > 5);
+  fa.fail_at = 0;
+  wl_litmus_free(t);
+  wl_ctx_free(ctx);
+  assert_int_equal(fa.blocks, 0);
+  assert_int_equal(fa.live, 0);
 }
 
 /* ---------------------------------------------------------------- */
@@ -558,8 +611,7 @@ static void shared_path(char *buf, size_t n, const char *rel) {
   if (env != NULL && *env != '\0')
     snprintf(buf, n, "%s/%s", env, rel);
   else if (end != NULL)
-    snprintf(buf, n, "%.*s../shared/%s", (int)(end - __FILE__), __FILE__,
-             rel);
+    snprintf(buf, n, "%.*s../shared/%s", (int)(end - __FILE__), __FILE__, rel);
   else
     snprintf(buf, n, "../shared/%s", rel);
 }
@@ -619,6 +671,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_loops, setup, teardown),
       cmocka_unit_test_setup_teardown(test_barriers, setup, teardown),
       cmocka_unit_test_setup_teardown(test_callbacks, setup, teardown),
+      cmocka_unit_test(test_alloc_failures),
       cmocka_unit_test_setup_teardown(test_corpus, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
