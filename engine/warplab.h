@@ -382,6 +382,43 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
 int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
                          void *ud);
 
+/* ---------------- sequential consistency ---------------- */
+
+/*
+ * The reference the explorer is checked against: every interleaving of
+ * t's threads over one shared memory, one instruction (or callback event)
+ * at a time, each load reading the last value stored; RMWs indivisible,
+ * fences no-ops, every semantics and scope alike.  Barriers block as the
+ * explorer schedules them (bar.sync waits until the expected arrivals of
+ * its CTA have come: the count given, else every thread of the CTA for
+ * PTX bar.sync, else the CTA's threads that use the barrier for Dat3M's
+ * bar.cta.sync); a thread left waiting at its last event ends there.
+ * Loops are bounded as wl_explore bounds them (unroll, 0 meaning
+ * WL_DEFAULT_UNROLL; spin iterations that change nothing are free): an
+ * interleaving that needs more iterations is cut, gives no final state,
+ * and sets *bound_hit (may be NULL).  Callback threads are re-run from
+ * the start with the values their loads have returned so far, like the
+ * simulator runs them.
+ *
+ * each(ud, vals, nvals) is called once per distinct final state, after
+ * the search, with the values in the order of wl_result_var_* (every
+ * register and callback result of every thread, then every location;
+ * registers never written keep their initial value); vals is valid
+ * during the call only.  A non-zero return stops with WL_ESTOPPED.  Like
+ * wl_explore, the call may add the names of callback results to t's
+ * registers.  Every state given is one the PTX model allows (the tests
+ * check wl_explore against it).
+ *
+ * Errors: WL_EINVAL (bad arguments, a barrier divergence, a callback that
+ * is not deterministic), WL_EUNSUPPORTED (one barrier used with different
+ * thread counts), WL_ELIMIT (more than 16 barriers in one execution, or
+ * 4,000,000 states), WL_ENOMEM, or the code a callback failed with; the
+ * message is in wl_ctx_errmsg.
+ */
+typedef int (*wl_state_fn)(void *ud, const int64_t *vals, int nvals);
+int wl_sc_states(wl_ctx *ctx, const wl_litmus *t, int unroll,
+                 wl_state_fn each, void *ud, int *bound_hit);
+
 /* ------------------------------------------------------------------ */
 /* Sampling on the operational simulator                               */
 /* ------------------------------------------------------------------ */

@@ -498,7 +498,15 @@ out:
 
 /* ---------------- callback threads ---------------- */
 
-/* struct wl_tb is in ir.h: the simulator runs callback threads too. */
+/* The explorer's side of the callback interface (program/thread.h): the
+ * wl_tb a callback reports through sits in an xtb beside its trace
+ * generator.  Arguments arrive checked by the wl_tb_* wrappers. */
+typedef struct xtb {
+  wl_tb tb;
+  tgen *g;
+} xtb;
+
+static tgen *tb_gen(wl_tb *tb) { return WL__TB_OWNER(tb, xtb, tb)->g; }
 
 /* A load-like choice for callback threads: replays the recorded choice
  * at this depth or starts a new one (stateless model checking). */
@@ -526,8 +534,7 @@ static int tb_choose(tgen *g, int loc, int64_t *value) {
   return 0;
 }
 
-static int tb_room(wl_tb *tb, int nev) {
-  tgen *g = tb->g;
+static int tb_room(tgen *g, int nev) {
   if (g->x->err)
     return g->x->err;
   if (g->nev + nev > WL_MAX_TEV) {
@@ -549,41 +556,27 @@ static wl_ev *tb_push(tgen *g, int type, int loc, int line) {
   return e;
 }
 
-static int tb_check(wl_tb *tb, int loc, int sem, int scope, int is_load) {
-  tgen *g;
-  if (tb == NULL || tb->g == NULL)
-    return WL_EINVAL;
-  g = tb->g;
-  if (loc < 0 || loc >= g->x->t->nlocs)
-    return wl__err(g->x->ctx, WL_EINVAL, "no location %d", loc);
-  if (sem < WL_SEM_WEAK || sem > WL_SEM_SC || scope < WL_SCOPE_NONE ||
-      scope > WL_SCOPE_SYS || ((sem == WL_SEM_WEAK) != (scope == 0)))
-    return wl__err(g->x->ctx, WL_EINVAL,
-                   "bad semantics/scope (%d, %d): .weak has no scope, "
-                   "every other semantics needs one",
-                   sem, scope);
-  if (is_load && ++g->reads_of[loc] > g->x->unroll + 1) {
+/* The loop bound of callback threads: each location is read at most
+ * unroll+1 times in one trace. */
+static int tb_bound(tgen *g, int loc) {
+  if (++g->reads_of[loc] > g->x->unroll + 1) {
     g->cut = 1;
     return WL_ELIMIT;
   }
   return 0;
 }
 
-int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
-               int64_t *value) {
-  if (tb != NULL && tb->sim != NULL)
-    return wl__simtb_load(tb->sim, loc, sem, scope, line, value);
-  int r = tb_check(tb, loc, sem, scope, 1);
+static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
+                   int64_t *value) {
+  tgen *g = tb_gen(tb);
   wl_ev *e;
   int64_t v;
-  if (r || (r = tb_room(tb, 1)) != 0)
+  int r;
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 1)) != 0)
     return r;
-  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_ACQUIRE)
-    return wl__err(tb->g->x->ctx, WL_EINVAL,
-                   "a load is weak, relaxed or acquire");
-  if ((r = tb_choose(tb->g, loc, &v)) != 0)
+  if ((r = tb_choose(g, loc, &v)) != 0)
     return r;
-  e = tb_push(tb->g, EV_R, loc, line);
+  e = tb_push(g, EV_R, loc, line);
   e->sem = (uint8_t)sem;
   e->scope = (uint8_t)scope;
   e->val = v;
@@ -592,42 +585,32 @@ int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
   return 0;
 }
 
-int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
-                int line) {
-  if (tb != NULL && tb->sim != NULL)
-    return wl__simtb_store(tb->sim, loc, value, sem, scope, line);
-  int r = tb_check(tb, loc, sem, scope, 0);
+static int tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
+                    int line) {
+  tgen *g = tb_gen(tb);
   wl_ev *e;
-  if (r || (r = tb_room(tb, 1)) != 0)
+  int r;
+  if ((r = tb_room(g, 1)) != 0)
     return r;
-  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_RELEASE)
-    return wl__err(tb->g->x->ctx, WL_EINVAL,
-                   "a store is weak, relaxed or release");
-  e = tb_push(tb->g, EV_W, loc, line);
+  e = tb_push(g, EV_W, loc, line);
   e->sem = (uint8_t)sem;
   e->scope = (uint8_t)scope;
   e->val = value;
-  tb->g->nwrites++;
+  g->nwrites++;
   return 0;
 }
 
-int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
-                 int scope, int line, int64_t *old) {
-  if (tb != NULL && tb->sim != NULL)
-    return wl__simtb_atomic(tb->sim, loc, op, a, b, sem, scope, line, old);
-  int r = tb_check(tb, loc, sem, scope, 1);
+static int tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
+                     int scope, int line, int64_t *old) {
+  tgen *g = tb_gen(tb);
   wl_ev *e;
   int64_t v;
-  if (r || (r = tb_room(tb, 2)) != 0)
+  int r;
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 2)) != 0)
     return r;
-  if (op < WL_OP_ADD || op > WL_OP_CAS || sem == WL_SEM_WEAK ||
-      sem == WL_SEM_SC)
-    return wl__err(tb->g->x->ctx, WL_EINVAL,
-                   "an atomic is relaxed, acquire, release or acq_rel "
-                   "with a scope, and a known operation");
-  if ((r = tb_choose(tb->g, loc, &v)) != 0)
+  if ((r = tb_choose(g, loc, &v)) != 0)
     return r;
-  e = tb_push(tb->g, EV_R, loc, line);
+  e = tb_push(g, EV_R, loc, line);
   e->scope = (uint8_t)scope;
   e->val = v;
   e->sem = (sem == WL_SEM_ACQUIRE || sem == WL_SEM_ACQ_REL) ? SEM_ACQUIRE
@@ -635,50 +618,39 @@ int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
   if (!(op == WL_OP_CAS && v != a)) {
     wl_ev *w;
     e->rmw = 1;
-    w = tb_push(tb->g, EV_W, loc, line);
+    w = tb_push(g, EV_W, loc, line);
     w->rmw = 1;
     w->scope = (uint8_t)scope;
     w->sem = (sem == WL_SEM_RELEASE || sem == WL_SEM_ACQ_REL) ? SEM_RELEASE
                                                               : SEM_RELAXED;
-    w->val = wl__aop_typed(tb->g->x->t->loctype[loc], op, v, a, b);
-    tb->g->nwrites++;
+    w->val = wl__aop_typed(g->x->t->loctype[loc], op, v, a, b);
+    g->nwrites++;
   }
   if (old != NULL)
     *old = v;
   return 0;
 }
 
-int wl_tb_fence(wl_tb *tb, int sem, int scope, int line) {
-  if (tb != NULL && tb->sim != NULL)
-    return wl__simtb_fence(tb->sim, sem, scope, line);
-  int r;
+static int tb_fence(wl_tb *tb, int sem, int scope, int line) {
+  tgen *g = tb_gen(tb);
   wl_ev *e;
-  if (tb == NULL || tb->g == NULL)
-    return WL_EINVAL;
-  if ((sem != WL_SEM_SC && sem != WL_SEM_ACQ_REL) || scope < WL_SCOPE_CTA ||
-      scope > WL_SCOPE_SYS)
-    return wl__err(tb->g->x->ctx, WL_EINVAL,
-                   "a fence is sc or acq_rel, with scope cta, gpu or sys");
-  if ((r = tb_room(tb, 1)) != 0)
+  int r;
+  if ((r = tb_room(g, 1)) != 0)
     return r;
-  e = tb_push(tb->g, EV_F, -1, line);
+  e = tb_push(g, EV_F, -1, line);
   e->sem = (uint8_t)sem;
   e->scope = (uint8_t)scope;
   return 0;
 }
 
-int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line) {
-  if (tb != NULL && tb->sim != NULL)
-    return wl__simtb_barrier(tb->sim, kind, id, count, line);
-  int r;
+static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
+                      int line) {
+  tgen *g = tb_gen(tb);
   wl_ev *e;
-  if (tb == NULL || tb->g == NULL)
-    return WL_EINVAL;
-  if ((kind != WL_BAR_SYNC && kind != WL_BAR_ARRIVE) || count < 0)
-    return wl__err(tb->g->x->ctx, WL_EINVAL, "bad barrier");
-  if ((r = tb_room(tb, 1)) != 0)
+  int r;
+  if ((r = tb_room(g, 1)) != 0)
     return r;
-  e = tb_push(tb->g, EV_B, -1, line);
+  e = tb_push(g, EV_B, -1, line);
   e->sem = SEM_ACQ_REL;
   e->scope = SCOPE_CTA;
   e->bar_kind = (uint8_t)kind;
@@ -686,19 +658,14 @@ int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line) {
   e->bar_id = id;
   e->has_count = count > 0;
   e->bar_count = count;
-  tb->g->nwrites++;
-  tb->g->last_bar = tb->g->nev - 1;
+  g->nwrites++;
+  g->last_bar = g->nev - 1;
   return 0;
 }
 
-int wl_tb_result(wl_tb *tb, const char *name, int64_t value) {
-  if (tb != NULL && tb->sim != NULL)
-    return wl__simtb_result(tb->sim, name, value);
-  tgen *g;
+static int tb_result(wl_tb *tb, const char *name, int64_t value) {
+  tgen *g = tb_gen(tb);
   int r;
-  if (tb == NULL || tb->g == NULL || name == NULL || *name == '\0')
-    return WL_EINVAL;
-  g = tb->g;
   /* the callback's results are the thread's registers: the test grows
    * them while it is explored */
   r = wl__thread_reg(g->x->ctx, (wl_thread *)g->thr, name, strlen(name));
@@ -711,20 +678,27 @@ int wl_tb_result(wl_tb *tb, const char *name, int64_t value) {
   return 0;
 }
 
-int wl_tb_thread(const wl_tb *tb) {
-  if (tb != NULL && tb->sim != NULL)
-    return wl__simtb_thread(tb->sim);
-  return tb == NULL || tb->g == NULL ? -1 : tb->g->th;
+static int tb_thread(const wl_tb *tb) {
+  return WL__TB_OWNER_C(tb, xtb, tb)->g->th;
 }
 
-int wl_tb_fail(wl_tb *tb, int err, const char *msg) {
-  if (tb != NULL && tb->sim != NULL)
-    return wl__simtb_fail(tb->sim, err, msg);
-  if (tb == NULL || tb->g == NULL)
-    return err;
-  wl__err(tb->g->x->ctx, err, "%s", msg ? msg : wl_strerror(err));
+/* Not sticky: the callback may go on, and fails the exploration only by
+ * returning the code. */
+static int tb_fail(wl_tb *tb, int err, const char *msg) {
+  wl__err(tb_gen(tb)->x->ctx, err, "%s", msg ? msg : wl_strerror(err));
   return err;
 }
+
+static const wl__tb_ops tb_ops = {
+    .load = tb_load,
+    .store = tb_store,
+    .atomic = tb_atomic,
+    .fence = tb_fence,
+    .barrier = tb_barrier,
+    .result = tb_result,
+    .thread = tb_thread,
+    .fail = tb_fail,
+};
 
 /* Dependencies of callback traces, found semantically: for a load L of
  * trace T, take the trace T' that differs from T only in L's value (and
@@ -787,9 +761,10 @@ static void callback_deps(xp *x, int th) {
 static void run_callback(tgen *g) {
   xp *x = g->x;
   const wl_thread *thr = g->thr;
-  wl_tb tb;
+  xtb tb;
+  tb.tb.ops = &tb_ops;
+  tb.tb.t = x->t;
   tb.g = g;
-  tb.sim = NULL;
   g->depth = 0;
   for (;;) {
     int rc, d;
@@ -803,7 +778,7 @@ static void run_callback(tgen *g) {
     memset(g->reads_of, 0, sizeof g->reads_of);
     memcpy(g->regs, thr->reginit, sizeof g->regs);
     x->ctx->errmsg[0] = '\0';
-    rc = thr->fn(thr->fn_ud, &tb);
+    rc = thr->fn(thr->fn_ud, &tb.tb);
     if (x->err)
       return;
     if (rc != 0 && !(rc == WL_ELIMIT && g->cut)) {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../common/internal.h"
+#include "thread.h"
 
 #define WL_MAX_THREADS 16
 #define WL_MAX_REGS 64
@@ -96,28 +97,8 @@ typedef struct wl_thread {
   void *fn_ud;
 } wl_thread;
 
-/* The handle a callback thread reports through (the wl_tb_* calls,
- * defined in model/explore.c): the explorer's trace generator, or, when
- * g is NULL, the simulator's thread driver (sim/sample.c), to which
- * every wl_tb_* call is forwarded. */
-struct tgen;
-struct wl__simtb;
-struct wl_tb {
-  struct tgen *g;
-  struct wl__simtb *sim;
-};
-int wl__simtb_load(struct wl__simtb *c, int loc, int sem, int scope, int line,
-                   int64_t *value);
-int wl__simtb_store(struct wl__simtb *c, int loc, int64_t value, int sem,
-                    int scope, int line);
-int wl__simtb_atomic(struct wl__simtb *c, int loc, int op, int64_t a,
-                     int64_t b, int sem, int scope, int line, int64_t *old);
-int wl__simtb_fence(struct wl__simtb *c, int sem, int scope, int line);
-int wl__simtb_barrier(struct wl__simtb *c, int kind, int64_t id,
-                      int64_t count, int line);
-int wl__simtb_result(struct wl__simtb *c, const char *name, int64_t value);
-int wl__simtb_thread(const struct wl__simtb *c);
-int wl__simtb_fail(struct wl__simtb *c, int err, const char *msg);
+/* A callback thread reports through the wl_tb_* calls: their interface,
+ * which every engine that runs callbacks implements, is in thread.h. */
 
 typedef struct wl_label {
   char name[32];

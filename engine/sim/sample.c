@@ -1096,9 +1096,11 @@ int wl_hist_weak(wl_hist *h, size_t i) {
 /* ---------------------------------------------------------------- */
 /* Callback threads                                                  */
 
-/* One replay of a callback thread: what its wl_tb calls see (the wl_tb
- * of ir.h points here when the simulator runs the callback). */
-struct wl__simtb {
+/* One replay of a callback thread: what its wl_tb calls see (the
+ * simulator's side of program/thread.h; arguments arrive checked by the
+ * wl_tb_* wrappers). */
+typedef struct simtb {
+  wl_tb tb;
   wl_ctx *ctx;
   const wl_litmus *t;
   wl_hist *h; /* result names */
@@ -1107,32 +1109,23 @@ struct wl__simtb {
   int th;
   int i, j; /* events and loaded values met in this replay */
   int stopped, err, overflow, nomatch;
-};
+} simtb;
 
-static const char *cb_name(const struct wl__simtb *d) {
-  return d->t->threads[d->th].name;
-}
+static simtb *cb_self(wl_tb *tb) { return WL__TB_OWNER(tb, simtb, tb); }
 
-static int cb_fail(struct wl__simtb *d, int err, const char *msg) {
+static const char *cb_name(const simtb *d) { return d->t->threads[d->th].name; }
+
+static int cb_fail(simtb *d, int err, const char *msg) {
   if (d->err == 0)
     d->err = wl__err(d->ctx, err, "thread %s: %s", cb_name(d), msg);
   return d->err;
 }
 
-/* Arguments as the explorer checks them (model/explore.c, tb_check). */
-static int cb_check(struct wl__simtb *d, int loc, int sem, int scope) {
+/* A call after the replay failed or stopped changes nothing. */
+static int cb_gone(const simtb *d) {
   if (d->err)
     return d->err;
-  if (d->stopped)
-    return WL_ELIMIT;
-  if (loc < 0 || loc >= d->t->nlocs)
-    return cb_fail(d, WL_EINVAL, "no such location");
-  if (sem < WL_SEM_WEAK || sem > WL_SEM_SC || scope < WL_SCOPE_NONE ||
-      scope > WL_SCOPE_SYS || ((sem == WL_SEM_WEAK) != (scope == 0)))
-    return cb_fail(d, WL_EINVAL,
-                   "bad semantics/scope: .weak has no scope, every other "
-                   "semantics needs one");
-  return 0;
+  return d->stopped ? WL_ELIMIT : 0;
 }
 
 static const char *cb_what(int kind) {
@@ -1153,7 +1146,7 @@ static const char *cb_what(int kind) {
 /* Event e met in a replay: an event learnt before must come back the
  * same (the callback is deterministic given its loaded values); a new
  * one is learnt; the callback stops at a load whose value is unknown. */
-static int cb_event(struct wl__simtb *d, const cbev *e, int64_t *value) {
+static int cb_event(simtb *d, const cbev *e, int64_t *value) {
   cbthread *c = d->c;
   int loads = e->kind == CB_LOAD || e->kind == CB_ATOM;
   if (value != NULL)
@@ -1209,42 +1202,36 @@ static cbev cb_make(int kind, int loc, int sem, int scope, int line) {
   return e;
 }
 
-int wl__simtb_load(struct wl__simtb *d, int loc, int sem, int scope, int line,
+static int cb_load(wl_tb *tb, int loc, int sem, int scope, int line,
                    int64_t *value) {
-  int r = cb_check(d, loc, sem, scope);
+  simtb *d = cb_self(tb);
+  int r = cb_gone(d);
   cbev e;
   if (r != 0)
     return r;
-  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_ACQUIRE)
-    return cb_fail(d, WL_EINVAL, "a load is weak, relaxed or acquire");
   e = cb_make(CB_LOAD, loc, sem, scope, line);
   return cb_event(d, &e, value);
 }
 
-int wl__simtb_store(struct wl__simtb *d, int loc, int64_t value, int sem,
-                    int scope, int line) {
-  int r = cb_check(d, loc, sem, scope);
+static int cb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
+                    int line) {
+  simtb *d = cb_self(tb);
+  int r = cb_gone(d);
   cbev e;
   if (r != 0)
     return r;
-  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_RELEASE)
-    return cb_fail(d, WL_EINVAL, "a store is weak, relaxed or release");
   e = cb_make(CB_STORE, loc, sem, scope, line);
   e.a = value;
   return cb_event(d, &e, NULL);
 }
 
-int wl__simtb_atomic(struct wl__simtb *d, int loc, int op, int64_t a,
-                     int64_t b, int sem, int scope, int line, int64_t *old) {
-  int r = cb_check(d, loc, sem, scope);
+static int cb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
+                     int scope, int line, int64_t *old) {
+  simtb *d = cb_self(tb);
+  int r = cb_gone(d);
   cbev e;
   if (r != 0)
     return r;
-  if (op < WL_OP_ADD || op > WL_OP_CAS || sem == WL_SEM_WEAK ||
-      sem == WL_SEM_SC)
-    return cb_fail(d, WL_EINVAL,
-                   "an atomic is relaxed, acquire, release or acq_rel with "
-                   "a scope, and a known operation");
   e = cb_make(CB_ATOM, loc, sem, scope, line);
   e.op = (uint8_t)op;
   e.a = a;
@@ -1252,29 +1239,23 @@ int wl__simtb_atomic(struct wl__simtb *d, int loc, int op, int64_t a,
   return cb_event(d, &e, old);
 }
 
-int wl__simtb_fence(struct wl__simtb *d, int sem, int scope, int line) {
+static int cb_fence(wl_tb *tb, int sem, int scope, int line) {
+  simtb *d = cb_self(tb);
+  int r = cb_gone(d);
   cbev e;
-  if (d->err)
-    return d->err;
-  if (d->stopped)
-    return WL_ELIMIT;
-  if ((sem != WL_SEM_SC && sem != WL_SEM_ACQ_REL) || scope < WL_SCOPE_CTA ||
-      scope > WL_SCOPE_SYS)
-    return cb_fail(d, WL_EINVAL,
-                   "a fence is sc or acq_rel, with scope cta, gpu or sys");
+  if (r != 0)
+    return r;
   e = cb_make(CB_FENCE, -1, sem, scope, line);
   return cb_event(d, &e, NULL);
 }
 
-int wl__simtb_barrier(struct wl__simtb *d, int kind, int64_t id,
-                      int64_t count, int line) {
+static int cb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
+                      int line) {
+  simtb *d = cb_self(tb);
+  int r = cb_gone(d);
   cbev e;
-  if (d->err)
-    return d->err;
-  if (d->stopped)
-    return WL_ELIMIT;
-  if ((kind != WL_BAR_SYNC && kind != WL_BAR_ARRIVE) || count < 0)
-    return cb_fail(d, WL_EINVAL, "bad barrier");
+  if (r != 0)
+    return r;
   e = cb_make(CB_BAR, -1, WL_SEM_ACQ_REL, WL_SCOPE_CTA, line);
   e.op = (uint8_t)kind;
   e.a = id;
@@ -1282,14 +1263,11 @@ int wl__simtb_barrier(struct wl__simtb *d, int kind, int64_t id,
   return cb_event(d, &e, NULL);
 }
 
-int wl__simtb_result(struct wl__simtb *d, const char *name, int64_t value) {
-  int k;
-  if (d->err)
-    return d->err;
-  if (d->stopped)
-    return WL_ELIMIT;
-  if (name == NULL || *name == '\0')
-    return cb_fail(d, WL_EINVAL, "a result needs a name");
+static int cb_result(wl_tb *tb, const char *name, int64_t value) {
+  simtb *d = cb_self(tb);
+  int k, r = cb_gone(d);
+  if (r != 0)
+    return r;
   k = hist_reg(d->h, d->th, name);
   if (k < 0 && d->grow) {
     k = hist_add_name(d->h, d->th, name);
@@ -1307,13 +1285,28 @@ int wl__simtb_result(struct wl__simtb *d, const char *name, int64_t value) {
   return 0;
 }
 
-int wl__simtb_thread(const struct wl__simtb *d) { return d->th; }
+static int cb_thread(const wl_tb *tb) {
+  return WL__TB_OWNER_C(tb, simtb, tb)->th;
+}
 
-int wl__simtb_fail(struct wl__simtb *d, int err, const char *msg) {
+/* Sticky: the first failure fails the replay, whatever the callback
+ * returns after it. */
+static int cb_failop(wl_tb *tb, int err, const char *msg) {
   if (err == 0)
     err = WL_EINVAL;
-  return cb_fail(d, err, msg ? msg : wl_strerror(err));
+  return cb_fail(cb_self(tb), err, msg ? msg : wl_strerror(err));
 }
+
+static const wl__tb_ops cb_ops = {
+    .load = cb_load,
+    .store = cb_store,
+    .atomic = cb_atomic,
+    .fence = cb_fence,
+    .barrier = cb_barrier,
+    .result = cb_result,
+    .thread = cb_thread,
+    .fail = cb_failop,
+};
 
 /* Re-runs callback thread th with the values its loads returned so far
  * (c->lv), to learn its next events, or that it ends (then c->res holds
@@ -1323,18 +1316,17 @@ static int cb_replay(wl_ctx *ctx, const wl_litmus *t, wl_hist *h, int grow,
                      wl_thread_fn fn, void *ud, int th, cbthread *c,
                      int *overflow) {
   const wl_thread *thr = &t->threads[th];
-  struct wl__simtb d;
-  wl_tb tb;
+  simtb d;
   int rc, k;
   memset(&d, 0, sizeof d);
+  d.tb.ops = &cb_ops;
+  d.tb.t = t;
   d.ctx = ctx;
   d.t = t;
   d.h = h;
   d.grow = grow;
   d.c = c;
   d.th = th;
-  tb.g = NULL;
-  tb.sim = &d;
   for (k = 0; k < WL_MAX_REGS; k++)
     c->res[k] = k < h->tregs[th] ? thr->reginit[k] : 0;
   if (fn == NULL) {
@@ -1342,7 +1334,7 @@ static int cb_replay(wl_ctx *ctx, const wl_litmus *t, wl_hist *h, int grow,
     ud = thr->fn_ud;
   }
   ctx->errmsg[0] = '\0';
-  rc = fn(ud, &tb);
+  rc = fn(ud, &d.tb);
   if (d.err)
     return d.err;
   if (d.overflow) {
