@@ -117,8 +117,10 @@ typedef struct wl__cand {
   wl__catrel rel[WL_CAT_NRELS];
 } wl__cand;
 
-/* A parsed model (opaque; cat/parse.c). */
-typedef struct wl_cat wl_cat;
+/* A parsed model (opaque; cat/catint.h).  It is the public wl_model
+ * (warplab.h) under its engine name: a const wl_model * from
+ * wl_explore_opts.model can be passed to wl__cat_check as it is. */
+typedef struct wl_model wl_cat;
 
 /* Reads a model.  filename names it in messages and is the directory
  * "include" is resolved against (NULL: the current directory); text is

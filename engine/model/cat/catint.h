@@ -1,0 +1,232 @@
+/* catint.h -- what the cat reader (lex.c, parse.c), its compiler
+ * (compile.c) and the evaluator (eval.c) share.  Not installed.
+ *
+ * A model goes through three forms:
+ *   text    -> tokens (lex.c), pulled one at a time by the parser;
+ *   tokens  -> a cat_prog (parse.c): an index-linked syntax tree whose
+ *              names are already resolved and whose types are checked,
+ *              and the model's statements in order;
+ *   cat_prog -> a wl_cat (compile.c): a flat list of operations over
+ *              numbered set and relation registers, which eval.c runs
+ *              once per candidate execution.
+ * Only the wl_cat outlives wl__cat_parse. */
+#ifndef WL_CATINT_H
+#define WL_CATINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cat.h"
+
+/* ---------------------------------------------------------------- */
+/* Tokens (lex.c)                                                    */
+
+enum {
+  CT_EOF,
+  CT_IDENT,
+  CT_STRING, /* s/len: the text between the quotes */
+  CT_ZERO,   /* 0, the empty relation */
+  CT_UNDER,  /* _, the universe set */
+  CT_LPAR,
+  CT_RPAR,
+  CT_LBRAC,
+  CT_RBRAC,
+  CT_BAR,
+  CT_AMP,
+  CT_SEMI,
+  CT_BSLASH,
+  CT_STAR,
+  CT_PLUS,
+  CT_QUEST,
+  CT_INV, /* ^-1 */
+  CT_TILDE,
+  CT_EQ,
+  CT_COMMA,
+  /* Keywords. */
+  CT_LET,
+  CT_REC,
+  CT_AND,
+  CT_AS,
+  CT_ACYCLIC,
+  CT_IRREFLEXIVE,
+  CT_EMPTY,
+  CT_FLAG,
+  CT_SHOW,
+  CT_UNSHOW,
+  CT_INCLUDE,
+  /* Words of herd's extended language that this reader refuses. */
+  CT_UNSUPPORTED
+};
+
+typedef struct cat_tok {
+  int kind;
+  const char *s; /* the token's text in the source */
+  size_t len;
+  int line, col; /* 1-based; col counts bytes */
+} cat_tok;
+
+typedef struct cat_lex {
+  wl_ctx *ctx;
+  const char *file; /* for messages */
+  const char *p, *end;
+  const char *bol; /* start of the current line */
+  int line;
+} cat_lex;
+
+void wl__cat_lex_init(cat_lex *lx, wl_ctx *ctx, const char *file,
+                      const char *text, size_t len);
+/* Reads the next token into *t.  0, or WL_ESYNTAX with the message
+ * "file:line:col: ..." (an unterminated comment or string, a character
+ * that starts no token, a construct of herd's extended language that is
+ * not supported, such as a tag 'x or an explicit set {...}). */
+int wl__cat_lex_next(cat_lex *lx, cat_tok *t);
+
+/* ---------------------------------------------------------------- */
+/* Syntax tree (parse.c -> compile.c)                                */
+
+/* Types: every expression is a set or a relation.  CAT_UNK only lives
+ * while the types of a let rec group are being inferred. */
+enum { CAT_UNK = 0, CAT_SET = 1, CAT_REL = 2 };
+
+enum {
+  N_VAR,    /* a: the variable */
+  N_BSET,   /* a: the base set (WL_CAT_S_*) */
+  N_BREL,   /* a: the base relation (WL_CAT_R_*) */
+  N_ZERO,   /* 0: the empty set or relation (its type from context) */
+  N_UNION,  /* a | b */
+  N_INTER,  /* a & b */
+  N_DIFF,   /* a \ b */
+  N_SEQ,    /* a ; b */
+  N_CART,   /* a * b, two sets */
+  N_TOID,   /* [a] */
+  N_INV,    /* a^-1 */
+  N_PLUS,   /* a+ */
+  N_STAR,   /* a* */
+  N_OPT,    /* a? */
+  N_COMPL,  /* ~a */
+  N_DOMAIN, /* domain(a) */
+  N_RANGE   /* range(a) */
+};
+
+typedef struct cat_node {
+  uint8_t kind, ty;
+  uint16_t depth; /* of the tree under it (bounded: parse.c) */
+  int a, b;      /* children (node indices), or a variable / base id */
+  int line, col; /* the operator's (or name's) place, for messages */
+} cat_node;
+
+typedef struct cat_var {
+  size_t name, namelen; /* in cat_prog.names */
+  int body;             /* node */
+  int ty;
+  int group; /* the let rec group (a statement index), or -1 */
+  int visible; /* parse.c: names of a plain let group see the outer
+                * scope until the whole group is read */
+  int line, col; /* where it is bound */
+  /* compile.c: */
+  int live;   /* some check needs it */
+  int marked; /* its body's names are marked live too */
+  int reg;    /* its register, once computed (-1 before) */
+} cat_var;
+
+enum { CHK_ACYCLIC, CHK_IRREFLEXIVE, CHK_EMPTY };
+
+enum { ST_LET, ST_REC, ST_CHECK };
+
+typedef struct cat_stmt {
+  int kind;
+  int var0, nvar; /* ST_LET, ST_REC: the variables bound */
+  int node;       /* ST_CHECK: the expression tested */
+  int test;       /* CHK_* */
+  int neg, flag;
+  size_t name;  /* ST_CHECK: its name in cat_prog.cnames, NUL-ended */
+} cat_stmt;
+
+typedef struct cat_prog {
+  wl_ctx *ctx;
+  wl_vec nodes; /* cat_node */
+  wl_vec vars;  /* cat_var */
+  wl_vec stmts; /* cat_stmt */
+  wl_buf names; /* variable names, not NUL-separated */
+  wl_buf cnames; /* check names, each NUL-ended */
+  char *title;   /* the top file's title */
+  int nchecks, nflags;
+} cat_prog;
+
+/* ---------------------------------------------------------------- */
+/* The compiled model (compile.c -> eval.c)                          */
+
+/* Registers: relations 0 .. WL_CAT_NRELS-1 and sets 0 .. WL_CAT_NSETS-1
+ * are the candidate's base relations and sets (read only); the rest are
+ * scratch, numbered on from there. */
+enum {
+  OP_R_ZERO,  /* d = 0 */
+  OP_R_UNION, /* d = a | b */
+  OP_R_INTER,
+  OP_R_DIFF,
+  OP_R_SEQ,   /* d = a ; b */
+  OP_R_DOMF,  /* d = [sa] ; b (a is a set register) */
+  OP_R_RNGF,  /* d = a ; [sb] (b is a set register) */
+  OP_R_CART,  /* d = sa * sb */
+  OP_R_TOID,  /* d = [sa] */
+  OP_R_INV,
+  OP_R_PLUS,
+  OP_R_STAR,
+  OP_R_OPT,
+  OP_R_COMPL,
+  OP_R_UPD,   /* d = a; note whether d changed (let rec) */
+  OP_S_ZERO,
+  OP_S_UNION,
+  OP_S_INTER,
+  OP_S_DIFF,
+  OP_S_COMPL,
+  OP_S_DOMAIN, /* d = domain(relation a) */
+  OP_S_RANGE,
+  OP_S_UPD,
+  OP_LOOP,     /* if something changed since the last OP_LOOP: go to d */
+  OP_CHK_ACYCLIC, /* a: relation; b: negated; c: flag; d: index */
+  OP_CHK_IRREFL,
+  OP_CHK_EMPTY_R,
+  OP_CHK_EMPTY_S
+};
+
+typedef struct cat_op {
+  int op;
+  int d, a, b, c;
+} cat_op;
+
+/* A model: a wl_cat is a wl_model (cat.h). */
+struct wl_model {
+  wl_ctx *ctx;
+  char *title;
+  cat_op *ops;
+  size_t nops, ops_cap;
+  int nrel, nset; /* registers in all, base ones included */
+  int nchecks, nflags;
+  /* Check names then flag names, each NUL-ended, and where each starts
+   * (nchecks + nflags offsets). */
+  char *names;
+  size_t names_size;
+  size_t *name_off;
+  uint64_t uses_rel, uses_set;
+};
+
+/* The base names, in the order of WL_CAT_SETS / WL_CAT_RELS (eval.c). */
+extern const char *const wl__cat_set_names[WL_CAT_NSETS];
+extern const char *const wl__cat_rel_names[WL_CAT_NRELS];
+
+/* parse.c: reads text (file names it; NULL: "<model>") into p, which
+ * the caller has zeroed and frees with wl__cat_prog_free, also after a
+ * failure.  0, WL_ESYNTAX or WL_ENOMEM. */
+int wl__cat_read(cat_prog *p, wl_ctx *ctx, const char *file,
+                 const char *text, size_t len);
+void wl__cat_prog_free(cat_prog *p);
+/* Reads the whole file at path into out (initialised by the caller,
+ * freed by the caller also after a failure).  0, or WL_EIO (errno says
+ * why) or WL_ENOMEM, without a message. */
+int wl__cat_slurp(const char *path, wl_buf *out);
+
+/* compile.c: turns p into *out (a new model).  0 or WL_ENOMEM. */
+int wl__cat_compile(cat_prog *p, wl_cat **out);
+
+#endif

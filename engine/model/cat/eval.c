@@ -1,0 +1,362 @@
+/* eval.c -- the literal evaluator: runs a compiled model's operations
+ * (catint.h) over one candidate execution.
+ *
+ * Representation: a relation over the candidate's n <= 64 events is n
+ * rows of 64 bits (bit j of row i: the pair (i, j)); a set is one 64-bit
+ * mask.  Base relations are read where the candidate keeps them; the
+ * scratch relations lie n rows apart in one block, so a small candidate
+ * touches little memory.  Every operation works on rows 0 .. n-1 only
+ * and never reads a row it has not written for this candidate, so what
+ * an earlier (larger) candidate left behind is never seen.
+ *
+ * Nothing here allocates: the scratch is sized once per model
+ * (wl__cat_scratch_new), and one model may be checked from several
+ * threads, each with its own scratch. */
+#include <string.h>
+
+#include "catint.h"
+
+#define WL_CAT_SET_NAME(id, name) name,
+#define WL_CAT_REL_NAME(id, name) name,
+const char *const wl__cat_set_names[WL_CAT_NSETS] = {
+    WL_CAT_SETS(WL_CAT_SET_NAME)};
+const char *const wl__cat_rel_names[WL_CAT_NRELS] = {
+    WL_CAT_RELS(WL_CAT_REL_NAME)};
+#undef WL_CAT_SET_NAME
+#undef WL_CAT_REL_NAME
+
+/* The uses_* masks have one bit per base name. */
+_Static_assert(WL_CAT_NSETS <= 64 && WL_CAT_NRELS <= 64,
+               "base names fit a 64-bit mask");
+
+struct wl__cat_scratch {
+  wl_ctx *ctx;
+  const wl_cat *m;
+  int n;                /* the candidate size rp is laid out for, or -1 */
+  uint64_t *mem;        /* scratch relations */
+  size_t memsz;
+  const uint64_t **rp;  /* every relation register's rows */
+  uint64_t *set;        /* every set register */
+};
+
+int wl__cat_scratch_new(wl_ctx *ctx, const wl_cat *m,
+                        wl__cat_scratch **out) {
+  wl__cat_scratch *s;
+  size_t ntemp = (size_t)(m->nrel - WL_CAT_NRELS);
+  *out = NULL;
+  s = wl__calloc(ctx, sizeof *s);
+  if (s == NULL)
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  s->ctx = ctx;
+  s->m = m;
+  s->n = -1;
+  /* One spare relation keeps the block non-empty (a model with no
+   * scratch relation). */
+  s->memsz = (ntemp + 1) * WL_CAT_MAXEV * sizeof(uint64_t);
+  s->mem = wl__calloc(ctx, s->memsz);
+  s->rp = wl__calloc(ctx, (size_t)m->nrel * sizeof *s->rp);
+  s->set = wl__calloc(ctx, (size_t)m->nset * sizeof *s->set);
+  if (s->mem == NULL || s->rp == NULL || s->set == NULL) {
+    wl__cat_scratch_free(s);
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  }
+  *out = s;
+  return 0;
+}
+
+void wl__cat_scratch_free(wl__cat_scratch *s) {
+  if (s == NULL)
+    return;
+  wl__free(s->ctx, s->mem, s->memsz);
+  wl__free(s->ctx, s->rp, (size_t)s->m->nrel * sizeof *s->rp);
+  wl__free(s->ctx, s->set, (size_t)s->m->nset * sizeof *s->set);
+  wl__free(s->ctx, s, sizeof *s);
+}
+
+/* ---------------------------------------------------------------- */
+/* Relations                                                         */
+
+static int ctz64(uint64_t x) {
+#if defined(__GNUC__)
+  return __builtin_ctzll(x);
+#else
+  int k = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    k++;
+  }
+  return k;
+#endif
+}
+
+/* d = a ; b: row i of d is the union of b's rows at a's row i's bits. */
+static void r_seq(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                  int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    uint64_t x = a[i], acc = 0;
+    while (x) {
+      acc |= b[ctz64(x)];
+      x &= x - 1;
+    }
+    d[i] = acc;
+  }
+}
+
+static void r_inv(uint64_t *d, const uint64_t *a, int n) {
+  int i;
+  memset(d, 0, (size_t)n * sizeof *d);
+  for (i = 0; i < n; i++) {
+    uint64_t x = a[i];
+    while (x) {
+      d[ctz64(x)] |= (uint64_t)1 << i;
+      x &= x - 1;
+    }
+  }
+}
+
+/* d = a+ (Warshall on rows: after step k, d[i] reaches through 0..k). */
+static void r_plus(uint64_t *d, const uint64_t *a, int n) {
+  int i, k;
+  memcpy(d, a, (size_t)n * sizeof *d);
+  for (k = 0; k < n; k++) {
+    uint64_t bit = (uint64_t)1 << k, rowk = d[k];
+    if (rowk == 0)
+      continue;
+    for (i = 0; i < n; i++)
+      if (d[i] & bit)
+        d[i] |= rowk;
+  }
+}
+
+static void r_add_id(uint64_t *d, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    d[i] |= (uint64_t)1 << i;
+}
+
+/* Acyclic: peel the events with no predecessor or no successor among
+ * those left; a cycle is what never peels. */
+static int r_acyclic(const uint64_t *a, uint64_t full) {
+  uint64_t rem = full;
+  while (rem) {
+    uint64_t haspred = 0, sinks = 0, x = rem, peel;
+    while (x) {
+      int i = ctz64(x);
+      uint64_t succ = a[i] & rem;
+      haspred |= succ;
+      if (succ == 0)
+        sinks |= (uint64_t)1 << i;
+      x &= x - 1;
+    }
+    peel = (rem & ~haspred) | sinks;
+    if (peel == 0)
+      return 0;
+    rem &= ~peel;
+  }
+  return 1;
+}
+
+static int r_irreflexive(const uint64_t *a, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    if ((a[i] >> i) & 1)
+      return 0;
+  return 1;
+}
+
+static int r_empty(const uint64_t *a, int n) {
+  uint64_t acc = 0;
+  int i;
+  for (i = 0; i < n; i++)
+    acc |= a[i];
+  return acc == 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The interpreter                                                   */
+
+/* Lays the scratch relations n rows apart. */
+static void layout(wl__cat_scratch *s, int n) {
+  int i;
+  for (i = WL_CAT_NRELS; i < s->m->nrel; i++)
+    s->rp[i] = s->mem + (size_t)(i - WL_CAT_NRELS) * (size_t)n;
+  s->n = n;
+}
+
+int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
+                  wl__cat_out *out) {
+  const int n = c->n;
+  const uint64_t full = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+  const cat_op *op = m->ops, *end = m->ops + m->nops;
+  const uint64_t **rp = s->rp;
+  uint64_t *set = s->set, *mem = s->mem;
+  int changed = 0, iter = 0, i;
+  if (s->n != n)
+    layout(s, n);
+  for (i = 0; i < WL_CAT_NRELS; i++)
+    rp[i] = c->rel[i];
+  memcpy(set, c->set, sizeof c->set);
+  out->consistent = 1;
+  out->failed = -1;
+  out->flags = 0;
+  for (; op < end; op++) {
+    /* The destination, for the relation operations (listed first). */
+    uint64_t *d = op->op <= OP_R_UPD
+                      ? mem + (size_t)(op->d - WL_CAT_NRELS) * (size_t)n
+                      : NULL;
+    const uint64_t *a, *b;
+    int holds;
+    switch (op->op) {
+    case OP_R_ZERO:
+      memset(d, 0, (size_t)n * sizeof *d);
+      break;
+    case OP_R_UNION:
+      a = rp[op->a], b = rp[op->b];
+      for (i = 0; i < n; i++)
+        d[i] = a[i] | b[i];
+      break;
+    case OP_R_INTER:
+      a = rp[op->a], b = rp[op->b];
+      for (i = 0; i < n; i++)
+        d[i] = a[i] & b[i];
+      break;
+    case OP_R_DIFF:
+      a = rp[op->a], b = rp[op->b];
+      for (i = 0; i < n; i++)
+        d[i] = a[i] & ~b[i];
+      break;
+    case OP_R_SEQ:
+      r_seq(d, rp[op->a], rp[op->b], n);
+      break;
+    case OP_R_DOMF: {
+      uint64_t sa = set[op->a];
+      b = rp[op->b];
+      for (i = 0; i < n; i++)
+        d[i] = ((sa >> i) & 1) ? b[i] : 0;
+      break;
+    }
+    case OP_R_RNGF: {
+      uint64_t sb = set[op->b];
+      a = rp[op->a];
+      for (i = 0; i < n; i++)
+        d[i] = a[i] & sb;
+      break;
+    }
+    case OP_R_CART: {
+      uint64_t sa = set[op->a], sb = set[op->b];
+      for (i = 0; i < n; i++)
+        d[i] = ((sa >> i) & 1) ? sb : 0;
+      break;
+    }
+    case OP_R_TOID: {
+      uint64_t sa = set[op->a];
+      for (i = 0; i < n; i++)
+        d[i] = sa & ((uint64_t)1 << i);
+      break;
+    }
+    case OP_R_INV:
+      r_inv(d, rp[op->a], n);
+      break;
+    case OP_R_PLUS:
+      r_plus(d, rp[op->a], n);
+      break;
+    case OP_R_STAR:
+      r_plus(d, rp[op->a], n);
+      r_add_id(d, n);
+      break;
+    case OP_R_OPT:
+      memcpy(d, rp[op->a], (size_t)n * sizeof *d);
+      r_add_id(d, n);
+      break;
+    case OP_R_COMPL:
+      a = rp[op->a];
+      for (i = 0; i < n; i++)
+        d[i] = ~a[i] & full;
+      break;
+    case OP_R_UPD:
+      a = rp[op->a];
+      if (memcmp(d, a, (size_t)n * sizeof *d) != 0) {
+        memcpy(d, a, (size_t)n * sizeof *d);
+        changed = 1;
+      }
+      break;
+    case OP_S_ZERO:
+      set[op->d] = 0;
+      break;
+    case OP_S_UNION:
+      set[op->d] = set[op->a] | set[op->b];
+      break;
+    case OP_S_INTER:
+      set[op->d] = set[op->a] & set[op->b];
+      break;
+    case OP_S_DIFF:
+      set[op->d] = set[op->a] & ~set[op->b];
+      break;
+    case OP_S_COMPL:
+      set[op->d] = ~set[op->a] & full;
+      break;
+    case OP_S_DOMAIN: {
+      uint64_t acc = 0;
+      a = rp[op->a];
+      for (i = 0; i < n; i++)
+        if (a[i])
+          acc |= (uint64_t)1 << i;
+      set[op->d] = acc;
+      break;
+    }
+    case OP_S_RANGE: {
+      uint64_t acc = 0;
+      a = rp[op->a];
+      for (i = 0; i < n; i++)
+        acc |= a[i];
+      set[op->d] = acc;
+      break;
+    }
+    case OP_S_UPD:
+      if (set[op->d] != set[op->a]) {
+        set[op->d] = set[op->a];
+        changed = 1;
+      }
+      break;
+    case OP_LOOP:
+      /* A monotone let rec reaches its least fixpoint within (names x
+       * n x n) rounds, each adding a pair; the bound stops a body that
+       * is not monotone (herd would not terminate on it either). */
+      if (changed && ++iter < op->c * n * n + 2)
+        op = m->ops + op->d - 1;
+      else
+        iter = 0;
+      changed = 0;
+      break;
+    case OP_CHK_ACYCLIC:
+    case OP_CHK_IRREFL:
+    case OP_CHK_EMPTY_R:
+    case OP_CHK_EMPTY_S:
+      if (op->op == OP_CHK_ACYCLIC)
+        holds = r_acyclic(rp[op->a], full);
+      else if (op->op == OP_CHK_IRREFL)
+        holds = r_irreflexive(rp[op->a], n);
+      else if (op->op == OP_CHK_EMPTY_R)
+        holds = r_empty(rp[op->a], n);
+      else
+        holds = set[op->a] == 0;
+      holds ^= op->b;
+      if (op->c) {
+        /* A flag is raised when its condition holds (herd's flag). */
+        if (holds)
+          out->flags |= (uint64_t)1 << op->d;
+      } else if (!holds) {
+        /* herd stops at the first failing check: the candidate is not
+         * an execution of the model, and nothing later matters. */
+        out->consistent = 0;
+        out->failed = op->d;
+        return 0;
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  return 0;
+}
