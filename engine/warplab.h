@@ -319,6 +319,10 @@ typedef struct wl_result wl_result;
  * an execution would exceed the explorer's limits (64 events, 16 threads,
  * 8 fence.sc per execution, 256 values per location), WL_ESTOPPED when
  * should_stop asked, or WL_ENOMEM; the message says which limit.
+ * Without a model (opts->model NULL), a test with PTX 7.5 aliases or
+ * proxy instructions fails with WL_EUNSUPPORTED ("file:line:col: proxy
+ * instructions need the PTX 7.5 model ... use --model ptx-v7.5.cat");
+ * wl_sample refuses it the same way.
  * The result refers to t: free the result before the test.
  */
 int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
