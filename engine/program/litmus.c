@@ -419,8 +419,13 @@ static int loc_of(parser *p, const tok *t) { return loc_via(p, t, NULL); }
 
 /* Declares name[0..n) an alias of target[0..tn) through proxy (see the
  * top of this file).  Returns its number, or AL_* below. */
-enum { AL_USED = -1, AL_TWICE = -2, AL_NOTARGET = -3, AL_FULL = -4,
-       AL_NOMEM = -5 };
+enum {
+  AL_USED = -1,
+  AL_TWICE = -2,
+  AL_NOTARGET = -3,
+  AL_FULL = -4,
+  AL_NOMEM = -5
+};
 static int add_alias(wl_litmus *t, const char *name, size_t n, int proxy,
                      const char *target, size_t tn, int line) {
   int k, tl, tv, i;
