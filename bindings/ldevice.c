@@ -44,9 +44,22 @@ static void tbcheck(lua_State *L, wll_device *d, int rc, const char *what) {
   luaL_error(L, "%s: %s", what, m[0] ? m : wl_strerror(rc));
 }
 
+/* The location named name, or -1.  Aliases (PTX 7.5) are refused: the
+ * wl_tb calls a function thread makes are generic accesses of a
+ * location, and the built-in explorer models no proxies. */
+static int devloc(lua_State *L, wll_device *d, const char *name) {
+  if (wl_litmus_alias(d->th->test->lt, name) >= 0)
+    luaL_error(L,
+               "'%s' is an alias (PTX 7.5): threads written as Lua "
+               "functions cannot use aliases or proxies; write the thread "
+               "as instruction strings",
+               name);
+  return wl_litmus_location(d->th->test->lt, name);
+}
+
 static int checkloc(lua_State *L, wll_device *d, int arg) {
   const char *name = luaL_checkstring(L, arg);
-  int loc = wl_litmus_location(d->th->test->lt, name);
+  int loc = devloc(L, d, name);
   if (loc < 0)
     luaL_argerror(L, arg,
                   lua_pushfstring(L,
@@ -408,7 +421,7 @@ static int dev_index(lua_State *L) {
   } else {
     int loc;
     checkdev(L, 1);
-    loc = wl_litmus_location(d->th->test->lt, k);
+    loc = devloc(L, d, k);
     if (loc < 0)
       return luaL_error(L,
                         "no location '%s' (declare it in init or "
@@ -433,7 +446,7 @@ static int dev_newindex(lua_State *L) {
                       "cannot assign to array '%s' (assign its elements: "
                       "d.%s[i] = v)",
                       k, k);
-  loc = wl_litmus_location(d->th->test->lt, k);
+  loc = devloc(L, d, k);
   if (loc < 0)
     return luaL_error(L, "no location '%s' (declare it in init or shared)", k);
   v = checkval(L, d, loc, 3);

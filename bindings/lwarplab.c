@@ -318,6 +318,115 @@ static int64_t typed_init(lua_State *L, int idx, int ty, const char *what,
   }
 }
 
+/* Whether the value at idx declares a PTX 7.5 alias:
+ * { aliases = "x" [, proxy = "generic"|"surface"|"texture"|"constant"] }
+ * (the .litmus line "y @ <proxy> aliases x"). */
+static int is_alias_decl(lua_State *L, int idx) {
+  int r;
+  if (!lua_istable(L, idx))
+    return 0;
+  r = lua_getfield(L, idx, "aliases") != LUA_TNIL;
+  lua_pop(L, 1);
+  return r;
+}
+
+/* Checks the alias declaration of name at the top of the stack; gives
+ * its target (anchored by the declaration) and proxy. */
+static const char *alias_decl(lua_State *L, const char *name, int *proxy) {
+  static const char *const proxies[] = {"generic", "surface", "texture",
+                                        "constant", NULL};
+  const char *target;
+  int k;
+  lua_pushnil(L);
+  while (lua_next(L, -2) != 0) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING ||
+        (strcmp(lua_tostring(L, -1), "aliases") != 0 &&
+         strcmp(lua_tostring(L, -1), "proxy") != 0))
+      luaL_error(L,
+                 "wl.litmus: alias '%s': unknown field %s (expected aliases "
+                 "and proxy)",
+                 name,
+                 lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                : luaL_typename(L, -1));
+  }
+  lua_getfield(L, -1, "aliases");
+  if (lua_type(L, -1) != LUA_TSTRING)
+    luaL_error(L,
+               "wl.litmus: alias '%s': 'aliases' must name a location, not "
+               "%s",
+               name, luaL_typename(L, -1));
+  target = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  *proxy = WL_PROXY_GEN;
+  if (lua_getfield(L, -1, "proxy") != LUA_TNIL) {
+    const char *w = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                    : NULL;
+    for (k = 0; w != NULL && proxies[k] != NULL; k++)
+      if (strcmp(w, proxies[k]) == 0)
+        break;
+    if (w == NULL || proxies[k] == NULL)
+      luaL_error(L,
+                 "wl.litmus: alias '%s': unknown proxy '%s' (expected "
+                 "\"generic\", \"surface\", \"texture\" or "
+                 "\"constant\")",
+                 name, w ? w : luaL_typename(L, -1));
+    *proxy = k; /* WL_PROXY_* are in the order of proxies[] */
+  }
+  lua_pop(L, 1);
+  return target;
+}
+
+/* Declares the aliases of init (at idx) once their targets are: each
+ * time the first by name whose target is declared, so that runs
+ * replay. */
+static void add_aliases(lua_State *L, wll_test *t, int idx) {
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    return;
+  for (;;) {
+    const char *best = NULL, *first = NULL, *ftarget = NULL;
+    int rc, proxy = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+      const char *name = lua_tostring(L, -2), *target;
+      int px;
+      if (!is_alias_decl(L, -1) || wl_litmus_alias(t->lt, name) >= 0) {
+        lua_pop(L, 1);
+        continue;
+      }
+      target = alias_decl(L, name, &px);
+      if (first == NULL || strcmp(name, first) < 0) {
+        first = name;
+        ftarget = target;
+      }
+      if (wl_litmus_location(t->lt, target) >= 0 &&
+          (best == NULL || strcmp(name, best) < 0)) {
+        best = name;
+        proxy = px;
+      }
+      lua_pop(L, 1);
+    }
+    if (first == NULL)
+      return;
+    if (best == NULL)
+      luaL_error(L,
+                 "wl.litmus: alias '%s' aliases '%s', which is no location "
+                 "of init or shared",
+                 first, ftarget);
+    lua_getfield(L, idx, best);
+    {
+      const char *target = alias_decl(L, best, &proxy);
+      rc = wl_litmus_add_alias(t->lt, best, proxy, target, NULL);
+    }
+    if (rc != 0)
+      luaL_error(L, "wl.litmus: alias '%s': %s", best,
+                 wl_ctx_errmsg(t->ctx)[0] ? wl_ctx_errmsg(t->ctx)
+                                          : wl_strerror(rc));
+    lua_pop(L, 1);
+  }
+}
+
 static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
                        const char *field, int types) {
   const char *prev = NULL;
@@ -346,7 +455,13 @@ static void add_memory(lua_State *L, wll_test *t, int idx, int ttab,
       break;
     prev = best;
     lua_getfield(L, idx, best);
-    if (lua_istable(L, -1)) {
+    if (is_alias_decl(L, -1)) {
+      if (strcmp(field, "init") != 0)
+        luaL_error(L, "wl.litmus: alias '%s' belongs in init, not %s", best,
+                   field);
+      lua_pop(L, 1);
+      continue; /* add_aliases declares it */
+    } else if (lua_istable(L, -1)) {
       lua_Integer i, n = luaL_len(L, -1);
       if (n < 1)
         luaL_error(L, "wl.litmus: array '%s' is empty", best);
@@ -705,6 +820,9 @@ static int l_litmus(lua_State *L) {
   lua_pop(L, 1);
   lua_getfield(L, 1, "shared");
   add_memory(L, t, -1, ttab, "shared", types);
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "init");
+  add_aliases(L, t, -1);
   lua_pop(L, 1);
   if (types != 0) {
     /* every typed name must be a declared location or array */

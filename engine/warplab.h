@@ -90,8 +90,8 @@ typedef struct wl_litmus wl_litmus;
  * .litmus dialect").  src need not be NUL-terminated; filename is used in
  * error messages only.  On success returns 0 and sets *out (free it with
  * wl_litmus_free).  On failure returns WL_ESYNTAX (malformed text),
- * WL_EUNSUPPORTED (a construct warplab recognises but cannot run yet, e.g.
- * proxy instructions of the PTX 7.5 model), WL_ELIMIT or WL_ENOMEM, with
+ * WL_EUNSUPPORTED (a construct warplab recognises but cannot run, e.g.
+ * registers holding addresses), WL_ELIMIT or WL_ENOMEM, with
  * "file:line:col: what was expected" in wl_ctx_errmsg().
  */
 int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
@@ -143,7 +143,8 @@ int wl_litmus_new(wl_ctx *ctx, const char *name, wl_litmus **out);
  * WL_EINVAL for a name that is not an identifier, WL_ELIMIT past 64. */
 int wl_litmus_add_location(wl_litmus *t, const char *name, int64_t init,
                            int *index);
-/* The index of a location, or -1. */
+/* The index of a location, or -1.  An alias's name gives the location
+ * it aliases. */
 int wl_litmus_location(const wl_litmus *t, const char *name);
 int wl_litmus_nlocations(const wl_litmus *t);
 const char *wl_litmus_location_name(const wl_litmus *t, int index);
@@ -170,6 +171,25 @@ int wl_litmus_set_type(wl_litmus *t, int loc, int type);
  * test where they do fails with WL_EINVAL naming both threads and lines.
  * (Unmarked locations are global memory.) */
 int wl_litmus_set_shared(wl_litmus *t, int loc, int shared);
+/* PTX 7.5 proxies: the path through which an access reaches memory
+ * (generic, surface, texture, constant). */
+enum { WL_PROXY_GEN, WL_PROXY_SUR, WL_PROXY_TEX, WL_PROXY_CON };
+/* Declares name as an alias of target (a location, or an alias declared
+ * before): another virtual address of the same physical location, as
+ * the .litmus line "name @ <proxy> aliases target".  A generic alias
+ * (WL_PROXY_GEN) has a virtual address of its own; a surface, texture
+ * or constant alias shares target's virtual address (Dat3M's meaning).
+ * Instructions may then name it; conditions and results read it as its
+ * physical location.  Only an exploration with the PTX 7.5 model
+ * (wl_explore_opts.model, ptx-v7.5.cat) can run a test with aliases.
+ * *index (may be NULL) gets the alias's number (wl_litmus_alias).
+ * WL_EINVAL: bad name, name already used, target not declared;
+ * WL_ELIMIT past 64 aliases. */
+int wl_litmus_add_alias(wl_litmus *t, const char *name, int proxy,
+                        const char *target, int *index);
+/* The number of an alias, or -1 (wl_litmus_location(t, name) gives its
+ * physical location). */
+int wl_litmus_alias(const wl_litmus *t, const char *name);
 int wl_litmus_location_type(const wl_litmus *t, int loc);
 /* Conversions between a value of a type and its int64_t carrier; the
  * carrier of a double d of type WL_TYPE_INT32 wraps like a C cast. */
@@ -299,6 +319,10 @@ typedef struct wl_result wl_result;
  * an execution would exceed the explorer's limits (64 events, 16 threads,
  * 8 fence.sc per execution, 256 values per location), WL_ESTOPPED when
  * should_stop asked, or WL_ENOMEM; the message says which limit.
+ * Without a model (opts->model NULL), a test with PTX 7.5 aliases or
+ * proxy instructions fails with WL_EUNSUPPORTED ("file:line:col: proxy
+ * instructions need the PTX 7.5 model ... use --model ptx-v7.5.cat");
+ * wl_sample refuses it the same way.
  * The result refers to t: free the result before the test.
  */
 int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,

@@ -279,8 +279,10 @@ static int push_ev(tgen *g, const wl_insn *in, int type) {
   e = &g->ev[g->nev];
   memset(e, 0, sizeof *e);
   e->type = (uint8_t)type;
-  e->loc = (int16_t)in->loc;
-  e->vloc = e->loc;
+  e->loc = (int16_t)in->loc; /* physical; the alias named is in vloc */
+  e->vloc = (int16_t)wl__insn_vloc(g->x->t, in);
+  e->proxy = in->proxy;
+  e->alias = in->op == OP_FENCE && in->pfence == PFENCE_ALIAS;
   e->insn = (int)(in - g->thr->insns);
   e->line = in->line;
   e->deps = g->ctrl;
@@ -1955,6 +1957,9 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   if (opts != NULL && opts->unroll < 0)
     return wl__err(ctx, WL_EINVAL, "unroll bound must be >= 0");
   if ((err = wl__litmus_check_labels(t)) != 0)
+    return err;
+  if ((opts == NULL || opts->model == NULL) &&
+      (err = wl__litmus_check_v60(t, "the built-in PTX 6.0 explorer")) != 0)
     return err;
   r = wl__calloc(ctx, sizeof *r);
   x = wl__calloc(ctx, sizeof *x);

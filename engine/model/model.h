@@ -12,18 +12,21 @@
 #define WL_MAX_TRACES 200000
 
 enum { EV_R, EV_W, EV_F, EV_B };
-/* Proxies of PTX 7.5 (the cat sets GEN SUR TEX CON). */
-enum { WL_PROXY_GEN, WL_PROXY_SUR, WL_PROXY_TEX, WL_PROXY_CON };
+/* Proxies of PTX 7.5 (the cat sets GEN SUR TEX CON): WL_PROXY_* in
+ * program/ir.h. */
 
 typedef struct wl_ev {
   uint8_t type, sem, scope;
   uint8_t rmw; /* R: its W follows; W: the write of an RMW */
   uint8_t bar_kind, bar_ns, bar_tail, has_count;
   int16_t loc;  /* the physical location (aliases share it) */
-  int16_t vloc; /* the virtual location: the name the access used (PTX
-                 * 7.5 aliases); equal to loc for every other access */
+  int16_t vloc; /* the virtual address (wl__insn_vloc): ptx-v7.5.cat's
+                 * vloc relates memory events with equal vloc; equal to
+                 * loc unless the access names a PTX 7.5 alias */
   uint8_t proxy; /* WL_PROXY_*: the proxy of a memory event or of a
-                  * proxy fence; generic (0) for everything else */
+                  * proxy fence; generic (0) for everything else
+                  * (barriers, fence.proxy.alias, initial writes: see
+                  * program/litmus.c on why that is Dat3M's meaning) */
   uint8_t alias; /* F: fence.proxy.alias */
   int64_t val; /* R: value read; W: value written */
   int64_t bar_id, bar_count;

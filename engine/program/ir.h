@@ -12,6 +12,12 @@
 #define WL_MAX_THREADS 16
 #define WL_MAX_REGS 64
 #define WL_MAX_LOCS 64
+#define WL_MAX_ALIASES 64
+
+/* Proxies of PTX 7.5: WL_PROXY_* in warplab.h (the cat sets GEN SUR TEX
+ * CON).  OP_FENCE kinds: fence.sem.scope; fence.proxy.<proxy> (insn proxy);
+ * fence.proxy.alias. */
+enum { PFENCE_NONE, PFENCE_PROXY, PFENCE_ALIAS };
 
 /* Memory-order qualifiers (PTX ".sem"). */
 enum { SEM_WEAK, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC };
@@ -71,8 +77,13 @@ typedef struct wl_insn {
   uint8_t op, sem, scope, aop, cond;
   uint8_t bar_kind, bar_ns; /* OP_BAR */
   uint8_t has_count;        /* OP_BAR: b/N given */
-  int dst;                  /* register, or -1 */
-  int loc;                  /* location index, or -1 */
+  uint8_t proxy;  /* WL_PROXY_*: of a memory access or of fence.proxy */
+  uint8_t pfence; /* OP_FENCE: PFENCE_* (sem and scope are 0 unless
+                   * PFENCE_NONE) */
+  int dst;        /* register, or -1 */
+  int loc;        /* physical location index, or -1 */
+  int alias;      /* 0, or 1 + the alias (wl_litmus.alias*) the access
+                   * names: loc is then the alias's physical location */
   wl_operand a, b;          /* value operands (bar: id, count) */
   int64_t bar_inst;         /* OP_BAR, BARNS_INSTANCE/NAMED: instance */
   int target;               /* branch target (instruction index) */
@@ -143,6 +154,20 @@ struct wl_litmus {
   /* extra observed variables ("locations [...]") */
   wl_atom observed[64];
   int nobserved;
+  /* PTX 7.5 aliases ("y @ generic aliases x"): other names, with their
+   * own virtual address, of a physical location.  They are not
+   * locations: nlocs counts physical locations only, so final states
+   * hold each physical location once. */
+  int naliases;
+  char *aliasnames[WL_MAX_ALIASES];
+  int aliasloc[WL_MAX_ALIASES];      /* the physical location */
+  int aliasvloc[WL_MAX_ALIASES];     /* the virtual address (wl__vloc) */
+  uint8_t aliasproxy[WL_MAX_ALIASES]; /* WL_PROXY_* as declared */
+  int aliasline[WL_MAX_ALIASES];
+  /* where the first PTX 7.5 construct is (alias or proxy instruction),
+   * for wl__litmus_check_v60's message; 0 when there is none */
+  int v75line, v75col;
+  uint8_t v75alias; /* that construct is an alias declaration */
 };
 
 /* Finds or adds a register / location by name; -1 when full. */
@@ -157,6 +182,16 @@ int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b);
 int64_t wl__aop_typed(int type, int aop, int64_t old, int64_t a, int64_t b);
 int wl__cond_holds(int cond, int64_t a, int64_t b);
 int wl__litmus_check_labels(const wl_litmus *t);
+/* WL_EUNSUPPORTED (with "file:line:col: ..." naming the first alias or
+ * proxy instruction) when t uses PTX 7.5 proxies or aliases, which the
+ * built-in explorer and the simulator do not model; 0 otherwise. */
+int wl__litmus_check_v60(const wl_litmus *t, const char *who);
+/* The virtual address of an access: the vloc relation of ptx-v7.5.cat
+ * relates accesses with equal virtual addresses.  A location's own
+ * virtual address is its index; a generic alias has its own
+ * (WL_MAX_LOCS + alias index); a non-generic alias ("s @ surface aliases
+ * x") has the virtual address of what it aliases, as in Dat3M. */
+int wl__insn_vloc(const wl_litmus *t, const wl_insn *in);
 
 /* A final state's values: every register of every thread, then every
  * location.  Results and histograms share this layout. */

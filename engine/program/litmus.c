@@ -10,7 +10,70 @@
  *
  * A hand-written lexer and recursive-descent parser; every error names
  * file:line:col and what was expected.  Nothing here allocates without
- * checking, and no input makes it read out of bounds (fuzzed). */
+ * checking, and no input makes it read out of bounds (fuzzed).
+ *
+ * PTX 7.5 proxies, read as Dat3M reads them (its grammar LitmusPTX.g4,
+ * its visitor VisitorLitmusPTX.java, the PTX tags of Tag.java, the
+ * compilation of atomics in VisitorPTX.java, VirtualMemoryObject.java
+ * and the vloc relation of NativeRelationAnalysis.java), so that our
+ * events mean what Dat3M's do under ptx-v7.5.cat:
+ *
+ *   instruction              events (cat sets)
+ *   ld/st/atom/red ...       as in PTX 6.0, and GEN
+ *   tld.sem[.scope] r, a     R, TEX (a texture load)
+ *   suld.sem[.scope] r, a    R, SUR (a surface load)
+ *   cold.sem[.scope] r, a    R, CON (a constant load)
+ *   sust.sem[.scope] a, v    W, SUR (a surface store)
+ *   suatom.sem.scope.op ..   R and W (RMW), SUR (Dat3M's grammar; no test
+ *   sured.sem.scope.op ..    of the corpus uses them)
+ *   fence.sc/acq_rel.scope   F, SC or ACQ_REL, scope, GEN
+ *   fence.proxy.generic      F, GEN    no semantics and no scope: never
+ *   fence.proxy.surface      F, SUR    in sr, so never morally strong
+ *   fence.proxy.texture      F, TEX    with another thread, and not a
+ *   fence.proxy.constant     F, CON    release or acquire pattern
+ *   fence.proxy.alias        F, ALIAS
+ *   bar.cta.sync/arrive      F (barrier), as in PTX 6.0
+ *
+ * Semantics and scopes are the ld/st ones (Dat3M: .weak takes no scope,
+ * the others need one).  An RMW's read and write both carry the
+ * instruction's proxy and scope (Dat3M's propagateTags).
+ *
+ * Dat3M tags barriers, fence.proxy.alias and initial writes with no
+ * proxy at all; our events are generic (wl_ev.proxy 0).  ptx-v7.5.cat
+ * cannot tell: it uses the proxy of an event only in same-proxy, and a
+ * generic non-proxy fence f adds pairs to proxy-preserved-cause-base
+ * only as m1 ->cause-base f ->cause-base m2 with m1 or m2 generic, which
+ * the [GEN]-ended alternatives already give (cause-base is transitive);
+ * initial writes are in no cause-base, and never morally strong (no
+ * scope).
+ *
+ * Declarations (in the initial state):
+ *   y @ generic aliases x    y is another name of x's physical location,
+ *                            with a virtual address of its own
+ *   s @ surface aliases x    (also texture, constant): the same physical
+ *                            location, and the virtual address of x
+ * Dat3M's VirtualMemoryObject: an alias's physical address is its
+ * target's physical address; its "generic address" is itself when the
+ * alias is generic, else the target (the target itself, not the
+ * target's generic address).  vloc relates accesses whose generic
+ * addresses are equal, loc accesses whose physical addresses are.  So
+ * with x = 0; y @ generic aliases x; s @ surface aliases y: accesses
+ * to x, y, s all have loc x; vloc(x) = x, vloc(y) = vloc(s) = y.  The
+ * proxy of an event is its instruction's (tld on a surface alias is a
+ * texture access); the word in the declaration only says generic or
+ * not.  Dat3M gives every alias an initial write of its own (the target's
+ * initial value, copied at the declaration); two initial writes of one
+ * location are unordered in its co and write the same value, and initial
+ * writes take part in no cause-base, so one initial write per physical
+ * location (ours) gives the same outcomes.
+ *
+ * Aliases are not locations: wl_litmus.nlocs counts physical locations,
+ * so final states show each physical location once, under its own name;
+ * a condition or "locations [...]" naming an alias reads its physical
+ * location.  Instructions keep the alias they name (wl_insn.alias), and
+ * wl__insn_vloc gives their virtual address.  The built-in explorer and
+ * the simulator implement PTX 6.0 only: wl__litmus_check_v60 makes them
+ * refuse a test with aliases or proxy instructions. */
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>
@@ -319,11 +382,30 @@ static int reg_of(parser *p, wl_thread *th, const tok *t) {
   return r;
 }
 
-static int loc_of(parser *p, const tok *t) {
-  int l;
+/* The alias named s[0..n), or -1. */
+static int alias_of(const wl_litmus *t, const char *s, size_t n) {
+  int k;
+  for (k = 0; k < t->naliases; k++)
+    if (strlen(t->aliasnames[k]) == n && memcmp(t->aliasnames[k], s, n) == 0)
+      return k;
+  return -1;
+}
+
+/* The physical location a name denotes (declaring a location on first
+ * use); an alias's name gives the location it aliases, and its number
+ * + 1 in *alias (when alias is not NULL; 0 for a location). */
+static int loc_via(parser *p, const tok *t, int *alias) {
+  int l, k;
+  if (alias != NULL)
+    *alias = 0;
   if (!is_locname(t->s, t->n))
     return perr(p, WL_ESYNTAX, t->line, t->col, "'%.*s' is not a location name",
                 (int)t->n, t->s);
+  if ((k = alias_of(p->lt, t->s, t->n)) >= 0) {
+    if (alias != NULL)
+      *alias = k + 1;
+    return p->lt->aliasloc[k];
+  }
   l = wl__litmus_loc(p->lt, t->s, t->n);
   if (l == -2)
     return perr(p, WL_ENOMEM, t->line, t->col, "out of memory");
@@ -331,6 +413,65 @@ static int loc_of(parser *p, const tok *t) {
     return perr(p, WL_ELIMIT, t->line, t->col,
                 "too many locations (at most %d)", WL_MAX_LOCS);
   return l;
+}
+
+static int loc_of(parser *p, const tok *t) { return loc_via(p, t, NULL); }
+
+/* Declares name[0..n) an alias of target[0..tn) through proxy (see the
+ * top of this file).  Returns its number, or AL_* below. */
+enum {
+  AL_USED = -1,
+  AL_TWICE = -2,
+  AL_NOTARGET = -3,
+  AL_FULL = -4,
+  AL_NOMEM = -5
+};
+static int add_alias(wl_litmus *t, const char *name, size_t n, int proxy,
+                     const char *target, size_t tn, int line) {
+  int k, tl, tv, i;
+  if (alias_of(t, name, n) >= 0)
+    return AL_TWICE;
+  for (i = 0; i < t->nlocs; i++)
+    if (strlen(t->locnames[i]) == n && memcmp(t->locnames[i], name, n) == 0)
+      return AL_USED;
+  if ((k = alias_of(t, target, tn)) >= 0) {
+    /* the target itself, even when it is a non-generic alias (whose
+     * own accesses have its target's virtual address): Dat3M's
+     * VirtualMemoryObject takes the alias object, not its generic
+     * address */
+    tl = t->aliasloc[k];
+    tv = WL_MAX_LOCS + k;
+  } else {
+    for (tl = 0; tl < t->nlocs; tl++)
+      if (strlen(t->locnames[tl]) == tn &&
+          memcmp(t->locnames[tl], target, tn) == 0)
+        break;
+    if (tl == t->nlocs)
+      return AL_NOTARGET;
+    tv = tl;
+  }
+  if (t->naliases == WL_MAX_ALIASES)
+    return AL_FULL;
+  k = t->naliases;
+  if ((t->aliasnames[k] = wl__strndup(t->ctx, name, n)) == NULL)
+    return AL_NOMEM;
+  t->aliasloc[k] = tl;
+  /* Dat3M: the generic address of a generic alias is itself, that of
+   * any other alias is its target (the target itself) */
+  t->aliasvloc[k] = proxy == WL_PROXY_GEN ? WL_MAX_LOCS + k : tv;
+  t->aliasproxy[k] = (uint8_t)proxy;
+  t->aliasline[k] = line;
+  t->naliases++;
+  return k;
+}
+
+/* Notes the first PTX 7.5 construct, for wl__litmus_check_v60. */
+static void mark_v75(parser *p, int line, int col, int alias) {
+  if (p->lt->v75line == 0) {
+    p->lt->v75line = line;
+    p->lt->v75col = col;
+    p->lt->v75alias = (uint8_t)alias;
+  }
 }
 
 /* ---------------------------------------------------------------- */
@@ -420,7 +561,9 @@ static int need_reg(parser *p, wl_thread *th, const tok *t, int *reg) {
   return 0;
 }
 
-static int need_loc(parser *p, const tok *t, int *loc) {
+/* A memory operand: in->loc gets its physical location, in->alias the
+ * alias it names (0: none). */
+static int need_loc(parser *p, const tok *t, wl_insn *in) {
   int l;
   if (t->kind != T_WORD || is_regname(t->s, t->n)) {
     char d[40];
@@ -428,10 +571,10 @@ static int need_loc(parser *p, const tok *t, int *loc) {
     return perr(p, WL_ESYNTAX, t->line, t->col,
                 "expected a memory location, found %s", d);
   }
-  l = loc_of(p, t);
+  l = loc_via(p, t, &in->alias);
   if (l < 0)
     return l;
-  *loc = l;
+  in->loc = l;
   return 0;
 }
 
@@ -477,13 +620,6 @@ static int nops_err(parser *p, const tok *t, const char *mn, const char *form) {
               "wrong operands for %s: expected '%s'", mn, form);
 }
 
-static int proxy_err(parser *p, const tok *t) {
-  return perr(p, WL_EUNSUPPORTED, t->line, t->col,
-              "'%.*s' needs the PTX 7.5 proxy model, which warplab does "
-              "not implement yet",
-              (int)t->n, t->s);
-}
-
 /* sem[.scope] parts starting at *i for ld/st; sets sem/scope. */
 static int ldst_quals(parser *p, const tok *mt, const mnem *m, int *i,
                       wl_insn *in, int is_store) {
@@ -502,17 +638,17 @@ static int ldst_quals(parser *p, const tok *mt, const mnem *m, int *i,
     if (s == SEM_ACQ_REL || s == SEM_SC || (is_store && s == SEM_ACQUIRE) ||
         (!is_store && s == SEM_RELEASE))
       return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                  "%s cannot be .%s (expected .weak, .relaxed, .%s or "
+                  "%.*s cannot be .%s (expected .weak, .relaxed, .%s or "
                   ".volatile)",
-                  is_store ? "st" : "ld", sem_names[s],
+                  (int)m->len[0], m->part[0], sem_names[s],
                   is_store ? "release" : "acquire");
     in->sem = (uint8_t)s;
     if (s != SEM_WEAK) {
       int sc = part_in(m, *i, scope_names);
       if (sc <= 0)
         return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                    "%s.%s needs a scope: .cta, .gpu or .sys",
-                    is_store ? "st" : "ld", sem_names[s]);
+                    "%.*s.%s needs a scope: .cta, .gpu or .sys",
+                    (int)m->len[0], m->part[0], sem_names[s]);
       in->scope = (uint8_t)sc;
       (*i)++;
     }
@@ -535,9 +671,9 @@ static int atom_quals(parser *p, const tok *mt, const mnem *m, int i,
   if ((s = part_in(m, i, sem_names)) >= 0) {
     if (s == SEM_WEAK || s == SEM_SC)
       return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                  "%s cannot be .%s (expected .relaxed, .acquire, .release "
+                  "%.*s cannot be .%s (expected .relaxed, .acquire, .release "
                   "or .acq_rel)",
-                  in->op == OP_RED ? "red" : "atom", sem_names[s]);
+                  (int)m->len[0], m->part[0], sem_names[s]);
     in->sem = (uint8_t)s;
     i++;
   }
@@ -551,17 +687,18 @@ static int atom_quals(parser *p, const tok *mt, const mnem *m, int i,
       a == AOP_REM) {
     if (i < m->n)
       return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                  "unknown %s operation '.%.*s' (expected add, sub, inc, "
+                  "unknown %.*s operation '.%.*s' (expected add, sub, inc, "
                   "dec, exch, cas, min, max, and, or or xor)",
-                  in->op == OP_RED ? "red" : "atom", (int)m->len[i],
+                  (int)m->len[0], m->part[0], (int)m->len[i],
                   m->part[i]);
     return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                "%s needs an operation, e.g. '.add'",
-                in->op == OP_RED ? "red" : "atom");
+                "%.*s needs an operation, e.g. '.add'",
+                (int)m->len[0], m->part[0]);
   }
   if (in->op == OP_RED && (a == AOP_CAS || a == AOP_EXCH))
-    return perr(p, WL_ESYNTAX, mt->line, mt->col, "red has no .%s (use atom)",
-                aop_names[a]);
+    return perr(p, WL_ESYNTAX, mt->line, mt->col, "%.*s has no .%s (use %s)",
+                (int)m->len[0], m->part[0], aop_names[a],
+                in->proxy == WL_PROXY_SUR ? "suatom" : "atom");
   in->aop = (uint8_t)a;
   i++;
   while (i < m->n && is_ignorable_suffix(m, i))
@@ -624,62 +761,87 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
   if (r)
     return r;
 
-  if (part_is(&m, 0, "sust") || part_is(&m, 0, "suld") ||
-      part_is(&m, 0, "tld") || part_is(&m, 0, "cold") ||
-      part_is(&m, 0, "suatom") || part_is(&m, 0, "sured") ||
-      (part_is(&m, 0, "fence") && part_is(&m, 1, "proxy")))
-    return proxy_err(p, mt);
+  /* PTX 7.5 proxies (the table at the top of this file) */
+  {
+    static const char *const lds[] = {"ld", "suld", "tld", "cold", NULL};
+    static const uint8_t ldpx[] = {WL_PROXY_GEN, WL_PROXY_SUR, WL_PROXY_TEX,
+                                   WL_PROXY_CON};
+    static const char *const sts[] = {"st", "sust", NULL};
+    static const char *const ats[] = {"atom", "red", "suatom", "sured",
+                                      NULL};
+    int k;
+    if ((k = part_in(&m, 0, lds)) >= 0)
+      in->proxy = ldpx[k];
+    else if (part_in(&m, 0, sts) == 1 || part_in(&m, 0, ats) > 1)
+      in->proxy = WL_PROXY_SUR;
+  }
 
-  if (part_is(&m, 0, "ld")) {
+  if (part_is(&m, 0, "ld") || part_is(&m, 0, "suld") ||
+      part_is(&m, 0, "tld") || part_is(&m, 0, "cold")) {
+    char mn[8], form[48];
+    snprintf(mn, sizeof mn, "%.*s", (int)m.len[0], m.part[0]);
+    snprintf(form, sizeof form, "%s.sem.scope rD, location", mn);
     i = 1;
     if ((r = ldst_quals(p, mt, &m, &i, in, 0)) != 0)
       return r;
     if (nops != 2)
-      return nops_err(p, mt, "ld", "ld.sem.scope rD, location");
+      return nops_err(p, mt, mn, form);
     if ((r = need_reg(p, th, ops[0], &in->dst)) != 0)
       return r;
-    if (ops[1]->kind == T_NUM ||
-        (ops[1]->kind == T_WORD && is_regname(ops[1]->s, ops[1]->n))) {
+    if (in->proxy == WL_PROXY_GEN &&
+        (ops[1]->kind == T_NUM ||
+         (ops[1]->kind == T_WORD && is_regname(ops[1]->s, ops[1]->n)))) {
       /* Dat3M: "ld r0, 2" loads a constant into a register. */
       in->op = OP_MOV;
       return operand(p, th, ops[1], &in->a, "a value");
     }
     in->op = OP_LD;
-    return need_loc(p, ops[1], &in->loc);
+    return need_loc(p, ops[1], in);
   }
-  if (part_is(&m, 0, "st")) {
+  if (part_is(&m, 0, "st") || part_is(&m, 0, "sust")) {
+    int su = part_is(&m, 0, "sust");
     i = 1;
     if ((r = ldst_quals(p, mt, &m, &i, in, 1)) != 0)
       return r;
     if (nops != 2)
-      return nops_err(p, mt, "st", "st.sem.scope location, value");
+      return nops_err(p, mt, su ? "sust" : "st",
+                      su ? "sust.sem.scope location, value"
+                         : "st.sem.scope location, value");
     in->op = OP_ST;
-    if ((r = need_loc(p, ops[0], &in->loc)) != 0)
+    if ((r = need_loc(p, ops[0], in)) != 0)
       return r;
     return operand(p, th, ops[1], &in->a, "the value to store");
   }
-  if (part_is(&m, 0, "atom") || part_is(&m, 0, "red")) {
-    int is_red = part_is(&m, 0, "red");
+  if (part_is(&m, 0, "atom") || part_is(&m, 0, "red") ||
+      part_is(&m, 0, "suatom") || part_is(&m, 0, "sured")) {
+    int is_red = part_is(&m, 0, "red") || part_is(&m, 0, "sured");
+    int su = in->proxy == WL_PROXY_SUR;
     in->op = is_red ? OP_RED : OP_ATOM;
     if ((r = atom_quals(p, mt, &m, 1, in)) != 0)
       return r;
     if (is_red) {
       if (nops != 2)
-        return nops_err(p, mt, "red", "red.sem.scope.op location, value");
-      if ((r = need_loc(p, ops[0], &in->loc)) != 0)
+        return nops_err(p, mt, su ? "sured" : "red",
+                        su ? "sured.sem.scope.op location, value"
+                           : "red.sem.scope.op location, value");
+      if ((r = need_loc(p, ops[0], in)) != 0)
         return r;
       return operand(p, th, ops[1], &in->a, "the operand");
     }
     if (in->aop == AOP_CAS) {
       if (nops != 4)
-        return nops_err(p, mt, "atom.cas",
-                        "atom.sem.scope.cas rD, location, expected, new");
+        return nops_err(p, mt, su ? "suatom.cas" : "atom.cas",
+                        su ? "suatom.sem.scope.cas rD, location, expected, "
+                             "new"
+                           : "atom.sem.scope.cas rD, location, expected, new");
     } else if (nops != 3) {
-      return nops_err(p, mt, "atom", "atom.sem.scope.op rD, location, value");
+      return nops_err(p, mt, su ? "suatom" : "atom",
+                      su ? "suatom.sem.scope.op rD, location, value"
+                         : "atom.sem.scope.op rD, location, value");
     }
     if ((r = need_reg(p, th, ops[0], &in->dst)) != 0)
       return r;
-    if ((r = need_loc(p, ops[1], &in->loc)) != 0)
+    if ((r = need_loc(p, ops[1], in)) != 0)
       return r;
     if ((r = operand(p, th, ops[2], &in->a, "the operand")) != 0)
       return r;
@@ -690,6 +852,29 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
   if (part_is(&m, 0, "fence") || part_is(&m, 0, "membar")) {
     int s, sc;
     in->op = OP_FENCE;
+    if (part_is(&m, 1, "proxy")) {
+      /* fence.proxy.<generic|surface|texture|constant|alias> */
+      static const char *const pk[] = {"generic", "surface", "texture",
+                                       "constant", "alias", NULL};
+      static const uint8_t pkv[] = {WL_PROXY_GEN, WL_PROXY_SUR, WL_PROXY_TEX,
+                                    WL_PROXY_CON};
+      int k = part_in(&m, 2, pk);
+      if (k < 0 || m.n != 3)
+        return perr(p, WL_ESYNTAX, mt->line, mt->col,
+                    "expected fence.proxy.alias, fence.proxy.surface, "
+                    "fence.proxy.texture, fence.proxy.constant or "
+                    "fence.proxy.generic, found '%.*s'",
+                    (int)mt->n, mt->s);
+      if (nops != 0)
+        return nops_err(p, mt, "fence.proxy", "fence.proxy.kind");
+      if (k == 4) {
+        in->pfence = PFENCE_ALIAS;
+      } else {
+        in->pfence = PFENCE_PROXY;
+        in->proxy = pkv[k];
+      }
+      return 0;
+    }
     if (nops != 0)
       return nops_err(p, mt, "fence", "fence.sem.scope");
     if (part_is(&m, 0, "membar")) {
@@ -706,7 +891,8 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
     s = part_in(&m, 1, sem_names);
     if (s != SEM_SC && s != SEM_ACQ_REL)
       return perr(p, WL_ESYNTAX, mt->line, mt->col,
-                  "expected fence.sc or fence.acq_rel followed by a scope");
+                  "expected fence.sc or fence.acq_rel followed by a scope, "
+                  "or fence.proxy.<kind>");
     sc = part_in(&m, 2, scope_names);
     if (sc <= 0 || m.n != 3)
       return perr(p, WL_ESYNTAX, mt->line, mt->col,
@@ -820,8 +1006,8 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
   }
   return perr(p, WL_ESYNTAX, mt->line, mt->col,
               "unknown instruction '%.*s' (expected ld, st, atom, red, "
-              "fence, membar, bar, mov, add, ..., beq, bne, goto or a "
-              "label)",
+              "fence, membar, bar, mov, add, ..., beq, bne, goto, a "
+              "label, or PTX 7.5's tld, suld, sust, cold, suatom, sured)",
               (int)mt->n, mt->s);
 }
 
@@ -888,6 +1074,59 @@ typedef struct reginit {
   int64_t val;
 } reginit;
 
+/* "NAME @ generic|surface|texture|constant aliases TARGET" after the
+ * '@' (PTX 7.5; the top of this file says what it means). */
+static int parse_alias(parser *p, const tok *name) {
+  static const char *const kinds[] = {"generic", "surface", "texture",
+                                      "constant", NULL};
+  static const int kindv[] = {WL_PROXY_GEN, WL_PROXY_SUR, WL_PROXY_TEX,
+                              WL_PROXY_CON};
+  int k, a;
+  tok tg;
+  if (!is_locname(name->s, name->n) || is_regname(name->s, name->n))
+    return perr(p, WL_ESYNTAX, name->line, name->col,
+                "'%.*s' is not a location name", (int)name->n, name->s);
+  for (k = 0; kinds[k] != NULL; k++)
+    if (is_w(p, kinds[k]))
+      break;
+  if (kinds[k] == NULL)
+    return expected(p, "a proxy ('generic', 'surface', 'texture' or "
+                       "'constant') in 'name @ proxy aliases location'");
+  next(p);
+  if (!is_w(p, "aliases"))
+    return expected(p, "'aliases'");
+  next(p);
+  if (p->t.kind != T_WORD || !is_locname(p->t.s, p->t.n) ||
+      is_regname(p->t.s, p->t.n))
+    return expected(p, "the location it aliases");
+  tg = p->t;
+  a = add_alias(p->lt, name->s, name->n, kindv[k], tg.s, tg.n, name->line);
+  switch (a) {
+  case AL_TWICE:
+    return perr(p, WL_ESYNTAX, name->line, name->col,
+                "alias '%.*s' declared twice", (int)name->n, name->s);
+  case AL_USED:
+    return perr(p, WL_ESYNTAX, name->line, name->col,
+                "'%.*s' is already a location; an alias needs a name of "
+                "its own",
+                (int)name->n, name->s);
+  case AL_NOTARGET:
+    return perr(p, WL_ESYNTAX, tg.line, tg.col,
+                "'%.*s' aliases '%.*s', which is not declared before it",
+                (int)name->n, name->s, (int)tg.n, tg.s);
+  case AL_FULL:
+    return perr(p, WL_ELIMIT, name->line, name->col,
+                "too many aliases (at most %d)", WL_MAX_ALIASES);
+  case AL_NOMEM:
+    return perr(p, WL_ENOMEM, name->line, name->col, "out of memory");
+  default:
+    break;
+  }
+  mark_v75(p, name->line, name->col, 1);
+  next(p);
+  return 0;
+}
+
 static int parse_init(parser *p, reginit *ri, int *nri, int maxri) {
   if (expect_p(p, "{"))
     return p->err;
@@ -938,10 +1177,16 @@ static int parse_init(parser *p, reginit *ri, int *nri, int maxri) {
       tok lt = p->t;
       int l;
       next(p);
-      if (is_p(p, "@"))
-        return perr(p, WL_EUNSUPPORTED, lt.line, lt.col,
-                    "'%.*s @ ... aliases' needs the PTX 7.5 proxy model, "
-                    "which warplab does not implement yet",
+      if (accept_p(p, "@")) {
+        if ((l = parse_alias(p, &lt)) != 0)
+          return l;
+        if (!is_p(p, "}") && expect_p(p, ";"))
+          return p->err;
+        continue;
+      }
+      if (alias_of(p->lt, lt.s, lt.n) >= 0)
+        return perr(p, WL_ESYNTAX, lt.line, lt.col,
+                    "'%.*s' is an alias: it has no initial value of its own",
                     (int)lt.n, lt.s);
       if ((l = loc_of(p, &lt)) < 0)
         return l;
@@ -1037,6 +1282,8 @@ static int push_insn(parser *p, wl_thread *t, const wl_insn *in) {
     t->cap = cap;
   }
   t->insns[t->ninsns++] = *in;
+  if (in->proxy != WL_PROXY_GEN || in->pfence != PFENCE_NONE)
+    mark_v75(p, in->line, in->col, 0);
   return 0;
 }
 
@@ -1404,6 +1651,8 @@ void wl_litmus_free(wl_litmus *t) {
   }
   for (i = 0; i < t->nlocs; i++)
     wl__strfree(ctx, t->locnames[i]);
+  for (i = 0; i < t->naliases; i++)
+    wl__strfree(ctx, t->aliasnames[i]);
   wl__free(ctx, t->cnodes, (size_t)t->cnodes_cap * sizeof *t->cnodes);
   wl__strfree(ctx, t->name);
   wl__strfree(ctx, t->filename);
@@ -1679,6 +1928,10 @@ int wl_litmus_add_location(wl_litmus *t, const char *name, int64_t init,
                    "'%.64s' is not a location name (a name like x or "
                    "a[3])",
                    name);
+  if (alias_of(t, name, strlen(name)) >= 0)
+    return wl__err(t->ctx, WL_EINVAL,
+                   "'%s' is an alias: it has no initial value of its own",
+                   name);
   l = wl__litmus_loc(t, name, strlen(name));
   if (l == -2)
     return wl__err(t->ctx, WL_ENOMEM, "out of memory");
@@ -1698,7 +1951,77 @@ int wl_litmus_location(const wl_litmus *t, const char *name) {
   for (i = 0; i < t->nlocs; i++)
     if (strcmp(t->locnames[i], name) == 0)
       return i;
+  if ((i = alias_of(t, name, strlen(name))) >= 0)
+    return t->aliasloc[i];
   return -1;
+}
+
+int wl_litmus_alias(const wl_litmus *t, const char *name) {
+  if (t == NULL || name == NULL)
+    return -1;
+  return alias_of(t, name, strlen(name));
+}
+
+int wl_litmus_add_alias(wl_litmus *t, const char *name, int proxy,
+                        const char *target, int *index) {
+  int k;
+  if (t == NULL || name == NULL || target == NULL || proxy < WL_PROXY_GEN ||
+      proxy > WL_PROXY_CON)
+    return WL_EINVAL;
+  if (!is_locname(name, strlen(name)) || is_regname(name, strlen(name)) ||
+      strlen(name) > 64)
+    return wl__err(t->ctx, WL_EINVAL, "'%.64s' is not a location name",
+                   name);
+  k = add_alias(t, name, strlen(name), proxy, target, strlen(target), 0);
+  switch (k) {
+  case AL_TWICE:
+    return wl__err(t->ctx, WL_EINVAL, "alias '%s' declared twice", name);
+  case AL_USED:
+    return wl__err(t->ctx, WL_EINVAL,
+                   "'%s' is already a location; an alias needs a name of "
+                   "its own",
+                   name);
+  case AL_NOTARGET:
+    return wl__err(t->ctx, WL_EINVAL,
+                   "'%s' aliases '%.64s', which is not declared before it",
+                   name, target);
+  case AL_FULL:
+    return wl__err(t->ctx, WL_ELIMIT, "too many aliases (at most %d)",
+                   WL_MAX_ALIASES);
+  case AL_NOMEM:
+    return wl__err(t->ctx, WL_ENOMEM, "out of memory");
+  default:
+    break;
+  }
+  if (t->v75line == 0) {
+    t->v75line = -1;
+    t->v75alias = 1;
+  }
+  if (index != NULL)
+    *index = k;
+  return 0;
+}
+
+int wl__insn_vloc(const wl_litmus *t, const wl_insn *in) {
+  if (in->alias > 0 && in->alias <= t->naliases)
+    return t->aliasvloc[in->alias - 1];
+  return in->loc;
+}
+
+int wl__litmus_check_v60(const wl_litmus *t, const char *who) {
+  const char *f = t->filename ? t->filename : t->name;
+  if (t->v75line == 0)
+    return 0;
+  if (t->v75line < 0)
+    return wl__err(t->ctx, WL_EUNSUPPORTED,
+                   "%s: aliases need the PTX 7.5 model, which %s does not "
+                   "implement: use --model ptx-v7.5.cat",
+                   f, who);
+  return wl__err(t->ctx, WL_EUNSUPPORTED,
+                 "%s:%d:%d: %s need the PTX 7.5 model, which %s does not "
+                 "implement: use --model ptx-v7.5.cat",
+                 f, t->v75line, t->v75col,
+                 t->v75alias ? "aliases" : "proxy instructions", who);
 }
 
 int wl_litmus_nlocations(const wl_litmus *t) { return t ? t->nlocs : 0; }

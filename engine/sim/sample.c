@@ -1598,6 +1598,8 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     return wl__err(ctx, WL_EINVAL, "unknown profile %d", opts->profile);
   if ((rc = wl__litmus_check_labels(t)) != 0)
     return rc;
+  if ((rc = wl__litmus_check_v60(t, "the simulator")) != 0)
+    return rc;
   max_steps = opts->max_steps > 0 ? opts->max_steps : 10000;
   h = wl__calloc(ctx, sizeof *h);
   s = wl__calloc(ctx, sizeof *s);

@@ -17,7 +17,7 @@ grep -q "missing.litmus: No such file" "$T/err" || fail "missing file message"
 printf 'PTX p\n{ x=0; y @ generic aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x=1)\n' > "$T/proxy.litmus"
 "$WL" litmus "$T/proxy.litmus" 2> "$T/err"
 [ $? -eq 1 ] || fail "proxy: want exit 1"
-grep -q "proxy.litmus:2:8: 'y @ ... aliases' needs the PTX 7.5 proxy model" "$T/err" || { cat "$T/err"; fail "proxy message"; }
+grep -q "proxy.litmus:2:8: aliases need the PTX 7.5 model, which the built-in PTX 6.0 explorer does not implement: use --model ptx-v7.5.cat" "$T/err" || { cat "$T/err"; fail "proxy message"; }
 printf 'PTX lab\n{ x=0; }\n P0@cta 0,gpu 0 ;\n goto LC09 ;\nexists (x=1)\n' > "$T/lab.litmus"
 "$WL" litmus "$T/lab.litmus" 2> "$T/err"
 grep -q "lab.litmus:4:7: label 'LC09' is not defined in P0" "$T/err" || { cat "$T/err"; fail "label message"; }

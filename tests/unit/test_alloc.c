@@ -195,7 +195,9 @@ static void test_fault_parse_errors(void **state) {
   static const char *const bad[] = {
       "PTX T\n{ x=0; P0:r0=1; }\n P0@cta 0 ;\n st.weak x, r0 ;\n"
       " bne r0, 1, L9 ;\n",
-      "PTX T\n{ x=0; y @ generic aliases x; }\n",
+      "PTX T\n{ x=0; y @ generic aliases x; s @ surface aliases z; }\n",
+      "PTX T\n{ x=0; y @ generic aliases x; }\n P0@cta 0 ;\n"
+      " sust.weak y, 1 ;\n fence.proxy.bogus ;\n",
       "PTX T\n{ x=0; }\n P0@cta 0 ;\n st.weak x, 1 ;\nexists (x == 1 /\\\n",
   };
   size_t i;

@@ -838,7 +838,8 @@ static void test_bad_insn_text(void **state) {
       {"", WL_ESYNTAX, "e.lua:42:1: empty instruction"},
       {"LC0: st.weak x, 1", WL_ESYNTAX, "e.lua:42:1: a label"},
       {"fence.gpu", WL_ESYNTAX, "e.lua:42:1: "},
-      {"sust.b.1d x, 1", WL_EUNSUPPORTED, "e.lua:42:1: "},
+      {"sust.b.1d x, 1", WL_ESYNTAX, "e.lua:42:1: unknown qualifier"},
+      {"fence.proxy.tensormap", WL_ESYNTAX, "e.lua:42:1: expected fence."},
   };
   fixture *f = *state;
   wl_litmus *t = new_test(f, 0, "T");

@@ -586,22 +586,313 @@ static void test_err_too_many_columns(void **state) {
             "more columns than the 1 declared threads");
 }
 
+/* PTX 7.5: every proxy form of Dat3M's grammar, and aliases (the table
+ * at the top of engine/program/litmus.c says what they mean). */
+static const char proxy_src[] =
+    "PTX Proxy-all\n"
+    "{\n"
+    "x = 3;\n"                      /* 3 */
+    "y @ generic aliases x;\n"      /* 4 */
+    "s @ surface aliases x;\n"      /* 5 */
+    "s1 @ surface aliases y;\n"     /* 6 */
+    "t @ texture aliases y;\n"      /* 7 */
+    "c @ constant aliases x;\n"     /* 8 */
+    "flag = 0;\n"
+    "P1:r0=0;\n"
+    "}\n"
+    " P0@cta 0,gpu 0         | P1@cta 0,gpu 0 ;\n"     /* 12 */
+    " sust.weak s, 2         | ld.acquire.gpu r0, flag ;\n"
+    " fence.proxy.surface    | fence.proxy.texture ;\n"
+    " fence.proxy.alias      | tld.weak r1, t ;\n"
+    " st.release.gpu flag, 1 | suld.relaxed.cta r2, s1 ;\n"
+    " fence.proxy.constant   | cold.weak r3, c ;\n"
+    " suatom.relaxed.gpu.add r4, s, 1 | sured.release.cta.add s1, 2 ;\n"
+    " fence.proxy.generic    | ld.weak r5, y ;\n"
+    " sust.release.sys s, 5  | atom.acq_rel.gpu.exch r6, y, 1 ;\n"
+    "exists (P1:r0 == 1 /\\ P1:r1 != 2 /\\ y == 2)\n";
+
+static void test_parse_proxy(void **state) {
+  wl_ctx *ctx = *state;
+  wl_litmus *t = parse_ok(ctx, proxy_src);
+  const wl_thread *p0 = &t->threads[0], *p1 = &t->threads[1];
+  int x = loc_index(t, "x"), flag = loc_index(t, "flag");
+  int y = wl_litmus_alias(t, "y"), s = wl_litmus_alias(t, "s");
+  int s1 = wl_litmus_alias(t, "s1"), tt = wl_litmus_alias(t, "t");
+  int c = wl_litmus_alias(t, "c");
+  const wl_insn *in;
+  /* aliases are not locations: final states hold x and flag once */
+  assert_int_equal(t->nlocs, 2);
+  assert_int_equal(wl_litmus_nlocations(t), 2);
+  assert_true(x >= 0 && flag >= 0);
+  assert_int_equal(t->locinit[x], 3);
+  assert_int_equal(t->naliases, 5);
+  assert_int_equal(y, 0);
+  assert_int_equal(s, 1);
+  assert_int_equal(s1, 2);
+  assert_int_equal(tt, 3);
+  assert_int_equal(c, 4);
+  assert_int_equal(wl_litmus_alias(t, "x"), -1);
+  assert_int_equal(wl_litmus_location(t, "y"), x);
+  assert_int_equal(wl_litmus_location(t, "s1"), x);
+  /* Dat3M's virtual addresses: a generic alias has its own, another
+   * alias that of its target */
+  assert_int_equal(t->aliasloc[y], x);
+  assert_int_equal(t->aliasloc[s1], x);
+  assert_int_equal(t->aliasvloc[y], WL_MAX_LOCS + y);
+  assert_int_equal(t->aliasvloc[s], x);
+  assert_int_equal(t->aliasvloc[s1], WL_MAX_LOCS + y);
+  assert_int_equal(t->aliasvloc[tt], WL_MAX_LOCS + y);
+  assert_int_equal(t->aliasvloc[c], x);
+  assert_int_equal(t->aliasproxy[y], WL_PROXY_GEN);
+  assert_int_equal(t->aliasproxy[s], WL_PROXY_SUR);
+  assert_int_equal(t->aliasproxy[tt], WL_PROXY_TEX);
+  assert_int_equal(t->aliasproxy[c], WL_PROXY_CON);
+  assert_int_equal(t->v75line, 4);
+  assert_int_equal(t->v75col, 1);
+
+  assert_int_equal(p0->ninsns, 8);
+  in = &p0->insns[0]; /* sust.weak s, 2 */
+  assert_int_equal(in->op, OP_ST);
+  assert_int_equal(in->proxy, WL_PROXY_SUR);
+  assert_int_equal(in->sem, SEM_WEAK);
+  assert_int_equal(in->loc, x);
+  assert_int_equal(in->alias, s + 1);
+  assert_int_equal(wl__insn_vloc(t, in), x);
+  in = &p0->insns[1];
+  assert_int_equal(in->op, OP_FENCE);
+  assert_int_equal(in->pfence, PFENCE_PROXY);
+  assert_int_equal(in->proxy, WL_PROXY_SUR);
+  assert_int_equal(in->sem, SEM_WEAK);
+  assert_int_equal(in->scope, SCOPE_NONE);
+  in = &p0->insns[2];
+  assert_int_equal(in->op, OP_FENCE);
+  assert_int_equal(in->pfence, PFENCE_ALIAS);
+  assert_int_equal(in->proxy, WL_PROXY_GEN);
+  in = &p0->insns[3]; /* an ordinary store is generic */
+  assert_int_equal(in->op, OP_ST);
+  assert_int_equal(in->proxy, WL_PROXY_GEN);
+  assert_int_equal(in->alias, 0);
+  assert_int_equal(wl__insn_vloc(t, in), flag);
+  in = &p0->insns[4];
+  assert_int_equal(in->pfence, PFENCE_PROXY);
+  assert_int_equal(in->proxy, WL_PROXY_CON);
+  in = &p0->insns[5]; /* suatom */
+  assert_int_equal(in->op, OP_ATOM);
+  assert_int_equal(in->proxy, WL_PROXY_SUR);
+  assert_int_equal(in->aop, AOP_ADD);
+  assert_int_equal(in->sem, SEM_RELAXED);
+  assert_int_equal(in->scope, SCOPE_GPU);
+  assert_int_equal(in->alias, s + 1);
+  in = &p0->insns[6];
+  assert_int_equal(in->pfence, PFENCE_PROXY);
+  assert_int_equal(in->proxy, WL_PROXY_GEN);
+  in = &p0->insns[7];
+  assert_int_equal(in->op, OP_ST);
+  assert_int_equal(in->proxy, WL_PROXY_SUR);
+  assert_int_equal(in->sem, SEM_RELEASE);
+  assert_int_equal(in->scope, SCOPE_SYS);
+
+  assert_int_equal(p1->ninsns, 8);
+  in = &p1->insns[0];
+  assert_int_equal(in->proxy, WL_PROXY_GEN);
+  assert_int_equal(in->pfence, PFENCE_NONE);
+  in = &p1->insns[1];
+  assert_int_equal(in->pfence, PFENCE_PROXY);
+  assert_int_equal(in->proxy, WL_PROXY_TEX);
+  in = &p1->insns[2]; /* tld.weak r1, t */
+  assert_int_equal(in->op, OP_LD);
+  assert_int_equal(in->proxy, WL_PROXY_TEX);
+  assert_int_equal(in->loc, x);
+  assert_int_equal(in->alias, tt + 1);
+  assert_int_equal(wl__insn_vloc(t, in), WL_MAX_LOCS + y);
+  in = &p1->insns[3]; /* suld.relaxed.cta r2, s1 */
+  assert_int_equal(in->op, OP_LD);
+  assert_int_equal(in->proxy, WL_PROXY_SUR);
+  assert_int_equal(in->sem, SEM_RELAXED);
+  assert_int_equal(in->scope, SCOPE_CTA);
+  assert_int_equal(in->dst, reg_index(p1, "r2"));
+  in = &p1->insns[4]; /* cold.weak r3, c */
+  assert_int_equal(in->op, OP_LD);
+  assert_int_equal(in->proxy, WL_PROXY_CON);
+  assert_int_equal(wl__insn_vloc(t, in), x);
+  in = &p1->insns[5]; /* sured */
+  assert_int_equal(in->op, OP_RED);
+  assert_int_equal(in->proxy, WL_PROXY_SUR);
+  assert_int_equal(in->sem, SEM_RELEASE);
+  assert_int_equal(in->alias, s1 + 1);
+  in = &p1->insns[6]; /* a generic load through a generic alias */
+  assert_int_equal(in->op, OP_LD);
+  assert_int_equal(in->proxy, WL_PROXY_GEN);
+  assert_int_equal(in->loc, x);
+  assert_int_equal(wl__insn_vloc(t, in), WL_MAX_LOCS + y);
+  in = &p1->insns[7];
+  assert_int_equal(in->op, OP_ATOM);
+  assert_int_equal(in->aop, AOP_EXCH);
+  assert_int_equal(in->proxy, WL_PROXY_GEN);
+  assert_int_equal(in->alias, y + 1);
+
+  /* a condition naming an alias reads its physical location */
+  {
+    const wl_cnode *n = &t->cnodes[t->cond_root];
+    const wl_cnode *cmp = &t->cnodes[n->r];
+    assert_int_equal(cmp->kind, CN_CMP);
+    assert_int_equal(cmp->a.kind, AT_LOC);
+    assert_int_equal(cmp->a.loc, x);
+  }
+  wl_litmus_free(t);
+}
+
+/* The built-in explorer (PTX 6.0) and the simulator refuse a test with
+ * proxies or aliases, naming the first such construct. */
+static void test_proxy_needs_model(void **state) {
+  wl_ctx *ctx = *state;
+  wl_litmus *t = parse_ok(ctx, proxy_src);
+  wl_result *r = (wl_result *)(uintptr_t)1;
+  wl_sample_opts so;
+  wl_hist *h = (wl_hist *)(uintptr_t)1;
+  assert_int_equal(wl_explore(ctx, t, NULL, &r), WL_EUNSUPPORTED);
+  assert_null(r);
+  assert_string_equal(wl_ctx_errmsg(ctx),
+                      "t.litmus:4:1: aliases need the PTX 7.5 model, which "
+                      "the built-in PTX 6.0 explorer does not implement: "
+                      "use --model ptx-v7.5.cat");
+  memset(&so, 0, sizeof so);
+  so.runs = 1;
+  assert_int_equal(wl_sample(ctx, t, &so, &h), WL_EUNSUPPORTED);
+  assert_non_null(strstr(wl_ctx_errmsg(ctx), "the simulator"));
+  wl_litmus_free(t);
+  /* without aliases: the first proxy instruction */
+  t = parse_ok(ctx, HEAD2 " st.weak x, 1 | ld.weak r0, x ;\n"
+                          "              | fence.proxy.alias ;\n");
+  assert_int_equal(wl_explore(ctx, t, NULL, &r), WL_EUNSUPPORTED);
+  assert_string_equal(wl_ctx_errmsg(ctx),
+                      "t.litmus:5:17: proxy instructions need the PTX 7.5 "
+                      "model, which the built-in PTX 6.0 explorer does not "
+                      "implement: use --model ptx-v7.5.cat");
+  wl_litmus_free(t);
+}
+
 static void test_err_proxy(void **state) {
-  parse_err(*state,
-            HEAD2 " sust.weak s, 1 | ld.acquire.gpu r0, x ;\n",
-            WL_EUNSUPPORTED, 4, 2,
-            "'sust.weak' needs the PTX 7.5 proxy model");
-  parse_err(*state,
-            HEAD2 " st.weak x, 1 | ld.acquire.gpu r0, x ;\n"
-                  "              | fence.proxy.alias ;\n",
-            WL_EUNSUPPORTED, 5, 17,
-            "'fence.proxy.alias' needs the PTX 7.5 proxy model");
-  parse_err(*state,
-            "PTX T\n{\nx=0;\n  y @ generic aliases x;\n}\n"
-            " P0@cta 0,gpu 0 ;\n st.weak y, 1 ;\n",
-            WL_EUNSUPPORTED, 4, 3, "needs the PTX 7.5 proxy model");
-  parse_err(*state, HEAD " suld.weak r0, s ;\n", WL_EUNSUPPORTED, 4, 2,
-            "PTX 7.5 proxy model");
+  wl_ctx *ctx = *state;
+  parse_err(ctx, HEAD " fence.proxy.bogus ;\n", WL_ESYNTAX, 4, 2,
+            "expected fence.proxy.alias, fence.proxy.surface, "
+            "fence.proxy.texture, fence.proxy.constant or "
+            "fence.proxy.generic, found 'fence.proxy.bogus'");
+  parse_err(ctx, HEAD " fence.proxy ;\n", WL_ESYNTAX, 4, 2,
+            "expected fence.proxy.alias");
+  parse_err(ctx, HEAD " fence.proxy.alias.gpu ;\n", WL_ESYNTAX, 4, 2,
+            "expected fence.proxy.alias");
+  parse_err(ctx, HEAD " fence.proxy.surface x ;\n", WL_ESYNTAX, 4, 2,
+            "wrong operands for fence.proxy");
+  parse_err(ctx, HEAD " fence.sc ;\n", WL_ESYNTAX, 4, 2, "fence.sc needs a "
+            "scope");
+  parse_err(ctx, HEAD " tld.release.gpu r0, x ;\n", WL_ESYNTAX, 4, 2,
+            "tld cannot be .release");
+  parse_err(ctx, HEAD " suld.relaxed r0, x ;\n", WL_ESYNTAX, 4, 2,
+            "suld.relaxed needs a scope");
+  parse_err(ctx, HEAD " cold.weak.cta r0, x ;\n", WL_ESYNTAX, 4, 2,
+            "unknown qualifier '.cta' in 'cold.weak.cta'");
+  parse_err(ctx, HEAD " cold.weak r0 ;\n", WL_ESYNTAX, 4, 2,
+            "wrong operands for cold: expected 'cold.sem.scope rD, "
+            "location'");
+  parse_err(ctx, HEAD " tld.weak r0, 1 ;\n", WL_ESYNTAX, 4, 15,
+            "expected a memory location, found '1'");
+  parse_err(ctx, HEAD " sust.acquire.gpu x, 1 ;\n", WL_ESYNTAX, 4, 2,
+            "sust cannot be .acquire");
+  parse_err(ctx, HEAD " sust.weak r1, 1 ;\n", WL_ESYNTAX, 4, 12,
+            "expected a memory location, found 'r1'");
+  parse_err(ctx, HEAD " sust.weak x ;\n", WL_ESYNTAX, 4, 2,
+            "wrong operands for sust");
+  parse_err(ctx, HEAD " suatom.weak.gpu.add r0, x, 1 ;\n", WL_ESYNTAX, 4, 2,
+            "suatom cannot be .weak");
+  parse_err(ctx, HEAD " suatom.relaxed.gpu.add r0, x ;\n", WL_ESYNTAX, 4, 2,
+            "wrong operands for suatom");
+  parse_err(ctx, HEAD " sured.relaxed.gpu.exch x, 1 ;\n", WL_ESYNTAX, 4, 2,
+            "sured has no .exch (use suatom)");
+  parse_err(ctx, HEAD " sured.relaxed.gpu.frob x, 1 ;\n", WL_ESYNTAX, 4, 2,
+            "unknown sured operation '.frob'");
+  /* declarations */
+  parse_err(ctx, "PTX T\n{\nx=0;\n  y @ bogus aliases x;\n}\n", WL_ESYNTAX,
+            4, 7,
+            "expected a proxy ('generic', 'surface', 'texture' or "
+            "'constant') in 'name @ proxy aliases location', found "
+            "'bogus'");
+  parse_err(ctx, "PTX T\n{\nx=0;\n  y @ generic alias x;\n}\n", WL_ESYNTAX,
+            4, 15, "expected 'aliases', found 'alias'");
+  parse_err(ctx, "PTX T\n{\nx=0;\n  y @ generic aliases z;\n}\n", WL_ESYNTAX,
+            4, 23, "'y' aliases 'z', which is not declared before it");
+  parse_err(ctx, "PTX T\n{\n  y @ generic aliases x; x = 0;\n}\n",
+            WL_ESYNTAX, 3, 23,
+            "'y' aliases 'x', which is not declared before it");
+  parse_err(ctx, "PTX T\n{\nx=0;\n  y @ generic aliases 5;\n}\n", WL_ESYNTAX,
+            4, 23, "expected the location it aliases, found '5'");
+  parse_err(ctx, "PTX T\n{\nx=0;\n  y @ generic aliases r1;\n}\n",
+            WL_ESYNTAX, 4, 23, "expected the location it aliases");
+  parse_err(ctx, "PTX T\n{\nx=0;\n  r1 @ generic aliases x;\n}\n",
+            WL_ESYNTAX, 4, 3, "'r1' is not a location name");
+  parse_err(ctx,
+            "PTX T\n{\nx=0; y @ generic aliases x;\n"
+            "  y @ surface aliases x;\n}\n",
+            WL_ESYNTAX, 4, 3, "alias 'y' declared twice");
+  parse_err(ctx, "PTX T\n{\nx=0; y=0;\n  y @ surface aliases x;\n}\n",
+            WL_ESYNTAX, 4, 3,
+            "'y' is already a location; an alias needs a name of its own");
+  parse_err(ctx, "PTX T\n{\nx=0; y @ generic aliases x;\n  y = 1;\n}\n",
+            WL_ESYNTAX, 4, 3,
+            "'y' is an alias: it has no initial value of its own");
+  parse_err(ctx, "PTX T\n{\nx=0; y @ generic aliases x z;\n}\n", WL_ESYNTAX,
+            3, 28, "expected ';', found 'z'");
+}
+
+/* Building a test with aliases through the C API. */
+static void test_add_alias(void **state) {
+  wl_ctx *ctx = *state;
+  wl_litmus *t = NULL;
+  int k = -1, th = -1;
+  wl_result *r = NULL;
+  assert_int_equal(wl_litmus_new(ctx, "A", &t), 0);
+  assert_int_equal(wl_litmus_add_location(t, "x", 1, NULL), 0);
+  assert_int_equal(wl_litmus_add_alias(t, "y", WL_PROXY_GEN, "x", &k), 0);
+  assert_int_equal(k, 0);
+  assert_int_equal(wl_litmus_add_alias(t, "s", WL_PROXY_SUR, "y", &k), 0);
+  assert_int_equal(k, 1);
+  assert_int_equal(t->aliasvloc[1], WL_MAX_LOCS + 0);
+  assert_int_equal(wl_litmus_add_alias(t, "s", WL_PROXY_SUR, "x", NULL),
+                   WL_EINVAL);
+  assert_string_equal(wl_ctx_errmsg(ctx), "alias 's' declared twice");
+  assert_int_equal(wl_litmus_add_alias(t, "x", WL_PROXY_SUR, "y", NULL),
+                   WL_EINVAL);
+  assert_int_equal(wl_litmus_add_alias(t, "z", WL_PROXY_SUR, "w", NULL),
+                   WL_EINVAL);
+  assert_string_equal(wl_ctx_errmsg(ctx),
+                      "'z' aliases 'w', which is not declared before it");
+  assert_int_equal(wl_litmus_add_alias(t, "z", 7, "x", NULL), WL_EINVAL);
+  assert_int_equal(wl_litmus_add_alias(t, "a[1]", WL_PROXY_GEN, "x", NULL),
+                   WL_EINVAL);
+  assert_int_equal(wl_litmus_add_location(t, "y", 0, NULL), WL_EINVAL);
+  assert_int_equal(wl_litmus_nlocations(t), 1);
+  assert_int_equal(wl_litmus_add_thread(t, 0, 0, &th), 0);
+  assert_int_equal(wl_litmus_add_insn(t, th, "suld.weak r0, s", "a.lua", 3),
+                   0);
+  assert_int_equal(t->threads[0].insns[0].proxy, WL_PROXY_SUR);
+  assert_int_equal(t->threads[0].insns[0].alias, 2);
+  assert_int_equal(wl_explore(ctx, t, NULL, &r), WL_EUNSUPPORTED);
+  assert_string_equal(wl_ctx_errmsg(ctx),
+                      "a.lua: aliases need the PTX 7.5 model, which the "
+                      "built-in PTX 6.0 explorer does not implement: use "
+                      "--model ptx-v7.5.cat");
+  wl_litmus_free(t);
+  /* no alias: the instruction's place */
+  assert_int_equal(wl_litmus_new(ctx, "B", &t), 0);
+  assert_int_equal(wl_litmus_add_thread(t, 0, 0, &th), 0);
+  assert_int_equal(wl_litmus_add_insn(t, th, "st.weak x, 1", "b.lua", 3), 0);
+  assert_int_equal(wl_litmus_add_insn(t, th, "  fence.proxy.texture",
+                                      "b.lua", 4),
+                   0);
+  assert_int_equal(wl_explore(ctx, t, NULL, &r), WL_EUNSUPPORTED);
+  assert_non_null(strstr(wl_ctx_errmsg(ctx), "b.lua:4:3: proxy "
+                                             "instructions need"));
+  wl_litmus_free(t);
 }
 
 static void test_err_numbers(void **state) {
@@ -719,7 +1010,11 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(test_err_too_many_columns, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(test_parse_proxy, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_proxy_needs_model, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_err_proxy, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_add_alias, setup, teardown),
       cmocka_unit_test_setup_teardown(test_err_numbers, setup, teardown),
       cmocka_unit_test_setup_teardown(test_err_nul_byte, setup, teardown),
       cmocka_unit_test_setup_teardown(test_err_empty_and_header, setup,
