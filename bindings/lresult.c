@@ -169,10 +169,11 @@ int wll_test_explore(lua_State *L) {
     while (lua_next(L, 2) != 0) {
       lua_pop(L, 1);
       if (lua_type(L, -1) != LUA_TSTRING ||
-          strcmp(lua_tostring(L, -1), "unroll") != 0)
+          (strcmp(lua_tostring(L, -1), "unroll") != 0 &&
+           strcmp(lua_tostring(L, -1), "model") != 0))
         return luaL_error(L,
                           "explore: unknown option '%s' (expected "
-                          "unroll)",
+                          "unroll or model)",
                           luaL_tolstring(L, -1, NULL));
     }
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -192,6 +193,13 @@ int wll_test_explore(lua_State *L) {
   lua_newtable(L);
   lua_setiuservalue(L, 3, 2);
   lua_pushnil(L); /* 4: a thread function's error */
+  /* 5: the model, kept on the stack while exploring */
+  if (!lua_isnoneornil(L, 2))
+    lua_getfield(L, 2, "model");
+  else
+    lua_pushnil(L);
+  if (!lua_isnil(L, 5))
+    o.model = wll_tomodel(L, 5);
   if (!lua_checkstack(L, 20))
     return luaL_error(L, "explore: Lua stack overflow");
   /* from here to wl_explore's return nothing raises */

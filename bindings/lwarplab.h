@@ -22,6 +22,7 @@
 #define WLL_DEVICE "warplab.Device"
 #define WLL_ARRAY "warplab.Array"
 #define WLL_STATES "warplab.States"
+#define WLL_MODEL "warplab.Model"
 #define WLL_MAX_THREADS 16
 
 typedef struct wll_test wll_test;
@@ -111,6 +112,18 @@ WLL_HIDDEN int wll_thread_cb(void *ud, wl_tb *tb);
 WLL_HIDDEN void wll_result_open(lua_State *L);
 /* test:explore(opts) */
 WLL_HIDDEN int wll_test_explore(lua_State *L);
+
+/* lmodel.c: wl.model; adds it to the module table at the top of the
+ * stack */
+WLL_HIDDEN void wll_model_open(lua_State *L);
+/* The model at arg: a warplab.Model, or a .cat file name (loaded; the
+ * new Model replaces the name on the stack, so it lives as long as that
+ * slot).  Raises with the file:line:col of a bad model. */
+WLL_HIDDEN const wl_model *wll_tomodel(lua_State *L, int arg);
+/* Where a model named without a folder is: name itself if it is a file
+ * here, else $WARPLAB_SHARED/spec/name or ../shared/spec/name (into buf)
+ * when one exists, else name. */
+WLL_HIDDEN const char *wll_find_model(const char *name, char *buf, size_t n);
 
 /* lsample.c */
 WLL_HIDDEN void wll_sample_open(lua_State *L);

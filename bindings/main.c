@@ -14,10 +14,13 @@
 
 #include "../engine/warplab.h"
 #include "lsched.h"
+#include "lwarplab.h"
 
 /* bindings/lwarplab.c */
 int luaopen_warplab(lua_State *L);
 
+/* The help text, in pieces (C11 guarantees string literals of 4095
+ * characters only); the first holds the one %d. */
 static const char usage[] =
     "usage: warplab <command> [options] [args]\n"
     "\n"
@@ -28,6 +31,13 @@ static const char usage[] =
     "      --json                 print JSON instead (one array of results,\n"
     "                             with every final state and a witness\n"
     "                             execution per state)\n"
+    "      --model FILE.cat       evaluate this cat model literally over\n"
+    "                             every candidate execution (the second\n"
+    "                             engine; a name without a folder is also\n"
+    "                             looked up in $WARPLAB_SHARED/spec and\n"
+    "                             ../shared/spec), e.g. ptx-v7.5.cat for\n"
+    "                             the proxy tests; default: the built-in\n"
+    "                             explorer of ptx-v6.0-isa.cat's axioms\n"
     "      --unroll N             take each backward branch at most N times\n"
     "                             (default %d; spin-loop iterations that\n"
     "                             change nothing are free); when the bound\n"
@@ -37,6 +47,8 @@ static const char usage[] =
     "      --timeout SECONDS      give up on a file after this long (the\n"
     "                             file counts as failed; the rest go on)\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    ;
+static const char usage_sample[] =
     "  sample [options] FILE...   run each .litmus file many times on the\n"
     "                             operational simulator and print the\n"
     "                             histogram of outcomes in litmus7's style\n"
@@ -58,6 +70,8 @@ static const char usage[] =
     "                             it is a terminal.  Ctrl-C stops the\n"
     "                             workers, prints the partial histogram\n"
     "                             marked as such and exits with 130\n"
+    ;
+static const char usage_run[] =
     "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"
     "                             preloaded (require \"warplab\"); arg and\n"
     "                             ... hold ARGS as in lua5.4; '-' reads the\n"
@@ -83,6 +97,12 @@ static const char usage[] =
     "130 after Ctrl-C (the files after the interrupted one are skipped).\n"
     "\n"
     "The .litmus dialect is Dat3M's PTX dialect; README.md describes it.\n";
+
+static void print_usage(FILE *f) {
+  fprintf(f, usage, WL_DEFAULT_UNROLL);
+  fputs(usage_sample, f);
+  fputs(usage_run, f);
+}
 
 static int write_stdout(void *ud, const char *s, size_t n) {
   (void)ud;
@@ -151,6 +171,8 @@ static char *read_file(const char *path, size_t *len, char *err,
 static int cmd_litmus(int argc, char **argv) {
   wl_explore_opts opts;
   wl_ctx *ctx;
+  wl_model *model = NULL;
+  const char *model_path = NULL;
   int i, json = 0, quiet = 0, failed = 0, nfiles = 0, first = 1;
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
@@ -196,6 +218,16 @@ static int cmd_litmus(int argc, char **argv) {
         return 2;
       }
       opts.should_stop = past_deadline;
+    } else if (strcmp(argv[i], "--model") == 0 ||
+               strncmp(argv[i], "--model=", 8) == 0) {
+      if (argv[i][7] == '=') {
+        model_path = argv[i] + 8;
+      } else if (i + 1 >= argc) {
+        fprintf(stderr, "warplab litmus: --model needs a .cat file\n");
+        return 2;
+      } else {
+        model_path = argv[++i];
+      }
     } else if (strcmp(argv[i], "--") == 0) {
       i++;
       break;
@@ -217,6 +249,17 @@ static int cmd_litmus(int argc, char **argv) {
   if (wl_ctx_new(NULL, &ctx) != 0) {
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
+  }
+  if (model_path != NULL) {
+    char found[1200];
+    const char *path = wll_find_model(model_path, found, sizeof found);
+    int rc = wl_model_load(ctx, path, &model);
+    if (rc != 0) {
+      fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
+      wl_ctx_free(ctx);
+      return rc == WL_ESYNTAX ? 1 : 2;
+    }
+    opts.model = model;
   }
   if (json)
     fputs("[", stdout);
@@ -270,6 +313,7 @@ static int cmd_litmus(int argc, char **argv) {
   }
   if (json)
     fputs("]\n", stdout);
+  wl_model_free(model);
   wl_ctx_free(ctx);
   if (fflush(stdout) != 0)
     return 1;
@@ -674,7 +718,7 @@ static int cmd_run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, usage, WL_DEFAULT_UNROLL);
+    print_usage(stderr);
     return 2;
   }
   if (strcmp(argv[1], "litmus") == 0)
@@ -685,7 +729,7 @@ int main(int argc, char **argv) {
     return cmd_run(argc, argv);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
-    printf(usage, WL_DEFAULT_UNROLL);
+    print_usage(stdout);
     return 0;
   }
   if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
@@ -693,6 +737,6 @@ int main(int argc, char **argv) {
     return 0;
   }
   fprintf(stderr, "warplab: unknown command '%s'\n\n", argv[1]);
-  fprintf(stderr, usage, WL_DEFAULT_UNROLL);
+  print_usage(stderr);
   return 2;
 }

@@ -1,14 +1,17 @@
 /* conformance.c -- runs every test listed in Dat3M's expectations and
  * compares the explorer's verdict with the expected one.
  *
- *   conformance CSV DIR [--proxy CSV75]
+ *   conformance [--model CAT] CSV DIR [--proxy CSV75]
  *
  * CSV rows are "litmus/PTX/<path>,0|1"; DIR is the PTX folder.  Prints
  * one line per mismatch and a summary "conformance: N match, M mismatch".
+ * With --model, tests are explored by evaluating the cat file literally
+ * (the second engine) instead of the built-in explorer.
  * With --proxy, the rows of the v7.5 list that are not in the v6.0 list
  * (the proxy tests) must each parse, and the built-in (PTX 6.0) explorer
  * must refuse them cleanly with WL_EUNSUPPORTED.
  * Exit status 0 when everything matches. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +68,12 @@ static int read_rows(const char *csv, row **out) {
   return n;
 }
 
+static const wl_model *model;
+
 /* Runs one file; returns the verdict (0/1) or a negative error code;
  * *parsed (may be NULL) tells whether the file parsed. */
 static int run_one(wl_ctx *ctx, const char *path, int *parsed) {
+  wl_explore_opts opts;
   size_t len;
   char *src = slurp(path, &len);
   wl_litmus *t = NULL;
@@ -83,7 +89,9 @@ static int run_one(wl_ctx *ctx, const char *path, int *parsed) {
     *parsed = rc == 0;
   if (rc != 0)
     return rc;
-  rc = wl_explore(ctx, t, NULL, &r);
+  memset(&opts, 0, sizeof opts);
+  opts.model = model;
+  rc = wl_explore(ctx, t, &opts, &r);
   if (rc != 0) {
     wl_litmus_free(t);
     return rc;
@@ -97,28 +105,53 @@ static int run_one(wl_ctx *ctx, const char *path, int *parsed) {
 }
 
 int main(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"model", required_argument, NULL, 'm'},
+      {"proxy", required_argument, NULL, 'p'},
+      {NULL, 0, NULL, 0}};
   row *rows = NULL, *prox = NULL;
-  int n, np = 0, i, j, match = 0, mismatch = 0, rej = 0, notrej = 0;
+  int n, np = 0, i, j, c, match = 0, mismatch = 0, rej = 0, notrej = 0;
+  const char *model_path = NULL, *proxy_csv = NULL, *csv, *dir, *base;
+  wl_model *m = NULL;
   wl_ctx *ctx;
   char path[1300];
-  if (argc != 3 && argc != 5) {
-    fprintf(stderr, "usage: conformance CSV DIR [--proxy CSV75]\n");
+  while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    if (c == 'm')
+      model_path = optarg;
+    else if (c == 'p')
+      proxy_csv = optarg;
+    else
+      return 2;
+  }
+  if (argc - optind != 2) {
+    fprintf(stderr,
+            "usage: conformance [--model CAT] CSV DIR [--proxy CSV75]\n");
     return 2;
   }
-  n = read_rows(argv[1], &rows);
+  csv = argv[optind];
+  dir = argv[optind + 1];
+  base = strrchr(csv, '/') ? strrchr(csv, '/') + 1 : csv;
+  n = read_rows(csv, &rows);
   if (n <= 0) {
-    fprintf(stderr, "conformance: cannot read %s\n", argv[1]);
+    fprintf(stderr, "conformance: cannot read %s\n", csv);
     return 2;
   }
-  if (argc == 5 && (np = read_rows(argv[4], &prox)) < 0) {
-    fprintf(stderr, "conformance: cannot read %s\n", argv[4]);
+  if (proxy_csv != NULL && (np = read_rows(proxy_csv, &prox)) < 0) {
+    fprintf(stderr, "conformance: cannot read %s\n", proxy_csv);
     return 2;
   }
   if (wl_ctx_new(NULL, &ctx) != 0)
     return 2;
+  if (model_path != NULL) {
+    if (wl_model_load(ctx, model_path, &m) != 0) {
+      fprintf(stderr, "conformance: %s\n", wl_ctx_errmsg(ctx));
+      return 2;
+    }
+    model = m;
+  }
   for (i = 0; i < n; i++) {
     int v;
-    snprintf(path, sizeof path, "%s/%s", argv[2], rows[i].path);
+    snprintf(path, sizeof path, "%s/%s", dir, rows[i].path);
     v = run_one(ctx, path, NULL);
     if (v == rows[i].expect) {
       match++;
@@ -139,7 +172,7 @@ int main(int argc, char **argv) {
       in6 = strcmp(rows[j].path, prox[i].path) == 0;
     if (in6)
       continue;
-    snprintf(path, sizeof path, "%s/%s", argv[2], prox[i].path);
+    snprintf(path, sizeof path, "%s/%s", dir, prox[i].path);
     v = run_one(ctx, path, &parsed);
     if (parsed && v == WL_EUNSUPPORTED &&
         strstr(wl_ctx_errmsg(ctx), "need the PTX 7.5 model") != NULL &&
@@ -154,13 +187,17 @@ int main(int argc, char **argv) {
              prox[i].path, v, v < 0 ? wl_ctx_errmsg(ctx) : "a verdict");
     }
   }
-  printf("conformance: %d match, %d mismatch (PTXv6_0-expected.csv)\n",
-         match, mismatch);
+  printf("conformance: %d match, %d mismatch (%s%s%s)\n", match, mismatch,
+         base, model_path ? ", model " : "",
+         model_path ? (strrchr(model_path, '/') ? strrchr(model_path, '/') + 1
+                                                : model_path)
+                    : "");
   if (np > 0)
     printf("conformance: %d proxy tests parsed and rejected cleanly by "
            "the built-in explorer, %d not\n",
            rej,
            notrej);
+  wl_model_free(m);
   wl_ctx_free(ctx);
   free(rows);
   free(prox);

@@ -86,6 +86,25 @@ if [ -d "$C" ]; then
   pass=$((pass + m))
   fail=$((fail + x))
   printf '%s\n' "$out" | grep -E '^MISMATCH|^conformance:'
+  # the second engine: the cat files evaluated literally, on the v6.0
+  # rows (the ISA reading, the default, and Dat3M's file as written) and
+  # on every v7.5 row (proxies included)
+  for run in "PTXv6_0 ptx-v6.0-isa.cat" "PTXv6_0 ptx-v6.0.cat" \
+             "PTXv7_5 ptx-v7.5.cat"; do
+    set -- $run
+    out=$("$B/tests/conformance" --model "$SHARED/spec/$2" \
+          "$C/expected/$1-expected.csv" "$C/PTX" 2>&1)
+    rc=$?
+    m=$(printf '%s\n' "$out" | grep -c '^ok ')
+    x=$(printf '%s\n' "$out" | grep -c '^MISMATCH')
+    want=$(grep -c '^litmus/PTX/' "$C/expected/$1-expected.csv")
+    pass=$((pass + m))
+    fail=$((fail + x))
+    if [ "$m" -ne "$want" ] || { [ $rc -ne 0 ] && [ "$x" -eq 0 ]; }; then
+      bad "conformance --model $2: $m of $want rows matched, exit $rc"
+    fi
+    printf '%s\n' "$out" | grep -E '^MISMATCH|^conformance:'
+  done
 else
   bad "conformance corpus not found at $C (set WARPLAB_SHARED)"
 fi

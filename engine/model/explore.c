@@ -18,9 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model.h"
-
-typedef uint64_t rel[WL_MAX_EVENTS];
+#include "cand.h"
 
 /* ---------------------------------------------------------------- */
 /* Bit-matrix relations                                              */
@@ -116,6 +114,8 @@ typedef struct xp {
   int collecting;
   vdom newv[WL_MAX_LOCS];
   int grew;
+  /* a cat model given: its candidate enumerator (the second engine) */
+  wl__candx *cand;
 } xp;
 
 static int stop_requested(xp *x) {
@@ -286,6 +286,7 @@ static int push_ev(tgen *g, const wl_insn *in, int type) {
   e->insn = (int)(in - g->thr->insns);
   e->line = in->line;
   e->deps = g->ctrl;
+  e->cdeps = g->ctrl;
   return g->nev++;
 }
 
@@ -377,6 +378,7 @@ static void run_from(tgen *g, int pc) {
       g->ev[e].scope = in->scope;
       g->ev[e].val = op_val(g, &in->a);
       g->ev[e].deps |= op_taint(g, &in->a);
+      g->ev[e].ddeps |= op_taint(g, &in->a);
       g->nwrites++;
       g->last_bar = -1;
       pc++;
@@ -405,6 +407,7 @@ static void run_from(tgen *g, int pc) {
           in->bar_ns == BARNS_INSTANCE ? in->bar_inst : op_val(g, &in->a);
       g->ev[e].bar_count = in->has_count ? op_val(g, &in->b) : 0;
       g->ev[e].deps |= op_taint(g, &in->a) | op_taint(g, &in->b);
+      g->ev[e].ddeps |= op_taint(g, &in->a) | op_taint(g, &in->b);
       g->nwrites++; /* barriers end stutter detection too */
       g->last_bar = e;
       pc++;
@@ -465,6 +468,11 @@ static void run_from(tgen *g, int pc) {
                                          op_val(g, &in->a), op_val(g, &in->b));
             g->ev[w].deps |=
                 op_taint(g, &in->a) | op_taint(g, &in->b) | (1ull << r);
+            g->ev[w].ddeps |= op_taint(g, &in->a) | op_taint(g, &in->b);
+            if (in->aop == AOP_CAS)
+              g->ev[w].cdeps |= 1ull << r;
+            else if (in->aop != AOP_EXCH)
+              g->ev[w].ddeps |= 1ull << r;
             g->nwrites++;
           }
         }
@@ -740,14 +748,17 @@ static void callback_deps(xp *x, int th) {
               oe[j].loc != ev[j].loc || oe[j].sem != ev[j].sem ||
               oe[j].scope != ev[j].scope || oe[j].rmw != ev[j].rmw) {
             int q;
-            for (q = j; q < tr->nev; q++)
+            for (q = j; q < tr->nev; q++) {
               ev[q].deps |= 1ull << i;
+              ev[q].cdeps |= 1ull << i;
+            }
             break;
           }
-          if (ev[j].type == EV_W && oe[j].val != ev[j].val)
+          if ((ev[j].type == EV_W && oe[j].val != ev[j].val) ||
+              (ev[j].type == EV_B && oe[j].bar_id != ev[j].bar_id)) {
             ev[j].deps |= 1ull << i;
-          if (ev[j].type == EV_B && oe[j].bar_id != ev[j].bar_id)
-            ev[j].deps |= 1ull << i;
+            ev[j].ddeps |= 1ull << i;
+          }
           if (ev[j].type == EV_R) {
             /* a later load: stop where the two traces choose differently */
             int cj = oc++;
@@ -886,28 +897,6 @@ static int check_shared(xp *x) {
 /* ---------------------------------------------------------------- */
 /* 2. Candidate executions                                           */
 
-typedef struct exe {
-  int n; /* events */
-  wl_ev ev[WL_MAX_EVENTS];
-  int8_t thread[WL_MAX_EVENTS];
-  int16_t ninit;            /* init writes are events 0..ninit-1 */
-  int initloc[WL_MAX_LOCS]; /* loc -> init event, or -1 */
-  rel po, poloc, rmw, dep, ms, rp, ap;
-  uint64_t setR, setW, setF, setB, setSC, strong;
-  int nreads, reads[WL_MAX_EVENTS];
-  /* per-combination choices */
-  int rf[WL_MAX_EVENTS]; /* read -> write */
-  rel rfr, sb, obs, sync, sf, cause;
-  rel cok; /* coherence pairs known so far */
-  int scf[WL_MAX_SCF], nscf, scorder[WL_MAX_SCF];
-  int16_t phase[WL_MAX_EVENTS];
-  /* coherence */
-  int wl[WL_MAX_LOCS][WL_MAX_EVENTS]; /* writes per location, in co order */
-  int nwl[WL_MAX_LOCS];
-  int locs[WL_MAX_LOCS], nlocs;
-  const wl_trace *tr[WL_MAX_THREADS];
-  int cut;
-} exe;
 
 static int incl(int scope, const wl_thread *a, const wl_thread *b) {
   switch (scope) {
@@ -1499,6 +1488,10 @@ static int consistent_found(xp *x, exe *E) {
   return record_state(x, E);
 }
 
+int wl__explore_found(xp *x, exe *E) { return consistent_found(x, E); }
+
+int wl__explore_stop(xp *x) { return stop_requested(x); }
+
 /* Enumerates total coherence orders, location by location, that extend
  * the required pairs (cause between writes, program order). */
 static int co_dfs(xp *x, exe *E, int li, uint64_t left, rel req) {
@@ -1801,7 +1794,13 @@ static int explore_combo(xp *x, exe *E, bsched *bs) {
           E->sb[i] |= 1ull << j;
     }
     rel_zero(E->rfr, n);
-    rf_dfs(x, E, 0);
+    if (x->cand != NULL) {
+      int r = wl__candx_run(x->cand, x, E);
+      if (r != 0 && x->err == 0)
+        x->err = r;
+    } else {
+      rf_dfs(x, E, 0);
+    }
   }
   return x->err;
 }
@@ -1917,6 +1916,7 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
 
 static void xp_free(xp *x) {
   int i;
+  wl__candx_free(x->cand);
   for (i = 0; i < WL_MAX_LOCS; i++)
     wl__free(x->ctx, x->dom[i].v, (size_t)x->dom[i].cap * sizeof(int64_t));
   for (i = 0; i < WL_MAX_THREADS; i++) {
@@ -1982,6 +1982,11 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   x->unroll =
       (opts != NULL && opts->unroll > 0) ? opts->unroll : WL_DEFAULT_UNROLL;
   r->unroll = x->unroll;
+  if (opts != NULL && opts->model != NULL &&
+      wl__candx_new(ctx, opts->model, t, &x->cand) != 0) {
+    err = WL_ENOMEM;
+    goto done;
+  }
   for (i = 0; i < WL_MAX_THREADS; i++) {
     wl__vec_init(&x->pool[i].ev, sizeof(wl_ev));
     wl__vec_init(&x->pool[i].regs, sizeof(int64_t));

@@ -31,6 +31,10 @@ typedef struct wl_ev {
   int64_t val; /* R: value read; W: value written */
   int64_t bar_id, bar_count;
   uint64_t deps; /* trace-local reads this event depends on */
+  uint64_t cdeps, ddeps; /* the control and the data part of deps (the
+                          * cat relations ctrl and data); an RMW's write
+                          * has a data dependency on its read unless it
+                          * is an exch, a control one for cas */
   int insn, line;
 } wl_ev;
 
@@ -83,5 +87,42 @@ struct wl_result {
   size_t *htab; /* open addressing, index+1 */
   size_t hcap;
 };
+
+/* A candidate execution being built: the events of one combination of
+ * traces (initial writes first, then each thread's events in program
+ * order), their static relations, and the choices made so far (barrier
+ * phases, reads-from, fence-SC order, coherence).  Relations are bit
+ * matrices: bit j of row i is the pair (i, j). */
+typedef uint64_t rel[WL_MAX_EVENTS];
+
+typedef struct exe {
+  int n; /* events */
+  wl_ev ev[WL_MAX_EVENTS];
+  int8_t thread[WL_MAX_EVENTS];
+  int16_t ninit;            /* init writes are events 0..ninit-1 */
+  int initloc[WL_MAX_LOCS]; /* loc -> init event, or -1 */
+  rel po, poloc, rmw, dep, ms, rp, ap;
+  uint64_t setR, setW, setF, setB, setSC, strong;
+  int nreads, reads[WL_MAX_EVENTS];
+  /* per-combination choices */
+  int rf[WL_MAX_EVENTS]; /* read -> write */
+  rel rfr, sb, obs, sync, sf, cause;
+  rel cok; /* coherence pairs known so far */
+  int scf[WL_MAX_SCF], nscf, scorder[WL_MAX_SCF];
+  int16_t phase[WL_MAX_EVENTS];
+  /* coherence */
+  int wl[WL_MAX_LOCS][WL_MAX_EVENTS]; /* writes per location, in co order */
+  int nwl[WL_MAX_LOCS];
+  int locs[WL_MAX_LOCS], nlocs;
+  const wl_trace *tr[WL_MAX_THREADS];
+  int cut;
+} exe;
+
+/* The built-in explorer's callback for a consistent execution found by
+ * another engine over E (model/cand.c): records its final state and
+ * witness, or notes the bound when a trace of E was cut. */
+struct xp;
+int wl__explore_found(struct xp *x, exe *E);
+int wl__explore_stop(struct xp *x);
 
 #endif
