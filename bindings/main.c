@@ -1,5 +1,6 @@
 /* main.c -- the warplab command. */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <sys/stat.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -71,6 +74,48 @@ static const char usage_sample[] =
     "                             workers, prints the partial histogram\n"
     "                             marked as such and exits with 130\n"
     ;
+
+static const char usage_gen[] =
+    "  gen [options]              write litmus tests (Dat3M's PTX dialect):\n"
+    "                             families from cycles of relations\n"
+    "                             (diy7-style) or random programs; to\n"
+    "                             stdout, one after another with a blank\n"
+    "                             line between, or one file per test\n"
+    "      --cycle \"EDGES\"        one cycle, e.g. \"PodWW Rfe PodRR Fre\",\n"
+    "                             under every annotation and placement\n"
+    "      --family NAME|all      a classic shape (MP, SB, LB, S, R, 2+2W,\n"
+    "                             WRC, RWC, WWC, IRIW, ISA2, W+RWC, 3.SB,\n"
+    "                             3.LB, 3.2W, CoRR, CoRW, CoWR) or all\n"
+    "      --edges \"LIST\"         every cycle of 3..--max-size N edges\n"
+    "                             (default 4) from the vocabulary; edges:\n"
+    "                             Pod/Pos+XY, Rfe Rfi Fre Fri Coe Coi,\n"
+    "                             Rmw, DpDatadW, DpCtrldR|W, FenceSc|\n"
+    "                             FenceAcqRel+Cta|Gpu|Sys+d|s+XY ('*' in a\n"
+    "                             word: R and W)\n"
+    "      --random               random programs: --threads N (2)\n"
+    "                             --insns N (4) --locs N (2) --mix LIST\n"
+    "                             (weak,relaxed,acqrel,atom,red,fence,dep,\n"
+    "                             bar; default all)\n"
+    "      --sample               draw cycles, annotations and placements\n"
+    "                             at random instead of enumerating them\n"
+    "      --annotations LIST     weak,rlx,ra,mix (default: all but mix;\n"
+    "                             with --sample all)\n"
+    "      --placements LIST      cta,gpu,sys,mix: threads in one CTA, one\n"
+    "                             CTA each, one GPU each, drawn (default:\n"
+    "                             all but mix; with --sample all)\n"
+    "      --scopes LIST          cta,gpu,sys (default all)\n"
+    "      --count N              at most N tests (default: the whole\n"
+    "                             enumeration; 10 for --sample, --random)\n"
+    "      --seed S               the seed (default 1): the same seed gives\n"
+    "                             the same tests\n"
+    "      -o DIR                 write DIR/NAME.litmus for each test\n"
+    "                             (DIR is created)\n"
+    "      --list                 print the names only\n"
+    "      --explore              explore each test; print 'NAME Ok|No\n"
+    "                             STATES' (--unroll N as for litmus)\n"
+    "      --families             print the classic shapes' cycles\n"
+    ;
+
 static const char usage_run[] =
     "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"
     "                             preloaded (require \"warplab\"); arg and\n"
@@ -101,6 +146,7 @@ static const char usage_run[] =
 static void print_usage(FILE *f) {
   fprintf(f, usage, WL_DEFAULT_UNROLL);
   fputs(usage_sample, f);
+  fputs(usage_gen, f);
   fputs(usage_run, f);
 }
 
@@ -509,6 +555,288 @@ static int cmd_sample(int argc, char **argv) {
 }
 
 /* ------------------------------------------------------------------ */
+/* warplab gen [options]: litmus tests from cycles or at random        */
+/* ------------------------------------------------------------------ */
+
+/* A comma-separated list of words to the bits of their positions in
+ * words[] (NULL-terminated); -1 naming nothing valid. */
+static int word_bits(const char *v, const char *const words[],
+                     unsigned *out) {
+  unsigned bits = 0;
+  const char *p = v;
+  while (*p != '\0') {
+    size_t n = strcspn(p, ",");
+    int k, found = -1;
+    for (k = 0; words[k] != NULL; k++)
+      if (strlen(words[k]) == n && strncmp(p, words[k], n) == 0)
+        found = k;
+    if (found < 0)
+      return -1;
+    bits |= 1u << found;
+    p += n;
+    if (*p == ',')
+      p++;
+  }
+  if (bits == 0)
+    return -1;
+  *out = bits;
+  return 0;
+}
+
+static int gen_usage(const char *opt, const char *v, const char *want) {
+  fprintf(stderr, "warplab gen: %s takes %s, not '%s'\n", opt, want, v);
+  return 2;
+}
+
+/* Writes text to DIR/NAME.litmus; 0 or -1 (message printed). */
+static int gen_write_file(const char *dir, const char *name,
+                          const char *text, size_t len) {
+  char path[4096];
+  FILE *f;
+  snprintf(path, sizeof path, "%s/%s.litmus", dir, name);
+  f = fopen(path, "wb");
+  if (f == NULL || fwrite(text, 1, len, f) != len) {
+    fprintf(stderr, "warplab gen: %s: %s\n", path, strerror(errno));
+    if (f != NULL)
+      fclose(f);
+    return -1;
+  }
+  if (fclose(f) != 0) {
+    fprintf(stderr, "warplab gen: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+static int cmd_gen(int argc, char **argv) {
+  static const char *const ann_words[] = {"weak", "rlx", "ra", "mix", NULL};
+  static const char *const place_words[] = {"cta", "gpu", "sys", "mix",
+                                            NULL};
+  static const char *const mix_words[] = {"weak", "relaxed", "acqrel",
+                                          "atom", "red",     "fence",
+                                          "dep",  "bar",     NULL};
+  enum { O_CYCLE = 256, O_FAMILY, O_EDGES, O_MAXSIZE, O_RANDOM, O_SAMPLE,
+         O_ANN, O_PLACE, O_SCOPES, O_COUNT, O_SEED, O_THREADS, O_INSNS,
+         O_LOCS, O_MIX, O_LIST, O_EXPLORE, O_UNROLL, O_FAMILIES };
+  static const struct option longopts[] = {
+      {"cycle", required_argument, NULL, O_CYCLE},
+      {"family", required_argument, NULL, O_FAMILY},
+      {"edges", required_argument, NULL, O_EDGES},
+      {"max-size", required_argument, NULL, O_MAXSIZE},
+      {"random", no_argument, NULL, O_RANDOM},
+      {"sample", no_argument, NULL, O_SAMPLE},
+      {"annotations", required_argument, NULL, O_ANN},
+      {"placements", required_argument, NULL, O_PLACE},
+      {"scopes", required_argument, NULL, O_SCOPES},
+      {"count", required_argument, NULL, O_COUNT},
+      {"seed", required_argument, NULL, O_SEED},
+      {"threads", required_argument, NULL, O_THREADS},
+      {"insns", required_argument, NULL, O_INSNS},
+      {"locs", required_argument, NULL, O_LOCS},
+      {"mix", required_argument, NULL, O_MIX},
+      {"list", no_argument, NULL, O_LIST},
+      {"explore", no_argument, NULL, O_EXPLORE},
+      {"unroll", required_argument, NULL, O_UNROLL},
+      {"families", no_argument, NULL, O_FAMILIES},
+      {NULL, 0, NULL, 0}};
+  wl_gen_opts o;
+  wl_explore_opts xo;
+  wl_ctx *ctx = NULL;
+  wl_gen *g = NULL;
+  const char *dir = NULL;
+  int c, modes = 0, list = 0, explore = 0, count_set = 0, rc, failed = 0;
+  uint64_t u, n = 0;
+  memset(&o, 0, sizeof o);
+  memset(&xo, 0, sizeof xo);
+  o.seed = 1;
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+    const char *v = optarg;
+    switch (c) {
+    case O_CYCLE:
+      o.mode = WL_GEN_CYCLE;
+      o.cycle = v;
+      modes++;
+      break;
+    case O_FAMILY:
+      o.mode = WL_GEN_FAMILY;
+      o.family = v;
+      modes++;
+      break;
+    case O_EDGES:
+      o.mode = WL_GEN_EDGES;
+      o.edges = v;
+      modes++;
+      break;
+    case O_RANDOM:
+      o.mode = WL_GEN_RANDOM;
+      modes++;
+      break;
+    case O_SAMPLE:
+      o.sample = 1;
+      break;
+    case O_MAXSIZE:
+      if (parse_count(v, 3, 12, &u) != 0)
+        return gen_usage("--max-size", v, "a number from 3 to 12");
+      o.max_size = (int)u;
+      break;
+    case O_THREADS:
+    case O_INSNS:
+    case O_LOCS: {
+      int hi = c == O_INSNS ? 16 : 8;
+      const char *nm = c == O_THREADS ? "--threads"
+                       : c == O_INSNS ? "--insns"
+                                      : "--locs";
+      if (parse_count(v, 1, (uint64_t)hi, &u) != 0) {
+        fprintf(stderr, "warplab gen: %s takes a number from 1 to %d, not "
+                        "'%s'\n", nm, hi, v);
+        return 2;
+      }
+      if (c == O_THREADS)
+        o.threads = (int)u;
+      else if (c == O_INSNS)
+        o.insns = (int)u;
+      else
+        o.locs = (int)u;
+      break;
+    }
+    case O_ANN:
+      if (word_bits(v, ann_words, &o.annotations) != 0)
+        return gen_usage("--annotations", v, "a list of weak,rlx,ra,mix");
+      break;
+    case O_PLACE:
+      if (word_bits(v, place_words, &o.placements) != 0)
+        return gen_usage("--placements", v, "a list of cta,gpu,sys,mix");
+      break;
+    case O_SCOPES:
+      if (word_bits(v, place_words, &o.scopes) != 0 || (o.scopes & 8u))
+        return gen_usage("--scopes", v, "a list of cta,gpu,sys");
+      break;
+    case O_MIX:
+      if (word_bits(v, mix_words, &o.mix) != 0)
+        return gen_usage("--mix", v,
+                         "a list of weak,relaxed,acqrel,atom,red,fence,dep,"
+                         "bar");
+      break;
+    case O_COUNT:
+      if (parse_count(v, 1, UINT64_MAX, &o.count) != 0)
+        return gen_usage("--count", v, "a number of at least 1");
+      count_set = 1;
+      break;
+    case O_SEED:
+      if (parse_count(v, 0, UINT64_MAX, &o.seed) != 0)
+        return gen_usage("--seed", v, "a non-negative integer");
+      break;
+    case O_UNROLL:
+      if (parse_count(v, 1, 1000, &u) != 0)
+        return gen_usage("--unroll", v, "a number from 1 to 1000");
+      xo.unroll = (int)u;
+      break;
+    case 'o':
+      dir = v;
+      break;
+    case O_LIST:
+      list = 1;
+      break;
+    case O_EXPLORE:
+      explore = 1;
+      break;
+    case O_FAMILIES: {
+      const char *const *f = wl_gen_families();
+      for (; *f != NULL; f++)
+        printf("%-6s %s\n", *f, wl_gen_family_cycle(*f));
+      return fflush(stdout) != 0;
+    }
+    case ':':
+      fprintf(stderr, "warplab gen: %s needs a value (see warplab help)\n",
+              argv[optind - 1]);
+      return 2;
+    default:
+      fprintf(stderr, "warplab gen: unknown option '%s' (see warplab help)\n",
+              argv[optind - 1]);
+      return 2;
+    }
+  }
+  if (optind < argc) {
+    fprintf(stderr, "warplab gen: unexpected argument '%s' (see warplab "
+                    "help)\n", argv[optind]);
+    return 2;
+  }
+  if (modes != 1) {
+    fprintf(stderr, "warplab gen: give one of --cycle, --family, --edges or "
+                    "--random (see warplab help)\n");
+    return 2;
+  }
+  if (!count_set && (o.sample || o.mode == WL_GEN_RANDOM))
+    o.count = 10;
+  if (wl_ctx_new(NULL, &ctx) != 0) {
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  rc = wl_gen_new(ctx, &o, &g);
+  if (rc != 0) {
+    fprintf(stderr, "warplab gen: %s\n", wl_ctx_errmsg(ctx));
+    wl_ctx_free(ctx);
+    return rc == WL_ENOMEM ? 1 : 2;
+  }
+  if (dir != NULL && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "warplab gen: %s: %s\n", dir, strerror(errno));
+    wl_gen_free(g);
+    wl_ctx_free(ctx);
+    return 1;
+  }
+  for (;;) {
+    const char *text;
+    size_t len;
+    if ((rc = wl_gen_next(g, &text, &len)) != 0) {
+      fprintf(stderr, "warplab gen: %s\n", wl_ctx_errmsg(ctx));
+      failed++;
+      break;
+    }
+    if (text == NULL)
+      break;
+    n++;
+    if (dir != NULL && gen_write_file(dir, wl_gen_name(g), text, len) != 0) {
+      failed++;
+      break;
+    }
+    if (explore) {
+      wl_litmus *t = NULL;
+      wl_result *r = NULL;
+      rc = wl_litmus_parse(ctx, wl_gen_name(g), text, len, &t);
+      if (rc == 0)
+        rc = wl_explore(ctx, t, &xo, &r);
+      if (rc != 0) {
+        fprintf(stderr, "warplab gen: %s: %s\n", wl_gen_name(g),
+                wl_ctx_errmsg(ctx));
+        failed++;
+      } else {
+        printf("%s %s%s %zu\n", wl_gen_name(g),
+               wl_result_bound_hit(r) ? "Loop " : "",
+               wl_result_verdict(r) ? "Ok" : "No", wl_result_nstates(r));
+      }
+      wl_result_free(r);
+      wl_litmus_free(t);
+    } else if (list) {
+      printf("%s\n", wl_gen_name(g));
+    } else if (dir == NULL) {
+      if (n > 1)
+        fputc('\n', stdout);
+      fwrite(text, 1, len, stdout);
+    }
+  }
+  if (dir != NULL && !failed)
+    fprintf(stderr, "warplab gen: wrote %llu tests to %s\n",
+            (unsigned long long)n, dir);
+  wl_gen_free(g);
+  wl_ctx_free(ctx);
+  if (fflush(stdout) != 0)
+    return 1;
+  return failed ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* warplab run SCRIPT [ARGS]: lua.c's way of running a script          */
 /* ------------------------------------------------------------------ */
 
@@ -727,6 +1055,8 @@ int main(int argc, char **argv) {
     return cmd_sample(argc - 2, argv + 2);
   if (strcmp(argv[1], "run") == 0)
     return cmd_run(argc, argv);
+  if (strcmp(argv[1], "gen") == 0)
+    return cmd_gen(argc - 1, argv + 1);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
     print_usage(stdout);

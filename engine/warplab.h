@@ -444,6 +444,187 @@ int wl_sc_states(wl_ctx *ctx, const wl_litmus *t, int unroll,
                  wl_state_fn each, void *ud, int *bound_hit);
 
 /* ------------------------------------------------------------------ */
+/* Test generation                                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A generator writes litmus tests in the dialect wl_litmus_parse reads,
+ * one at a time, deterministically from a seed (its PRNG lives in the
+ * handle; two generators with the same options give the same tests).
+ * Every test it writes parses and explores (tests/unit/test_gen.c checks
+ * thousands); tests are small: 2 to 8 threads of a few instructions.
+ *
+ * Families from cycles (diy7's idea, warplab's names).  A cycle is a list
+ * of edges between memory accesses, written as words:
+ *   PodXY PosXY     program order, different (d) or same (s) location,
+ *                   from an access of kind X to one of kind Y (R or W)
+ *   Rfe Rfi         a write read by a read of another (e) / the same (i)
+ *                   thread; Fre Fri: a read before a write in coherence
+ *                   (from-read); Coe Coi: two writes in coherence order
+ *   FenceScCtadXY   program order through fence.sc.cta; also FenceSc{Gpu,
+ *                   Sys}, FenceAcqRel{Cta,Gpu,Sys}, and d or s as for Po
+ *   DpDatadW DpDatasW   a write whose value depends on the read before it
+ *   DpCtrldR DpCtrldW DpCtrlsR DpCtrlsW   a branch on the read before
+ *   Rmw             the read and the write of one atom.exch
+ * ('*' in a word of a vocabulary stands for R and for W.)  Address
+ * dependencies (DpAddr*) are refused with WL_EUNSUPPORTED: the dialect
+ * has no registers holding addresses.  The test is the one whose
+ * condition holds exactly when the execution follows the cycle: each
+ * external edge starts a new thread, same-location edges share a
+ * location, writes to a location get values 1, 2, ... in the coherence
+ * order the cycle asks for, and the condition (exists) says which value
+ * each read reads (the source of its Rf edge, or the initial 0 before
+ * its Fr edge) and, where the cycle fixes the coherence-last write of a
+ * location, its final value.  A location with three or more writes not
+ * ordered by reads is witnessed by its final value only (a deliberate
+ * simplification).  A cycle needs two external edges; a cycle that asks
+ * for one access at two locations, or for a coherence order that is
+ * itself cyclic ("Rfe Fre", "Coe Coe"), is refused with WL_EINVAL.
+ *
+ * Each cycle is written with an annotation (how its accesses are marked)
+ * and a placement (where its threads run):
+ *   weak        ld.weak / st.weak
+ *   rlx.S       ld.relaxed.S / st.relaxed.S           (S: cta, gpu, sys)
+ *   ra.S        ld.acquire.S / st.release.S
+ *   mix         each access drawn from the above, stores sometimes
+ *               atom.exch (from the PRNG)
+ *   placement   cta (one CTA), gpu (one CTA per thread, one GPU), sys
+ *               (one GPU per thread), mix (drawn per thread)
+ * Tests are named like diy7's: the classic shape when the cycle is one
+ * with fences and dependencies read as plain program order (MP, SB, LB,
+ * S, R, 2+2W, WRC, RWC, WWC, IRIW, ISA2, W+RWC, 3.SB, 3.LB, 3.2W, CoRR,
+ * CoRW, CoWR; wl_gen_families), followed by the program-order edges of
+ * each thread ("MP+fence.sc.gpu+ctrl") when some are fences or
+ * dependencies, else the edges joined by '+'; then "_" annotation "_"
+ * placement: "MP_ra.gpu_gpu".  Sampled and random tests add "-" and the
+ * test's number, so names are unique within a run.
+ */
+enum {
+  WL_GEN_CYCLE,  /* opts.cycle: one cycle, under every annotation and
+                  * placement */
+  WL_GEN_FAMILY, /* opts.family: a classic shape by name ("MP"), or "all" */
+  WL_GEN_EDGES,  /* opts.edges: every cycle of 3..max_size edges from the
+                  * vocabulary */
+  WL_GEN_RANDOM  /* random programs of the given size */
+};
+/* Annotations to use (bits); 0: all but WL_GEN_ANN_MIX when enumerating,
+ * all when sampling. */
+enum {
+  WL_GEN_ANN_WEAK = 1,
+  WL_GEN_ANN_RELAXED = 2, /* rlx.S for each scope of opts.scopes */
+  WL_GEN_ANN_ACQREL = 4,  /* ra.S for each scope of opts.scopes */
+  WL_GEN_ANN_MIX = 8
+};
+/* Placements to use (bits); 0: all but WL_GEN_PLACE_MIX when enumerating,
+ * all when sampling and for random programs. */
+enum {
+  WL_GEN_PLACE_CTA = 1,
+  WL_GEN_PLACE_GPU = 2,
+  WL_GEN_PLACE_SYS = 4,
+  WL_GEN_PLACE_MIX = 8
+};
+/* Scopes of annotations, fences and atomics (bits); 0: all three. */
+enum { WL_GEN_SCOPE_CTA = 1, WL_GEN_SCOPE_GPU = 2, WL_GEN_SCOPE_SYS = 4 };
+/* What random programs are made of (bits); 0: all.  Loads and stores
+ * are always there; the bits choose their semantics and the rest. */
+enum {
+  WL_GEN_MIX_WEAK = 1,    /* ld.weak, st.weak */
+  WL_GEN_MIX_RELAXED = 2, /* .relaxed.S */
+  WL_GEN_MIX_ACQREL = 4,  /* ld.acquire.S, st.release.S */
+  WL_GEN_MIX_ATOM = 8,    /* atom.{add,exch,cas,or,max} */
+  WL_GEN_MIX_RED = 16,    /* red.add */
+  WL_GEN_MIX_FENCE = 32,  /* fence.sc.S, fence.acq_rel.S */
+  WL_GEN_MIX_DEP = 64,    /* data (st x, rN) and control (a forward
+                           * branch on a loaded value) dependencies */
+  WL_GEN_MIX_BAR = 128    /* bar.sync 0 at one row in every thread of a
+                           * CTA that holds several */
+};
+
+typedef struct wl_gen_opts {
+  int mode;          /* WL_GEN_* */
+  int sample;        /* CYCLE/FAMILY/EDGES: 0 enumerates every cycle x
+                      * annotation x placement in order; 1 draws them at
+                      * random */
+  uint64_t seed;     /* the PRNG's seed (any value) */
+  uint64_t count;    /* the most tests to give; 0: all of an enumeration,
+                      * no end when sampling or random */
+  const char *cycle; /* WL_GEN_CYCLE: "PodWW Rfe PodRR Fre" */
+  const char *family; /* WL_GEN_FAMILY: "MP", ... or "all" */
+  const char *edges; /* WL_GEN_EDGES: the vocabulary, words separated by
+                      * spaces or commas; NULL: "PodWW PodWR PodRW PodRR
+                      * Rfe Fre Coe" */
+  int max_size;      /* WL_GEN_EDGES: longest cycle, 3..12 (0: 4) */
+  unsigned annotations; /* WL_GEN_ANN_* */
+  unsigned placements;  /* WL_GEN_PLACE_* */
+  unsigned scopes;      /* WL_GEN_SCOPE_* */
+  /* WL_GEN_RANDOM */
+  int threads;       /* 1..8 (0: 2) */
+  int insns;         /* instructions per thread, 1..16 (0: 4) */
+  int locs;          /* locations, 1..8 (0: 2) */
+  unsigned mix;      /* WL_GEN_MIX_* */
+} wl_gen_opts;
+
+#define WL_GEN_MAX_THREADS 8
+#define WL_GEN_MAX_LOCS 8
+#define WL_GEN_MAX_REGS 16
+#define WL_GEN_NAME_MAX 8
+
+typedef struct wl_gen wl_gen;
+
+/*
+ * Creates a generator.  opts is copied (its strings too).  Fails with
+ * WL_EINVAL naming the field ("wl_gen_opts.threads: 9 is not in 1..8",
+ * "wl_gen_opts.cycle: edge 2 'Rfx' is not an edge (expected ...)"),
+ * WL_EUNSUPPORTED (an address dependency) or WL_ENOMEM, with the message
+ * in wl_ctx_errmsg(ctx); then *out is NULL.
+ */
+int wl_gen_new(wl_ctx *ctx, const wl_gen_opts *opts, wl_gen **out);
+/* Frees the generator and the texts it handed out.  NULL: no-op. */
+void wl_gen_free(wl_gen *g);
+/*
+ * Writes the next test: *text (NUL-terminated, *len bytes without the
+ * NUL; len may be NULL) is owned by g and stays valid until the next
+ * wl_gen_next or wl_gen_free.  At the end of the tests (an enumeration
+ * done, or count reached) returns 0 with *text NULL.  Errors:
+ * WL_EINVAL (NULL arguments), WL_ENOMEM.
+ */
+int wl_gen_next(wl_gen *g, const char **text, size_t *len);
+/* The name of the test wl_gen_next wrote last (its "PTX NAME"); "" before
+ * the first.  Owned by g, valid as the text is. */
+const char *wl_gen_name(const wl_gen *g);
+/* The names of the classic shapes (WL_GEN_FAMILY), NULL-terminated, and
+ * the cycle of one of them (NULL for an unknown name).  Static. */
+const char *const *wl_gen_families(void);
+const char *wl_gen_family_cycle(const char *name);
+
+/* How a variant relates to the test it comes from (names without their
+ * thread: "r0", "x"). */
+typedef struct wl_gen_map {
+  int nthreads;
+  int thread[WL_GEN_MAX_THREADS]; /* original thread t is P<thread[t]>
+                                   * of the variant */
+  int nlocs;
+  char loc[WL_GEN_MAX_LOCS][2][WL_GEN_NAME_MAX]; /* [k][0] original
+                                                  * name, [k][1] variant */
+  int nregs[WL_GEN_MAX_THREADS]; /* per original thread */
+  char reg[WL_GEN_MAX_THREADS][WL_GEN_MAX_REGS][2][WL_GEN_NAME_MAX];
+} wl_gen_map;
+
+/*
+ * Writes a variant of the test wl_gen_next wrote last: the same test
+ * with its threads reordered (each keeps its CTA and GPU), its
+ * locations renamed (and declared in another order) and each thread's
+ * registers renamed, all by permutations drawn from seed alone (the
+ * generator's own sequence is not disturbed).  Its final states are the
+ * original's under the renaming, so it explores to the same verdict and
+ * number of states.  *text is owned by g, valid until the next
+ * wl_gen_variant, wl_gen_next or wl_gen_free; *map (may be NULL) gets
+ * the renaming.  WL_EINVAL before the first test or after the end.
+ */
+int wl_gen_variant(wl_gen *g, uint64_t seed, const char **text, size_t *len,
+                   wl_gen_map *map);
+
+/* ------------------------------------------------------------------ */
 /* Sampling on the operational simulator                               */
 /* ------------------------------------------------------------------ */
 
