@@ -248,6 +248,10 @@ WLL_HIDDEN int wll_warp_newindex(lua_State *L, wll_krun *r, wll_darray *a);
  * the stack */
 WLL_HIDDEN void wll_perf_open(lua_State *L);
 
+/* lgen.c: wl.gen{...} and wl.gen_families(); adds them to the module
+ * table at the top of the stack */
+WLL_HIDDEN void wll_gen_open(lua_State *L);
+
 /* The pure-Lua part (scripts/warplab/ *.lua), embedded at build time. */
 typedef struct wll_chunk {
   const char *name;
