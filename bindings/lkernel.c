@@ -1088,6 +1088,12 @@ static void push_cfg(lua_State *L, const wl_device_cfg *c) {
 #undef PUSH
 }
 
+#define NAME(f) #f,
+static const char *const device_keys[] = {
+    "preset", "arch", CFG_INT_FIELDS(NAME) CFG_U32_FIELDS(NAME) "global_bytes",
+    NULL};
+#undef NAME
+
 /* wl.device{preset = "sm_90", field = value...} or wl.device("sm_90") */
 static int l_device(lua_State *L) {
   wl_device_cfg cfg;
@@ -1097,6 +1103,7 @@ static int l_device(lua_State *L) {
   if (lua_type(L, 1) == LUA_TSTRING)
     preset = lua_tostring(L, 1);
   else if (lua_type(L, 1) == LUA_TTABLE) {
+    wll_checkopts(L, 1, "wl.device", device_keys, 0);
     lua_getfield(L, 1, "preset");
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
@@ -1250,7 +1257,9 @@ static void dim3(lua_State *L, int idx, const char *key, int out[3]) {
   if (t == LUA_TNUMBER) {
     out[0] = (int)luaL_checkinteger(L, -1);
   } else if (t == LUA_TTABLE) {
+    static const char *const xyz[] = {"x", "y", "z", NULL};
     int i;
+    wll_checkopts(L, -1, key, xyz, WLL_OPTS_ARRAY);
     for (i = 0; i < 3; i++) {
       if (lua_rawgeti(L, -1, i + 1) == LUA_TNUMBER)
         out[i] = (int)lua_tointeger(L, -1);
@@ -1550,6 +1559,12 @@ static const char *const profile_words[] = {"weak", "h100", NULL};
 static const char *const pref_words[] = {"none", "prefer_shared",
                                          "prefer_l1", "prefer_equal", NULL};
 
+static const char *const launch_keys[] = {
+    "grid",  "block", "shared",    "regs",  "seed",          "max_steps",
+    "slice", "profile", "cache", "static_shared", "max_seconds", NULL};
+static const char *const occupancy_keys[] = {
+    "block", "shared", "static_shared", "regs", "cache", NULL};
+
 static lua_Integer opt_int(lua_State *L, int idx, const char *k,
                            lua_Integer def) {
   lua_Integer v = def;
@@ -1748,6 +1763,7 @@ static int kd_launch(lua_State *L) {
     return luaL_error(L, "launches do not nest (dev:launch inside a "
                          "kernel)");
   luaL_checktype(L, 3, LUA_TTABLE);
+  wll_checkopts(L, 3, "launch", launch_keys, 0);
   memset(&x, 0, sizeof x);
   memset(&cfg, 0, sizeof cfg);
   dim3(L, 3, "grid", cfg.grid);
@@ -1757,20 +1773,19 @@ static int kd_launch(lua_State *L) {
   cfg.seed = (uint64_t)opt_int(L, 3, "seed", 1);
   cfg.max_steps = (uint64_t)opt_int(L, 3, "max_steps", 0);
   cfg.slice = (int)opt_int(L, 3, "slice", 0);
-  lua_getfield(L, 3, "profile");
-  cfg.profile = wll_checkword(L, -1, "weak", profile_words, "profile") == 1
-                    ? WL_PROFILE_H100
-                    : WL_PROFILE_WEAK;
-  lua_pop(L, 1);
-  lua_getfield(L, 3, "cache");
-  if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TTABLE) {
-    lua_pop(L, 1); /* the kernel's own (cudaFuncSetCacheConfig) */
-    lua_getfield(L, 2, "cache");
-  }
-  cfg.cache_pref = lua_isnil(L, -1) ? d->cache_pref
-                                    : wll_checkword(L, -1, "none", pref_words,
-                                                    "cache preference");
-  lua_pop(L, 1);
+  cfg.profile =
+      wll_optword(L, 3, "launch", "profile", "weak", profile_words) == 1
+          ? WL_PROFILE_H100
+          : WL_PROFILE_WEAK;
+  if (lua_getfield(L, 3, "cache") != LUA_TNIL)
+    cfg.cache_pref = wll_optword(L, 3, "launch", "cache", NULL, pref_words);
+  else if (lua_type(L, 2) == LUA_TTABLE &&
+           lua_getfield(L, 2, "cache") != LUA_TNIL) /* the kernel's own */
+    cfg.cache_pref = wll_optword(L, 2, "wl.kernel", "cache", NULL,
+                                 pref_words);
+  else
+    cfg.cache_pref = d->cache_pref;
+  lua_settop(L, nargs + 3);
   /* stack: dev, kernel, cfg, args... then ours */
   x.r.warp_mode = kernel_fn(L, 2);
   x.fn = lua_gettop(L);
@@ -1848,14 +1863,13 @@ static int kd_occupancy(lua_State *L) {
   wl_launch_cfg cfg;
   wl_occupancy o;
   luaL_checktype(L, 2, LUA_TTABLE);
+  wll_checkopts(L, 2, "occupancy", occupancy_keys, 0);
   memset(&cfg, 0, sizeof cfg);
   dim3(L, 2, "block", cfg.block);
   cfg.dynamic_shared = (uint32_t)opt_int(L, 2, "shared", 0);
   cfg.static_shared = (uint32_t)opt_int(L, 2, "static_shared", 0);
   cfg.regs_per_thread = (int)opt_int(L, 2, "regs", 0);
-  lua_getfield(L, 2, "cache");
-  cfg.cache_pref = wll_checkword(L, -1, "none", pref_words, "cache preference");
-  lua_pop(L, 1);
+  cfg.cache_pref = wll_optword(L, 2, "occupancy", "cache", "none", pref_words);
   if (wl_device_occupancy(d->d, &cfg, &o) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
   push_occ(L, &o);

@@ -73,6 +73,24 @@ WLL_HIDDEN void wll_test_unref(wll_test *t);
  * (then def, when def is not NULL); on failure names every valid word. */
 WLL_HIDDEN int wll_checkword(lua_State *L, int arg, const char *def,
                              const char *const lst[], const char *what);
+/* The value of option key of the table at idx, checked like
+ * wll_checkword (def when absent); a bad value raises "fname: option
+ * 'key': invalid key 'x' (expected ...)". */
+WLL_HIDDEN int wll_optword(lua_State *L, int idx, const char *fname,
+                           const char *key, const char *def,
+                           const char *const lst[]);
+/* Checks every key of the options table at idx (if it is a table)
+ * against keys (NULL-terminated): a key not among them raises "fname:
+ * unknown option 'grd' (did you mean 'grid'?)", naming the nearest valid
+ * key.  With WLL_OPTS_ARRAY, integer keys (an array part) pass too.  One
+ * checker for every options table of the module, in C and in Lua
+ * (wl._checkopts). */
+#define WLL_OPTS_ARRAY 1
+WLL_HIDDEN void wll_checkopts(lua_State *L, int idx, const char *fname,
+                              const char *const keys[], int flags);
+/* The key of keys nearest to key (edit distance; a prefix counts as
+ * near), or NULL when keys is empty. */
+WLL_HIDDEN const char *wll_nearest(const char *key, const char *const keys[]);
 /* The current line of the innermost Lua function (0 if none). */
 WLL_HIDDEN int wll_curline(lua_State *L);
 /* Pushes the text an engine writer produces (herd, JSON, histogram): a

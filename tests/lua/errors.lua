@@ -17,7 +17,7 @@ end
 -- wrong types in the test table
 fails("wl.litmus: location 'x' must be an integer, not string",
       wl.litmus, { init = { x = "one" }, { "st.weak x, 1" } })
-fails("wl.litmus: unknown field 'exist'",
+fails("wl.litmus: unknown option 'exist' (did you mean 'exists'?)",
       wl.litmus, { init = { x = 0 }, { "st.weak x, 1" }, exist = "x == 1" })
 fails("wl.litmus: thread 2 must be a function or a table",
       wl.litmus, { { "st.weak x, 1" }, 42 })
