@@ -15,6 +15,7 @@
  * constant memory) stop the launch; dev:launch raises one message naming
  * the file, line, block, thread, warp and lane, and the device stays
  * usable. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +299,11 @@ wll_darray *wll_kernel_checkarr(lua_State *L, int arg) {
   return checkarr(L, arg);
 }
 
+/* The byte offset of element i of a (in [lo, hi): no overflow). */
+static uint64_t byte_off(const darray *a, lua_Integer i) {
+  return a->base + (uint64_t)i * (uint64_t)a->esize;
+}
+
 /* The byte offset of a[i], or a lane failure. */
 static uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
   int isnum;
@@ -314,23 +320,29 @@ static uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
 
 uint64_t wll_kernel_offset(lua_State *L, wll_krun *r, wll_darray *a,
                            lua_Integer i, int thread) {
-  if (i < 0 || i >= a->len)
+  if (i < a->lo || i >= a->hi) {
+    const char *sp = a->space == WL_SPACE_SHARED     ? "shared"
+                     : a->space == WL_SPACE_LOCAL    ? "local"
+                     : a->space == WL_SPACE_CONSTANT ? "constant"
+                     : a->space == WL_SPACE_PARAM    ? "parameter"
+                                                     : "global";
+    if (a->lo < 0) /* a view: name the memory it lies in */
+      wll_kernel_fail(L, r, thread,
+                      "index %lld out of bounds for %s view '%s' (valid "
+                      "indices %lld to %lld: its array)",
+                      (long long)i, sp, a->name, (long long)a->lo,
+                      (long long)a->hi - 1);
     wll_kernel_fail(L, r, thread,
                     "index %lld out of bounds for %s array '%s' of %lld "
                     "elements",
-                    (long long)i,
-                    a->space == WL_SPACE_SHARED     ? "shared"
-                    : a->space == WL_SPACE_LOCAL    ? "local"
-                    : a->space == WL_SPACE_CONSTANT ? "constant"
-                    : a->space == WL_SPACE_PARAM    ? "parameter"
-                                                    : "global",
-                    a->name, (long long)a->len);
+                    (long long)i, sp, a->name, (long long)a->len);
+  }
   if ((a->space == WL_SPACE_SHARED || a->space == WL_SPACE_LOCAL) &&
       a->gen != r->gen)
     wll_kernel_fail(L, r, thread, "%s array '%s' belongs to an earlier launch",
                     a->space == WL_SPACE_SHARED ? "shared" : "local",
                     a->name);
-  return a->base + (uint64_t)i * (uint64_t)a->esize;
+  return byte_off(a, i);
 }
 
 /* Performs acc for the running lane; yields when its slice is used up.
@@ -481,10 +493,11 @@ static int host_elem(lua_State *L, darray *a, uint64_t *off) {
     return luaL_error(L, "'%s' holds %s vectors: use %s:read() and "
                          "%s:write(t) (components in order)",
                       a->name, type_words[a->type], a->name, a->name);
-  if (i < 0 || i >= a->len)
-    return luaL_error(L, "index %I out of bounds for '%s' of %I elements", i,
-                      a->name, a->len);
-  *off = a->base + (uint64_t)i * (uint64_t)a->esize;
+  if (i < a->lo || i >= a->hi)
+    return luaL_error(L, "index %I out of bounds for '%s' of %I elements%s", i,
+                      a->name, a->len,
+                      a->lo < 0 ? " (nor inside the array it views)" : "");
+  *off = byte_off(a, i);
   return 0;
 }
 
@@ -562,23 +575,28 @@ static int arr_tostring(lua_State *L) {
 static int arr_read(lua_State *L) {
   darray *a = checkarr(L, 1);
   lua_Integer first = luaL_optinteger(L, 2, 0);
-  lua_Integer n = luaL_optinteger(L, 3, a->len - first), i;
+  lua_Integer n, i;
   uint8_t buf[16];
   if (a->dev == NULL)
     return luaL_error(L, "'%s' exists only inside its kernel", a->name);
   if (KS(L)->run != NULL)
     return luaL_error(L, "read '%s' on the host, after the launch", a->name);
-  if (first < 0 || n < 0 || first + n > a->len)
-    return luaL_error(L, "read of [%I, %I) outside '%s' of %I elements",
-                      first, first + n, a->name, a->len);
+  n = lua_isnoneornil(L, 3) && first >= 0 && first <= a->len
+          ? a->len - first
+          : luaL_optinteger(L, 3, 0);
+  if (!wl_range_inside(first, n, 0, a->len))
+    return luaL_error(L, "read of %I elements from %I outside '%s' of %I "
+                         "elements",
+                      n, first, a->name, a->len);
+  if (n > INT_MAX / type_ncomp[a->type])
+    return luaL_error(L, "read of %I elements: too many for one table", n);
   {
     /* vectors read as their components, one after the other */
     int nc = type_ncomp[a->type], cs = a->esize / nc;
     lua_createtable(L, (int)(n * nc), 0);
     for (i = 0; i < n * nc; i++) {
       if (wl_device_read(a->dev->d, a->id,
-                         a->base + (uint64_t)first * a->esize +
-                             (uint64_t)i * cs,
+                         byte_off(a, first) + (uint64_t)i * cs,
                          buf, (uint64_t)cs))
         return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
       pushbytes(L, type_base[a->type], buf);
@@ -602,9 +620,10 @@ static void write_values(lua_State *L, darray *a, int idx, lua_Integer first) {
                       (uint64_t)cs);
     return;
   }
-  /* vectors take their components, one after the other */
+  /* vectors take their components, one after the other: n values fill
+   * ceil(n / nc) elements */
   n = (lua_Integer)luaL_len(L, idx);
-  if (first < 0 || first * nc + n > a->len * nc)
+  if (!wl_range_inside(first, n / nc + (n % nc != 0), 0, a->len))
     luaL_error(L, "write of %I values at %I outside '%s' of %I elements", n,
                first, a->name, a->len * nc);
   for (i = 0; i < n; i++) {
@@ -612,8 +631,7 @@ static void write_values(lua_State *L, darray *a, int idx, lua_Integer first) {
     tobytes(L, bt, -1, buf);
     lua_pop(L, 1);
     if (wl_device_write(a->dev->d, a->id,
-                        a->base + (uint64_t)first * a->esize +
-                            (uint64_t)i * cs,
+                        byte_off(a, first) + (uint64_t)i * cs,
                         buf, (uint64_t)cs))
       luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
   }
@@ -861,6 +879,8 @@ static darray *newarr(lua_State *L, kdev *dev, int id, int space, int type,
   a->type = type;
   a->esize = type_sizes[type];
   a->len = len;
+  a->lo = 0;
+  a->hi = len;
   snprintf(a->name, sizeof a->name, "%s", name ? name : "?");
   luaL_setmetatable(L, WLL_DARRAY);
   return a;
@@ -871,10 +891,12 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
   uint64_t size = 0;
   int id = -1, lane, first = -1;
   darray *a;
+  uint64_t bytes = wll_bytes(L, n, type_sizes[type], "shared array");
   if (r->probe) {
     uint64_t al = (uint64_t)type_sizes[type];
-    r->probe_shared = (r->probe_shared + al - 1) / al * al +
-                      (uint64_t)n * (uint64_t)type_sizes[type];
+    if (wl_size_add((r->probe_shared + al - 1) / al * al, bytes,
+                    &r->probe_shared) != 0)
+      r->probe_shared = UINT64_MAX;
     newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
     return;
   }
@@ -884,9 +906,7 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
     int t = lanes ? r->warp * 32 + lane : r->thread, k;
     if (lanes && !(lanes >> lane & 1))
       continue;
-    if (wl_kernel_shared(r->l, r->block, t,
-                         (uint64_t)n * (uint64_t)type_sizes[type],
-                         type_sizes[type], 0, wll_curline(L), &k,
+    if (wl_kernel_shared(r->l, r->block, t, bytes, type_sizes[type], 0, wll_curline(L), &k,
                          &size) != 0)
       raise_launch(L, r);
     if (first < 0)
@@ -944,7 +964,7 @@ static int c_extern_shared(lua_State *L) {
                      name, (long long)off, type_words[type], es);
   n = lua_isnoneornil(L, 4) ? ((lua_Integer)size - off) / es
                             : luaL_checkinteger(L, 4);
-  if (n < 0 || (uint64_t)off + (uint64_t)n * (uint64_t)es > size)
+  if (!wl_range_inside(off / es, n, 0, (lua_Integer)(size / (uint64_t)es)))
     return lane_fail(L, r, "extern shared view '%s' (%lld x %s at byte %lld) "
                            "does not fit the launch's %llu dynamic bytes "
                            "(launch option shared =)",
@@ -960,15 +980,22 @@ static int c_extern_shared(lua_State *L) {
  * their own (pointer arithmetic: &a[first]) */
 static int arr_view(lua_State *L) {
   darray *a = checkarr(L, 1), *v;
-  lua_Integer first = luaL_checkinteger(L, 2);
-  lua_Integer n = luaL_optinteger(L, 3, a->len - first);
-  if (first < 0 || n < 0 || first + n > a->len)
-    return luaL_error(L, "view [%I, %I) outside '%s' of %I elements", first,
-                      first + n, a->name, a->len);
+  lua_Integer first = luaL_checkinteger(L, 2), n;
+  /* a view of a view may start before it (V:view(-1)): anywhere in the
+   * memory both lie in */
+  n = lua_isnoneornil(L, 3) && first >= a->lo && first <= a->len
+          ? a->len - first
+          : luaL_optinteger(L, 3, 0);
+  if (!wl_range_inside(first, n, a->lo, a->hi))
+    return luaL_error(L, "view of %I elements from %I outside '%s' of %I "
+                         "elements",
+                      n, first, a->name, a->len);
   v = lua_newuserdatauv(L, sizeof *v, 1);
   *v = *a;
-  v->base = a->base + (uint64_t)first * (uint64_t)a->esize;
+  v->base = byte_off(a, first);
   v->len = n;
+  v->lo = a->lo - first;
+  v->hi = a->hi - first;
   luaL_setmetatable(L, WLL_DARRAY);
   lua_getiuservalue(L, 1, 1);
   lua_setiuservalue(L, -2, 1);
@@ -984,7 +1011,7 @@ static int c_local_array(lua_State *L) {
   if (n < 0)
     return luaL_argerror(L, 3, "negative array size");
   if (wl_kernel_local(r->l, r->block, r->thread,
-                      (uint64_t)n * (uint64_t)type_sizes[type],
+                      wll_bytes(L, n, type_sizes[type], "c:local_array"),
                       wll_curline(L), &id) != 0)
     return raise_launch(L, r);
   a = newarr(L, NULL, id, WL_SPACE_LOCAL, type, n,
@@ -1179,7 +1206,7 @@ static int alloc_arr(lua_State *L, int space) {
   if (KS(L)->run != NULL)
     return luaL_error(L, "allocate device memory on the host, outside "
                          "kernels");
-  if (wl_device_alloc(d->d, space, (uint64_t)n * (uint64_t)type_sizes[type],
+  if (wl_device_alloc(d->d, space, wll_bytes(L, n, type_sizes[type], name),
                       name, &id) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
   a = newarr(L, d, id, space, type, n, name);
@@ -1204,7 +1231,7 @@ static int kd_free(lua_State *L) {
     return luaL_argerror(L, 2, "not an allocation of this device");
   if (wl_device_release(d->d, a->id) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
-  a->len = 0;
+  a->len = a->lo = a->hi = 0;
   return 0;
 }
 
@@ -1250,25 +1277,36 @@ typedef struct lctx {
   int ks;                             /* the kstate: upvalue 1 */
 } lctx;
 
+/* One dimension of a launch: an integer from 1 to 2^31 - 1 (CUDA's
+ * largest gridDim.x), never truncated to an int. */
+static int dim_value(lua_State *L, int idx, const char *key) {
+  int isnum;
+  lua_Integer v = lua_tointegerx(L, idx, &isnum);
+  if (!isnum || v < 1 || v > INT_MAX)
+    luaL_error(L, "launch: %s dimensions must be integers from 1 to %d",
+               key, INT_MAX);
+  return (int)v;
+}
+
 static void dim3(lua_State *L, int idx, const char *key, int out[3]) {
   int t;
   out[0] = out[1] = out[2] = 1;
   t = lua_getfield(L, idx, key);
   if (t == LUA_TNUMBER) {
-    out[0] = (int)luaL_checkinteger(L, -1);
+    out[0] = dim_value(L, -1, key);
   } else if (t == LUA_TTABLE) {
     static const char *const xyz[] = {"x", "y", "z", NULL};
     int i;
     wll_checkopts(L, -1, key, xyz, WLL_OPTS_ARRAY);
     for (i = 0; i < 3; i++) {
       if (lua_rawgeti(L, -1, i + 1) == LUA_TNUMBER)
-        out[i] = (int)lua_tointeger(L, -1);
+        out[i] = dim_value(L, -1, key);
       else if (!lua_isnil(L, -1))
         luaL_error(L, "launch: %s[%d] must be an integer", key, i + 1);
       lua_pop(L, 1);
       lua_getfield(L, -1, i == 0 ? "x" : i == 1 ? "y" : "z");
       if (lua_type(L, -1) == LUA_TNUMBER)
-        out[i] = (int)lua_tointeger(L, -1);
+        out[i] = dim_value(L, -1, key);
       lua_pop(L, 1);
     }
   } else if (t != LUA_TNIL) {
@@ -1565,18 +1603,6 @@ static const char *const launch_keys[] = {
 static const char *const occupancy_keys[] = {
     "block", "shared", "static_shared", "regs", "cache", NULL};
 
-static lua_Integer opt_int(lua_State *L, int idx, const char *k,
-                           lua_Integer def) {
-  lua_Integer v = def;
-  if (lua_getfield(L, idx, k) != LUA_TNIL) {
-    int isnum;
-    v = lua_tointegerx(L, -1, &isnum);
-    if (!isnum)
-      luaL_error(L, "launch: %s must be an integer", k);
-  }
-  lua_pop(L, 1);
-  return v;
-}
 
 /* Pushes the function of kernel argument k: wl.kernel(...) and
  * wl.warp_kernel(...) tables or plain functions; returns 1 for a
@@ -1740,7 +1766,8 @@ static int make_param(lua_State *L, kdev *d, int idx, int argno) {
   }
   type = isint ? WL_TYPE_INT64 : WL_TYPE_DOUBLE;
   snprintf(name, sizeof name, "argument %d", argno);
-  if (wl_device_alloc(d->d, WL_SPACE_PARAM, (uint64_t)n * 8, name, &id) != 0)
+  if (wl_device_alloc(d->d, WL_SPACE_PARAM, wll_bytes(L, n, 8, name), name,
+                      &id) != 0)
     luaL_error(L, "launch: %s", wl_ctx_errmsg(d->ctx));
   a = newarr(L, d, id, WL_SPACE_PARAM, type, n, name);
   write_values(L, a, idx, 0);
@@ -1768,11 +1795,14 @@ static int kd_launch(lua_State *L) {
   memset(&cfg, 0, sizeof cfg);
   dim3(L, 3, "grid", cfg.grid);
   dim3(L, 3, "block", cfg.block);
-  cfg.dynamic_shared = (uint32_t)opt_int(L, 3, "shared", 0);
-  cfg.regs_per_thread = (int)opt_int(L, 3, "regs", 0);
-  cfg.seed = (uint64_t)opt_int(L, 3, "seed", 1);
-  cfg.max_steps = (uint64_t)opt_int(L, 3, "max_steps", 0);
-  cfg.slice = (int)opt_int(L, 3, "slice", 0);
+  cfg.dynamic_shared =
+      (uint32_t)wll_optint(L, 3, "launch", "shared", 0, 0, UINT32_MAX);
+  cfg.regs_per_thread = (int)wll_optint(L, 3, "launch", "regs", 0, 0, 255);
+  cfg.seed = (uint64_t)wll_optint(L, 3, "launch", "seed", 1, LUA_MININTEGER,
+                                  LUA_MAXINTEGER);
+  cfg.max_steps = (uint64_t)wll_optint(L, 3, "launch", "max_steps", 0, 0,
+                                       LUA_MAXINTEGER);
+  cfg.slice = (int)wll_optint(L, 3, "launch", "slice", 0, 0, INT_MAX);
   cfg.profile =
       wll_optword(L, 3, "launch", "profile", "weak", profile_words) == 1
           ? WL_PROFILE_H100
@@ -1827,10 +1857,13 @@ static int kd_launch(lua_State *L) {
   lua_getinfo(L, ">S", &ar);
   snprintf(src, sizeof src, "%s", ar.short_src);
   cfg.source = src;
-  if (lua_getfield(L, 3, "static_shared") != LUA_TNIL)
-    cfg.static_shared = (uint32_t)luaL_checkinteger(L, -1);
-  else
-    cfg.static_shared = (uint32_t)probe_shared(L, &x, ks);
+  if (lua_getfield(L, 3, "static_shared") != LUA_TNIL) {
+    cfg.static_shared = (uint32_t)wll_optint(L, 3, "launch", "static_shared",
+                                             0, 0, UINT32_MAX);
+  } else {
+    uint64_t s = probe_shared(L, &x, ks);
+    cfg.static_shared = s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+  }
   lua_pop(L, 1);
   cfg.run_warp = run_warp;
   cfg.block_done = block_done;
@@ -1866,9 +1899,12 @@ static int kd_occupancy(lua_State *L) {
   wll_checkopts(L, 2, "occupancy", occupancy_keys, 0);
   memset(&cfg, 0, sizeof cfg);
   dim3(L, 2, "block", cfg.block);
-  cfg.dynamic_shared = (uint32_t)opt_int(L, 2, "shared", 0);
-  cfg.static_shared = (uint32_t)opt_int(L, 2, "static_shared", 0);
-  cfg.regs_per_thread = (int)opt_int(L, 2, "regs", 0);
+  cfg.dynamic_shared =
+      (uint32_t)wll_optint(L, 2, "occupancy", "shared", 0, 0, UINT32_MAX);
+  cfg.static_shared = (uint32_t)wll_optint(L, 2, "occupancy", "static_shared",
+                                           0, 0, UINT32_MAX);
+  cfg.regs_per_thread =
+      (int)wll_optint(L, 2, "occupancy", "regs", 0, 0, 255);
   cfg.cache_pref = wll_optword(L, 2, "occupancy", "cache", "none", pref_words);
   if (wl_device_occupancy(d->d, &cfg, &o) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));

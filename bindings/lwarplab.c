@@ -106,6 +106,31 @@ int wll_optword(lua_State *L, int idx, const char *fname, const char *key,
   return i;
 }
 
+uint64_t wll_bytes(lua_State *L, lua_Integer n, int esize,
+                   const char *fname) {
+  uint64_t b;
+  if (n < 0)
+    luaL_error(L, "%s: negative element count (%I)", fname, n);
+  if (wl_size_mul((uint64_t)n, (uint64_t)esize, &b) != 0)
+    luaL_error(L, "%s: %I elements of %d bytes: too large", fname, n, esize);
+  return b;
+}
+
+lua_Integer wll_optint(lua_State *L, int idx, const char *fname,
+                       const char *key, lua_Integer def, lua_Integer lo,
+                       lua_Integer hi) {
+  lua_Integer v = def;
+  if (lua_getfield(L, idx, key) != LUA_TNIL) {
+    int isnum;
+    v = lua_tointegerx(L, -1, &isnum);
+    if (!isnum || v < lo || v > hi)
+      luaL_error(L, "%s: option '%s' must be an integer from %I to %I, not %s",
+                 fname, key, lo, hi, luaL_tolstring(L, -1, NULL));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
 /* The edit distance of a and b (insertions, deletions, substitutions and
  * transpositions of neighbours), capped at 99. */
 static int edit_distance(const char *a, const char *b) {

@@ -91,6 +91,16 @@ WLL_HIDDEN void wll_checkopts(lua_State *L, int idx, const char *fname,
 /* The key of keys nearest to key (edit distance; a prefix counts as
  * near), or NULL when keys is empty. */
 WLL_HIDDEN const char *wll_nearest(const char *key, const char *const keys[]);
+/* Checked sizes from the user (wl_size_mul): n elements of esize bytes,
+ * or raises "fname: N elements of M bytes: too large" (n < 0 too). */
+WLL_HIDDEN uint64_t wll_bytes(lua_State *L, lua_Integer n, int esize,
+                              const char *fname);
+/* Option key of the table at idx as an integer in [lo, hi] (def when
+ * absent); raises "fname: option 'key' must be an integer from lo to
+ * hi" otherwise, so that no option is silently truncated to a C type. */
+WLL_HIDDEN lua_Integer wll_optint(lua_State *L, int idx, const char *fname,
+                                  const char *key, lua_Integer def,
+                                  lua_Integer lo, lua_Integer hi);
 /* The current line of the innermost Lua function (0 if none). */
 WLL_HIDDEN int wll_curline(lua_State *L);
 /* Pushes the text an engine writer produces (herd, JSON, histogram): a
@@ -167,7 +177,12 @@ typedef struct wll_darray {
   int type;         /* index in wll_type_words */
   int esize;        /* bytes per element */
   uint64_t base;    /* byte offset of element 0 in its memory (views) */
-  lua_Integer len;
+  lua_Integer len;  /* #a: what read, write and a fill cover */
+  /* the indices that lie inside the underlying memory: lo <= i < hi.
+   * An array has lo = 0, hi = len; a view of A from element f has lo =
+   * -f, so that V[-1] (the stencil's `in + RADIUS` idiom) is A[f - 1],
+   * as pointer arithmetic in CUDA allows. */
+  lua_Integer lo, hi;
   unsigned gen;     /* shared/local: the launch that made it */
   char name[40];
 } wll_darray;

@@ -650,7 +650,7 @@ static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
       lua_Integer i;
       k = __builtin_ctz(b);
       i = v->v[k].i;
-      if (i < 0 || i >= a->len)
+      if (i < a->lo || i >= a->hi)
         wll_kernel_offset(L, r, a, i, lo + k); /* raises */
       off[k] = a->base + (uint64_t)i * (uint64_t)a->esize;
     }
@@ -672,7 +672,7 @@ static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
                         a->name, (long long)a->len - 1);
       i = (lua_Integer)n;
     }
-    if (i < 0 || i >= a->len)
+    if (i < a->lo || i >= a->hi)
       wll_kernel_offset(L, r, a, i, lo + k); /* raises */
     off[k] = a->base + (uint64_t)i * (uint64_t)a->esize;
   }
