@@ -1019,7 +1019,14 @@ static const luaL_Reg w_methods[] = {
     {"lanes", w_lanes},
     {NULL, NULL}};
 
+static const lua_CFunction f_w_atomic = w_atomic;
+static const lua_CFunction f_w_threadfence = w_threadfence;
+
 void wll_warpvec_open(lua_State *L, int ks) {
+  /* the methods the probe runs (no device access): the rest are gated */
+  static const char *const keep[] = {"shared", "where", "select", "any",
+                                     "all",    "ballot", "active", "lanes",
+                                     NULL};
   wll_kstate *k = lua_touserdata(L, ks);
   int mt;
   size_t i, j;
@@ -1040,7 +1047,7 @@ void wll_warpvec_open(lua_State *L, int ks) {
   lua_newtable(L);
   lua_pushvalue(L, ks);
   lua_pushvalue(L, mt);
-  luaL_setfuncs(L, w_methods, 2);
+  wll_setfuncs_gated(L, w_methods, 2, keep);
   for (i = 0; wll_cuda_atomics[i].name != NULL; i++)
     for (j = 0; j < 3; j++) {
       char name[48];
@@ -1049,14 +1056,14 @@ void wll_warpvec_open(lua_State *L, int ks) {
       lua_pushvalue(L, mt);
       lua_pushinteger(L, wll_cuda_atomics[i].op);
       lua_pushinteger(L, wll_suffix_scope[j]);
-      lua_pushcclosure(L, w_atomic, 4);
+      wll_push_gated(L, &f_w_atomic, 4);
       lua_setfield(L, -2, name);
     }
   for (i = 0; i < 3; i++) {
     lua_pushvalue(L, ks);
     lua_pushvalue(L, mt);
     lua_pushinteger(L, wll_suffix_scope[i]);
-    lua_pushcclosure(L, w_threadfence, 3);
+    wll_push_gated(L, &f_w_threadfence, 3);
     lua_setfield(L, -2, wll_fence_names[i]);
   }
   lua_setiuservalue(L, ks, 2);

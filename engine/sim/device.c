@@ -1624,6 +1624,11 @@ int wl_kernel_barrier(wl_launch *l, int block, int thread, int line) {
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_barrier: no such thread");
   s->state[thread] = WL_LANE_BARRIER;
   s->barline[thread] = line;
+  /* a loop of barriers is as much a thread's last act as an access: the
+   * step bound names it */
+  l->last_block = block;
+  l->last_thread = thread;
+  l->last_line = line;
   s->slice[thread] = 0;
   s->nwaiting++;
   return 0;
