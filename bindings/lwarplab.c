@@ -1019,26 +1019,70 @@ static int l_parse(lua_State *L) {
   return parse_into(L, fn, s, len);
 }
 
+/* An OS handle held across Lua calls that may raise (a buffer that grows,
+ * a string pushed): its box is made first and closes it when collected,
+ * so that it is released "even in case of errors" (lauxlib's
+ * luaL_loadfilex, liolib's newprefile). */
+#define WLL_HANDLE "warplab.Handle"
+typedef struct handle {
+  FILE *f;
+  DIR *d;
+} handle;
+
+static int handle_close(lua_State *L) {
+  handle *h = luaL_checkudata(L, 1, WLL_HANDLE);
+  if (h->f != NULL)
+    fclose(h->f);
+  if (h->d != NULL)
+    closedir(h->d);
+  h->f = NULL;
+  h->d = NULL;
+  return 0;
+}
+
+static handle *handle_box(lua_State *L) {
+  handle *h = lua_newuserdatauv(L, sizeof *h, 0);
+  h->f = NULL;
+  h->d = NULL;
+  if (luaL_newmetatable(L, WLL_HANDLE)) {
+    lua_pushcfunction(L, handle_close);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, handle_close);
+    lua_setfield(L, -2, "__close");
+  }
+  lua_setmetatable(L, -2);
+  return h;
+}
+
 static int l_load(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   luaL_Buffer b;
-  FILE *f;
+  handle *h;
   size_t got;
-  f = fopen(path, "rb");
-  if (f == NULL)
+  struct stat st;
+  lua_settop(L, 1);
+  h = handle_box(L); /* 2 */
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return luaL_error(L, "%s: is a directory (wl.load reads one .litmus "
+                         "file; wl.corpus reads a directory)",
+                      path);
+  h->f = fopen(path, "rb");
+  if (h->f == NULL)
     return luaL_error(L, "%s: %s", path, strerror(errno));
   luaL_buffinit(L, &b);
   do {
     char *p = luaL_prepbuffer(&b);
-    got = fread(p, 1, LUAL_BUFFERSIZE, f);
+    got = fread(p, 1, LUAL_BUFFERSIZE, h->f);
     luaL_addsize(&b, got);
   } while (got == LUAL_BUFFERSIZE);
-  if (ferror(f)) {
-    fclose(f);
-    return luaL_error(L, "%s: read error", path);
+  if (ferror(h->f)) {
+    int e = errno;
+    return luaL_error(L, "%s: read error: %s", path, strerror(e));
   }
-  fclose(f);
   luaL_pushresult(&b);
+  lua_pushcfunction(L, handle_close);
+  lua_pushvalue(L, 2);
+  lua_call(L, 1, 0);
   {
     size_t len;
     const char *s = lua_tolstring(L, -1, &len);
@@ -1050,14 +1094,16 @@ static int l_load(lua_State *L) {
  * the corpus helper.  Raises on an unreadable directory. */
 static int l_listdir(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
-  DIR *d;
+  handle *h;
   struct dirent *e;
   lua_Integer n = 0;
+  lua_settop(L, 1);
+  h = handle_box(L); /* 2: closes the directory if a push raises */
   lua_newtable(L);
-  d = opendir(path);
-  if (d == NULL)
+  h->d = opendir(path);
+  if (h->d == NULL)
     return luaL_error(L, "%s: %s", path, strerror(errno));
-  while ((e = readdir(d)) != NULL) {
+  while ((e = readdir(h->d)) != NULL) {
     struct stat st;
     const char *full;
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -1071,7 +1117,8 @@ static int l_listdir(lua_State *L) {
     lua_rawseti(L, -3, ++n);
     lua_pop(L, 1);
   }
-  closedir(d);
+  closedir(h->d);
+  h->d = NULL;
   return 1;
 }
 

@@ -140,3 +140,10 @@ fails("can only be used while its thread function runs",
       function() return saved.x end)
 
 print("errors: ok")
+
+-- a directory as input says so (it used to say only "read error"); the
+-- file and directory handles are held in a box that closes them on every
+-- error path
+fails("tests/lua: is a directory", wl.load, "tests/lua")
+fails("no/such/dir: No such file or directory", wl._listdir, "no/such/dir")
+assert(#wl._listdir("tests/lua") > 3)
