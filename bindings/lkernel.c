@@ -822,6 +822,17 @@ static int c_cuda_atomic(lua_State *L) {
   int op = (int)lua_tointeger(L, lua_upvalueindex(2));
   int scope = (int)lua_tointeger(L, lua_upvalueindex(3));
   lua_remove(L, 1);
+  if (op == WL_OP_MIN || op == WL_OP_MAX) { /* CUDA has none for floats */
+    darray *a = checkarr(L, 1);
+    if (type_base[a->type] == WL_TYPE_FLOAT ||
+        type_base[a->type] == WL_TYPE_DOUBLE)
+      return lane_fail(L, running(L),
+                       "CUDA has no %s for %s ('%s'); use atomicCAS on its "
+                       "bits, or c:atomic_fetch_%s",
+                       op == WL_OP_MIN ? "atomicMin" : "atomicMax",
+                       type_words[a->type], a->name,
+                       op == WL_OP_MIN ? "min" : "max");
+  }
   return atomic_with(L, op, WL_SEM_RELAXED, scope, 3,
                      op == WL_OP_CAS ? 4 : 0);
 }
@@ -2367,8 +2378,9 @@ static int kd_set_cache(lua_State *L) {
 
 /* dev:set_shared_mem_config("four_byte" | "eight_byte") --
  * cudaDeviceSetSharedMemConfig: the width of a bank (Kepler's 8-byte
- * mode); returns the previous one.  Real GPUs since Maxwell ignore it;
- * the simulated device follows it on every preset. */
+ * mode); returns the previous one.  Real GPUs since Maxwell ignore it,
+ * and so do the sm_70, sm_80 and sm_90 presets (eight_byte returns a
+ * note as a second value); the others follow it. */
 static int kd_set_banks(lua_State *L) {
   static const char *const words[] = {"four_byte", "eight_byte", NULL};
   kdev *d = checkkdev(L, 1);
@@ -2377,6 +2389,20 @@ static int kd_set_banks(lua_State *L) {
   int w = wll_checkword(L, 2, NULL, words, "bank size") == 0 ? 4 : 8;
   if (KS(L)->run != NULL)
     return luaL_error(L, "set the bank size between launches");
+  if (strcmp(c->name, "sm_90") == 0 || strcmp(c->name, "sm_80") == 0 ||
+      strcmp(c->name, "sm_70") == 0) {
+    /* as the driver does since Maxwell: success, and nothing changes */
+    lua_pushstring(L, prev == 8 ? "eight_byte" : "four_byte");
+    if (w == 8) {
+      lua_pushfstring(L, "%s ignores cudaDeviceSetSharedMemConfig: its banks "
+                         "stay four bytes wide (eight_byte was Kepler's; "
+                         "wl.device{preset = \"%s\", bank_bytes = 8} "
+                         "simulates it)",
+                      c->name, c->name);
+      return 2;
+    }
+    return 1;
+  }
   if (wl_device_set_banks(d->d, c->banks, w) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
   lua_pushstring(L, prev == 8 ? "eight_byte" : "four_byte");

@@ -898,6 +898,12 @@ static int w_atomic(lua_State *L) {
     return 1;
   }
   offsets(L, r, a, 3, mask, off);
+  if ((bt == WL_TYPE_FLOAT || bt == WL_TYPE_DOUBLE) &&
+      (op == WL_OP_MIN || op == WL_OP_MAX))
+    return wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(r->active),
+                           "CUDA has no %s for floating-point arrays ('%s')",
+                           op == WL_OP_MIN ? "atomicMin" : "atomicMax",
+                           a->name);
   if ((bt == WL_TYPE_FLOAT || bt == WL_TYPE_DOUBLE) && op != WL_OP_ADD &&
       op != WL_OP_SUB && op != WL_OP_EXCH && op != WL_OP_MIN &&
       op != WL_OP_MAX && op != WL_OP_CAS)

@@ -79,3 +79,19 @@ fails("out of bounds for global view", dev.launch, dev, wl.kernel(function(c, b)
   b:view(8)[-9] = 1
 end), { grid = 1, block = 1 }, B)
 print("limits ok")
+
+-- CUDA's gaps, as CUDA has them: no atomicMax/atomicMin on floats; Hopper
+-- ignores cudaDeviceSetSharedMemConfig
+local F = dev:malloc("float", 4)
+fails("CUDA has no atomicMax for float", dev.launch, dev,
+      wl.kernel(function(c, f) c:atomicMax(f, 0, 1.5) end), { block = 1 }, F)
+fails("CUDA has no atomicMin for floating-point", dev.launch, dev,
+      wl.warp_kernel(function(w, f) w:atomicMin(f, 0, 1.5) end),
+      { block = 32 }, F)
+dev:launch(wl.kernel(function(c, f) c:atomicAdd(f, 0, 1.5) end),
+           { block = 2 }, F)
+assert(F:read()[1] == 3.0)
+local prev, note = dev:set_shared_mem_config("eight_byte")
+assert(prev == "four_byte" and note:find("sm_90 ignores", 1, true), note)
+assert(dev.config.bank_bytes == 4)
+print("gaps ok")
