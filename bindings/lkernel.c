@@ -1440,10 +1440,10 @@ static void push_c(lua_State *L, lctx *x, int b, int t) {
   int bi[3], ti[3];
   bi[0] = b % x->r.gdim[0];
   bi[1] = b / x->r.gdim[0] % x->r.gdim[1];
-  bi[2] = b / (x->r.gdim[0] * x->r.gdim[1]);
+  bi[2] = (int)(b / ((int64_t)x->r.gdim[0] * x->r.gdim[1]));
   ti[0] = t % x->r.bdim[0];
   ti[1] = t / x->r.bdim[0] % x->r.bdim[1];
-  ti[2] = t / (x->r.bdim[0] * x->r.bdim[1]);
+  ti[2] = (int)(t / ((int64_t)x->r.bdim[0] * x->r.bdim[1]));
   lua_createtable(L, 0, 8);
   push_dim(L, ti[0], ti[1], ti[2]);
   lua_setfield(L, -2, "threadIdx");
@@ -1465,7 +1465,7 @@ static void push_c(lua_State *L, lctx *x, int b, int t) {
 
 /* The lanes of warp w that exist (a block's last warp may be partial). */
 static uint32_t warp_lanes(const lctx *x, int w) {
-  int n = x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2] - w * 32;
+  int64_t n = (int64_t)x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2] - w * 32;
   return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
@@ -1477,7 +1477,7 @@ static void push_w(lua_State *L, lctx *x, int b, int w) {
   wll_lanes *v[4];
   bi[0] = b % x->r.gdim[0];
   bi[1] = b / x->r.gdim[0] % x->r.gdim[1];
-  bi[2] = b / (x->r.gdim[0] * x->r.gdim[1]);
+  bi[2] = (int)(b / ((int64_t)x->r.gdim[0] * x->r.gdim[1]));
   lua_createtable(L, 0, 8);
   lua_createtable(L, 0, 3);
   for (k = 0; k < 3; k++) {
@@ -1493,7 +1493,7 @@ static void push_w(lua_State *L, lctx *x, int b, int w) {
       continue;
     wll_lanes_seti(v[0], lane, t % x->r.bdim[0]);
     wll_lanes_seti(v[1], lane, t / x->r.bdim[0] % x->r.bdim[1]);
-    wll_lanes_seti(v[2], lane, t / (x->r.bdim[0] * x->r.bdim[1]));
+    wll_lanes_seti(v[2], lane, (int)(t / ((int64_t)x->r.bdim[0] * x->r.bdim[1])));
     wll_lanes_seti(v[3], lane, lane);
   }
   push_dim(L, bi[0], bi[1], bi[2]);
@@ -1651,7 +1651,11 @@ static void probe_run(lua_State *L, lctx *x, kstate *ks) {
   int top = lua_gettop(L), nt, nargs, nres = 0, status;
   uint32_t *masks = NULL;
   lua_State *co;
-  nt = x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2];
+  {
+    int64_t n64 = (int64_t)x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2];
+    nt = n64 > 1024 * 1024 ? 1024 * 1024 : (int)n64; /* the engine refuses
+                                                      * such blocks */
+  }
   lua_newtable(L);
   x->r.probe_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   x->r.npdecl = 0;
@@ -2216,6 +2220,7 @@ static int kd_launch(lua_State *L) {
   wl_launch_cfg cfg;
   wl_launch *l = NULL;
   int params[64], nparams = 0;
+  uint64_t bsz;
   lua_Debug ar;
   char src[LUA_IDSIZE + 1];
   if (ks->run != NULL)
@@ -2307,7 +2312,12 @@ static int kd_launch(lua_State *L) {
   if (lua_getfield(L, 3, "static_shared") != LUA_TNIL) {
     cfg.static_shared = (uint32_t)wll_optint(L, 3, "launch", "static_shared",
                                              0, 0, UINT32_MAX);
-  } else {
+  } else if (wl_size_mul((uint64_t)cfg.block[0], (uint64_t)cfg.block[1],
+                         &bsz) == 0 &&
+             wl_size_mul(bsz, (uint64_t)cfg.block[2], &bsz) == 0 &&
+             bsz <= (uint64_t)wl_device_config(d->d)->max_threads_per_block) {
+    /* (a block too large for the device: the launch refuses it below,
+     * with no thread run) */
     probe_run(L, &x, ks);
     cfg.static_shared = x.r.probe_shared > UINT32_MAX
                             ? UINT32_MAX
