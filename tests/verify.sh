@@ -29,8 +29,10 @@ for k in 1 2; do
 done
 t1=$(date +%s)
 echo "verify: props on $COUNT generated tests in $((t1 - t0)) s"
-(cd "$ROOT" && "$B/warplab" run tests/lua/props_fn.lua "$SHARED" "$COUNT" 7) |
-  grep -E '^FAIL|^props_fn' -A 12 || fail=1
+out=$(cd "$ROOT" && "$B/warplab" run tests/lua/props_fn.lua "$SHARED" "$COUNT" 7 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -E '^FAIL|^props_fn' -A 12 | head -n 60
+[ $rc -eq 0 ] || fail=1
 t2=$(date +%s)
 echo "verify: the Lua-function form of $COUNT generated tests in $((t2 - t1)) s"
 if [ $fail -eq 0 ]; then echo "verify: no failure"; else echo "verify: FAILED"; fi
