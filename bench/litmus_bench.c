@@ -44,8 +44,12 @@ int main(int argc, char **argv) {
   int n = 0, cap = 0, reps, rep, k;
   double *pass;
   wl_ctx *ctx;
+  wl_model *model = NULL;
+  wl_explore_opts opts;
+  const char *label = "litmus";
+  char lbuf[300];
   if (argc < 3) {
-    fprintf(stderr, "usage: litmus_bench CSV DIR [REPEATS]\n");
+    fprintf(stderr, "usage: litmus_bench CSV DIR [REPEATS [MODEL.cat]]\n");
     return 2;
   }
   reps = argc > 3 ? atoi(argv[3]) : 5;
@@ -91,6 +95,18 @@ int main(int argc, char **argv) {
   free(csv);
   if (wl_ctx_new(NULL, &ctx) != 0)
     return 2;
+  memset(&opts, 0, sizeof opts);
+  if (argc > 4) {
+    const char *b = strrchr(argv[4], '/');
+    if (wl_model_load(ctx, argv[4], &model) != 0) {
+      fprintf(stderr, "litmus_bench: %s\n", wl_ctx_errmsg(ctx));
+      return 2;
+    }
+    opts.model = model;
+    snprintf(lbuf, sizeof lbuf, "litmus (cat evaluator, %s)",
+             b ? b + 1 : argv[4]);
+    label = lbuf;
+  }
   pass = calloc((size_t)reps, sizeof *pass);
   if (pass == NULL)
     return 2;
@@ -102,7 +118,7 @@ int main(int argc, char **argv) {
       wl_result *r;
       if (wl_litmus_parse(ctx, items[k].path, items[k].src, items[k].len,
                           &t) != 0 ||
-          wl_explore(ctx, t, NULL, &r) != 0) {
+          wl_explore(ctx, t, &opts, &r) != 0) {
         fprintf(stderr, "litmus_bench: %s\n", wl_ctx_errmsg(ctx));
         return 1;
       }
@@ -115,12 +131,12 @@ int main(int argc, char **argv) {
     pass[rep] = now() - t0;
   }
   qsort(pass, (size_t)reps, sizeof *pass, cmp_double);
-  printf("litmus: %d tests explored exhaustively per pass, %d passes\n", n,
-         reps);
-  printf("litmus: best pass %.4f s, median pass %.4f s (target: under 1 s)\n",
-         pass[0], pass[reps / 2]);
+  printf("%s: %d tests explored exhaustively per pass, %d passes\n", label,
+         n, reps);
+  printf("%s: best pass %.4f s, median pass %.4f s%s\n", label, pass[0],
+         pass[reps / 2], model ? "" : " (target: under 1 s)");
   qsort(items, (size_t)n, sizeof *items, cmp_item);
-  printf("litmus: slowest tests (best of %d):\n", reps);
+  printf("%s: slowest tests (best of %d):\n", label, reps);
   for (k = 0; k < n && k < 5; k++) {
     const char *s = strstr(items[k].path, "/PTX/");
     printf("  %8.4f s  %s\n", items[k].best, s ? s + 5 : items[k].path);
@@ -129,6 +145,7 @@ int main(int argc, char **argv) {
     free(items[k].src);
   free(items);
   free(pass);
+  wl_model_free(model);
   wl_ctx_free(ctx);
   return 0;
 }

@@ -7,6 +7,11 @@ SHARED=$(sh "$ROOT/scripts/shared.sh" "$ROOT")
 C="$SHARED/conformance/dat3m"
 echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //')"
 "$B/bench/litmus_bench" "$C/expected/PTXv6_0-expected.csv" "$C/PTX" "${BENCH_REPEATS:-10}"
+# the second engine on the same rows, and on every v7.5 row
+"$B/bench/litmus_bench" "$C/expected/PTXv6_0-expected.csv" "$C/PTX" \
+  "${BENCH_REPEATS:-10}" "$SHARED/spec/ptx-v6.0-isa.cat"
+"$B/bench/litmus_bench" "$C/expected/PTXv7_5-expected.csv" "$C/PTX" \
+  "${BENCH_REPEATS:-10}" "$SHARED/spec/ptx-v7.5.cat"
 "$B/warplab" run "$ROOT/bench/lua_shapes.lua" "${BENCH_LUA_REPEATS:-200}"
 sh "$ROOT/bench/sample_rate.sh" "$B"
 # kernels: warp memory instructions per second for the tiled matmul
