@@ -171,6 +171,29 @@ static int d_load(lua_State *L) {
   return 1;
 }
 
+static const char *const cmp_words[] = {"==", "~=", "<", "<=", ">", ">=",
+                                        "!=", NULL};
+static const int cmp_val[] = {WL_CMP_EQ, WL_CMP_NE, WL_CMP_LT, WL_CMP_LE,
+                              WL_CMP_GT, WL_CMP_GE, WL_CMP_NE};
+
+/* d:await(name, cmp, value [, sem [, scope]]) -> the value read: a spin
+ * loop (`repeat v = d:load(...) until v cmp value`) the explorer runs as
+ * one load of a value that passes, whatever the unroll bound. */
+static int d_await(lua_State *L) {
+  wll_device *d = checkdev(L, 1);
+  int loc = checkloc(L, d, 2);
+  int cmp = cmp_val[luaL_checkoption(L, 3, NULL, cmp_words)];
+  int64_t operand = checkval(L, d, loc, 4);
+  int sem = load_semv[wll_checkword(L, 5, "weak", load_sems, "load semantics")];
+  int scope = checkscope(L, 6, sem);
+  int64_t v = 0;
+  int rc = wl_tb_await(d->tb, loc, sem, scope, cmp, operand, wll_curline(L),
+                       &v);
+  tbcheck(L, d, rc, "await");
+  pushval(L, d, loc, v);
+  return 1;
+}
+
 /* d:store(name, value [, sem [, scope]]) */
 static int d_store(lua_State *L) {
   wll_device *d = checkdev(L, 1);
@@ -648,6 +671,7 @@ wll_device *wll_device_new(lua_State *L, wll_thread *th, int testarg) {
 }
 
 static const luaL_Reg dev_methods[] = {{"load", d_load},
+                                       {"await", d_await},
                                        {"store", d_store},
                                        {"volatile_load", d_volatile_load},
                                        {"volatile_store", d_volatile_store},

@@ -153,18 +153,25 @@ static void eval_pred(lua_State *L, int arg, wll_result *r) {
                                               : nsat == ns;
 }
 
-/* test:explore([{unroll = N}]) -> warplab.Result */
+static int past_deadline(void *ud) { return now() > *(const double *)ud; }
+
+/* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
+ * count_executions = B, model = M}]) -> warplab.Result.  A timeout or
+ * the memory limit stops the exploration with the states found so far:
+ * result.partial says why (nil for a complete result). */
 int wll_test_explore(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_explore_opts o;
   wll_result *r;
-  double t0;
+  double t0, deadline = 0;
   int rc;
   memset(&o, 0, sizeof o);
   if (t->exploring)
     return luaL_error(L, "explore: this test is already being explored");
   if (!lua_isnoneornil(L, 2)) {
-    static const char *const keys[] = {"unroll", "model", NULL};
+    static const char *const keys[] = {"unroll", "model", "timeout",
+                                       "max_memory", "count_executions",
+                                       NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -175,7 +182,26 @@ int wll_test_explore(lua_State *L) {
                              "1000");
       o.unroll = (int)n;
     }
+    if (lua_getfield(L, 2, "timeout") != LUA_TNIL) {
+      int isnum;
+      lua_Number sec = lua_tonumberx(L, -1, &isnum);
+      if (!isnum || !(sec > 0) || sec > 1e9)
+        return luaL_error(L, "explore: timeout must be a positive number "
+                             "of seconds");
+      deadline = sec;
+    }
+    if (lua_getfield(L, 2, "max_memory") != LUA_TNIL) {
+      int isnum;
+      lua_Number b = lua_tonumberx(L, -1, &isnum);
+      if (!isnum || !(b >= 1) || b > 1e18)
+        return luaL_error(L, "explore: max_memory must be a positive number "
+                             "of bytes");
+      o.max_memory = (size_t)b;
+    }
+    if (lua_getfield(L, 2, "count_executions") != LUA_TNIL)
+      o.count_executions = lua_toboolean(L, -1);
   }
+  o.keep_partial = 1;
   lua_settop(L, 2);
   r = lua_newuserdatauv(L, sizeof *r, 2); /* 3 */
   memset(r, 0, sizeof *r);
@@ -199,6 +225,11 @@ int wll_test_explore(lua_State *L) {
   t->errslot = 4;
   t->exploring = 1;
   t0 = now();
+  if (deadline > 0) {
+    deadline += t0;
+    o.should_stop = past_deadline;
+    o.stop_ud = &deadline;
+  }
   rc = wl_explore(t->ctx, t->lt, &o, &r->r);
   r->seconds = now() - t0;
   t->exploring = 0;
@@ -461,6 +492,14 @@ static int result_index(lua_State *L) {
                                                   : wl_result_negative(r->r)));
   else if (strcmp(k, "bound_hit") == 0)
     lua_pushboolean(L, wl_result_bound_hit(r->r));
+  else if (strcmp(k, "partial") == 0) {
+    /* nil for a complete result, else why the exploration stopped */
+    const char *why;
+    if (wl_result_partial(r->r, &why))
+      lua_pushstring(L, why);
+    else
+      lua_pushnil(L);
+  }
   else if (strcmp(k, "traces_cut") == 0)
     lua_pushinteger(L, (lua_Integer)wl_result_traces_cut(r->r));
   else if (strcmp(k, "nstates") == 0)

@@ -49,7 +49,18 @@ static const char usage[] =
     "                             follows\n"
     "      --timeout SECONDS      give up on a file after this long (the\n"
     "                             file counts as failed; the rest go on)\n"
+    "      --max-memory SIZE      stop a file's exploration when it holds\n"
+    "                             more than SIZE (MiB, or with a K, M or G\n"
+    "                             suffix): the states found so far are\n"
+    "                             printed, marked partial, and the file\n"
+    "                             counts as failed\n"
+    "      --count-executions     count every consistent execution (herd's\n"
+    "                             Positive/Negative); by default the\n"
+    "                             explorer finds each final state once, and\n"
+    "                             the counts are counts of states\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    "  A progress line is drawn on stderr (a terminal only) when a file\n"
+    "  takes longer than a second.\n"
     ;
 static const char usage_sample[] =
     "  sample [options] FILE...   run each .litmus file many times on the\n"
@@ -161,11 +172,55 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static double deadline;
+static double deadline, started;
+static const char *exploring; /* the file, for the progress line */
+static int progress_shown;
 
 static int past_deadline(void *ud) {
   (void)ud;
-  return now() > deadline;
+  return deadline > 0 && now() > deadline;
+}
+
+/* The progress line: on a terminal only, once a file has taken more than
+ * a second, at most ten times a second; erased before the result. */
+static void draw_progress(void *ud, const wl_explore_progress *p) {
+  static double last;
+  double t = now();
+  (void)ud;
+  if (t - started < 1 || t - last < 0.1 || !isatty(2))
+    return;
+  last = t;
+  fprintf(stderr, "\r\033[K%s: %.0f s, %zu states, %llu combinations, %zu MB",
+          exploring, t - started, p->states,
+          (unsigned long long)p->combinations, p->memory >> 20);
+  progress_shown = 1;
+}
+
+static void erase_progress(void) {
+  if (progress_shown)
+    fputs("\r\033[K", stderr);
+  progress_shown = 0;
+}
+
+/* "512", "512M", "2G", "64k": a size; a bare number is in MiB.  0 on a
+ * bad or zero size. */
+static size_t parse_size(const char *v) {
+  char *end;
+  double n = strtod(v, &end);
+  double mul = 1 << 20;
+  if (*v == '\0' || !(n > 0))
+    return 0;
+  if (*end == 'k' || *end == 'K')
+    mul = 1 << 10, end++;
+  else if (*end == 'm' || *end == 'M')
+    end++;
+  else if (*end == 'g' || *end == 'G')
+    mul = (double)(1 << 30), end++;
+  if (*end == 'B' || *end == 'b')
+    end++;
+  if (*end != '\0' || n * mul > 1e18)
+    return 0;
+  return (size_t)(n * mul);
 }
 
 static char *read_file(const char *path, size_t *len, char *err,
@@ -263,7 +318,26 @@ static int cmd_litmus(int argc, char **argv) {
                 argv[i]);
         return 2;
       }
-      opts.should_stop = past_deadline;
+    } else if (strcmp(argv[i], "--max-memory") == 0 ||
+               strncmp(argv[i], "--max-memory=", 13) == 0) {
+      const char *v = argv[i][12] == '=' ? argv[i] + 13 : NULL;
+      if (v == NULL) {
+        if (i + 1 >= argc) {
+          fprintf(stderr, "warplab litmus: --max-memory needs a size\n");
+          return 2;
+        }
+        v = argv[++i];
+      }
+      if ((opts.max_memory = parse_size(v)) == 0) {
+        fprintf(stderr,
+                "warplab litmus: --max-memory takes a size (MiB, or with "
+                "a K, M or G suffix), not '%s'\n",
+                v);
+        return 2;
+      }
+      opts.keep_partial = 1;
+    } else if (strcmp(argv[i], "--count-executions") == 0) {
+      opts.count_executions = 1;
     } else if (strcmp(argv[i], "--model") == 0 ||
                strncmp(argv[i], "--model=", 8) == 0) {
       if (argv[i][7] == '=') {
@@ -292,6 +366,8 @@ static int cmd_litmus(int argc, char **argv) {
                     "help)\n");
     return 2;
   }
+  opts.should_stop = past_deadline;
+  opts.progress = draw_progress;
   if (wl_ctx_new(NULL, &ctx) != 0) {
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
@@ -324,11 +400,21 @@ static int cmd_litmus(int argc, char **argv) {
       continue;
     }
     t0 = now();
-    deadline = t0 + timeout;
+    deadline = timeout > 0 ? t0 + timeout : 0;
+    started = t0;
+    exploring = argv[i];
     rc = wl_litmus_parse(ctx, argv[i], src, len, &t);
     free(src);
     if (rc == 0)
       rc = wl_explore(ctx, t, &opts, &r);
+    erase_progress();
+    if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
+      /* --timeout: the file fails, as before --max-memory kept partial
+       * results; only a memory stop prints what it found */
+      rc = WL_ESTOPPED;
+      wl_result_free(r);
+      r = NULL;
+    }
     if (rc != 0) {
       const char *m = wl_ctx_errmsg(ctx);
       if (strncmp(m, argv[i], strlen(argv[i])) == 0)
@@ -353,6 +439,14 @@ static int cmd_litmus(int argc, char **argv) {
       first = 0;
     } else {
       wl_result_write_herd(r, now() - t0, write_stdout, NULL);
+    }
+    {
+      const char *why;
+      if (wl_result_partial(r, &why)) {
+        fprintf(stderr, "warplab: %s: %s; the result above is partial\n",
+                argv[i], why);
+        failed++;
+      }
     }
     wl_result_free(r);
     wl_litmus_free(t);

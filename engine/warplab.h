@@ -257,6 +257,16 @@ int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
                int64_t *value);
 int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                 int line);
+/* A spin loop in one call: loads loc until its value v satisfies
+ * "v <cmp> operand" (cmp a WL_CMP_*) and returns that value in *value.
+ * The explorer chooses only values that satisfy the condition (the
+ * failed iterations of a side-effect-free spin loop change no final
+ * state), so waiting costs one event, not one per iteration and never
+ * the loop bound; a thread that can never pass waits forever and has no
+ * final state.  Engines without a native await run the loop of loads. */
+enum { WL_CMP_EQ, WL_CMP_NE, WL_CMP_LT, WL_CMP_LE, WL_CMP_GT, WL_CMP_GE };
+int wl_tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
+                int64_t operand, int line, int64_t *value);
 /* RMW: *old gets the value read; cas writes b when old == a. */
 int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
                  int scope, int line, int64_t *old);
@@ -301,6 +311,7 @@ void wl_model_free(wl_model *m);
 /* The model's title (its first line); owned by m. */
 const char *wl_model_name(const wl_model *m);
 
+struct wl_explore_progress;
 typedef struct wl_explore_opts {
   /* Each backward branch is taken at most `unroll` times in a trace;
    * 0 means the default (WL_DEFAULT_UNROLL).  Iterations that only
@@ -315,7 +326,34 @@ typedef struct wl_explore_opts {
    * Otherwise the model is evaluated literally on every candidate
    * execution (wl_model_load); it must outlive the call. */
   const wl_model *model;
+  /* 0 (the default): the question is the final states and the verdict;
+   * the search keeps one witness per state and stops expanding a branch
+   * whose final state is known, so each state's count is 1 and the
+   * result's positive and negative counts are counts of states.
+   * Non-zero: every consistent execution is found and counted, as herd
+   * counts them (slower: their number grows much faster than the
+   * number of states). */
+  int count_executions;
+  /* Bytes the exploration may hold (traces, states, witnesses, search
+   * state); 0: no limit.  Past it the exploration stops with WL_ELIMIT
+   * and a message naming the test and the limit, as should_stop stops
+   * it with WL_ESTOPPED: never the system's out-of-memory killer. */
+  size_t max_memory;
+  /* Non-zero: a stop (should_stop or max_memory) returns 0 and the
+   * states found so far, in a result marked partial (wl_result_partial
+   * says why); zero: a stop is an error and there is no result. */
+  int keep_partial;
+  /* Optional: called now and then (about as often as should_stop) with
+   * the exploration's progress; the host decides whether to draw it. */
+  void (*progress)(void *ud, const struct wl_explore_progress *p);
+  void *progress_ud;
 } wl_explore_opts;
+
+typedef struct wl_explore_progress {
+  size_t states;         /* final states found so far */
+  uint64_t combinations; /* combinations of traces searched */
+  size_t memory;         /* bytes the exploration holds */
+} wl_explore_progress;
 
 #define WL_DEFAULT_UNROLL 4
 
@@ -360,6 +398,12 @@ uint64_t wl_result_negative(const wl_result *r);
 int wl_result_bound_hit(const wl_result *r);
 /* Number of the thread's traces cut by the bound. */
 uint64_t wl_result_traces_cut(const wl_result *r);
+/* 0 for a complete result; WL_ESTOPPED or WL_ELIMIT (max_memory) when
+ * the exploration stopped early and keep_partial kept what it had found:
+ * the states listed are allowed, others may be missing, and only an
+ * "Ok" for exists (a "No" for ~exists/forall) is a proof.  *why (may be
+ * NULL) gets the message, owned by r. */
+int wl_result_partial(const wl_result *r, const char **why);
 
 /* ---------------- results as values ---------------- */
 

@@ -53,6 +53,23 @@ static void rel_closure(rel r, int n) {
   }
 }
 
+/* Transitive closure of r restricted to the nodes of mask (rows and
+ * columns outside it are empty). */
+static void rel_closure_on(rel r, uint64_t mask) {
+  uint64_t ks, is;
+  for (ks = mask; ks; ks &= ks - 1) {
+    int k = __builtin_ctzll(ks);
+    uint64_t bk = 1ull << k;
+    if (!r[k])
+      continue;
+    for (is = mask; is; is &= is - 1) {
+      int i = __builtin_ctzll(is);
+      if (r[i] & bk)
+        r[i] |= r[k];
+    }
+  }
+}
+
 static int rel_irreflexive(const rel r, int n) {
   int i;
   for (i = 0; i < n; i++)
@@ -66,19 +83,6 @@ static int rel_acyclic(const rel r, int n) {
   rel_copy(c, r, n);
   rel_closure(c, n);
   return rel_irreflexive(c, n);
-}
-
-static void rel_inverse(rel d, const rel s, int n) {
-  int i;
-  rel_zero(d, n);
-  for (i = 0; i < n; i++) {
-    uint64_t row = s[i];
-    while (row) {
-      int j = __builtin_ctzll(row);
-      row &= row - 1;
-      d[j] |= 1ull << i;
-    }
-  }
 }
 
 /* ---------------------------------------------------------------- */
@@ -108,6 +112,7 @@ typedef struct xp {
   uint64_t work;
   /* trace generation scratch */
   int loophead[4096];
+  uint64_t live[4096]; /* registers live at each instruction */
   /* the current combination */
   int choice[WL_MAX_THREADS];
   /* value-collection mode (domain fixpoint) */
@@ -116,16 +121,66 @@ typedef struct xp {
   int grew;
   /* a cat model given: its candidate enumerator (the second engine) */
   wl__candx *cand;
+  /* the question: every consistent execution counted (all), or only
+   * the final states with a witness each (the default); in the latter
+   * the search unwinds once the state it aims at is found (found) or
+   * once every state the combination can reach is known (combo_done) */
+  int all, found, combo_done;
+  uint64_t combos;
+  int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS]; /* scratch */
+  /* the context's allocator, wrapped to count the bytes held */
+  wl_alloc_fn alloc;
+  void *alloc_ud;
+  size_t mem, mem_peak;
+  int mem_stop; /* stopped by max_memory */
 } xp;
 
+/* The memory limit: every allocation of the exploration goes through
+ * the context, whose hook is wrapped while wl_explore runs so that the
+ * bytes held are counted.  Past the limit the allocation still succeeds
+ * (the search unwinds cleanly at its next stop check) and the
+ * exploration stops with WL_ELIMIT. */
+static void *count_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  xp *x = ud;
+  void *p = x->alloc(x->alloc_ud, ptr, osize, nsize);
+  if (p != NULL || nsize == 0) {
+    x->mem += nsize;
+    x->mem -= ptr != NULL ? osize : 0;
+    if (x->mem > x->mem_peak)
+      x->mem_peak = x->mem;
+  }
+  return p;
+}
+
 static int stop_requested(xp *x) {
-  if (x->opts != NULL && x->opts->should_stop != NULL &&
-      (++x->work & 1023) == 0 && x->opts->should_stop(x->opts->stop_ud)) {
-    x->err =
-        wl__err(x->ctx, WL_ESTOPPED, "%s: exploration stopped", x->t->name);
+  const wl_explore_opts *o = x->opts;
+  if (x->err != 0)
+    return 1;
+  if (o != NULL && o->max_memory > 0 && x->mem > o->max_memory) {
+    x->mem_stop = 1;
+    x->err = wl__err(x->ctx, WL_ELIMIT,
+                     "%s: exploration stopped at the memory limit (%zu "
+                     "MB; --max-memory / max_memory) with %zu states found",
+                     x->t->name, o->max_memory >> 20, x->res->nstates);
     return 1;
   }
-  return x->err != 0;
+  if (o != NULL && (++x->work & 1023) == 0) {
+    if (o->progress != NULL) {
+      wl_explore_progress p;
+      p.states = x->res->nstates;
+      p.combinations = x->combos;
+      p.memory = x->mem;
+      o->progress(o->progress_ud, &p);
+    }
+    if (o->should_stop != NULL && o->should_stop(o->stop_ud)) {
+      x->err =
+          wl__err(x->ctx, WL_ESTOPPED, "%s: exploration stopped with %zu "
+                                       "states found",
+                  x->t->name, x->res->nstates);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 static int dom_has(const vdom *d, int64_t v) {
@@ -292,6 +347,53 @@ static int push_ev(tgen *g, const wl_insn *in, int type) {
 
 static void run_from(tgen *g, int pc);
 
+/* Whether the registers live at pc have the values they had in s.  A
+ * register that every path from pc overwrites before reading it (the
+ * destination of a spin loop's load) cannot tell two visits apart, so
+ * an iteration that only re-read such registers is a stutter too. */
+static int same_live(const tgen *g, const snap *s, int pc) {
+  uint64_t live = g->x->live[pc];
+  while (live) {
+    int r = __builtin_ctzll(live);
+    live &= live - 1;
+    if (r < g->thr->nregs && s->regs[r] != g->regs[r])
+      return 0;
+  }
+  return 1;
+}
+
+/* Backward liveness over the thread's instructions: at the end of the
+ * program every register is live (it is part of the final state). */
+static void live_regs(xp *x, const wl_thread *thr) {
+  int changed = 1, pc;
+  uint64_t all = thr->nregs >= 64 ? ~0ull : (1ull << thr->nregs) - 1;
+  memset(x->live, 0, (size_t)thr->ninsns * sizeof x->live[0]);
+  while (changed) {
+    changed = 0;
+    for (pc = thr->ninsns - 1; pc >= 0; pc--) {
+      const wl_insn *in = &thr->insns[pc];
+      uint64_t out = 0, use = 0, def = 0, v;
+      int fall = in->op != OP_GOTO;
+      if (fall)
+        out |= pc + 1 < thr->ninsns ? x->live[pc + 1] : all;
+      if (in->op == OP_BRANCH || in->op == OP_GOTO)
+        out |= in->target < thr->ninsns ? x->live[in->target] : all;
+      if (in->a.is_reg)
+        use |= 1ull << in->a.reg;
+      if (in->b.is_reg)
+        use |= 1ull << in->b.reg;
+      if (in->dst >= 0 && (in->op == OP_MOV || in->op == OP_ALU ||
+                           in->op == OP_LD || in->op == OP_ATOM))
+        def = 1ull << in->dst;
+      v = use | (out & ~def);
+      if (v != x->live[pc]) {
+        x->live[pc] = v;
+        changed = 1;
+      }
+    }
+  }
+}
+
 /* Jumps to target; handles loops: a backward jump that returns to a loop
  * head in a state already seen there, with no write or barrier since, is
  * a stutter (a spin-loop iteration that changed nothing): the trace is
@@ -304,8 +406,7 @@ static void jump(tgen *g, int pc, int target) {
     for (i = 0; i < g->nsnaps; i++) {
       const snap *s = &g->snaps[i];
       if (s->pc == target && s->nwrites == g->nwrites &&
-          memcmp(s->regs, g->regs, (size_t)g->thr->nregs * sizeof g->regs[0]) ==
-              0) {
+          same_live(g, s, target)) {
         /* stutter: kept only as a prefix that writes values (the
          * domain fixpoint needs the writes of spinning threads) */
         emit_trace(g, 2);
@@ -595,6 +696,54 @@ static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
   return 0;
 }
 
+/* An await: one read whose value is chosen among the values of the
+ * domain that satisfy the condition.  The loop it stands for has no
+ * side effects, so its failed iterations are stutters (see jump()): a
+ * thread for which no value passes waits forever, and its trace is kept
+ * only as a stutter prefix. */
+static int tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
+                    int64_t operand, int line, int64_t *value) {
+  tgen *g = tb_gen(tb);
+  const vdom *d = &g->x->dom[loc];
+  int k = g->nch, i, m = 0, r;
+  wl_ev *e;
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 1)) != 0)
+    return r;
+  for (i = 0; i < d->n; i++)
+    m += wl__cond_holds(cmp, d->v[i], operand);
+  if (m == 0) {
+    g->cut = 2;
+    return WL_ELIMIT;
+  }
+  if (k >= WL_MAX_TEV)
+    return WL_ELIMIT;
+  if (k < g->depth) {
+    if (g->nchoice[k] != m || g->chloc[k] != loc) {
+      g->x->err = wl__err(g->x->ctx, WL_EINVAL,
+                          "thread %s is not deterministic: a rerun with "
+                          "the same loaded values loaded something else",
+                          g->thr->name);
+      return WL_EINVAL;
+    }
+  } else {
+    g->ch[k] = 0;
+    g->nchoice[k] = m;
+    g->chloc[k] = loc;
+    g->depth = k + 1;
+  }
+  for (i = 0, m = -1; i < d->n; i++)
+    if (wl__cond_holds(cmp, d->v[i], operand) && ++m == g->ch[k])
+      break;
+  g->nch++;
+  e = tb_push(g, EV_R, loc, line);
+  e->sem = (uint8_t)sem;
+  e->scope = (uint8_t)scope;
+  e->val = d->v[i];
+  if (value != NULL)
+    *value = d->v[i];
+  return 0;
+}
+
 static int tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                     int line) {
   tgen *g = tb_gen(tb);
@@ -702,6 +851,7 @@ static int tb_fail(wl_tb *tb, int err, const char *msg) {
 static const wl__tb_ops tb_ops = {
     .load = tb_load,
     .store = tb_store,
+    .await = tb_await,
     .atomic = tb_atomic,
     .fence = tb_fence,
     .barrier = tb_barrier,
@@ -821,7 +971,7 @@ static void run_callback(tgen *g) {
                        thr->name);
       return;
     }
-    emit_trace(g, g->cut ? 1 : 0);
+    emit_trace(g, g->cut); /* 2: waits forever at an await */
     if (x->err)
       return;
     /* next choice vector: the deepest choice with an untried value */
@@ -857,6 +1007,7 @@ static int gen_traces(xp *x) {
       if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target <= i)
         x->loophead[in->target] = 1;
     }
+    live_regs(x, thr);
     if (thr->fn != NULL)
       run_callback(g);
     else
@@ -1349,17 +1500,16 @@ static int res_grow_hash(xp *x, wl_result *r) {
   return 0;
 }
 
-static int record_state(xp *x, exe *E) {
-  wl_result *r = x->res;
+#define NVALS (WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS)
+
+/* The registers part of the state vector of E's combination of traces
+ * (fixed before any reads-from is chosen). */
+static void state_regs(const xp *x, const exe *E, int64_t *vals) {
+  const wl_result *r = x->res;
   const wl_litmus *t = x->t;
-  int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
-  int64_t *regp[WL_MAX_THREADS];
-  int th, i, l, sat;
-  size_t k;
-  wl_state *st;
+  int th, i;
   for (th = 0; th < t->nthreads; th++) {
     int nr = E->tr[th]->nregs;
-    regp[th] = vals + r->lay.regoff[th];
     if (nr > t->threads[th].nregs)
       nr = t->threads[th].nregs;
     if (nr > 0) /* the pool may be empty: no memcpy from NULL */
@@ -1369,6 +1519,101 @@ static int record_state(xp *x, exe *E) {
     for (i = nr; i < t->threads[th].nregs; i++)
       vals[r->lay.regoff[th] + i] = t->threads[th].reginit[i];
   }
+}
+
+/* The index of the state with these values, or -1. */
+static long state_find(const wl_result *r, const int64_t *vals) {
+  size_t k;
+  if (r->hcap == 0)
+    return -1;
+  k = hash_vals(vals, r->lay.nvals) & (r->hcap - 1);
+  while (r->htab[k]) {
+    const wl_state *st = &r->states[r->htab[k] - 1];
+    if (memcmp(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]) == 0)
+      return (long)(r->htab[k] - 1);
+    k = (k + 1) & (r->hcap - 1);
+  }
+  return -1;
+}
+
+/* States mode: whether the state aimed at (the combination's registers,
+ * the co-last writes chosen in E->last) is known already. */
+static int target_known(xp *x, const exe *E) {
+  const wl_litmus *t = x->t;
+  int64_t *vals = x->vals; /* its registers part set by explore_combo */
+  int l, off = x->res->lay.regoff[t->nthreads];
+  for (l = 0; l < t->nlocs; l++)
+    vals[off + l] = E->initloc[l] >= 0 ? E->ev[E->last[l]].val : t->locinit[l];
+  return state_find(x->res, vals) >= 0;
+}
+
+/* States mode: whether every state E's combination of traces could
+ * reach is known already: its registers are fixed, and the final value
+ * of each location is its initial value or one its writes store.  Works
+ * from the traces alone (before or after build_exe); gives up (0) past
+ * a few hundred candidate states. */
+#define KNOWN_VALS 16
+static int combo_known(const xp *x, const exe *E) {
+  const wl_litmus *t = x->t;
+  int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
+  int ncv[WL_MAX_LOCS], at[WL_MAX_LOCS], th, i, l, off;
+  long total = 1;
+  if (x->res->nstates == 0)
+    return 0;
+  off = x->res->lay.regoff[t->nthreads];
+  state_regs(x, E, vals);
+  memset(ncv, 0, sizeof ncv);
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
+    for (i = 0; i < tr->nev; i++) {
+      int k;
+      if (ev[i].type != EV_W)
+        continue;
+      l = ev[i].loc;
+      for (k = 0; k < ncv[l] && cv[l][k] != ev[i].val; k++)
+        ;
+      if (k < ncv[l])
+        continue;
+      if (k == KNOWN_VALS)
+        return 0;
+      cv[l][ncv[l]++] = ev[i].val;
+    }
+  }
+  for (l = 0; l < t->nlocs; l++) {
+    at[l] = 0;
+    if (ncv[l] == 0) {
+      cv[l][0] = t->locinit[l];
+      ncv[l] = 1;
+    }
+    vals[off + l] = cv[l][0];
+    if ((total *= ncv[l]) > 256)
+      return 0;
+  }
+  for (;;) { /* every tuple of final values, as an odometer */
+    if (state_find(x->res, vals) < 0)
+      return 0;
+    for (l = 0; l < t->nlocs && ++at[l] == ncv[l]; l++) {
+      at[l] = 0;
+      vals[off + l] = cv[l][0];
+    }
+    if (l == t->nlocs)
+      return 1;
+    vals[off + l] = cv[l][at[l]];
+  }
+}
+
+static int record_state(xp *x, exe *E) {
+  wl_result *r = x->res;
+  const wl_litmus *t = x->t;
+  int64_t vals[NVALS];
+  int64_t *regp[WL_MAX_THREADS];
+  int th, i, l, sat;
+  size_t k;
+  wl_state *st;
+  state_regs(x, E, vals);
+  for (th = 0; th < t->nthreads; th++)
+    regp[th] = vals + r->lay.regoff[th];
   for (l = 0; l < t->nlocs; l++) {
     int64_t v = t->locinit[l];
     if (E->initloc[l] >= 0 && E->nwl[l] > 0)
@@ -1452,25 +1697,28 @@ static int record_state(xp *x, exe *E) {
  * the final value of a location is its co-last write. */
 static int check_co(xp *x, exe *E) {
   int n = E->n, i;
-  rel cop, fr, tmp, inv;
+  rel cop, fr, tmp;
   const uint64_t *co = E->cok;
+  uint64_t m, mem = E->setR | E->setW;
   (void)x;
-  for (i = 0; i < n; i++) {
-    uint64_t need = E->ms[i] | E->cause[i];
-    if (i < E->ninit)
-      need = ~0ull;
-    cop[i] = co[i] & need;
+  /* only rows of writes (cop) and of reads (fr) can be non-empty */
+  rel_zero(cop, n);
+  rel_zero(fr, n);
+  for (m = E->setW; m; m &= m - 1) {
+    i = __builtin_ctzll(m);
+    cop[i] = co[i] & (i < E->ninit ? ~0ull : E->ms[i] | E->cause[i]);
   }
-  rel_closure(cop, n);
-  /* fr = (rf^-1 ; cop) \ id */
-  rel_inverse(inv, E->rfr, n);
-  rel_seq(fr, inv, cop, n);
-  for (i = 0; i < n; i++)
-    fr[i] &= ~(1ull << i);
+  rel_closure_on(cop, E->setW);
+  /* fr = (rf^-1 ; cop) \ id: a read has one write to read from */
+  for (m = E->setR; m; m &= m - 1) {
+    i = __builtin_ctzll(m);
+    fr[i] = cop[E->rf[i]] & ~(1ull << i);
+  }
   /* Atomicity: empty ((ms & fr) ; (ms & cop)) & rmw */
-  for (i = 0; i < n; i++) {
-    uint64_t r = E->rmw[i], mid;
-    if (!r)
+  for (m = E->setR; m; m &= m - 1) {
+    uint64_t r, mid;
+    i = __builtin_ctzll(m);
+    if (!(r = E->rmw[i]))
       continue;
     mid = fr[i] & E->ms[i];
     while (mid) {
@@ -1481,42 +1729,68 @@ static int check_co(xp *x, exe *E) {
     }
   }
   /* SC-per-Location: acyclic ((ms & (rf | cop | fr)) | po-loc) */
-  for (i = 0; i < n; i++)
+  rel_zero(tmp, n);
+  for (m = mem; m; m &= m - 1) {
+    i = __builtin_ctzll(m);
     tmp[i] = (E->ms[i] & (E->rfr[i] | cop[i] | fr[i])) | E->poloc[i];
-  if (!rel_acyclic(tmp, n))
-    return 0;
+  }
+  rel_closure_on(tmp, mem);
+  for (m = mem; m; m &= m - 1)
+    if (tmp[__builtin_ctzll(m)] >> __builtin_ctzll(m) & 1)
+      return 0;
   /* Causality: irreflexive ((rf | fr) ; cause) */
-  for (i = 0; i < n; i++)
-    tmp[i] = E->rfr[i] | fr[i];
-  rel_seq(inv, tmp, E->cause, n);
-  if (!rel_irreflexive(inv, n))
-    return 0;
+  for (m = mem; m; m &= m - 1) {
+    uint64_t row;
+    i = __builtin_ctzll(m);
+    for (row = E->rfr[i] | fr[i]; row; row &= row - 1)
+      if (E->cause[__builtin_ctzll(row)] >> i & 1)
+        return 0;
+  }
   return 1;
 }
 
+/* Whether the search below the current choice point should unwind: an
+ * error, the target state found (states mode), or every state the
+ * combination could reach already known. */
+static int halt(const xp *x) { return x->err || x->found || x->combo_done; }
+
 static int consistent_found(xp *x, exe *E) {
+  int r;
   if (E->cut) {
+    /* nothing else comes of a combination with a cut trace */
     x->res->bound_hit = 1;
+    x->combo_done = 1;
     return 0;
   }
-  return record_state(x, E);
+  r = record_state(x, E);
+  if (r == 0 && !x->all) {
+    /* states mode: one witness per state is all the question needs */
+    x->found = 1;
+    x->combo_done = combo_known(x, E);
+  }
+  return r;
 }
 
-int wl__explore_found(xp *x, exe *E) { return consistent_found(x, E); }
+int wl__explore_found(xp *x, exe *E) {
+  int r = consistent_found(x, E);
+  x->found = x->combo_done = 0; /* the cat engine enumerates on */
+  return r;
+}
 
 int wl__explore_stop(xp *x) { return stop_requested(x); }
 
-/* Enumerates total coherence orders, location by location, that extend
- * the required pairs (cause between writes, program order). */
+/* Builds coherence by insertion, location by location: each step puts
+ * the next write after every write placed so far and before every write
+ * still unplaced, so the known pairs (E->cok) only grow along a branch.
+ * The required pairs (cause between writes, program order, and in
+ * states mode the chosen co-last write) decide which write may come
+ * next. */
 static int co_dfs(xp *x, exe *E, int li, uint64_t left, rel req) {
   int loc;
-  if (x->err || stop_requested(x))
+  if (halt(x) || stop_requested(x))
     return x->err;
-  if (li == E->nlocs) {
-    if (check_co(x, E))
-      return consistent_found(x, E);
-    return 0;
-  }
+  if (li == E->nlocs) /* checked when the last write was placed */
+    return consistent_found(x, E);
   loc = E->locs[li];
   if (left == 0) {
     uint64_t next = 0;
@@ -1536,6 +1810,7 @@ static int co_dfs(xp *x, exe *E, int li, uint64_t left, rel req) {
     while (cand) {
       int w = __builtin_ctzll(cand);
       int i, ok = 1;
+      uint64_t keep = E->cok[w];
       cand &= cand - 1;
       /* w can come next only if no remaining write must precede it */
       for (i = 0; i < E->n && ok; i++)
@@ -1547,19 +1822,42 @@ static int co_dfs(xp *x, exe *E, int li, uint64_t left, rel req) {
        * axioms are monotone in co, so a violation with the pairs known
        * so far holds in every completion: prune. */
       E->wl[loc][E->nwl[loc]++] = w;
-      E->cok[w] = left & ~(1ull << w);
-      if (check_co(x, E))
+      E->cok[w] = keep | (left & ~(1ull << w));
+      /* the last write of a location adds no pair: nothing to check */
+      if (left == (1ull << w) || check_co(x, E))
         co_dfs(x, E, li, left & ~(1ull << w), req);
-      E->cok[w] = 0;
+      E->cok[w] = keep;
       E->nwl[loc]--;
-      if (x->err)
+      if (halt(x))
         return x->err;
     }
   }
   return 0;
 }
 
-static int after_sc_order(xp *x, exe *E) {
+/* The writes of location l other than its initial write. */
+static uint64_t loc_writes(const exe *E, int l) {
+  uint64_t m = 0;
+  int i;
+  for (i = E->ninit; i < E->n; i++)
+    if (E->ev[i].type == EV_W && E->ev[i].loc == l)
+      m |= 1ull << i;
+  return m;
+}
+
+/* Starts the coherence search of the first location. */
+static int co_start(xp *x, exe *E, rel req) {
+  int loc0 = E->locs[0];
+  E->nwl[loc0] = 1;
+  E->wl[loc0][0] = E->initloc[loc0];
+  return co_dfs(x, E, 0, loc_writes(E, loc0), req);
+}
+
+/* The causality order of the current reads-from, barrier phases and
+ * (possibly partial) fence-SC order, and the axioms that depend on it
+ * but not on coherence.  Every relation here is monotone in sf, so a
+ * failure on a partial fence-SC order holds for every completion. */
+static int cause_ok(exe *E) {
   int n = E->n, i;
   rel X, S = {0}, tmp, cb; /* S: gcc -O1 warns maybe-uninitialized */
   /* cause-base = po?; ((sync | sync_fence | sync_barrier); po?)+ */
@@ -1595,90 +1893,167 @@ static int after_sc_order(xp *x, exe *E) {
   }
   /* Causality, the rf half: irreflexive (rf ; cause) */
   rel_seq(tmp, E->rfr, E->cause, n);
-  if (!rel_irreflexive(tmp, n))
-    return 0;
-  /* Coherence: cause-ordered writes to one location are co-ordered;
-   * program-ordered writes too (SC-per-Location).  These become the
-   * required pairs of the coherence enumeration. */
-  {
-    rel req;
-    uint64_t first = 0;
-    int loc0;
-    for (i = 0; i < n; i++) {
-      uint64_t same = 0;
-      int j;
-      if (E->ev[i].type != EV_W) {
-        req[i] = 0;
-        continue;
-      }
-      for (j = 0; j < n; j++)
-        if (E->ev[j].type == EV_W && E->ev[j].loc == E->ev[i].loc)
-          same |= 1ull << j;
-      req[i] = (E->cause[i] | E->poloc[i]) & same;
+  return rel_irreflexive(tmp, n);
+}
+
+/* Coherence, with rf, sf and cause fixed.  Cause-ordered writes to one
+ * location are co-ordered, program-ordered writes too
+ * (SC-per-Location): these are the required pairs of the coherence
+ * search.  E->cok holds the pairs known before any choice (the initial
+ * write first). */
+/* The coherence pairs every consistent completion must have (between
+ * non-initial writes): cause- and program-ordered writes of a location,
+ * the co-last choice, and from reads-from (coWR): when r reads w and
+ * another write w' of the location is po-loc-before r (morally strong
+ * with r) or cause-before r, w' must come before w wherever w -> w'
+ * would be a pair of cop (w and w' morally strong or cause-ordered) --
+ * the other way round, fr would close a cycle of SC-per-Location or of
+ * Causality. */
+static void co_required(const exe *E, rel req) {
+  int n = E->n, i;
+  uint64_t m;
+  for (i = 0; i < n; i++)
+    req[i] = E->ev[i].type == EV_W && i >= E->ninit
+                 ? ((E->cause[i] | E->poloc[i]) & loc_writes(E, E->ev[i].loc)) |
+                       E->colast[i]
+                 : 0;
+  for (m = E->setR; m; m &= m - 1) {
+    int r = __builtin_ctzll(m), w = E->rf[r];
+    uint64_t ws;
+    if (w < E->ninit)
+      continue; /* check_co judges reads of the initial value */
+    for (ws = loc_writes(E, E->ev[r].loc) & ~(1ull << w); ws; ws &= ws - 1) {
+      int w2 = __builtin_ctzll(ws);
+      if ((((E->poloc[w2] & E->ms[w2]) >> r & 1) || (E->cause[w2] >> r & 1)) &&
+          (((E->ms[w] | E->cause[w]) >> w2) & 1))
+        req[w2] |= 1ull << w;
     }
-    if (!rel_acyclic(req, n))
-      return 0;
-    if (E->nlocs == 0)
-      return check_co(x, E) ? consistent_found(x, E) : 0;
-    /* known coherence pairs: the initial write precedes every write */
-    rel_zero(E->cok, n);
-    for (i = E->ninit; i < n; i++)
-      if (E->ev[i].type == EV_W)
-        E->cok[E->initloc[E->ev[i].loc]] |= 1ull << i;
-    if (!check_co(x, E))
-      return 0;
-    loc0 = E->locs[0];
-    for (i = E->ninit; i < n; i++)
-      if (E->ev[i].type == EV_W && E->ev[i].loc == loc0)
-        first |= 1ull << i;
-    E->nwl[loc0] = 1;
-    E->wl[loc0][0] = E->initloc[loc0];
-    return co_dfs(x, E, 0, first, req);
   }
 }
 
-/* Enumerates fence-SC orders: sync_fence = order & morally-strong.  Two
- * orders inducing the same sync_fence give the same executions, so only
- * distinct ones are explored. */
-static int sc_dfs(xp *x, exe *E, int k, uint64_t used, rel *seen, int *nseen) {
-  int i, j;
-  if (x->err)
+static int after_sc_order(xp *x, exe *E) {
+  int n = E->n;
+  rel req;
+  co_required(E, req);
+  if (!rel_acyclic(req, n) || !check_co(x, E))
+    return 0;
+  if (E->nlocs == 0)
+    return consistent_found(x, E);
+  return co_start(x, E, req);
+}
+
+/* The witness's fence-SC ranks: a topological order of sf (lowest event
+ * first among the fences free to come next). */
+static void sc_ranks(exe *E) {
+  uint64_t placed = 0;
+  int k, i;
+  for (k = 0; k < E->nscf; k++) {
+    for (i = 0; i < E->nscf; i++) {
+      int f = E->scf[i], j, free = 1;
+      if (placed >> i & 1)
+        continue;
+      for (j = 0; j < E->nscf && free; j++)
+        if (!(placed >> j & 1) && j != i && (E->sf[E->scf[j]] >> f & 1))
+          free = 0;
+      if (free)
+        break;
+    }
+    if (i == E->nscf) /* cannot happen: cause_ok rejects sf cycles */
+      i = __builtin_ctzll(~placed);
+    E->scorder[k] = i;
+    placed |= 1ull << i;
+  }
+}
+
+/* Fence-SC order by insertion: sync_fence = order & morally-strong, and
+ * every acyclic orientation of the morally strong fence.sc pairs is the
+ * restriction of some total order, so the pairs are oriented one at a
+ * time, the axioms checked on each partial orientation; each distinct
+ * sync_fence is explored once. */
+static int sc_dfs(xp *x, exe *E, int k) {
+  int a, b, d;
+  if (halt(x) || stop_requested(x))
     return x->err;
-  if (k == E->nscf) {
-    int n = E->n, s;
-    rel_zero(E->sf, n);
-    for (i = 0; i < E->nscf; i++)
-      for (j = i + 1; j < E->nscf; j++) {
-        int a = E->scf[E->scorder[i]], b = E->scf[E->scorder[j]];
-        if (E->ms[a] >> b & 1)
-          E->sf[a] |= 1ull << b;
-      }
-    for (s = 0; s < *nseen; s++) {
-      int same = 1;
-      for (i = 0; i < E->nscf && same; i++)
-        if (seen[s][i] != E->sf[E->scf[i]])
-          same = 0;
-      if (same)
-        return 0;
-    }
-    if (*nseen < 40320) {
-      for (i = 0; i < E->nscf; i++)
-        seen[*nseen][i] = E->sf[E->scf[i]];
-      (*nseen)++;
-    }
+  if (k == E->nscp) {
+    sc_ranks(E);
     return after_sc_order(x, E);
   }
-  for (i = 0; i < E->nscf; i++) {
-    if (used >> i & 1)
-      continue;
-    E->scorder[k] = i;
-    sc_dfs(x, E, k + 1, used | (1ull << i), seen, nseen);
+  a = E->scp[k][0];
+  b = E->scp[k][1];
+  for (d = 0; d < 2 && !halt(x); d++) {
+    int from = d ? b : a, to = d ? a : b;
+    E->sf[from] |= 1ull << to;
+    if (cause_ok(E) && check_co(x, E))
+      sc_dfs(x, E, k + 1);
+    E->sf[from] &= ~(1ull << to);
+  }
+  return x->err;
+}
+
+/* The fence-SC and coherence search for the current reads-from (and in
+ * states mode the chosen co-last writes). */
+static int sc_start(xp *x, exe *E) {
+  int n = E->n, i;
+  /* known coherence pairs: the initial write precedes every write */
+  rel_copy(E->cok, E->colast, n);
+  for (i = E->ninit; i < n; i++)
+    if (E->ev[i].type == EV_W)
+      E->cok[E->initloc[E->ev[i].loc]] |= 1ull << i;
+  rel_zero(E->sf, n);
+  /* the coherence axioms may already fail on the pairs known before any
+   * choice (a read of the initial value is fr-before every write; a
+   * read of a write that the co-last choice puts before its own).  The
+   * causality order without sf is after_rf's, unless an earlier search
+   * of fence-SC orders left another in E->cause. */
+  if ((E->nscp > 0 && !cause_ok(E)) || !check_co(x, E))
+    return 0;
+  return sc_dfs(x, E, 0);
+}
+
+/* States mode: the final state of a combination is fixed by the co-last
+ * write of each location, so that write is chosen once reads-from is
+ * known, before the fence-SC order and the rest of coherence: a choice
+ * whose state is known already (with its witness) is skipped, and the
+ * search for the others stops at the first consistent execution.  The
+ * choice is the coherence pairs "every other write of the location
+ * before it" (E->colast), required of the coherence search and known to
+ * the checks on the way. */
+static int colast_dfs(xp *x, exe *E, int li) {
+  int l, w;
+  uint64_t ws, m;
+  if (x->err || x->combo_done || stop_requested(x))
+    return x->err;
+  if (li == E->nlocs) {
+    if (target_known(x, E))
+      return 0;
+    sc_start(x, E);
+    x->found = 0;
+    return x->err;
+  }
+  l = E->locs[li];
+  ws = loc_writes(E, l);
+  if (ws == 0) {
+    E->last[l] = E->initloc[l];
+    return colast_dfs(x, E, li + 1);
+  }
+  for (m = ws; m && !x->err && !x->combo_done;) {
+    uint64_t o;
+    w = __builtin_ctzll(m);
+    m &= m - 1;
+    if (E->coreq[w] & ws)
+      continue; /* w must come before another write: never co-last */
+    E->last[l] = w;
+    for (o = ws & ~(1ull << w); o; o &= o - 1)
+      E->colast[__builtin_ctzll(o)] |= 1ull << w;
+    colast_dfs(x, E, li + 1);
+    for (o = ws & ~(1ull << w); o; o &= o - 1)
+      E->colast[__builtin_ctzll(o)] &= ~(1ull << w);
   }
   return x->err;
 }
 
 static int after_rf(xp *x, exe *E) {
-  int n = E->n, i, changed;
+  int n = E->n, i, j, changed;
   rel tmp, tmp2, u = {0}; /* u: gcc -O1 warns maybe-uninitialized */
   /* No-Thin-Air: acyclic (rf | dep), with rmw as in ptx-asplos19.cat */
   for (i = 0; i < n; i++)
@@ -1708,31 +2083,65 @@ static int after_rf(xp *x, exe *E) {
   rel_seq(tmp2, tmp, E->ap, n);
   for (i = 0; i < n; i++)
     E->sync[i] = tmp2[i] & E->ms[i];
-  if (E->nscf <= 1) {
-    rel_zero(E->sf, n);
-    if (E->nscf == 1)
-      E->scorder[0] = 0;
-    return after_sc_order(x, E);
+  /* the morally strong fence.sc pairs, oriented by sc_dfs */
+  E->nscp = 0;
+  for (i = 0; i < E->nscf; i++)
+    for (j = i + 1; j < E->nscf; j++)
+      if (E->ms[E->scf[i]] >> E->scf[j] & 1) {
+        E->scp[E->nscp][0] = (int16_t)E->scf[i];
+        E->scp[E->nscp][1] = (int16_t)E->scf[j];
+        E->nscp++;
+      }
+  rel_zero(E->sf, n);
+  if (!cause_ok(E))
+    return 0;
+  if (x->all)
+    return sc_start(x, E);
+  rel_zero(E->colast, n);
+  co_required(E, E->coreq); /* sf only adds to these pairs */
+  return colast_dfs(x, E, 0);
+}
+
+/* Whether `to` is reachable from `from` in rf | dep | rmw (the
+ * relation of No-Thin-Air), walking frontiers of bit rows. */
+static int reaches_nta(const exe *E, int from, int to) {
+  uint64_t seen = 1ull << from, front = seen;
+  while (front) {
+    uint64_t next = 0;
+    while (front) {
+      int i = __builtin_ctzll(front);
+      front &= front - 1;
+      next |= E->rfr[i] | E->dep[i] | E->rmw[i];
+    }
+    if (next >> to & 1)
+      return 1;
+    front = next & ~seen;
+    seen |= next;
   }
-  {
-    /* at most 8! orders; the seen-set keeps one row per fence */
-    rel *seen;
-    int nseen = 0;
-    size_t sz = 40320 * sizeof *seen;
-    seen = wl__alloc(x->ctx, sz);
-    if (seen == NULL)
-      return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
-    sc_dfs(x, E, 0, 0, seen, &nseen);
-    wl__free(x->ctx, seen, sz);
-    return x->err;
+  return 0;
+}
+
+/* The same in (ms & rf) | po-loc (SC-per-Location's part fixed by rf). */
+static int reaches_scl(const exe *E, int from, int to) {
+  uint64_t seen = 1ull << from, front = seen;
+  while (front) {
+    uint64_t next = 0;
+    while (front) {
+      int i = __builtin_ctzll(front);
+      front &= front - 1;
+      next |= (E->ms[i] & E->rfr[i]) | E->poloc[i];
+    }
+    if (next >> to & 1)
+      return 1;
+    front = next & ~seen;
+    seen |= next;
   }
+  return 0;
 }
 
 /* Pruning while reads-from is chosen: checks that hold for every
  * completion of a partial choice. */
 static int rf_partial_ok(const exe *E, int r, int w) {
-  int n = E->n, k;
-  rel u = {0}; /* gcc -O1 cannot see the loops fill it */
   /* Atomicity: two RMWs morally strong with each other and with their
    * source cannot both read from one write: whichever writes first lies
    * between the other's read and write. */
@@ -1750,19 +2159,17 @@ static int rf_partial_ok(const exe *E, int r, int w) {
         return 0;
     }
   }
-  /* No-Thin-Air and the rf part of SC-per-Location on the partial rf */
-  for (k = 0; k < n; k++)
-    u[k] = E->rfr[k] | E->dep[k] | E->rmw[k];
-  if (!rel_acyclic(u, n))
+  /* No-Thin-Air and the rf part of SC-per-Location on the partial rf:
+   * both relations were acyclic before the edge w -> r was added, so a
+   * cycle would go through it: r would reach w. */
+  if (reaches_nta(E, r, w))
     return 0;
-  for (k = 0; k < n; k++)
-    u[k] = (E->ms[k] & E->rfr[k]) | E->poloc[k];
-  return rel_acyclic(u, n);
+  return !((E->ms[w] >> r & 1) && reaches_scl(E, r, w));
 }
 
 static int rf_dfs(xp *x, exe *E, int k) {
   int r, n = E->n, w;
-  if (x->err || stop_requested(x))
+  if (halt(x) || stop_requested(x))
     return x->err;
   if (k == E->nreads)
     return after_rf(x, E);
@@ -1780,20 +2187,45 @@ static int rf_dfs(xp *x, exe *E, int k) {
     if (rf_partial_ok(E, r, w))
       rf_dfs(x, E, k + 1);
     E->rfr[w] &= ~(1ull << r);
-    if (x->err)
+    if (halt(x))
       return x->err;
   }
   return 0;
 }
 
+static int trace_has_barrier(const xp *x, int th, const wl_trace *tr) {
+  const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
+  int i;
+  for (i = 0; i < tr->nev; i++)
+    if (ev[i].type == EV_B)
+      return 1;
+  return 0;
+}
+
 static int explore_combo(xp *x, exe *E, bsched *bs) {
-  int o, i, n;
+  int o, i, n, th, bars = 0, skip;
+  for (th = 0; th < x->t->nthreads; th++)
+    if (E->tr[th]->cut && x->res->bound_hit)
+      return 0; /* the bound is reported already; no state comes of it */
+  /* a combination with barriers is judged for barrier divergence (an
+   * error) before its states are looked up */
+  for (th = 0; th < x->t->nthreads; th++)
+    bars |= trace_has_barrier(x, th, E->tr[th]);
+  skip = !x->all && x->cand == NULL;
+  if (skip && !bars && combo_known(x, E))
+    return 0;
+  x->found = x->combo_done = 0;
+  x->combos++;
+  if (!x->all)
+    state_regs(x, E, x->vals);
   if (build_exe(x, E))
     return x->err;
   n = E->n;
   if (barrier_outcomes(x, bs, E))
     return x->err;
-  for (o = 0; o < bs->nout && !x->err; o++) {
+  if (skip && bars && combo_known(x, E))
+    return 0;
+  for (o = 0; o < bs->nout && !x->err && !x->combo_done; o++) {
     memcpy(E->phase, bs->out[o], sizeof E->phase);
     rel_zero(E->sb, n);
     /* sync_barrier: an arrival synchronises with the waits of the same
@@ -1808,6 +2240,7 @@ static int explore_combo(xp *x, exe *E, bsched *bs) {
           E->sb[i] |= 1ull << j;
     }
     rel_zero(E->rfr, n);
+    rel_zero(E->colast, n);
     if (x->cand != NULL) {
       int r = wl__candx_run(x->cand, x, E);
       if (r != 0 && x->err == 0)
@@ -1835,12 +2268,19 @@ static int read_matched(xp *x, int th, const wl_trace *tr, int i,
                         int allow_future) {
   const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
   const wl_ev *r = &ev[i];
-  int o, j;
-  if (x->t->locinit[r->loc] == r->val)
-    return 1;
-  for (j = 0; j < i; j++)
+  int o, j, own = 0;
+  for (j = 0; j < i; j++) {
     if (ev[j].type == EV_W && ev[j].loc == r->loc && ev[j].val == r->val)
       return 1;
+    own |= ev[j].type == EV_W && ev[j].loc == r->loc;
+  }
+  /* the initial write is co-before the thread's own earlier write, so a
+   * read after that write cannot read it (SC-per-Location: po-loc;fr);
+   * a cat model (proxies, aliases) judges for itself, and the value
+   * fixpoint needs these combinations to reach the other values */
+  if ((!own || x->cand != NULL || x->collecting) &&
+      x->t->locinit[r->loc] == r->val)
+    return 1;
   for (o = 0; o < upto; o++) {
     const wl_trace *ot = chosen[o];
     const wl_ev *oe;
@@ -1951,9 +2391,33 @@ void wl_result_free(wl_result *r) {
              (size_t)r->states[i].nwit * sizeof(wl_wit_ev));
   }
   wl__strfree(r->ctx, r->cond_override);
+  wl__strfree(r->ctx, r->why);
   wl__free(r->ctx, r->states, r->cap * sizeof *r->states);
   wl__free(r->ctx, r->htab, r->hcap * sizeof *r->htab);
   wl__free(r->ctx, r, sizeof *r);
+}
+
+/* The verdict of the condition over the states found. */
+static void set_verdict(wl_result *r) {
+  size_t s;
+  int any = 0, all = 1;
+  for (s = 0; s < r->nstates; s++) {
+    if (r->states[s].sat)
+      any = 1;
+    else
+      all = 0;
+  }
+  switch (r->cond_kind) {
+  case WL_COND_EXISTS:
+    r->verdict = any;
+    break;
+  case WL_COND_NOTEXISTS:
+    r->verdict = !any;
+    break;
+  default:
+    r->verdict = all;
+    break;
+  }
 }
 
 int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
@@ -1963,7 +2427,7 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   bsched *bs = NULL;
   const wl_trace *chosen[WL_MAX_THREADS];
   wl_result *r;
-  int i, l, err = 0, rounds = 0;
+  int i, l, err = 0, rounds = 0, laid = 0;
   if (ctx == NULL || t == NULL || out == NULL)
     return WL_EINVAL;
   *out = NULL;
@@ -1996,6 +2460,14 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   x->unroll =
       (opts != NULL && opts->unroll > 0) ? opts->unroll : WL_DEFAULT_UNROLL;
   r->unroll = x->unroll;
+  x->all = opts != NULL && opts->count_executions;
+  /* count what the exploration holds from here on (the four blocks
+   * above included) */
+  x->alloc = ctx->alloc;
+  x->alloc_ud = ctx->alloc_ud;
+  x->mem = sizeof *r + sizeof *x + sizeof *E + sizeof *bs;
+  ctx->alloc = count_alloc;
+  ctx->alloc_ud = x;
   if (opts != NULL && opts->model != NULL &&
       wl__candx_new(ctx, opts->model, t, &x->cand) != 0) {
     err = WL_ENOMEM;
@@ -2034,36 +2506,35 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   /* the state vector: every register (callback threads may have added
    * results while they ran), then every location */
   wl__layout_init(&r->lay, t);
+  laid = 1;
   memset(chosen, 0, sizeof chosen);
   if (combo_dfs(x, 0, chosen, E, bs))
     goto fail;
-  /* the verdict */
-  {
-    size_t s;
-    int any = 0, all = 1;
-    for (s = 0; s < r->nstates; s++) {
-      if (r->states[s].sat)
-        any = 1;
-      else
-        all = 0;
-    }
-    switch (t->cond_kind) {
-    case WL_COND_EXISTS:
-      r->verdict = any;
-      break;
-    case WL_COND_NOTEXISTS:
-      r->verdict = !any;
-      break;
-    default:
-      r->verdict = all;
-      break;
-    }
-  }
+  set_verdict(r);
   r->name = NULL;
   goto done;
 fail:
   err = x->err;
+  if (opts != NULL && opts->keep_partial &&
+      (err == WL_ESTOPPED || (err == WL_ELIMIT && x->mem_stop))) {
+    /* a stop, not a failure: keep what was found, saying why */
+    const char *m = ctx->errmsg;
+    if (!laid)
+      wl__layout_init(&r->lay, t);
+    r->partial = err;
+    r->why = wl__strndup(ctx, m, strlen(m));
+    if (r->why == NULL) {
+      err = wl__err(ctx, WL_ENOMEM, "out of memory");
+    } else {
+      set_verdict(r);
+      err = 0;
+    }
+  }
 done:
+  if (x != NULL && x->alloc != NULL) {
+    ctx->alloc = x->alloc;
+    ctx->alloc_ud = x->alloc_ud;
+  }
   if (x != NULL)
     xp_free(x);
   if (bs != NULL)
@@ -2088,6 +2559,12 @@ uint64_t wl_result_positive(const wl_result *r) { return r->pos; }
 uint64_t wl_result_negative(const wl_result *r) { return r->neg; }
 int wl_result_bound_hit(const wl_result *r) { return r->bound_hit; }
 uint64_t wl_result_traces_cut(const wl_result *r) { return r->traces_cut; }
+
+int wl_result_partial(const wl_result *r, const char **why) {
+  if (why != NULL)
+    *why = r != NULL && r->why != NULL ? r->why : "";
+  return r != NULL ? r->partial : 0;
+}
 
 /* ---------------- results as values ---------------- */
 

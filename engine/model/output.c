@@ -247,6 +247,11 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
                    "Warning %s: loop unroll bound %d reached; outcomes that "
                    "need more iterations are not listed\n",
                    t->name, r->unroll);
+  if (r->partial)
+    wl__buf_printf(&o.b,
+                   "Warning %s: partial result (%s); the states listed are "
+                   "allowed, others may be missing\n",
+                   t->name, r->why ? r->why : wl_strerror(r->partial));
   wl__buf_printf(&o.b, "Time %s %.2f\n\n", t->name, seconds);
   return finish(&o);
 }
@@ -370,10 +375,11 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
   wl__buf_printf(&o.b,
                  ", \"ok\": %s, \"verdict\": %d, \"positive\": %llu, "
                  "\"negative\": %llu, \"bound_hit\": %s, \"unroll\": %d, "
-                 "\"time\": %.6f,\n  \"observed\": [",
+                 "\"partial\": %s, \"time\": %.6f,\n  \"observed\": [",
                  r->verdict ? "true" : "false", r->verdict,
                  (unsigned long long)r->pos, (unsigned long long)r->neg,
-                 r->bound_hit ? "true" : "false", r->unroll, seconds);
+                 r->bound_hit ? "true" : "false", r->unroll,
+                 r->partial ? "true" : "false", seconds);
   for (i = 0; i < nv; i++) {
     wl_buf nb;
     wl__buf_init(&nb, r->ctx);

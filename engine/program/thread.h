@@ -30,6 +30,9 @@ typedef struct wl__tb_ops {
   /* *value gets the value the load returns (value may be NULL). */
   int (*load)(wl_tb *tb, int loc, int sem, int scope, int line, int64_t *value);
   int (*store)(wl_tb *tb, int loc, int64_t value, int sem, int scope, int line);
+  /* optional (NULL: wl_tb_await loops on load) */
+  int (*await)(wl_tb *tb, int loc, int sem, int scope, int cmp,
+               int64_t operand, int line, int64_t *value);
   /* op is a WL_OP_*; *old gets the value read (old may be NULL). */
   int (*atomic)(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
                 int scope, int line, int64_t *old);
