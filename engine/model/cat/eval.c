@@ -222,7 +222,8 @@ static void invalidate(const wl_cat *m, wl__cat_scratch *s, int n,
   if ((changed_rels | changed_sets) == 0)
     return;
   for (k = 0; k < m->nops; k++)
-    if ((m->info[k].rels & changed_rels) || (m->info[k].sets & changed_sets))
+    if ((m->info[k].rels & changed_rels) ||
+        (m->info[k].sets & changed_sets))
       s->st[k] = 0;
 }
 
