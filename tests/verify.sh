@@ -13,10 +13,10 @@ MODEL="$SHARED/spec/ptx-v6.0-isa.cat"
 half=$((COUNT / 2))
 rest=$((COUNT - half))
 t0=$(date +%s)
-"$B/tests/props" --count "$half" --seed 101 --model "$MODEL" \
+"$B/tests/props" --large --count "$half" --seed 101 --model "$MODEL" \
   > "${TMPDIR:-/tmp}/verify.$$.1" 2>&1 &
 p1=$!
-"$B/tests/props" --count "$rest" --seed 202 --model "$MODEL" \
+"$B/tests/props" --large --count "$rest" --seed 202 --model "$MODEL" \
   > "${TMPDIR:-/tmp}/verify.$$.2" 2>&1 &
 p2=$!
 fail=0

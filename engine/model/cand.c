@@ -37,6 +37,9 @@ struct wl__candx {
   wl__cand c;
   int use_sf;
   uint64_t prune; /* checks that may judge a partial rf and co */
+  /* base relations and sets written since the model last saw c
+   * (wl__cat_eval reuses every value that depends on none of them) */
+  uint64_t dirty_rels, dirty_sets;
   uint64_t count;
   struct xp *x;
   exe *E;
@@ -115,6 +118,7 @@ static void fill_static(wl__candx *c, const exe *E) {
   int n = E->n, i, j;
   memset(k, 0, sizeof *k);
   k->n = n;
+  c->dirty_rels = c->dirty_sets = ~0ull;
   k->set[WL_CAT_S_ALL] = n == 64 ? ~0ull : (1ull << n) - 1;
   for (i = 0; i < n; i++) {
     const wl_ev *e = &E->ev[i];
@@ -366,25 +370,36 @@ static void update_fr(wl__cand *k) {
  * to a consistent one: the checks that only fail more as rf and co grow
  * (wl__cat_monotone_checks) hold on it.  An allocation failure of the
  * evaluator counts as "may": the full check reports it. */
+/* Evaluates the model on the candidate (all checks, or those of only
+ * when partial), telling it what changed since it last saw one. */
+static int eval(wl__candx *c, int partial, uint64_t only, wl__cat_out *out) {
+  int r;
+  if (c->dirty_rels & ((1ull << WL_CAT_R_RF) | (1ull << WL_CAT_R_CO))) {
+    update_fr(&c->c);
+    c->dirty_rels |= 1ull << WL_CAT_R_FR;
+  }
+  r = wl__cat_eval(c->m, c->scr, &c->c, c->dirty_rels, c->dirty_sets,
+                   partial, only, out);
+  c->dirty_rels = c->dirty_sets = 0;
+  return r;
+}
+
 static int may_complete(wl__candx *c) {
   wl__cat_out out;
   if (c->prune == 0)
     return 1;
-  update_fr(&c->c);
-  if (wl__cat_check_only(c->m, c->scr, &c->c, c->prune, &out) != 0)
+  if (eval(c, 1, c->prune, &out) != 0)
     return 1;
   return out.consistent;
 }
 
 static int check(wl__candx *c) {
-  wl__cand *k = &c->c;
   wl__cat_out out;
   int r;
-  update_fr(k);
   c->count++;
   if (wl__explore_stop(c->x))
     return WL_ESTOPPED;
-  if ((r = wl__cat_check(c->m, c->scr, k, &out)) != 0)
+  if ((r = eval(c, 0, 0, &out)) != 0)
     return wl__err(c->ctx, r, "out of memory");
   if (!out.consistent)
     return 0;
@@ -460,10 +475,12 @@ static int co_dfs(wl__candx *c, int li, int wi) {
           }
           co[init] |= 1ull << w;
           co[w] = U;
+          c->dirty_rels |= 1ull << WL_CAT_R_CO;
           r = may_complete(c) ? co_dfs(c, li, wi + 1) : 0;
           for (i = 0; i < wi; i++)
             co[c->lw[l][i]] = save[i];
           co[w] = 0;
+          c->dirty_rels |= 1ull << WL_CAT_R_CO;
           if (r != 0)
             return r;
         }
@@ -490,8 +507,10 @@ static int rf_dfs(wl__candx *c, int k) {
       continue;
     E->rf[rd] = w;
     c->c.rel[WL_CAT_R_RF][w] |= 1ull << rd;
+    c->dirty_rels |= 1ull << WL_CAT_R_RF;
     r = may_complete(c) ? rf_dfs(c, k + 1) : 0;
     c->c.rel[WL_CAT_R_RF][w] &= ~(1ull << rd);
+    c->dirty_rels |= 1ull << WL_CAT_R_RF;
     if (r != 0)
       return r;
   }
@@ -535,6 +554,7 @@ int wl__candx_run(wl__candx *c, struct xp *x, exe *E) {
         c->c.rel[WL_CAT_R_SYNC_FENCE][E->scf[i]] = c->sf[s][i];
         E->scorder[i] = c->sforder[s][i];
       }
+      c->dirty_rels |= 1ull << WL_CAT_R_SYNC_FENCE;
       if (may_complete(c) && (r = rf_dfs(c, 0)) != 0)
         return r;
     }

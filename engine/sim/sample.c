@@ -583,6 +583,11 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
       nv = wl__aop_typed(type, in->aop, old, opv(t, &in->a), opv(t, &in->b));
       if (!(in->aop == AOP_CAS && old != opv(t, &in->a)))
         l2_write(s, t->sm, in->loc, nv, ++s->smseq[t->sm]);
+      /* as for a load at L2: the SM's line is refreshed, so that a
+       * po-later weak load does not read older than the atomic did (it
+       * observed the value: Causality, observation; po-loc) */
+      if (s->l1valid[t->sm] >> in->loc & 1)
+        s->l1[t->sm][in->loc] = s->l2[in->loc];
     } else {
       old = read_mem(s, r, k, th, in->loc, SEM_RELAXED, SCOPE_CTA);
       nv = wl__aop_typed(type, in->aop, old, opv(t, &in->a), opv(t, &in->b));

@@ -1004,6 +1004,330 @@ static void test_model_api(void **state) {
 }
 
 /* ---------------------------------------------------------------- */
+/* Incremental evaluation                                            */
+
+/* xorshift64*: the tests replay from their seed. */
+static uint64_t rnd(uint64_t *x) {
+  *x ^= *x >> 12;
+  *x ^= *x << 25;
+  *x ^= *x >> 27;
+  return *x * 2685821657736338717ull;
+}
+
+static int rnd_below(uint64_t *x, int n) {
+  return (int)(rnd(x) % (uint64_t)n);
+}
+
+/* Scope and semantics bits an access or fence may carry. */
+static uint64_t rnd_sem(uint64_t *x, char kind) {
+  static const uint64_t scope[3] = {S(CTA), S(GPU), S(SYS)};
+  uint64_t v = S(GEN);
+  switch (rnd_below(x, 4)) {
+  case 0:
+    return kind == 'F' ? v | S(SC) | S(ACQ_REL) | scope[rnd_below(x, 3)]
+                       : v | S(WEAK);
+  case 1:
+    return v | (kind == 'F' ? S(ACQ_REL) : S(RLX)) | scope[rnd_below(x, 3)];
+  case 2:
+    return v | (kind == 'W' ? S(REL) : S(ACQ)) | scope[rnd_below(x, 3)];
+  default:
+    return v | (kind == 'F' ? S(SC) | S(ACQ_REL) : S(WEAK)) |
+           (kind == 'F' ? scope[rnd_below(x, 3)] : 0);
+  }
+}
+
+/* A random execution: the events of ev[] and the sizes. */
+typedef struct rexec {
+  ev e[24];
+  int n, nloc;
+} rexec;
+
+/* New events: an initial write per location, then 2 or 3 threads of 1
+ * to 5 events in 2 CTAs, and the static relations (cand_build). */
+static void rexec_new(rexec *x, wl__cand *c, uint64_t *seed) {
+  int t, nt = 2 + rnd_below(seed, 2), l;
+  x->nloc = 1 + rnd_below(seed, 3);
+  x->n = 0;
+  for (l = 0; l < x->nloc; l++) {
+    ev w = {'W', -1, 0, 0, S(WEAK) | S(GEN)};
+    w.loc = l;
+    x->e[x->n++] = w;
+  }
+  for (t = 0; t < nt; t++) {
+    int k, len = 1 + rnd_below(seed, 5);
+    for (k = 0; k < len; k++) {
+      static const char kinds[] = "RRWWF";
+      ev v;
+      v.kind = kinds[rnd_below(seed, 5)];
+      v.thread = t;
+      v.cta = t % 2;
+      v.loc = v.kind == 'F' ? -1 : rnd_below(seed, x->nloc);
+      v.sets = rnd_sem(seed, v.kind);
+      x->e[x->n++] = v;
+    }
+  }
+  cand_build(c, x->e, x->n, "", "");
+}
+
+/* New reads-from (each read from a write of its location), coherence
+ * (a random total order per location, the initial write first) and fr;
+ * rf_too == 0 keeps rf. */
+static void rexec_rfco(const rexec *x, wl__cand *c, uint64_t *seed,
+                       int rf_too) {
+  int i, j, l;
+  if (rf_too) {
+    memset(c->rel[WL_CAT_R_RF], 0, sizeof c->rel[WL_CAT_R_RF]);
+    for (i = 0; i < x->n; i++) {
+      int w[24], nw = 0;
+      if (x->e[i].kind != 'R')
+        continue;
+      for (j = 0; j < x->n; j++)
+        if (x->e[j].kind == 'W' && x->e[j].loc == x->e[i].loc)
+          w[nw++] = j;
+      edge(c, WL_CAT_R_RF, w[rnd_below(seed, nw)], i);
+    }
+  }
+  memset(c->rel[WL_CAT_R_CO], 0, sizeof c->rel[WL_CAT_R_CO]);
+  for (l = 0; l < x->nloc; l++) {
+    int w[24], nw = 0, k;
+    for (j = x->nloc; j < x->n; j++)
+      if (x->e[j].kind == 'W' && x->e[j].loc == l)
+        w[nw++] = j;
+    for (k = nw - 1; k > 0; k--) {
+      int r = rnd_below(seed, k + 1), t = w[k];
+      w[k] = w[r];
+      w[r] = t;
+    }
+    for (k = 0; k < nw; k++) {
+      edge(c, WL_CAT_R_CO, l, w[k]);
+      for (j = k + 1; j < nw; j++)
+        edge(c, WL_CAT_R_CO, w[k], w[j]);
+    }
+  }
+  memset(c->rel[WL_CAT_R_FR], 0, sizeof c->rel[WL_CAT_R_FR]);
+  for (i = 0; i < x->n; i++)
+    for (j = 0; j < x->n; j++)
+      if ((c->rel[WL_CAT_R_RF][j] >> i) & 1)
+        c->rel[WL_CAT_R_FR][i] |= c->rel[WL_CAT_R_CO][j] & ~BIT(i);
+}
+
+/* A random order of the fence.sc events, as sync_fence. */
+static void rexec_sf(const rexec *x, wl__cand *c, uint64_t *seed) {
+  int f[24], nf = 0, i, j;
+  memset(c->rel[WL_CAT_R_SYNC_FENCE], 0,
+         sizeof c->rel[WL_CAT_R_SYNC_FENCE]);
+  for (i = 0; i < x->n; i++)
+    if (x->e[i].kind == 'F' && (x->e[i].sets & S(SC)))
+      f[nf++] = i;
+  for (i = nf - 1; i > 0; i--) {
+    int r = rnd_below(seed, i + 1), t = f[i];
+    f[i] = f[r];
+    f[r] = t;
+  }
+  for (i = 0; i < nf; i++)
+    for (j = i + 1; j < nf; j++)
+      edge(c, WL_CAT_R_SYNC_FENCE, f[i], f[j]);
+}
+
+/* Counts of the outcomes seen, so a run shows it reached both. */
+typedef struct tally {
+  int consistent, failed, flagged, partial;
+} tally;
+
+/* Random sequences of candidates, each step changing a random subset
+ * of the base names, through one scratch kept across the steps
+ * (wl__cat_eval with the true changed masks) and a fresh evaluation
+ * (wl__cat_check, wl__cat_check_only on a second scratch): the
+ * outcomes must be the same.  Partial and full calls interleave. */
+static void incr_run(fixture *f, uint64_t seed, int steps, tally *ty) {
+  wl__cat_scratch *ref;
+  wl__cand *prev = calloc(1, sizeof *prev);
+  rexec x;
+  int step, nchecks = wl__cat_nchecks(f->m);
+  const uint64_t all_checks =
+      nchecks >= 64 ? ~(uint64_t)0 : (BIT(nchecks) - 1);
+  assert_non_null(prev);
+  assert_int_equal(wl__cat_scratch_new(f->ctx, f->m, &ref), 0);
+  for (step = 0; step < steps; step++) {
+    wl__cand *c = &f->c;
+    uint64_t cr = 0, cs = 0, only = 0;
+    int what = rnd_below(&seed, 16), i, partial;
+    wl__cat_out a, b;
+    if (step == 0 || what == 0) {
+      rexec_new(&x, c, &seed);
+      rexec_rfco(&x, c, &seed, 1);
+      rexec_sf(&x, c, &seed);
+    } else if (what <= 5) {
+      rexec_rfco(&x, c, &seed, 1);
+    } else if (what <= 9) {
+      rexec_rfco(&x, c, &seed, 0);
+    } else if (what == 10) {
+      rexec_sf(&x, c, &seed);
+    } else if (what <= 13) {
+      /* A few bits of a few random names flipped. */
+      int k, nk = 1 + rnd_below(&seed, 3);
+      for (k = 0; k < nk; k++) {
+        int r = rnd_below(&seed, WL_CAT_NRELS + WL_CAT_NSETS);
+        int ev_i = rnd_below(&seed, c->n), ev_j = rnd_below(&seed, c->n);
+        if (r < WL_CAT_NRELS)
+          c->rel[r][ev_i] ^= BIT(ev_j);
+        else
+          c->set[r - WL_CAT_NRELS] ^= BIT(ev_i);
+      }
+    } /* else: the same candidate again */
+    /* The true changes (a new size: everything, as the caller would
+     * pass for new events; also without, see below). */
+    for (i = 0; i < WL_CAT_NRELS; i++)
+      if (memcmp(prev->rel[i], c->rel[i], sizeof c->rel[i]) != 0)
+        cr |= BIT(i);
+    for (i = 0; i < WL_CAT_NSETS; i++)
+      if (prev->set[i] != c->set[i])
+        cs |= BIT(i);
+    if (step == 0)
+      cr = cs = ~(uint64_t)0;
+    else if (what == 0 && rnd_below(&seed, 2))
+      cr = cs = ~(uint64_t)0;
+    else if (prev->n != c->n && rnd_below(&seed, 2))
+      cr = cs = 0; /* a different n recomputes everything anyway */
+    else if (rnd_below(&seed, 8) == 0)
+      cr |= rnd(&seed); /* more than changed is allowed */
+    *prev = *c;
+    partial = rnd_below(&seed, 2);
+    if (partial) {
+      only = rnd_below(&seed, 3) == 0 ? all_checks : rnd(&seed);
+      assert_int_equal(wl__cat_check_only(f->m, ref, c, only, &a), 0);
+    } else {
+      assert_int_equal(wl__cat_check(f->m, ref, c, &a), 0);
+    }
+    assert_int_equal(
+        wl__cat_eval(f->m, f->s, c, cr, cs, partial, only, &b), 0);
+    if (a.consistent != b.consistent || a.failed != b.failed ||
+        a.flags != b.flags)
+      fail_msg("step %d (change %d, partial %d): expected %d/%d/%#llx, "
+               "got %d/%d/%#llx",
+               step, what, partial, a.consistent, a.failed,
+               (unsigned long long)a.flags, b.consistent, b.failed,
+               (unsigned long long)b.flags);
+    if (partial) {
+      /* Against the full evaluation: the checks before its failing
+       * one hold, and that one fails if asked for. */
+      wl__cat_out full;
+      assert_int_equal(wl__cat_check(f->m, ref, c, &full), 0);
+      if (full.consistent || !((only >> full.failed) & 1))
+        assert_true(a.consistent || a.failed > full.failed);
+      else
+        assert_int_equal(a.failed, full.failed);
+    }
+    ty->consistent += a.consistent;
+    ty->failed += !a.consistent;
+    ty->flagged += a.flags != 0;
+    ty->partial += partial;
+  }
+  wl__cat_scratch_free(ref);
+  free(prev);
+}
+
+static void test_incremental_specs(void **state) {
+  static const char *const files[] = {"ptx-v6.0-isa.cat", "ptx-v6.0.cat",
+                                      "ptx-v7.5.cat"};
+  fixture *f = *state;
+  size_t i;
+  for (i = 0; i < sizeof files / sizeof *files; i++) {
+    tally ty = {0, 0, 0, 0};
+    uint64_t seed;
+    load_spec(f, files[i]);
+    for (seed = 1; seed <= 4; seed++)
+      incr_run(f, seed * 0x9e3779b97f4a7c15ull, 400, &ty);
+    assert_true(ty.consistent > 20);
+    assert_true(ty.failed > 20);
+    assert_true(ty.partial > 20);
+  }
+}
+
+static void test_incremental_let_rec(void **state) {
+  static const char *const models[] = {
+      /* let rec between checks, flags before and after. */
+      "T\nlet rec t = po | (t ; po)\nflag ~empty t & rf as f0\n"
+      "acyclic t | rf as c0\n"
+      "let rec ob = rf | (ob; rmw; ob)\nflag ~empty co & ob as f1\n"
+      "irreflexive ob ; fr as c1\nflag ~empty fr ; t as f2\n"
+      "acyclic co | fr | ob | t as c2\nflag ~empty ob as f3\n",
+      /* Mutual recursion, a set by recursion, shared subexpressions. */
+      "T\nlet r = po | rf\n"
+      "let rec odd = r | (even ; r) and even = odd ; r\n"
+      "let rec s = W & range(rf) | domain(co; [s])\n"
+      "empty (odd & even) & loc as c0\nflag ~empty s as f0\n"
+      "acyclic [s]; po; [R] | fr as c1\n"
+      "let rec u = [s]; co | (u; u)\n"
+      "empty [s]; co; [IW] as c2\nflag ~empty u & (odd | even) as f1\n"
+      "irreflexive u; fr as c3\n",
+      /* Bodies that are not monotone: stopped by the bound. */
+      "T\nlet rec x = ~x & (rf | co)\nflag empty x as xe\n"
+      "let rec y = (rf | co) \\ y ; y\nflag ~empty y as ye\n"
+      "acyclic x | po as c0\nacyclic y as c1\n",
+      /* Only sets; an unused let rec. */
+      "T\nlet rec a = R & range(rf) | domain(po; [a])\n"
+      "let rec b = b | sync_fence\n"
+      "flag ~empty a as fa\nempty a & W as c0\n"
+      "~empty a | IW as c1\n",
+  };
+  fixture *f = *state;
+  size_t i;
+  for (i = 0; i < sizeof models / sizeof *models; i++) {
+    tally ty = {0, 0, 0, 0};
+    uint64_t seed;
+    model(f, models[i]);
+    assert_false(f->m->no_incr);
+    for (seed = 1; seed <= 4; seed++)
+      incr_run(f, seed * 0xda942042e4dd58b5ull + i, 300, &ty);
+    assert_true(ty.consistent > 0 || ty.failed > 0);
+  }
+}
+
+/* Validity is per operation: a check that an early stop left out is
+ * computed when a later candidate reaches it, even when what it reads
+ * did not change in between. */
+static void test_incremental_early_stop(void **state) {
+  fixture *f = *state;
+  wl__cat_out o;
+  small(&f->c);
+  model(f, "T\nacyclic po | rf as first\nlet x = po ; po\n"
+           "flag ~empty x as has-x\nempty x & rf as second\n");
+  /* 2>0 closes po | rf into a cycle: stop at the first check. */
+  rel_set(&f->c, WL_CAT_R_RF, "2>0");
+  assert_int_equal(wl__cat_eval(f->m, f->s, &f->c, ~(uint64_t)0,
+                                ~(uint64_t)0, 0, 0, &o),
+                   0);
+  assert_int_equal(o.failed, 0);
+  assert_int_equal(o.flags, 0);
+  /* rf changes; x (po only) is reached for the first time. */
+  rel_set(&f->c, WL_CAT_R_RF, "0>2");
+  assert_int_equal(wl__cat_eval(f->m, f->s, &f->c, BIT(WL_CAT_R_RF), 0,
+                                0, 0, &o),
+                   0);
+  assert_int_equal(o.failed, 1);
+  assert_int_equal(o.flags, 1);
+  /* Nothing changed: every verdict kept, the same outcome. */
+  assert_int_equal(wl__cat_eval(f->m, f->s, &f->c, 0, 0, 0, 0, &o), 0);
+  assert_int_equal(o.failed, 1);
+  assert_int_equal(o.flags, 1);
+  /* A partial call asking for the first check only, then a full one. */
+  rel_set(&f->c, WL_CAT_R_RF, "");
+  assert_int_equal(wl__cat_eval(f->m, f->s, &f->c, BIT(WL_CAT_R_RF), 0,
+                                1, 1, &o),
+                   0);
+  assert_int_equal(o.consistent, 1);
+  assert_int_equal(wl__cat_eval(f->m, f->s, &f->c, 0, 0, 0, 0, &o), 0);
+  assert_int_equal(o.consistent, 1);
+  assert_int_equal(o.flags, 1);
+  /* A new size with no change named: recomputed all the same. */
+  cand_clear(&f->c, 3);
+  assert_int_equal(wl__cat_eval(f->m, f->s, &f->c, 0, 0, 0, 0, &o), 0);
+  assert_int_equal(o.consistent, 1);
+  assert_int_equal(o.flags, 0);
+}
+
+/* ---------------------------------------------------------------- */
 /* Allocation failures                                               */
 
 /* Loads path (and checks MP on it: the verdict must be `consistent`, if
@@ -1099,6 +1423,9 @@ int main(int argc, char **argv) {
       T(test_error_limits),
       T(test_include),
       T(test_model_api),
+      T(test_incremental_specs),
+      T(test_incremental_let_rec),
+      T(test_incremental_early_stop),
       T(test_alloc_failures),
   };
 #undef T

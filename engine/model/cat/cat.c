@@ -43,6 +43,7 @@ void wl__cat_free(wl_cat *m) {
     return;
   ctx = m->ctx;
   wl__free(ctx, m->ops, m->ops_cap * sizeof *m->ops);
+  wl__free(ctx, m->info, m->nops * sizeof *m->info);
   wl__free(ctx, m->names, m->names_size);
   wl__free(ctx, m->name_off,
            (size_t)(m->nchecks + m->nflags + 1) * sizeof *m->name_off);

@@ -161,6 +161,21 @@ int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
 int wl__cat_check_only(const wl_cat *m, wl__cat_scratch *s,
                        const wl__cand *c, uint64_t only, wl__cat_out *out);
 
+/* As wl__cat_check (partial == 0) or wl__cat_check_only (partial != 0,
+ * only: the checks to evaluate), but s keeps the values it computed for
+ * the previous candidate checked with s, and reuses every value that
+ * depends on no base relation in changed_rels (bit WL_CAT_R_*) and no
+ * base set in changed_sets (bit WL_CAT_S_*).  Pass ~0 for both when
+ * the candidate is new (another combination of events); a different n
+ * also recomputes everything.  The masks must cover every change since
+ * the previous call with s (of any of these three functions), whatever
+ * wl__cand c is: a change left out gives wrong verdicts.  A partial
+ * call computes only what the checks in only read.  The outcome is
+ * exactly wl__cat_check's (wl__cat_check_only's) on c. */
+int wl__cat_eval(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
+                 uint64_t changed_rels, uint64_t changed_sets, int partial,
+                 uint64_t only, wl__cat_out *out);
+
 /* The non-flag checks (bit k: check k, k < 64) that can only turn false
  * as the base relations in rels (bit WL_CAT_R_*) grow: a failure of one
  * of them on a candidate whose rels are subsets of a completion's is a

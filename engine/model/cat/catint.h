@@ -197,12 +197,28 @@ typedef struct cat_op {
   int d, a, b, c;
 } cat_op;
 
+/* What incremental evaluation (wl__cat_eval) needs to know of one
+ * operation, found once per model (compile.c).  A let rec group is one
+ * unit: the zeroing of its names and every operation from its loop's
+ * start to its OP_LOOP share one dependency and one user mask, since
+ * the loop is re-run from its start or not at all. */
+typedef struct cat_opinfo {
+  uint64_t rels; /* base relations (bit WL_CAT_R_*) its value depends on */
+  uint64_t sets; /* base sets (bit WL_CAT_S_*) */
+  uint64_t users; /* the non-flag checks k < 64 (bit k) that read it */
+} cat_opinfo;
+
 /* A model: a wl_cat is a wl_model (cat.h). */
 struct wl_model {
   wl_ctx *ctx;
   char *title;
   cat_op *ops;
   size_t nops, ops_cap;
+  cat_opinfo *info; /* nops entries (NULL when nops is 0) */
+  /* Some register has two writers outside one let rec unit, so a value
+   * kept from an earlier candidate could be overwritten: wl__cat_eval
+   * then recomputes everything (compile.c never emits such code). */
+  int no_incr;
   int nrel, nset; /* registers in all, base ones included */
   int nchecks, nflags;
   /* Check names then flag names, each NUL-ended, and where each starts

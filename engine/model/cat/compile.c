@@ -407,6 +407,226 @@ static int gen_check(comp *C, const cat_stmt *s, int index) {
 }
 
 /* ---------------------------------------------------------------- */
+/* Dependencies (for wl__cat_eval)                                   */
+
+/* Whether o writes a register (o->d). */
+static int writes(const cat_op *o) {
+  return o->op <= OP_S_UPD;
+}
+
+/* The registers o reads: relations into rel[], sets into set[]. */
+static void operands(const cat_op *o, int rel[3], int *nr, int set[3],
+                     int *ns) {
+  *nr = *ns = 0;
+  switch (o->op) {
+  case OP_R_UNION:
+  case OP_R_INTER:
+  case OP_R_DIFF:
+  case OP_R_SEQ:
+    rel[(*nr)++] = o->a;
+    rel[(*nr)++] = o->b;
+    break;
+  case OP_R_DOMF:
+    set[(*ns)++] = o->a;
+    rel[(*nr)++] = o->b;
+    break;
+  case OP_R_RNGF:
+    rel[(*nr)++] = o->a;
+    set[(*ns)++] = o->b;
+    break;
+  case OP_R_FILT:
+    set[(*ns)++] = o->a;
+    rel[(*nr)++] = o->b;
+    set[(*ns)++] = o->c;
+    break;
+  case OP_R_CART:
+  case OP_S_UNION:
+  case OP_S_INTER:
+  case OP_S_DIFF:
+    set[(*ns)++] = o->a;
+    set[(*ns)++] = o->b;
+    break;
+  case OP_R_TOID:
+  case OP_S_COMPL:
+  case OP_S_UPD:
+  case OP_CHK_EMPTY_S:
+    set[(*ns)++] = o->a;
+    break;
+  case OP_R_INV:
+  case OP_R_PLUS:
+  case OP_R_STAR:
+  case OP_R_OPT:
+  case OP_R_COMPL:
+  case OP_R_UPD:
+  case OP_S_DOMAIN:
+  case OP_S_RANGE:
+  case OP_CHK_ACYCLIC:
+  case OP_CHK_IRREFL:
+  case OP_CHK_EMPTY_R:
+    rel[(*nr)++] = o->a;
+    break;
+  default:
+    break; /* the zeroes and OP_LOOP read nothing */
+  }
+}
+
+/* Per-register masks while the dependencies are found. */
+typedef struct regmask {
+  uint64_t rels, sets, users;
+  int unit;    /* the let rec unit updating it (its OP_LOOP), or -1 */
+  int writers; /* operations writing it */
+} regmask;
+
+/* Fills m->info: for each operation, the base names its value depends
+ * on and the checks that read it, both closed over let rec units; and
+ * m->no_incr.  A let rec unit is one OP_LOOP, every operation from the
+ * loop's start to it, and the zeroing of the names it updates (emitted
+ * before the hoisted parts).  Plain fixpoints: a let rec unit reads its
+ * own registers, and the lists are a few hundred operations. */
+static int dependencies(wl_cat *m) {
+  wl_ctx *ctx = m->ctx;
+  const size_t nops = m->nops, nreg = (size_t)(m->nrel + m->nset);
+  regmask *reg, *rr, *rs;
+  int *unit;
+  cat_opinfo *uinfo;
+  size_t k;
+  int grew, r = 0;
+  if (nops == 0)
+    return 0;
+  m->info = wl__calloc(ctx, nops * sizeof *m->info);
+  reg = wl__calloc(ctx, nreg * sizeof *reg);
+  unit = wl__alloc(ctx, nops * sizeof *unit);
+  uinfo = wl__calloc(ctx, nops * sizeof *uinfo);
+  if (m->info == NULL || reg == NULL || unit == NULL || uinfo == NULL) {
+    r = WL_ENOMEM;
+    goto done;
+  }
+  rr = reg;           /* relation registers */
+  rs = reg + m->nrel; /* set registers */
+  for (k = 0; k < nreg; k++)
+    reg[k].unit = -1;
+  for (k = 0; k < (size_t)WL_CAT_NRELS; k++)
+    rr[k].rels = (uint64_t)1 << k;
+  for (k = 0; k < (size_t)WL_CAT_NSETS; k++)
+    rs[k].sets = (uint64_t)1 << k;
+  /* The units: the loops' bodies, and the names their updates write. */
+  for (k = 0; k < nops; k++)
+    unit[k] = -1;
+  for (k = 0; k < nops; k++) {
+    const cat_op *o = &m->ops[k];
+    size_t j;
+    if (o->op != OP_LOOP)
+      continue;
+    for (j = (size_t)o->d; j <= k; j++) {
+      const cat_op *u = &m->ops[j];
+      unit[j] = (int)k;
+      if (u->op == OP_R_UPD)
+        rr[u->d].unit = (int)k;
+      else if (u->op == OP_S_UPD)
+        rs[u->d].unit = (int)k;
+    }
+  }
+  for (k = 0; k < nops; k++) {
+    const cat_op *o = &m->ops[k];
+    regmask *d;
+    if (!writes(o))
+      continue;
+    d = o->op <= OP_R_UPD ? &rr[o->d] : &rs[o->d];
+    if (o->op == OP_R_ZERO || o->op == OP_S_ZERO)
+      if (unit[k] < 0 && d->unit >= 0)
+        unit[k] = d->unit; /* a let rec name set to empty */
+    d->writers++;
+  }
+  /* A base register written, or one register holding two values (other
+   * than a let rec name within its unit): a kept value could be
+   * overwritten before its readers run. */
+  for (k = 0; k < nops; k++) {
+    const cat_op *o = &m->ops[k];
+    const regmask *d;
+    if (!writes(o))
+      continue;
+    d = o->op <= OP_R_UPD ? &rr[o->d] : &rs[o->d];
+    if (o->d < (o->op <= OP_R_UPD ? WL_CAT_NRELS : WL_CAT_NSETS) ||
+        (d->writers > 1 && (unit[k] < 0 || unit[k] != d->unit)))
+      m->no_incr = 1;
+  }
+  /* Dependencies, forward. */
+  do {
+    grew = 0;
+    for (k = 0; k < nops; k++) {
+      const cat_op *o = &m->ops[k];
+      int rel[3], set[3], nr, ns, i;
+      uint64_t rels = 0, sets = 0;
+      operands(o, rel, &nr, set, &ns);
+      for (i = 0; i < nr; i++) {
+        rels |= rr[rel[i]].rels;
+        sets |= rr[rel[i]].sets;
+      }
+      for (i = 0; i < ns; i++) {
+        rels |= rs[set[i]].rels;
+        sets |= rs[set[i]].sets;
+      }
+      if (unit[k] >= 0) {
+        cat_opinfo *u = &uinfo[unit[k]];
+        if ((rels & ~u->rels) || (sets & ~u->sets))
+          grew = 1;
+        u->rels |= rels;
+        u->sets |= sets;
+        rels = u->rels;
+        sets = u->sets;
+      }
+      if (writes(o)) {
+        regmask *d = o->op <= OP_R_UPD ? &rr[o->d] : &rs[o->d];
+        if ((rels & ~d->rels) || (sets & ~d->sets))
+          grew = 1;
+        d->rels |= rels;
+        d->sets |= sets;
+      }
+      m->info[k].rels = rels;
+      m->info[k].sets = sets;
+    }
+  } while (grew);
+  /* Users, backward. */
+  do {
+    grew = 0;
+    k = nops;
+    while (k-- > 0) {
+      const cat_op *o = &m->ops[k];
+      int rel[3], set[3], nr, ns, i;
+      uint64_t users = 0;
+      if (writes(o))
+        users = o->op <= OP_R_UPD ? rr[o->d].users : rs[o->d].users;
+      else if (o->op >= OP_CHK_ACYCLIC && !o->c && o->d < 64)
+        users = (uint64_t)1 << o->d;
+      if (unit[k] >= 0) {
+        cat_opinfo *u = &uinfo[unit[k]];
+        if (users & ~u->users)
+          grew = 1;
+        u->users |= users;
+        users = u->users;
+      }
+      m->info[k].users = users;
+      operands(o, rel, &nr, set, &ns);
+      for (i = 0; i < nr; i++) {
+        if (users & ~rr[rel[i]].users)
+          grew = 1;
+        rr[rel[i]].users |= users;
+      }
+      for (i = 0; i < ns; i++) {
+        if (users & ~rs[set[i]].users)
+          grew = 1;
+        rs[set[i]].users |= users;
+      }
+    }
+  } while (grew);
+done:
+  wl__free(ctx, reg, nreg * sizeof *reg);
+  wl__free(ctx, unit, nops * sizeof *unit);
+  wl__free(ctx, uinfo, nops * sizeof *uinfo);
+  return r;
+}
+
+/* ---------------------------------------------------------------- */
 /* The model                                                         */
 
 /* The names of the checks, then of the flags, into m. */
@@ -529,6 +749,10 @@ int wl__cat_compile(cat_prog *p, wl_cat **out) {
   m->title = p->title;
   p->title = NULL;
   comp_free(C);
+  if (dependencies(m) != 0) {
+    wl__cat_free(m);
+    return wl__err(p->ctx, WL_ENOMEM, "out of memory");
+  }
   *out = m;
   return 0;
 }

@@ -9,6 +9,19 @@
  * and never reads a row it has not written for this candidate, so what
  * an earlier (larger) candidate left behind is never seen.
  *
+ * Incremental evaluation (wl__cat_eval): the scratch keeps every
+ * register's value from the previous candidate, and a state byte per
+ * operation says whether its value (for a check: its verdict) is the
+ * current one.  A call first marks stale every operation whose
+ * dependency mask (m->info, compile.c) meets the changed base names,
+ * then runs the list skipping the current ones.  Validity is per
+ * operation, not per call: a stale operation stays stale until it runs,
+ * so one that an early stop (a failing check) or a partial call left
+ * out is computed when a later call needs it.  Registers are written by
+ * one operation each, except a let rec name, whose unit (zeroing, loop
+ * body, OP_LOOP) shares one mask: it goes stale whole and is run whole
+ * from the zeroing, as wl__cat_check would.
+ *
  * Nothing here allocates: the scratch is sized once per model
  * (wl__cat_scratch_new), and one model may be checked from several
  * threads, each with its own scratch. */
@@ -37,7 +50,12 @@ struct wl__cat_scratch {
   size_t memsz;
   const uint64_t **rp;  /* every relation register's rows */
   uint64_t *set;        /* every set register */
+  uint8_t *st;          /* per operation: ST_* */
 };
+
+/* An operation's state: its register (or verdict) is that of the
+ * current candidate; a check's verdict is "holds" (before negation). */
+enum { ST_VALID = 1, ST_HOLDS = 2 };
 
 int wl__cat_scratch_new(wl_ctx *ctx, const wl_cat *m,
                         wl__cat_scratch **out) {
@@ -56,7 +74,8 @@ int wl__cat_scratch_new(wl_ctx *ctx, const wl_cat *m,
   s->mem = wl__calloc(ctx, s->memsz);
   s->rp = wl__calloc(ctx, (size_t)m->nrel * sizeof *s->rp);
   s->set = wl__calloc(ctx, (size_t)m->nset * sizeof *s->set);
-  if (s->mem == NULL || s->rp == NULL || s->set == NULL) {
+  s->st = wl__calloc(ctx, m->nops + 1);
+  if (s->mem == NULL || s->rp == NULL || s->set == NULL || s->st == NULL) {
     wl__cat_scratch_free(s);
     return wl__err(ctx, WL_ENOMEM, "out of memory");
   }
@@ -70,6 +89,7 @@ void wl__cat_scratch_free(wl__cat_scratch *s) {
   wl__free(s->ctx, s->mem, s->memsz);
   wl__free(s->ctx, s->rp, (size_t)s->m->nrel * sizeof *s->rp);
   wl__free(s->ctx, s->set, (size_t)s->m->nset * sizeof *s->set);
+  wl__free(s->ctx, s->st, s->m->nops + 1);
   wl__free(s->ctx, s, sizeof *s);
 }
 
@@ -184,29 +204,86 @@ static void layout(wl__cat_scratch *s, int n) {
   s->n = n;
 }
 
+/* Marks stale what the changed base names reach (everything for a new
+ * size, which also moves the scratch relations). */
+static void invalidate(const wl_cat *m, wl__cat_scratch *s, int n,
+                       uint64_t changed_rels, uint64_t changed_sets) {
+  size_t k;
+  if (s->n != n) {
+    layout(s, n);
+    memset(s->st, 0, m->nops);
+    return;
+  }
+  if (m->no_incr || (changed_rels == ~(uint64_t)0 &&
+                     changed_sets == ~(uint64_t)0)) {
+    memset(s->st, 0, m->nops);
+    return;
+  }
+  if ((changed_rels | changed_sets) == 0)
+    return;
+  for (k = 0; k < m->nops; k++)
+    if ((m->info[k].rels & changed_rels) ||
+        (m->info[k].sets & changed_sets))
+      s->st[k] = 0;
+}
+
+/* Reports check op's verdict (holds: its condition, before negation)
+ * into out; 1 when the check fails, which ends the evaluation. */
+static int verdict(const cat_op *op, int holds, wl__cat_out *out) {
+  holds ^= op->b;
+  if (op->c) {
+    /* A flag is raised when its condition holds (herd's flag). */
+    if (holds)
+      out->flags |= (uint64_t)1 << op->d;
+    return 0;
+  }
+  if (holds)
+    return 0;
+  /* herd stops at the first failing check: the candidate is not an
+   * execution of the model, and nothing later matters. */
+  out->consistent = 0;
+  out->failed = op->d;
+  return 1;
+}
+
 static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
-               wl__cat_out *out, int partial, uint64_t only) {
+               uint64_t changed_rels, uint64_t changed_sets, int partial,
+               uint64_t only, wl__cat_out *out) {
   const int n = c->n;
   const uint64_t full = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
   const cat_op *op = m->ops, *end = m->ops + m->nops;
   const uint64_t **rp = s->rp;
   uint64_t *set = s->set, *mem = s->mem;
+  uint8_t *st = s->st;
   int changed = 0, iter = 0, i;
-  if (s->n != n)
-    layout(s, n);
+  invalidate(m, s, n, changed_rels, changed_sets);
   for (i = 0; i < WL_CAT_NRELS; i++)
     rp[i] = c->rel[i];
   memcpy(set, c->set, sizeof c->set);
   out->consistent = 1;
   out->failed = -1;
   out->flags = 0;
+  if (!partial)
+    only = ~(uint64_t)0;
   for (; op < end; op++) {
+    const size_t k = (size_t)(op - m->ops);
     /* The destination, for the relation operations (listed first). */
     uint64_t *d = op->op <= OP_R_UPD
                       ? mem + (size_t)(op->d - WL_CAT_NRELS) * (size_t)n
                       : NULL;
     const uint64_t *a, *b;
     int holds;
+    /* A partial call computes only what the checks asked for read. */
+    if (partial && !(m->info[k].users & only))
+      continue;
+    if (st[k] & ST_VALID) {
+      /* Kept from an earlier candidate (or this one's loop). */
+      if (op->op >= OP_CHK_ACYCLIC &&
+          verdict(op, (st[k] & ST_HOLDS) != 0, out))
+        return 0;
+      continue;
+    }
+    st[k] = ST_VALID;
     switch (op->op) {
     case OP_R_ZERO:
       memset(d, 0, (size_t)n * sizeof *d);
@@ -330,18 +407,19 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
       /* A monotone let rec reaches its least fixpoint within (names x
        * n x n) rounds, each adding a pair; the bound stops a body that
        * is not monotone (herd would not terminate on it either). */
-      if (changed && ++iter < op->c * n * n + 2)
+      if (changed && ++iter < op->c * n * n + 2) {
+        /* The body runs again: stale until the loop ends. */
+        memset(st + op->d, 0, k + 1 - (size_t)op->d);
         op = m->ops + op->d - 1;
-      else
+      } else {
         iter = 0;
+      }
       changed = 0;
       break;
     case OP_CHK_ACYCLIC:
     case OP_CHK_IRREFL:
     case OP_CHK_EMPTY_R:
     case OP_CHK_EMPTY_S:
-      if (partial && (op->c || op->d >= 64 || !((only >> op->d) & 1)))
-        break; /* not asked for */
       if (op->op == OP_CHK_ACYCLIC)
         holds = r_acyclic(rp[op->a], full);
       else if (op->op == OP_CHK_IRREFL)
@@ -350,18 +428,10 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
         holds = r_empty(rp[op->a], n);
       else
         holds = set[op->a] == 0;
-      holds ^= op->b;
-      if (op->c) {
-        /* A flag is raised when its condition holds (herd's flag). */
-        if (holds)
-          out->flags |= (uint64_t)1 << op->d;
-      } else if (!holds) {
-        /* herd stops at the first failing check: the candidate is not
-         * an execution of the model, and nothing later matters. */
-        out->consistent = 0;
-        out->failed = op->d;
+      if (holds)
+        st[k] |= ST_HOLDS;
+      if (verdict(op, holds, out))
         return 0;
-      }
       break;
     default:
       break;
@@ -370,12 +440,18 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
   return 0;
 }
 
+int wl__cat_eval(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
+                 uint64_t changed_rels, uint64_t changed_sets, int partial,
+                 uint64_t only, wl__cat_out *out) {
+  return run(m, s, c, changed_rels, changed_sets, partial != 0, only, out);
+}
+
 int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
                   wl__cat_out *out) {
-  return run(m, s, c, out, 0, 0);
+  return run(m, s, c, ~(uint64_t)0, ~(uint64_t)0, 0, 0, out);
 }
 
 int wl__cat_check_only(const wl_cat *m, wl__cat_scratch *s,
                        const wl__cand *c, uint64_t only, wl__cat_out *out) {
-  return run(m, s, c, out, 1, only);
+  return run(m, s, c, ~(uint64_t)0, ~(uint64_t)0, 1, only, out);
 }
