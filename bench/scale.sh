@@ -15,7 +15,8 @@ LIMIT=${SCALE_LIMIT:-20}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# run NAME FILE [options]: one line "family size: time s, peak MB, states"
+# run NAME FILE [options]: one line "family size: time s, peak MB, and
+# the number of states over the condition's variables (herd's States)"
 run() {
   name=$1 f=$2
   shift 2
@@ -32,8 +33,8 @@ run() {
   fi
   states=$(sed -n 's/^States //p' "$T/out")
   note=""
-  [ $rc -eq 0 ] || note=" ($(grep -o 'gave up.*\|partial.*\|limit.*' "$T/err" | head -n 1))"
-  printf '  %-28s %7s s %6s MB  %s states%s\n' "$name" "$secs" "$peak" \
+  [ $rc -eq 0 ] || note=" ($(sed -n 's/^warplab: [^:]*: //p' "$T/err" | tail -n 1))"
+  printf '  %-28s %7s s %6s MB  %s%s\n' "$name" "$secs" "$peak" \
     "${states:-?}" "$note"
 }
 
@@ -114,7 +115,7 @@ pairs() { # n threads of two instructions: st x_i, ld x_(i+1) (an SB ring)
 
 echo "scale: threads (n threads storing to and loading from x)"
 for n in 2 3 4 5 6 7; do threads $n; run "threads $n" "$T/sl$n.litmus"; done
-threads 8; run "threads 8 (--max-memory 512)" "$T/sl8.litmus" --max-memory 512
+threads 8; run "threads 8 (--max-memory 128)" "$T/sl8.litmus" --max-memory 128
 echo "scale: writers per location (k writers of x, a reader of x twice)"
 for k in 2 3 4 5 6; do writers $k; run "writers $k" "$T/w$k.litmus"; done
 echo "scale: loop iterations (grid barrier, 4 blocks, at --unroll N)"

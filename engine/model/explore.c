@@ -465,19 +465,72 @@ static int read_matched(xp *x, int th, const wl_trace *tr, int i,
   }
   if (allow_future) {
     /* some trace of a thread not chosen yet could write it */
-    for (o = upto; o < x->t->nthreads; o++) {
-      const wl_vec *pv = &x->pool[o].ev;
-      size_t q;
-      if (o == th)
+    for (o = upto; o < x->t->nthreads; o++)
+      if (o != th && wl__xp_dom_has(&x->wvals[o][r->loc], r->val))
+        return 1;
+  }
+  return 0;
+}
+
+/* Fills x->wvals from the traces of this round. */
+static int written_values(xp *x) {
+  int th;
+  for (th = 0; th < x->t->nthreads; th++) {
+    const wl_vec *pv = &x->pool[th].ev;
+    size_t q;
+    int l;
+    for (l = 0; l < x->t->nlocs; l++)
+      x->wvals[th][l].n = 0;
+    for (q = 0; q < pv->n; q++) {
+      const wl_ev *e = WL_VEC_PTR(pv, wl_ev, q);
+      vdom *d;
+      int i;
+      if (e->type != EV_W)
         continue;
-      for (q = 0; q < pv->n; q++) {
-        const wl_ev *oe = WL_VEC_PTR(pv, wl_ev, q);
-        if (oe->type == EV_W && oe->loc == r->loc && oe->val == r->val)
-          return 1;
+      d = &x->wvals[th][e->loc];
+      if (wl__xp_dom_has(d, e->val))
+        continue;
+      if (d->n == d->cap) {
+        int cap = d->cap ? d->cap * 2 : 8;
+        int64_t *p = wl__realloc(x->ctx, d->v, (size_t)d->cap * sizeof *p,
+                                 (size_t)cap * sizeof *p);
+        if (p == NULL)
+          return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+        d->v = p;
+        d->cap = cap;
       }
+      for (i = d->n; i > 0 && d->v[i - 1] > e->val; i--)
+        d->v[i] = d->v[i - 1];
+      d->v[i] = e->val;
+      d->n++;
     }
   }
   return 0;
+}
+
+/* Whether trace tr of thread th writes a value its location's domain
+ * lacks. */
+static int trace_new(const xp *x, int th, const wl_trace *tr) {
+  const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
+  int i;
+  for (i = 0; i < tr->nev; i++)
+    if (ev[i].type == EV_W && !wl__xp_dom_has(&x->dom[ev[i].loc], ev[i].val))
+      return 1;
+  return 0;
+}
+
+/* Collecting: which threads from th on have a trace with a new value. */
+static void rest_new(xp *x) {
+  int th = x->t->nthreads;
+  x->rest_new[th] = 0;
+  while (th-- > 0) {
+    size_t k;
+    int any = 0;
+    for (k = 0; k < x->pool[th].traces.n && !any; k++)
+      any = trace_new(x, th, WL_VEC_PTR(&x->pool[th].traces, wl_trace, k));
+    x->rest_new[th] = (uint8_t)(any || x->rest_new[th + 1]);
+  }
+  x->chosen_new = 0;
 }
 
 static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
@@ -486,6 +539,8 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
   size_t k;
   if (x->err || wl__xp_stop(x))
     return x->err;
+  if (x->collecting && x->chosen_new == 0 && !x->rest_new[th])
+    return 0; /* every combination below adds only known values */
   if (th == t->nthreads) {
     int o, i;
     /* full value check */
@@ -522,6 +577,8 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     int i, ok = 1;
     if (tr->cut == 2 && !x->collecting)
       continue; /* a stutter prefix: never a final state */
+    if (tr->cut == 1 && x->res->bound_hit && !x->collecting)
+      continue; /* cut by the bound, which is reported already */
     chosen[th] = tr;
     /* reads of this thread must be satisfiable by what is chosen or
      * could still be chosen; reads of earlier threads may now have lost
@@ -529,8 +586,12 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     for (i = 0; i < tr->nev && ok; i++)
       if (ev[i].type == EV_R && !read_matched(x, th, tr, i, chosen, th, 1))
         ok = 0;
-    if (ok)
+    if (ok) {
+      int nw = x->collecting && trace_new(x, th, tr);
+      x->chosen_new += nw;
       combo_dfs(x, th + 1, chosen, E, bs);
+      x->chosen_new -= nw;
+    }
     chosen[th] = NULL;
     if (x->err)
       return x->err;
@@ -546,6 +607,10 @@ static void xp_free(xp *x) {
   for (i = 0; i < WL_MAX_LOCS; i++)
     wl__free(x->ctx, x->dom[i].v, (size_t)x->dom[i].cap * sizeof(int64_t));
   for (i = 0; i < WL_MAX_THREADS; i++) {
+    int l;
+    for (l = 0; l < WL_MAX_LOCS; l++)
+      wl__free(x->ctx, x->wvals[i][l].v,
+               (size_t)x->wvals[i][l].cap * sizeof(int64_t));
     wl__vec_free(x->ctx, &x->pool[i].ev);
     wl__vec_free(x->ctx, &x->pool[i].regs);
     wl__vec_free(x->ctx, &x->pool[i].traces);
@@ -618,10 +683,11 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   /* the value-domain fixpoint */
   for (;;) {
     r->traces_cut = 0;
-    if (wl__xp_gen_traces(x))
+    if (wl__xp_gen_traces(x) || written_values(x))
       goto fail;
     x->collecting = 1;
     x->grew = 0;
+    rest_new(x);
     memset(chosen, 0, sizeof chosen);
     if (combo_dfs(x, 0, chosen, E, bs))
       goto fail;

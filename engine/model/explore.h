@@ -47,6 +47,14 @@ typedef struct xp {
   int collecting;
   vdom newv[WL_MAX_LOCS];
   int grew;
+  /* collecting: chosen traces that write a value not in its domain yet,
+   * and whether any trace of thread th or later does (a subtree where
+   * neither holds cannot grow a domain) */
+  int chosen_new;
+  uint8_t rest_new[WL_MAX_THREADS + 1];
+  /* the values some trace of each thread writes to each location (for
+   * the value check of combinations still being chosen) */
+  vdom wvals[WL_MAX_THREADS][WL_MAX_LOCS];
   /* a cat model given: its candidate enumerator (the second engine) */
   wl__candx *cand;
   /* the question: every consistent execution counted (all), or only
@@ -92,6 +100,7 @@ typedef struct bsched {
 int wl__xp_stop(xp *x);
 /* traces.c */
 int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc);
+int wl__xp_dom_has(const vdom *d, int64_t v);
 int wl__xp_gen_traces(xp *x);
 int wl__xp_check_shared(xp *x);
 /* exe.c: E's events and static relations from its traces (E->tr). */

@@ -12,7 +12,7 @@
 
 #include "explore.h"
 
-static int dom_has(const vdom *d, int64_t v) {
+int wl__xp_dom_has(const vdom *d, int64_t v) {
   int lo = 0, hi = d->n;
   while (lo < hi) {
     int m = (lo + hi) / 2;
@@ -30,7 +30,7 @@ static int dom_has(const vdom *d, int64_t v) {
  * error. */
 int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc) {
   int i;
-  if (dom_has(d, v))
+  if (wl__xp_dom_has(d, v))
     return 0;
   if (d->n >= WL_MAX_VALUES)
     return x->err =
