@@ -155,7 +155,7 @@ if [ -x "$B/tests/props" ] && [ -d "$SHARED/spec" ]; then
   out=$("$B/tests/props" --count "${PROPS_COUNT:-2000}" \
         --model "$SHARED/spec/ptx-v6.0-isa.cat" 2>&1)
   rc=$?
-  printf '%s\n' "$out" | grep -E '^FAIL|^props:' | head -n 40
+  printf '%s\n' "$out" | grep -E '^FAIL|^SKIP|^props:' | head -n 40
   n=$(printf '%s\n' "$out" | sed -n 's/^props: \([0-9]*\) tests, \([0-9]*\) failures.*/\1 \2/p')
   set -- $n
   if [ $rc -eq 0 ] && [ "${1:-0}" -ge "${PROPS_COUNT:-2000}" ] &&
