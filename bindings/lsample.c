@@ -559,8 +559,10 @@ int wll_test_sample(lua_State *L) {
   names = 4;
   vals = lua_newuserdatauv(L, sizeof *vals * MAX_VALUES, 0); /* 5 */
   lua_pushnil(L); /* 6: a thread function's error (the script's state) */
-  note[0] = '\0';
-  workers = jobs;
+  /* fewer workers when the address space or the thread limit cannot
+   * hold them all (wll_pool_start), with a note saying so */
+  workers = wll_pool_start(jobs, note, sizeof note);
+  jobs = workers = workers > 0 ? workers : 1;
   if (has_fn) {
     int pos;
     luaL_checkstack(L, 40, "sample");

@@ -484,6 +484,15 @@ static int cmd_sample(int argc, char **argv) {
                     "help)\n");
     return 2;
   }
+  {
+    /* fewer workers when the address space or the thread limit cannot
+     * hold them all (libuv would abort): say so, and go on */
+    char note[300];
+    int w = wll_pool_start(jobs, note, sizeof note);
+    if (note[0] != '\0')
+      fprintf(stderr, "warplab sample: %s\n", note);
+    jobs = w > 0 ? w : 1;
+  }
   for (; i < argc && !interrupted; i++) {
     char err[600];
     size_t len = 0;
@@ -527,8 +536,10 @@ static int cmd_sample(int argc, char **argv) {
     } else {
       rc = wl_hist_write(h, partial != WLL_STOP_NONE, now() - t0, write_stdout,
                          NULL);
-      if (rc != 0)
+      if (rc != 0) {
+        fprintf(stderr, "warplab: %s: %s\n", argv[i], wl_ctx_errmsg(ctx));
         failed++;
+      }
       if (partial != WLL_STOP_NONE) {
         fflush(stdout);
         fprintf(stderr,
