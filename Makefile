@@ -50,7 +50,7 @@ MOD_OBJ := $(BIND_OBJ) $(EMBED:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check bench demo install clean fuzz
+.PHONY: all deps test check bench demo install clean fuzz verify
 
 all: $(BIN) $(SO)
 
@@ -101,11 +101,21 @@ $(BUILD)/tests/conformance: tests/conformance.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
 
+$(BUILD)/tests/props: tests/props.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
+
 # The test command: unit tests, the command-line tests, the conformance
 # run over ../shared/conformance.  The last line is "N passed, N failed".
 test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
-      $(BUILD)/tests/soundness
+      $(BUILD)/tests/soundness $(BUILD)/tests/props
 	@sh tests/run.sh $(BUILD)
+
+# The properties of tests/props.c on 50,000 generated tests (make test
+# runs them on 2,000), and the Lua-function form of 2,000 more.
+VERIFY_COUNT ?= 50000
+verify: deps $(BIN) $(BUILD)/tests/props
+	@sh tests/verify.sh $(BUILD) $(VERIFY_COUNT)
 
 # Sanitizer builds, valgrind, and the layering check.
 check:
@@ -144,4 +154,5 @@ clean:
 -include $(ENGINE_OBJ:.o=.d) $(BIND_OBJ:.o=.d) $(BUILD)/bindings/main.d \
   $(EMBED:.c=.d)
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
-  $(BUILD)/tests/soundness.d $(BUILD)/bench/litmus_bench.d
+  $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d \
+  $(BUILD)/bench/litmus_bench.d

@@ -15,9 +15,11 @@
  * constant memory) stop the launch; dev:launch raises one message naming
  * the file, line, block, thread, warp and lane, and the device stays
  * usable. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lwarplab.h"
 
@@ -37,10 +39,64 @@ typedef wll_krun krun;
 typedef wll_kstate kstate;
 typedef wll_pcline pcline;
 
-static const char probe_marker = 0;
+/* the registry key of the kstate (for the count hook) */
+static const char kstate_key = 0;
 
 static kstate *KS(lua_State *L) {
   return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* ------------------------------------------------------------------ */
+/* the gate of the device API                                          */
+/* ------------------------------------------------------------------ */
+
+/* A gated closure's last upvalue points at its function (a static
+ * lua_CFunction object: a function pointer cannot travel as a light
+ * userdata in ISO C). */
+static lua_CFunction gated_fn(lua_State *L) {
+  int i = 2;
+  while (lua_type(L, lua_upvalueindex(i)) != LUA_TNONE)
+    i++;
+  return *(const lua_CFunction *)lua_touserdata(L, lua_upvalueindex(i - 1));
+}
+
+/* The continuation: the launch resumed the thread the probe stopped, on
+ * the frame the call left, so the call runs now with its own arguments
+ * (and its caller, at level 1, is still the kernel's Lua code). */
+static int gate_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  (void)ctx;
+  return gated_fn(L)(L);
+}
+
+static int gate(lua_State *L) {
+  krun *r = KS(L)->run;
+  if (r != NULL && r->probe)
+    return lua_yieldk(L, 0, 0, gate_k);
+  return gated_fn(L)(L);
+}
+
+void wll_push_gated(lua_State *L, const lua_CFunction *f, int nup) {
+  lua_pushlightuserdata(L, (void *)(uintptr_t)f);
+  lua_pushcclosure(L, gate, nup + 1);
+}
+
+void wll_setfuncs_gated(lua_State *L, const luaL_Reg *l, int nup,
+                        const char *const keep[]) {
+  int i, k, kept;
+  luaL_checkstack(L, nup + 1, "too many upvalues");
+  for (; l->name != NULL; l++) {
+    for (kept = 0, k = 0; keep != NULL && keep[k] != NULL; k++)
+      kept |= strcmp(keep[k], l->name) == 0;
+    for (i = 0; i < nup; i++)
+      lua_pushvalue(L, -nup);
+    if (kept)
+      lua_pushcclosure(L, l->func, nup);
+    else
+      wll_push_gated(L, &l->func, nup);
+    lua_setfield(L, -(nup + 2), l->name);
+  }
+  lua_pop(L, nup);
 }
 
 static const void *saved_pc(const lua_Debug *ar) {
@@ -232,8 +288,11 @@ static int lane_failv(lua_State *L, krun *r, int thread, const char *fmt,
   const char *file = NULL;
   int line = 0;
   vsnprintf(msg, sizeof msg, fmt, ap);
-  if (r->probe) /* no launch yet: the probe stops here */
+  if (r->probe) { /* no launch yet: the failure is the thread's when the
+                   * launch runs it (probe_owed) */
+    r->probe_thread = thread;
     return luaL_error(L, "%s", msg);
+  }
   if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar)) {
     file = ar.short_src;
     line = ar.currentline;
@@ -269,10 +328,9 @@ wll_krun *wll_kernel_running(lua_State *L) {
   if (r == NULL)
     luaL_error(L, "this device function can only be called inside a "
                   "kernel");
-  if (r->probe) { /* the probe stops at the first device call */
-    lua_pushlightuserdata(L, (void *)&probe_marker);
-    lua_error(L);
-  }
+  if (r->probe) /* every device call is gated (wll_push_gated) */
+    luaL_error(L, "warplab: a device call ran inside the probe (a device "
+                  "function missing its gate)");
   return r;
 }
 
@@ -298,6 +356,11 @@ wll_darray *wll_kernel_checkarr(lua_State *L, int arg) {
   return checkarr(L, arg);
 }
 
+/* The byte offset of element i of a (in [lo, hi): no overflow). */
+static uint64_t byte_off(const darray *a, lua_Integer i) {
+  return a->base + (uint64_t)i * (uint64_t)a->esize;
+}
+
 /* The byte offset of a[i], or a lane failure. */
 static uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
   int isnum;
@@ -314,23 +377,29 @@ static uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
 
 uint64_t wll_kernel_offset(lua_State *L, wll_krun *r, wll_darray *a,
                            lua_Integer i, int thread) {
-  if (i < 0 || i >= a->len)
+  if (i < a->lo || i >= a->hi) {
+    const char *sp = a->space == WL_SPACE_SHARED     ? "shared"
+                     : a->space == WL_SPACE_LOCAL    ? "local"
+                     : a->space == WL_SPACE_CONSTANT ? "constant"
+                     : a->space == WL_SPACE_PARAM    ? "parameter"
+                                                     : "global";
+    if (a->lo < 0) /* a view: name the memory it lies in */
+      wll_kernel_fail(L, r, thread,
+                      "index %lld out of bounds for %s view '%s' (valid "
+                      "indices %lld to %lld: its array)",
+                      (long long)i, sp, a->name, (long long)a->lo,
+                      (long long)a->hi - 1);
     wll_kernel_fail(L, r, thread,
                     "index %lld out of bounds for %s array '%s' of %lld "
                     "elements",
-                    (long long)i,
-                    a->space == WL_SPACE_SHARED     ? "shared"
-                    : a->space == WL_SPACE_LOCAL    ? "local"
-                    : a->space == WL_SPACE_CONSTANT ? "constant"
-                    : a->space == WL_SPACE_PARAM    ? "parameter"
-                                                    : "global",
-                    a->name, (long long)a->len);
+                    (long long)i, sp, a->name, (long long)a->len);
+  }
   if ((a->space == WL_SPACE_SHARED || a->space == WL_SPACE_LOCAL) &&
       a->gen != r->gen)
     wll_kernel_fail(L, r, thread, "%s array '%s' belongs to an earlier launch",
                     a->space == WL_SPACE_SHARED ? "shared" : "local",
                     a->name);
-  return a->base + (uint64_t)i * (uint64_t)a->esize;
+  return byte_off(a, i);
 }
 
 /* Performs acc for the running lane; yields when its slice is used up.
@@ -481,10 +550,11 @@ static int host_elem(lua_State *L, darray *a, uint64_t *off) {
     return luaL_error(L, "'%s' holds %s vectors: use %s:read() and "
                          "%s:write(t) (components in order)",
                       a->name, type_words[a->type], a->name, a->name);
-  if (i < 0 || i >= a->len)
-    return luaL_error(L, "index %I out of bounds for '%s' of %I elements", i,
-                      a->name, a->len);
-  *off = a->base + (uint64_t)i * (uint64_t)a->esize;
+  if (i < a->lo || i >= a->hi)
+    return luaL_error(L, "index %I out of bounds for '%s' of %I elements%s", i,
+                      a->name, a->len,
+                      a->lo < 0 ? " (nor inside the array it views)" : "");
+  *off = byte_off(a, i);
   return 0;
 }
 
@@ -494,10 +564,8 @@ static int arr_index(lua_State *L) {
     krun *r = KS(L)->run;
     if (r != NULL && r->warp_mode) /* a lane vector or a broadcast */
       return wll_warp_index(L, r, a);
-    if (r != NULL && !r->probe) /* a metamethod: arg 1 is an array */
+    if (r != NULL) /* a metamethod: arg 1 is an array */
       return load_run(L, r, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
-    if (r != NULL)
-      return load_arr(L, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
     {
       uint64_t off;
       uint8_t buf[16];
@@ -562,23 +630,28 @@ static int arr_tostring(lua_State *L) {
 static int arr_read(lua_State *L) {
   darray *a = checkarr(L, 1);
   lua_Integer first = luaL_optinteger(L, 2, 0);
-  lua_Integer n = luaL_optinteger(L, 3, a->len - first), i;
+  lua_Integer n, i;
   uint8_t buf[16];
   if (a->dev == NULL)
     return luaL_error(L, "'%s' exists only inside its kernel", a->name);
   if (KS(L)->run != NULL)
     return luaL_error(L, "read '%s' on the host, after the launch", a->name);
-  if (first < 0 || n < 0 || first + n > a->len)
-    return luaL_error(L, "read of [%I, %I) outside '%s' of %I elements",
-                      first, first + n, a->name, a->len);
+  n = lua_isnoneornil(L, 3) && first >= 0 && first <= a->len
+          ? a->len - first
+          : luaL_optinteger(L, 3, 0);
+  if (!wl_range_inside(first, n, 0, a->len))
+    return luaL_error(L, "read of %I elements from %I outside '%s' of %I "
+                         "elements",
+                      n, first, a->name, a->len);
+  if (n > INT_MAX / type_ncomp[a->type])
+    return luaL_error(L, "read of %I elements: too many for one table", n);
   {
     /* vectors read as their components, one after the other */
     int nc = type_ncomp[a->type], cs = a->esize / nc;
     lua_createtable(L, (int)(n * nc), 0);
     for (i = 0; i < n * nc; i++) {
       if (wl_device_read(a->dev->d, a->id,
-                         a->base + (uint64_t)first * a->esize +
-                             (uint64_t)i * cs,
+                         byte_off(a, first) + (uint64_t)i * cs,
                          buf, (uint64_t)cs))
         return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
       pushbytes(L, type_base[a->type], buf);
@@ -602,9 +675,10 @@ static void write_values(lua_State *L, darray *a, int idx, lua_Integer first) {
                       (uint64_t)cs);
     return;
   }
-  /* vectors take their components, one after the other */
+  /* vectors take their components, one after the other: n values fill
+   * ceil(n / nc) elements */
   n = (lua_Integer)luaL_len(L, idx);
-  if (first < 0 || first * nc + n > a->len * nc)
+  if (!wl_range_inside(first, n / nc + (n % nc != 0), 0, a->len))
     luaL_error(L, "write of %I values at %I outside '%s' of %I elements", n,
                first, a->name, a->len * nc);
   for (i = 0; i < n; i++) {
@@ -612,8 +686,7 @@ static void write_values(lua_State *L, darray *a, int idx, lua_Integer first) {
     tobytes(L, bt, -1, buf);
     lua_pop(L, 1);
     if (wl_device_write(a->dev->d, a->id,
-                        a->base + (uint64_t)first * a->esize +
-                            (uint64_t)i * cs,
+                        byte_off(a, first) + (uint64_t)i * cs,
                         buf, (uint64_t)cs))
       luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
   }
@@ -749,6 +822,17 @@ static int c_cuda_atomic(lua_State *L) {
   int op = (int)lua_tointeger(L, lua_upvalueindex(2));
   int scope = (int)lua_tointeger(L, lua_upvalueindex(3));
   lua_remove(L, 1);
+  if (op == WL_OP_MIN || op == WL_OP_MAX) { /* CUDA has none for floats */
+    darray *a = checkarr(L, 1);
+    if (type_base[a->type] == WL_TYPE_FLOAT ||
+        type_base[a->type] == WL_TYPE_DOUBLE)
+      return lane_fail(L, running(L),
+                       "CUDA has no %s for %s ('%s'); use atomicCAS on its "
+                       "bits, or c:atomic_fetch_%s",
+                       op == WL_OP_MIN ? "atomicMin" : "atomicMax",
+                       type_words[a->type], a->name,
+                       op == WL_OP_MIN ? "min" : "max");
+  }
   return atomic_with(L, op, WL_SEM_RELAXED, scope, 3,
                      op == WL_OP_CAS ? 4 : 0);
 }
@@ -861,9 +945,36 @@ static darray *newarr(lua_State *L, kdev *dev, int id, int space, int type,
   a->type = type;
   a->esize = type_sizes[type];
   a->len = len;
+  a->lo = 0;
+  a->hi = len;
   snprintf(a->name, sizeof a->name, "%s", name ? name : "?");
   luaL_setmetatable(L, WLL_DARRAY);
   return a;
+}
+
+/* Records a declaration the probe made (its array is at the top of the
+ * stack), to be made in the engine when the launch starts (replay). */
+static void probe_decl(lua_State *L, krun *r, darray *a, int type,
+                       lua_Integer n, int ext, lua_Integer off, int nset,
+                       uint32_t lanes) {
+  wll_pdecl *p;
+  if (r->npdecl == WLL_PROBE_DECLS)
+    luaL_error(L, "more than %d __shared__ declarations before the kernel's "
+                  "first device access (give static_shared = bytes)",
+               WLL_PROBE_DECLS);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, r->probe_ref);
+  lua_pushvalue(L, -2);
+  lua_rawseti(L, -2, r->npdecl + 1); /* anchored until the launch ends */
+  lua_pop(L, 1);
+  p = &r->pdecl[r->npdecl++];
+  p->a = a;
+  p->type = type;
+  p->ext = ext;
+  p->line = wll_curline(L);
+  p->n = n;
+  p->off = off;
+  p->nset = nset;
+  p->lanes = lanes;
 }
 
 void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
@@ -871,11 +982,14 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
   uint64_t size = 0;
   int id = -1, lane, first = -1;
   darray *a;
+  uint64_t bytes = wll_bytes(L, n, type_sizes[type], "shared array");
   if (r->probe) {
     uint64_t al = (uint64_t)type_sizes[type];
-    r->probe_shared = (r->probe_shared + al - 1) / al * al +
-                      (uint64_t)n * (uint64_t)type_sizes[type];
-    newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
+    if (wl_size_add((r->probe_shared + al - 1) / al * al, bytes,
+                    &r->probe_shared) != 0)
+      r->probe_shared = UINT64_MAX;
+    a = newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
+    probe_decl(L, r, a, type, n, 0, 0, 1, lanes);
     return;
   }
   /* a warp declares it for each of its threads: the k-th declaration of
@@ -884,9 +998,7 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
     int t = lanes ? r->warp * 32 + lane : r->thread, k;
     if (lanes && !(lanes >> lane & 1))
       continue;
-    if (wl_kernel_shared(r->l, r->block, t,
-                         (uint64_t)n * (uint64_t)type_sizes[type],
-                         type_sizes[type], 0, wll_curline(L), &k,
+    if (wl_kernel_shared(r->l, r->block, t, bytes, type_sizes[type], 0, wll_curline(L), &k,
                          &size) != 0)
       raise_launch(L, r);
     if (first < 0)
@@ -932,7 +1044,13 @@ static int c_extern_shared(lua_State *L) {
     return luaL_error(L, "c:extern_shared can only be called inside a "
                          "kernel");
   if (r->probe) {
-    newarr(L, NULL, -1, WL_SPACE_SHARED, type, 0, name);
+    if (off < 0 || off % es != 0)
+      return lane_fail(L, r, "extern shared view '%s' at byte offset %lld "
+                             "is misaligned for %s (a multiple of %d needed)",
+                       name, (long long)off, type_words[type], es);
+    a = newarr(L, NULL, -1, WL_SPACE_SHARED, type, 0, name);
+    probe_decl(L, r, a, type, luaL_optinteger(L, 4, 0), 1, off,
+               !lua_isnoneornil(L, 4), 0);
     return 1;
   }
   if (wl_kernel_shared(r->l, r->block, r->thread, 0, 16, 1, wll_curline(L),
@@ -944,7 +1062,7 @@ static int c_extern_shared(lua_State *L) {
                      name, (long long)off, type_words[type], es);
   n = lua_isnoneornil(L, 4) ? ((lua_Integer)size - off) / es
                             : luaL_checkinteger(L, 4);
-  if (n < 0 || (uint64_t)off + (uint64_t)n * (uint64_t)es > size)
+  if (!wl_range_inside(off / es, n, 0, (lua_Integer)(size / (uint64_t)es)))
     return lane_fail(L, r, "extern shared view '%s' (%lld x %s at byte %lld) "
                            "does not fit the launch's %llu dynamic bytes "
                            "(launch option shared =)",
@@ -960,15 +1078,22 @@ static int c_extern_shared(lua_State *L) {
  * their own (pointer arithmetic: &a[first]) */
 static int arr_view(lua_State *L) {
   darray *a = checkarr(L, 1), *v;
-  lua_Integer first = luaL_checkinteger(L, 2);
-  lua_Integer n = luaL_optinteger(L, 3, a->len - first);
-  if (first < 0 || n < 0 || first + n > a->len)
-    return luaL_error(L, "view [%I, %I) outside '%s' of %I elements", first,
-                      first + n, a->name, a->len);
+  lua_Integer first = luaL_checkinteger(L, 2), n;
+  /* a view of a view may start before it (V:view(-1)): anywhere in the
+   * memory both lie in */
+  n = lua_isnoneornil(L, 3) && first >= a->lo && first <= a->len
+          ? a->len - first
+          : luaL_optinteger(L, 3, 0);
+  if (!wl_range_inside(first, n, a->lo, a->hi))
+    return luaL_error(L, "view of %I elements from %I outside '%s' of %I "
+                         "elements",
+                      n, first, a->name, a->len);
   v = lua_newuserdatauv(L, sizeof *v, 1);
   *v = *a;
-  v->base = a->base + (uint64_t)first * (uint64_t)a->esize;
+  v->base = byte_off(a, first);
   v->len = n;
+  v->lo = a->lo - first;
+  v->hi = a->hi - first;
   luaL_setmetatable(L, WLL_DARRAY);
   lua_getiuservalue(L, 1, 1);
   lua_setiuservalue(L, -2, 1);
@@ -984,7 +1109,7 @@ static int c_local_array(lua_State *L) {
   if (n < 0)
     return luaL_argerror(L, 3, "negative array size");
   if (wl_kernel_local(r->l, r->block, r->thread,
-                      (uint64_t)n * (uint64_t)type_sizes[type],
+                      wll_bytes(L, n, type_sizes[type], "c:local_array"),
                       wll_curline(L), &id) != 0)
     return raise_launch(L, r);
   a = newarr(L, NULL, id, WL_SPACE_LOCAL, type, n,
@@ -1014,11 +1139,18 @@ static const luaL_Reg c_methods[] = {
     {NULL, NULL}};
 
 /* The methods table (pushed), with the kstate at stack index ks. */
+static const lua_CFunction f_cuda_atomic = c_cuda_atomic;
+static const lua_CFunction f_atomic_rmw = c_atomic_rmw;
+static const lua_CFunction f_threadfence = c_threadfence;
+static const lua_CFunction f_arr_index = arr_index;
+static const lua_CFunction f_arr_newindex = arr_newindex;
+
 static void push_c_methods(lua_State *L, int ks) {
+  static const char *const keep[] = {"shared", "extern_shared", NULL};
   size_t i, j;
   lua_newtable(L);
   lua_pushvalue(L, ks);
-  luaL_setfuncs(L, c_methods, 1);
+  wll_setfuncs_gated(L, c_methods, 1, keep);
   for (i = 0; wll_cuda_atomics[i].name != NULL; i++)
     for (j = 0; j < 3; j++) {
       char name[48];
@@ -1026,19 +1158,19 @@ static void push_c_methods(lua_State *L, int ks) {
       lua_pushvalue(L, ks);
       lua_pushinteger(L, wll_cuda_atomics[i].op);
       lua_pushinteger(L, wll_suffix_scope[j]);
-      lua_pushcclosure(L, c_cuda_atomic, 3);
+      wll_push_gated(L, &f_cuda_atomic, 3);
       lua_setfield(L, -2, name);
     }
   for (i = 0; wll_atomic_rmws[i].name != NULL; i++) {
     lua_pushvalue(L, ks);
     lua_pushinteger(L, wll_atomic_rmws[i].op);
-    lua_pushcclosure(L, c_atomic_rmw, 2);
+    wll_push_gated(L, &f_atomic_rmw, 2);
     lua_setfield(L, -2, wll_atomic_rmws[i].name);
   }
   for (i = 0; i < 3; i++) {
     lua_pushvalue(L, ks);
     lua_pushinteger(L, wll_suffix_scope[i]);
-    lua_pushcclosure(L, c_threadfence, 2);
+    wll_push_gated(L, &f_threadfence, 2);
     lua_setfield(L, -2, wll_fence_names[i]);
   }
 }
@@ -1088,6 +1220,12 @@ static void push_cfg(lua_State *L, const wl_device_cfg *c) {
 #undef PUSH
 }
 
+#define NAME(f) #f,
+static const char *const device_keys[] = {
+    "preset", "arch", CFG_INT_FIELDS(NAME) CFG_U32_FIELDS(NAME) "global_bytes",
+    NULL};
+#undef NAME
+
 /* wl.device{preset = "sm_90", field = value...} or wl.device("sm_90") */
 static int l_device(lua_State *L) {
   wl_device_cfg cfg;
@@ -1097,6 +1235,7 @@ static int l_device(lua_State *L) {
   if (lua_type(L, 1) == LUA_TSTRING)
     preset = lua_tostring(L, 1);
   else if (lua_type(L, 1) == LUA_TTABLE) {
+    wll_checkopts(L, 1, "wl.device", device_keys, 0);
     lua_getfield(L, 1, "preset");
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
@@ -1172,7 +1311,7 @@ static int alloc_arr(lua_State *L, int space) {
   if (KS(L)->run != NULL)
     return luaL_error(L, "allocate device memory on the host, outside "
                          "kernels");
-  if (wl_device_alloc(d->d, space, (uint64_t)n * (uint64_t)type_sizes[type],
+  if (wl_device_alloc(d->d, space, wll_bytes(L, n, type_sizes[type], name),
                       name, &id) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
   a = newarr(L, d, id, space, type, n, name);
@@ -1195,9 +1334,12 @@ static int kd_free(lua_State *L) {
   darray *a = checkarr(L, 2);
   if (a->dev != d)
     return luaL_argerror(L, 2, "not an allocation of this device");
+  if (KS(L)->run != NULL)
+    return luaL_error(L, "dev:free during a launch (free device memory on "
+                         "the host, between launches)");
   if (wl_device_release(d->d, a->id) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
-  a->len = 0;
+  a->len = a->lo = a->hi = 0;
   return 0;
 }
 
@@ -1243,23 +1385,36 @@ typedef struct lctx {
   int ks;                             /* the kstate: upvalue 1 */
 } lctx;
 
+/* One dimension of a launch: an integer from 1 to 2^31 - 1 (CUDA's
+ * largest gridDim.x), never truncated to an int. */
+static int dim_value(lua_State *L, int idx, const char *key) {
+  int isnum;
+  lua_Integer v = lua_tointegerx(L, idx, &isnum);
+  if (!isnum || v < 1 || v > INT_MAX)
+    luaL_error(L, "launch: %s dimensions must be integers from 1 to %d",
+               key, INT_MAX);
+  return (int)v;
+}
+
 static void dim3(lua_State *L, int idx, const char *key, int out[3]) {
   int t;
   out[0] = out[1] = out[2] = 1;
   t = lua_getfield(L, idx, key);
   if (t == LUA_TNUMBER) {
-    out[0] = (int)luaL_checkinteger(L, -1);
+    out[0] = dim_value(L, -1, key);
   } else if (t == LUA_TTABLE) {
+    static const char *const xyz[] = {"x", "y", "z", NULL};
     int i;
+    wll_checkopts(L, -1, key, xyz, WLL_OPTS_ARRAY);
     for (i = 0; i < 3; i++) {
       if (lua_rawgeti(L, -1, i + 1) == LUA_TNUMBER)
-        out[i] = (int)lua_tointeger(L, -1);
+        out[i] = dim_value(L, -1, key);
       else if (!lua_isnil(L, -1))
         luaL_error(L, "launch: %s[%d] must be an integer", key, i + 1);
       lua_pop(L, 1);
       lua_getfield(L, -1, i == 0 ? "x" : i == 1 ? "y" : "z");
       if (lua_type(L, -1) == LUA_TNUMBER)
-        out[i] = (int)lua_tointeger(L, -1);
+        out[i] = dim_value(L, -1, key);
       lua_pop(L, 1);
     }
   } else if (t != LUA_TNIL) {
@@ -1285,10 +1440,10 @@ static void push_c(lua_State *L, lctx *x, int b, int t) {
   int bi[3], ti[3];
   bi[0] = b % x->r.gdim[0];
   bi[1] = b / x->r.gdim[0] % x->r.gdim[1];
-  bi[2] = b / (x->r.gdim[0] * x->r.gdim[1]);
+  bi[2] = (int)(b / ((int64_t)x->r.gdim[0] * x->r.gdim[1]));
   ti[0] = t % x->r.bdim[0];
   ti[1] = t / x->r.bdim[0] % x->r.bdim[1];
-  ti[2] = t / (x->r.bdim[0] * x->r.bdim[1]);
+  ti[2] = (int)(t / ((int64_t)x->r.bdim[0] * x->r.bdim[1]));
   lua_createtable(L, 0, 8);
   push_dim(L, ti[0], ti[1], ti[2]);
   lua_setfield(L, -2, "threadIdx");
@@ -1310,7 +1465,7 @@ static void push_c(lua_State *L, lctx *x, int b, int t) {
 
 /* The lanes of warp w that exist (a block's last warp may be partial). */
 static uint32_t warp_lanes(const lctx *x, int w) {
-  int n = x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2] - w * 32;
+  int64_t n = (int64_t)x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2] - w * 32;
   return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
@@ -1322,7 +1477,7 @@ static void push_w(lua_State *L, lctx *x, int b, int w) {
   wll_lanes *v[4];
   bi[0] = b % x->r.gdim[0];
   bi[1] = b / x->r.gdim[0] % x->r.gdim[1];
-  bi[2] = b / (x->r.gdim[0] * x->r.gdim[1]);
+  bi[2] = (int)(b / ((int64_t)x->r.gdim[0] * x->r.gdim[1]));
   lua_createtable(L, 0, 8);
   lua_createtable(L, 0, 3);
   for (k = 0; k < 3; k++) {
@@ -1338,7 +1493,7 @@ static void push_w(lua_State *L, lctx *x, int b, int w) {
       continue;
     wll_lanes_seti(v[0], lane, t % x->r.bdim[0]);
     wll_lanes_seti(v[1], lane, t / x->r.bdim[0] % x->r.bdim[1]);
-    wll_lanes_seti(v[2], lane, t / (x->r.bdim[0] * x->r.bdim[1]));
+    wll_lanes_seti(v[2], lane, (int)(t / ((int64_t)x->r.bdim[0] * x->r.bdim[1])));
     wll_lanes_seti(v[3], lane, lane);
   }
   push_dim(L, bi[0], bi[1], bi[2]);
@@ -1376,8 +1531,23 @@ static const char *split_where(const char *m, char *file, size_t n,
   return m;
 }
 
+/* Where coroutine co is (suspended, or dead of an error: its stack is
+ * not unwound): the innermost Lua function's file and line. */
+static int co_where(lua_State *co, char *file, size_t n) {
+  lua_Debug ar;
+  int level;
+  for (level = 0; lua_getstack(co, level, &ar); level++)
+    if (lua_getinfo(co, "Sl", &ar) && ar.currentline > 0) {
+      snprintf(file, n, "%s", ar.short_src);
+      return ar.currentline;
+    }
+  return 0;
+}
+
 /* Fails the launch with the error a coroutine raised (thread: the lane
- * to name), unless an engine failure raised it. */
+ * to name), unless an engine failure raised it.  An error object that
+ * is no string (a table, say) is named by its __tostring, or its type,
+ * and placed where the coroutine stopped. */
 static int co_error(lua_State *L, lua_State *co, wl_launch *l, int block,
                     int thread) {
   char file[256];
@@ -1386,13 +1556,40 @@ static int co_error(lua_State *L, lua_State *co, wl_launch *l, int block,
   (void)L;
   if (wl_launch_errmsg(l)[0] != 0) /* raised from an engine failure */
     return WL_ERUNTIME;
-  m = lua_tostring(co, -1);
-  if (m == NULL)
-    m = lua_pushfstring(co, "error object is a %s value",
-                        luaL_typename(co, -1));
-  m = split_where(m, file, sizeof file, &line);
+  if (lua_type(co, -1) == LUA_TSTRING) {
+    m = split_where(lua_tostring(co, -1), file, sizeof file, &line);
+  } else {
+    if (luaL_getmetafield(co, -1, "__tostring") != LUA_TNIL) {
+      lua_pop(co, 1);
+      m = lua_pushfstring(co, "error object: %s", luaL_tolstring(co, -1, NULL));
+    } else {
+      m = lua_pushfstring(co, "error object is a %s value",
+                          luaL_typename(co, -1));
+    }
+    line = 0;
+  }
+  if (line == 0)
+    line = co_where(co, file, sizeof file);
   wl_kernel_fail(l, block, thread, file[0] ? file : NULL, line, m);
   return WL_ERUNTIME;
+}
+
+/* Pushes the table of block `block`'s coroutines (a new one the first
+ * time; in warp mode with the warps' active masks at key 0). */
+static void block_table(lua_State *L, lctx *x, int block, int nt) {
+  if (lua_rawgeti(L, x->threads, block + 1) == LUA_TTABLE)
+    return;
+  lua_pop(L, 1);
+  if (x->r.warp_mode) {
+    int nw = (nt + 31) / 32;
+    lua_createtable(L, nw, 1);
+    lua_newuserdatauv(L, sizeof(uint32_t) * (size_t)nw, 0);
+    lua_rawseti(L, -2, 0);
+  } else {
+    lua_createtable(L, nt, 0);
+  }
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, x->threads, block + 1);
 }
 
 /* Pushes the coroutine at key of the table at tbl: the one a lane (vec
@@ -1410,7 +1607,13 @@ static lua_State *thread_co(lua_State *L, lctx *x, int tbl, int key,
     return co;
   }
   lua_pop(L, 1);
+  na = (int)luaL_len(L, x->args);
+  /* the kernel, its context and every argument: on this stack, then on
+   * the coroutine's (a new thread has room for LUA_MINSTACK values) */
+  luaL_checkstack(L, na + 4, "too many kernel arguments");
   co = lua_newthread(L);
+  if (!lua_checkstack(co, na + 2))
+    luaL_error(L, "launch: too many kernel arguments (%d)", na);
   lua_pushvalue(L, -1);
   lua_rawseti(L, tbl, key + 1);
   lua_pushvalue(L, x->fn);
@@ -1418,7 +1621,6 @@ static lua_State *thread_co(lua_State *L, lctx *x, int tbl, int key,
     push_w(L, x, block, who);
   else
     push_c(L, x, block, who);
-  na = (int)luaL_len(L, x->args);
   for (i = 1; i <= na; i++)
     lua_rawgeti(L, x->args, i);
   lua_xmove(L, co, na + 2);
@@ -1435,6 +1637,248 @@ static void keep_yielded(lua_State *co, int nres) {
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* the probe                                                           */
+/* ------------------------------------------------------------------ */
+
+/* The probe sizes static shared memory before the launch: it runs block
+ * 0's first thread (or warp), with its real context, up to its first
+ * device call, which yields (the gate) without running.  The launch then
+ * resumes that same coroutine, so the kernel's code before its first
+ * device call runs once; the __shared__ arrays the probe saw declared are
+ * declared in the engine just before (replay_decls), in their order. */
+static void probe_run(lua_State *L, lctx *x, kstate *ks) {
+  int top = lua_gettop(L), nt, nargs, nres = 0, status;
+  uint32_t *masks = NULL;
+  lua_State *co;
+  {
+    int64_t n64 = (int64_t)x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2];
+    nt = n64 > 1024 * 1024 ? 1024 * 1024 : (int)n64; /* the engine refuses
+                                                      * such blocks */
+  }
+  lua_newtable(L);
+  x->r.probe_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  x->r.npdecl = 0;
+  x->r.probe_shared = 0;
+  x->r.probe_thread = 0;
+  x->r.block = 0;
+  x->r.thread = 0;
+  block_table(L, x, 0, nt);
+  if (x->r.warp_mode) {
+    lua_rawgeti(L, -1, 0);
+    masks = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    x->r.warp = 0;
+    x->r.exist = x->r.active = masks[0] = warp_lanes(x, 0);
+  }
+  co = thread_co(L, x, top + 1, 0, 0, 0, x->r.warp_mode, &nargs);
+  x->r.probe = 1;
+  ks->run = &x->r;
+  status = lua_resume(co, L, nargs, &nres);
+  ks->run = NULL;
+  x->r.probe = 0;
+  if (status == LUA_YIELD) {
+    x->r.probe_state = WLL_PROBE_YIELDED; /* the gate's frame stays */
+    if (masks != NULL)
+      masks[0] = x->r.active; /* it may have stopped inside w:where */
+  } else if (status == LUA_OK) {
+    lua_settop(co, 0);
+    x->r.probe_state = WLL_PROBE_DONE;
+  } else {
+    x->r.probe_state = WLL_PROBE_FAILED; /* the error stays on co */
+  }
+  lua_settop(L, top);
+}
+
+/* Declares in the engine the arrays the probe's thread declared (block
+ * 0, thread 0 or warp 0), as c:shared and c:extern_shared would have. */
+static int replay_decls(lua_State *L, lctx *x, wl_launch *l) {
+  krun *r = &x->r;
+  int i;
+  (void)L;
+  for (i = 0; i < r->npdecl; i++) {
+    wll_pdecl *p = &r->pdecl[i];
+    darray *a = p->a;
+    int es = type_sizes[p->type], lane, first = -1, k, t;
+    uint64_t size = 0;
+    if (p->ext) {
+      lua_Integer n;
+      if (wl_kernel_shared(l, 0, 0, 0, 16, 1, p->line, &k, &size) != 0)
+        return WL_ERUNTIME;
+      n = p->nset ? p->n : ((lua_Integer)size - p->off) / es;
+      if (!wl_range_inside(p->off / es, n, 0, (lua_Integer)(size / es))) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "extern shared view '%s' (%lld x %s at byte %lld) does not "
+                 "fit the launch's %llu dynamic bytes (launch option "
+                 "shared =)",
+                 a->name, (long long)n, type_words[p->type],
+                 (long long)p->off, (unsigned long long)size);
+        return wl_kernel_fail(l, 0, 0, NULL, p->line, msg);
+      }
+      a->id = k;
+      a->base = (uint64_t)p->off;
+      a->len = a->hi = n;
+    } else {
+      for (lane = 0; lane < 32; lane++) {
+        t = p->lanes ? lane : 0;
+        if (p->lanes && !(p->lanes >> lane & 1))
+          continue;
+        if (wl_kernel_shared(l, 0, t, (uint64_t)p->n * (uint64_t)es, es, 0,
+                             p->line, &k, &size) != 0)
+          return WL_ERUNTIME;
+        if (first < 0)
+          first = k;
+        if (!p->lanes)
+          break;
+      }
+      a->id = first;
+      a->len = a->hi = (lua_Integer)(size / (uint64_t)es);
+    }
+    a->gen = r->gen;
+  }
+  r->npdecl = 0;
+  return 0;
+}
+
+/* What the probe left for thread (or warp) 0 of block 0, settled when
+ * the launch first runs it: 1 when co is to be resumed as usual. */
+static int probe_owed(lua_State *L, lctx *x, wl_launch *l, lua_State *co,
+                      int *rc) {
+  int st = x->r.probe_state;
+  x->r.probe_state = WLL_PROBE_NONE;
+  *rc = replay_decls(L, x, l);
+  if (*rc != 0)
+    return 0;
+  if (st == WLL_PROBE_FAILED) {
+    *rc = co_error(L, co, l, 0, x->r.probe_thread);
+    return 0;
+  }
+  if (st == WLL_PROBE_DONE) {
+    int lane;
+    uint32_t ex = x->r.warp_mode ? warp_lanes(x, 0) : 1;
+    for (lane = 0; lane < 32; lane++)
+      if ((ex >> lane & 1) && wl_kernel_exit(l, 0, lane) != 0) {
+        *rc = WL_ERUNTIME;
+        return 0;
+      }
+    lua_pushnil(L);
+    lua_rawseti(L, -3, 1); /* the block table, below co */
+    return 0;
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* time                                                                */
+/* ------------------------------------------------------------------ */
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void time_msg(const krun *r, char *msg, size_t n, const char *what) {
+  snprintf(msg, n,
+           "the launch ran past its time bound (max_seconds = %g) %s; "
+           "raise max_seconds if the kernel is just long",
+           r->max_seconds, what);
+}
+
+/* Lua's count hook, on every coroutine of a launch: a kernel looping in
+ * Lua alone (no device call, so no step) is stopped by the time bound
+ * too.  Outside launches it hands over to the hook it replaced. */
+static void count_hook(lua_State *L, lua_Debug *ar) {
+  kstate *ks;
+  krun *r;
+  char msg[300], file[LUA_IDSIZE + 1];
+  int line;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kstate_key);
+  ks = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (ks == NULL)
+    return;
+  r = ks->run;
+  if (ar->event != LUA_HOOKCOUNT || r == NULL || r->L == L) {
+    /* not a kernel's coroutine, or another hook's event */
+    if (ks->old_hook != NULL && (ks->old_mask & LUA_MASKCOUNT))
+      ks->old_hook(L, ar);
+    return;
+  }
+  if (now() < r->deadline)
+    return;
+  time_msg(r, msg, sizeof msg, "in a loop that makes no device call");
+  lua_getinfo(L, "Sl", ar);
+  line = ar->currentline;
+  snprintf(file, sizeof file, "%s", ar->short_src);
+  if (r->probe) {
+    luaL_error(L, "%s:%d: %s", file, line, msg);
+    return;
+  }
+  wl_kernel_fail(r->l, r->block, r->thread, file, line, msg);
+  lua_pushstring(L, wl_launch_errmsg(r->l));
+  lua_error(L);
+}
+
+#define HOOK_COUNT 100000
+/* the default of launch option max_seconds: a few seconds of work */
+#define WLL_MAX_SECONDS 10.0
+
+/* Sets the count hook on L for a launch, keeping the one it replaces. */
+static void hook_on(lua_State *L, kstate *ks) {
+  if (lua_gethook(L) == count_hook)
+    return;
+  ks->old_hook = lua_gethook(L);
+  ks->old_mask = lua_gethookmask(L);
+  ks->old_count = lua_gethookcount(L);
+  lua_sethook(L, count_hook, LUA_MASKCOUNT | ks->old_mask, HOOK_COUNT);
+}
+
+/* Gives L back the hook it had, unless someone set another meanwhile. */
+static void hook_off(lua_State *L, kstate *ks) {
+  if (lua_gethook(L) == count_hook)
+    lua_sethook(L, ks->old_hook, ks->old_mask, ks->old_count);
+  ks->old_hook = NULL;
+  ks->old_mask = ks->old_count = 0;
+}
+
+/* The time bound between steps: a warp spinning on a flag makes steps,
+ * slowly, and is stopped here, named with its line. */
+static int past_deadline(lua_State *L, lctx *x, wl_launch *l, int block,
+                         int thread) {
+  char msg[300], file[256] = "";
+  int line = 0;
+  if (now() < x->r.deadline ||
+      (block == 0 && thread < 32 && x->r.probe_state != WLL_PROBE_NONE))
+    return 0; /* what the probe left is settled first */
+  if (lua_rawgeti(L, x->threads, block + 1) == LUA_TTABLE &&
+      lua_rawgeti(L, -1, (x->r.warp_mode ? thread / 32 : thread) + 1) ==
+          LUA_TTHREAD)
+    line = co_where(lua_tothread(L, -1), file, sizeof file);
+  time_msg(&x->r, msg, sizeof msg, "(a spin loop waiting for a value no "
+                                  "thread writes?)");
+  return wl_kernel_fail(l, block, thread, file[0] ? file : NULL, line, msg);
+}
+
+/* ------------------------------------------------------------------ */
+/* the engine's callbacks                                              */
+/* ------------------------------------------------------------------ */
+
+/* Every Lua call made from an engine callback runs inside lua_pcall
+ * (lua.c's pmain, luv's work callbacks): an error, out of memory
+ * included, never unwinds through engine frames.  The protected function
+ * receives the launch's values as arguments (KARG_*), so the stack
+ * indices of lctx are those of its own frame while it runs. */
+enum { KARG_FN = 1, KARG_ARGS, KARG_THREADS, KARG_CMETA, KARG_DIMS, KARG_KS,
+       KARG_CALL, KARG_N };
+
+typedef struct kcall {
+  lctx *x;
+  wl_launch *l;
+  int block, warp, rc;
+} kcall;
+
 /* run_warp of a warp-vector kernel: one coroutine per warp, whose lanes
  * never diverge at barriers or at the end (w:syncthreads checks that
  * every lane is active), so all of them are runnable or none.  The
@@ -1443,18 +1887,14 @@ static void keep_yielded(lua_State *co, int nres) {
 static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
   lua_State *L = x->r.L, *co;
   int top = lua_gettop(L), nt = wl_kernel_threads_per_block(l);
-  int nw = (nt + 31) / 32, status, nres = 0, nargs, lane;
+  int status, nres = 0, nargs, lane, rc;
   uint32_t *masks, exist = warp_lanes(x, warp);
   if (wl_kernel_lane_state(l, block, warp * 32) != WL_LANE_RUNNABLE)
     return 0;
-  if (lua_rawgeti(L, x->threads, block + 1) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, nw, 1);
-    masks = lua_newuserdatauv(L, sizeof(uint32_t) * (size_t)nw, 0);
-    lua_rawseti(L, -2, 0);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, x->threads, block + 1);
-  }
+  if ((rc = past_deadline(L, x, l, block, warp * 32)) != 0)
+    return rc;
+  lua_settop(L, top);
+  block_table(L, x, block, nt);
   lua_rawgeti(L, top + 1, 0);
   masks = lua_touserdata(L, -1);
   lua_pop(L, 1);
@@ -1466,6 +1906,11 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
   co = thread_co(L, x, top + 1, warp, block, warp, 1, &nargs);
   x->r.active = nargs < 0 ? masks[warp] : exist;
   nargs = nargs < 0 ? -nargs - 1 : nargs;
+  if (block == 0 && warp == 0 && x->r.probe_state != WLL_PROBE_NONE &&
+      !probe_owed(L, x, l, co, &rc)) {
+    lua_settop(L, top);
+    return rc;
+  }
   lua_pop(L, 1);
   status = lua_resume(co, L, nargs, &nres);
   if (status == LUA_YIELD) {
@@ -1492,19 +1937,14 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
   return status;
 }
 
-static int run_warp(void *ud, wl_launch *l, int block, int warp) {
-  lctx *x = ud;
-  if (x->r.warp_mode)
-    return run_warp_vec(x, l, block, warp);
+static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
   lua_State *L = x->r.L;
+  int nt = wl_kernel_threads_per_block(l), lane, top = lua_gettop(L), rc;
   x->r.l = l;
-  int nt = wl_kernel_threads_per_block(l), lane, top = lua_gettop(L);
-  if (lua_rawgeti(L, x->threads, block + 1) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, nt, 0);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, x->threads, block + 1);
-  }
+  if ((rc = past_deadline(L, x, l, block, warp * 32)) != 0)
+    return rc;
+  lua_settop(L, top);
+  block_table(L, x, block, nt);
   for (lane = 0; lane < 32; lane++) {
     int t = warp * 32 + lane, status, nres = 0, nargs;
     lua_State *co;
@@ -1514,9 +1954,18 @@ static int run_warp(void *ud, wl_launch *l, int block, int warp) {
       continue;
     co = thread_co(L, x, top + 1, t, block, t, 0, &nargs);
     nargs = nargs < 0 ? -nargs - 1 : nargs;
-    lua_pop(L, 1);
     x->r.block = block;
     x->r.thread = t;
+    if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
+        !probe_owed(L, x, l, co, &rc)) {
+      lua_pop(L, 1);
+      if (rc != 0) {
+        lua_settop(L, top);
+        return rc;
+      }
+      continue;
+    }
+    lua_pop(L, 1);
     status = lua_resume(co, L, nargs, &nres);
     if (status == LUA_YIELD) {
       keep_yielded(co, nres);
@@ -1539,9 +1988,67 @@ static int run_warp(void *ud, wl_launch *l, int block, int warp) {
   return 0;
 }
 
+/* The protected body of run_warp (arguments: KARG_*). */
+static int run_warp_p(lua_State *L) {
+  kcall *c = lua_touserdata(L, KARG_CALL);
+  lctx *x = c->x;
+  c->rc = x->r.warp_mode ? run_warp_vec(x, c->l, c->block, c->warp)
+                         : run_lanes(x, c->l, c->block, c->warp);
+  return 0;
+}
+
+static int run_warp(void *ud, wl_launch *l, int block, int warp) {
+  lctx *x = ud, outer = *x;
+  lua_State *L = x->r.L;
+  kcall c;
+  int status;
+  if (!lua_checkstack(L, KARG_N + LUA_MINSTACK))
+    return wl_kernel_fail(l, block, warp * 32, NULL, 0,
+                          "Lua stack overflow");
+  c.x = x;
+  c.l = l;
+  c.block = block;
+  c.warp = warp;
+  c.rc = 0;
+  lua_pushcfunction(L, run_warp_p);
+  lua_pushvalue(L, outer.fn);
+  lua_pushvalue(L, outer.args);
+  lua_pushvalue(L, outer.threads);
+  lua_pushvalue(L, outer.cmeta);
+  lua_pushvalue(L, outer.dims);
+  lua_pushvalue(L, outer.ks);
+  lua_pushlightuserdata(L, &c);
+  x->fn = KARG_FN;
+  x->args = KARG_ARGS;
+  x->threads = KARG_THREADS;
+  x->cmeta = KARG_CMETA;
+  x->dims = KARG_DIMS;
+  x->ks = KARG_KS;
+  status = lua_pcall(L, KARG_N - 1, 0, 0);
+  x->fn = outer.fn;
+  x->args = outer.args;
+  x->threads = outer.threads;
+  x->cmeta = outer.cmeta;
+  x->dims = outer.dims;
+  x->ks = outer.ks;
+  if (status != LUA_OK) { /* out of memory, say: the launch fails */
+    if (wl_launch_errmsg(l)[0] == 0)
+      wl_kernel_fail(l, block, x->r.thread, NULL, 0,
+                     lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                    : "error in the driver");
+    lua_pop(L, 1);
+    return WL_ERUNTIME;
+  }
+  return c.rc;
+}
+
 static void block_done(void *ud, wl_launch *l, int block) {
   lctx *x = ud;
   (void)l;
+  /* neither call can raise: a stack slot is there (run_warp checked)
+   * and a raw set of nil allocates nothing */
+  if (!lua_checkstack(x->r.L, 1))
+    return;
   lua_pushnil(x->r.L);
   lua_rawseti(x->r.L, x->threads, block + 1);
 }
@@ -1550,18 +2057,12 @@ static const char *const profile_words[] = {"weak", "h100", NULL};
 static const char *const pref_words[] = {"none", "prefer_shared",
                                          "prefer_l1", "prefer_equal", NULL};
 
-static lua_Integer opt_int(lua_State *L, int idx, const char *k,
-                           lua_Integer def) {
-  lua_Integer v = def;
-  if (lua_getfield(L, idx, k) != LUA_TNIL) {
-    int isnum;
-    v = lua_tointegerx(L, -1, &isnum);
-    if (!isnum)
-      luaL_error(L, "launch: %s must be an integer", k);
-  }
-  lua_pop(L, 1);
-  return v;
-}
+static const char *const launch_keys[] = {
+    "grid",  "block", "shared",    "regs",  "seed",          "max_steps",
+    "slice", "profile", "cache", "static_shared", "max_seconds", NULL};
+static const char *const occupancy_keys[] = {
+    "block", "shared", "static_shared", "regs", "cache", NULL};
+
 
 /* Pushes the function of kernel argument k: wl.kernel(...) and
  * wl.warp_kernel(...) tables or plain functions; returns 1 for a
@@ -1582,30 +2083,6 @@ static int kernel_fn(lua_State *L, int k) {
   }
   return luaL_argerror(L, k, "a kernel (wl.kernel(fn) or a function) "
                              "expected");
-}
-
-/* The probe: runs thread 0 of block 0 until its first device call to
- * see the __shared__ arrays it declares (static shared memory). */
-static uint64_t probe_shared(lua_State *L, lctx *x, kstate *ks) {
-  x->r.probe = 1;
-  x->r.probe_shared = 0;
-  ks->run = &x->r;
-  int i, na = (int)luaL_len(L, x->args);
-  lua_pushvalue(L, x->fn);
-  if (x->r.warp_mode) {
-    x->r.warp = 0;
-    x->r.exist = x->r.active = warp_lanes(x, 0);
-    push_w(L, x, 0, 0);
-  } else {
-    push_c(L, x, 0, 0);
-  }
-  for (i = 1; i <= na; i++)
-    lua_rawgeti(L, x->args, i);
-  if (lua_pcall(L, na + 1, 0, 0) != LUA_OK) /* errors surface later */
-    lua_pop(L, 1);
-  ks->run = NULL;
-  x->r.probe = 0;
-  return x->r.probe_shared;
 }
 
 static void push_occ(lua_State *L, const wl_occupancy *o) {
@@ -1725,7 +2202,8 @@ static int make_param(lua_State *L, kdev *d, int idx, int argno) {
   }
   type = isint ? WL_TYPE_INT64 : WL_TYPE_DOUBLE;
   snprintf(name, sizeof name, "argument %d", argno);
-  if (wl_device_alloc(d->d, WL_SPACE_PARAM, (uint64_t)n * 8, name, &id) != 0)
+  if (wl_device_alloc(d->d, WL_SPACE_PARAM, wll_bytes(L, n, 8, name), name,
+                      &id) != 0)
     luaL_error(L, "launch: %s", wl_ctx_errmsg(d->ctx));
   a = newarr(L, d, id, WL_SPACE_PARAM, type, n, name);
   write_values(L, a, idx, 0);
@@ -1742,35 +2220,39 @@ static int kd_launch(lua_State *L) {
   wl_launch_cfg cfg;
   wl_launch *l = NULL;
   int params[64], nparams = 0;
+  uint64_t bsz;
   lua_Debug ar;
   char src[LUA_IDSIZE + 1];
   if (ks->run != NULL)
     return luaL_error(L, "launches do not nest (dev:launch inside a "
                          "kernel)");
   luaL_checktype(L, 3, LUA_TTABLE);
+  wll_checkopts(L, 3, "launch", launch_keys, 0);
   memset(&x, 0, sizeof x);
   memset(&cfg, 0, sizeof cfg);
   dim3(L, 3, "grid", cfg.grid);
   dim3(L, 3, "block", cfg.block);
-  cfg.dynamic_shared = (uint32_t)opt_int(L, 3, "shared", 0);
-  cfg.regs_per_thread = (int)opt_int(L, 3, "regs", 0);
-  cfg.seed = (uint64_t)opt_int(L, 3, "seed", 1);
-  cfg.max_steps = (uint64_t)opt_int(L, 3, "max_steps", 0);
-  cfg.slice = (int)opt_int(L, 3, "slice", 0);
-  lua_getfield(L, 3, "profile");
-  cfg.profile = wll_checkword(L, -1, "weak", profile_words, "profile") == 1
-                    ? WL_PROFILE_H100
-                    : WL_PROFILE_WEAK;
-  lua_pop(L, 1);
-  lua_getfield(L, 3, "cache");
-  if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TTABLE) {
-    lua_pop(L, 1); /* the kernel's own (cudaFuncSetCacheConfig) */
-    lua_getfield(L, 2, "cache");
-  }
-  cfg.cache_pref = lua_isnil(L, -1) ? d->cache_pref
-                                    : wll_checkword(L, -1, "none", pref_words,
-                                                    "cache preference");
-  lua_pop(L, 1);
+  cfg.dynamic_shared =
+      (uint32_t)wll_optint(L, 3, "launch", "shared", 0, 0, UINT32_MAX);
+  cfg.regs_per_thread = (int)wll_optint(L, 3, "launch", "regs", 0, 0, 255);
+  cfg.seed = (uint64_t)wll_optint(L, 3, "launch", "seed", 1, LUA_MININTEGER,
+                                  LUA_MAXINTEGER);
+  cfg.max_steps = (uint64_t)wll_optint(L, 3, "launch", "max_steps", 0, 0,
+                                       LUA_MAXINTEGER);
+  cfg.slice = (int)wll_optint(L, 3, "launch", "slice", 0, 0, INT_MAX);
+  cfg.profile =
+      wll_optword(L, 3, "launch", "profile", "weak", profile_words) == 1
+          ? WL_PROFILE_H100
+          : WL_PROFILE_WEAK;
+  if (lua_getfield(L, 3, "cache") != LUA_TNIL)
+    cfg.cache_pref = wll_optword(L, 3, "launch", "cache", NULL, pref_words);
+  else if (lua_type(L, 2) == LUA_TTABLE &&
+           lua_getfield(L, 2, "cache") != LUA_TNIL) /* the kernel's own */
+    cfg.cache_pref = wll_optword(L, 2, "wl.kernel", "cache", NULL,
+                                 pref_words);
+  else
+    cfg.cache_pref = d->cache_pref;
+  lua_settop(L, nargs + 3);
   /* stack: dev, kernel, cfg, args... then ours */
   x.r.warp_mode = kernel_fn(L, 2);
   x.fn = lua_gettop(L);
@@ -1812,10 +2294,35 @@ static int kd_launch(lua_State *L) {
   lua_getinfo(L, ">S", &ar);
   snprintf(src, sizeof src, "%s", ar.short_src);
   cfg.source = src;
-  if (lua_getfield(L, 3, "static_shared") != LUA_TNIL)
-    cfg.static_shared = (uint32_t)luaL_checkinteger(L, -1);
-  else
-    cfg.static_shared = (uint32_t)probe_shared(L, &x, ks);
+  /* the time bound, and Lua's count hook so that it holds for code that
+   * makes no device call; both from before the probe, which runs the
+   * kernel's first thread */
+  x.r.max_seconds = WLL_MAX_SECONDS;
+  if (lua_getfield(L, 3, "max_seconds") != LUA_TNIL) {
+    int isnum;
+    x.r.max_seconds = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || !(x.r.max_seconds > 0))
+      return luaL_error(L, "launch: option 'max_seconds' must be a positive "
+                           "number of seconds");
+  }
+  lua_pop(L, 1);
+  x.r.deadline = now() + x.r.max_seconds;
+  x.r.probe_ref = LUA_NOREF;
+  hook_on(L, ks);
+  if (lua_getfield(L, 3, "static_shared") != LUA_TNIL) {
+    cfg.static_shared = (uint32_t)wll_optint(L, 3, "launch", "static_shared",
+                                             0, 0, UINT32_MAX);
+  } else if (wl_size_mul((uint64_t)cfg.block[0], (uint64_t)cfg.block[1],
+                         &bsz) == 0 &&
+             wl_size_mul(bsz, (uint64_t)cfg.block[2], &bsz) == 0 &&
+             bsz <= (uint64_t)wl_device_config(d->d)->max_threads_per_block) {
+    /* (a block too large for the device: the launch refuses it below,
+     * with no thread run) */
+    probe_run(L, &x, ks);
+    cfg.static_shared = x.r.probe_shared > UINT32_MAX
+                            ? UINT32_MAX
+                            : (uint32_t)x.r.probe_shared;
+  }
   lua_pop(L, 1);
   cfg.run_warp = run_warp;
   cfg.block_done = block_done;
@@ -1828,6 +2335,8 @@ static int kd_launch(lua_State *L) {
   lua_settop(L, x.dims);
   rc = wl_launch_run(d->d, &cfg, &l);
   ks->run = NULL;
+  hook_off(L, ks);
+  luaL_unref(L, LUA_REGISTRYINDEX, x.r.probe_ref);
   for (i = nparams - 1; i >= 0; i--) /* newest first: the space returns */
     wl_device_release(d->d, params[i]);
   if (rc != 0) {
@@ -1848,14 +2357,16 @@ static int kd_occupancy(lua_State *L) {
   wl_launch_cfg cfg;
   wl_occupancy o;
   luaL_checktype(L, 2, LUA_TTABLE);
+  wll_checkopts(L, 2, "occupancy", occupancy_keys, 0);
   memset(&cfg, 0, sizeof cfg);
   dim3(L, 2, "block", cfg.block);
-  cfg.dynamic_shared = (uint32_t)opt_int(L, 2, "shared", 0);
-  cfg.static_shared = (uint32_t)opt_int(L, 2, "static_shared", 0);
-  cfg.regs_per_thread = (int)opt_int(L, 2, "regs", 0);
-  lua_getfield(L, 2, "cache");
-  cfg.cache_pref = wll_checkword(L, -1, "none", pref_words, "cache preference");
-  lua_pop(L, 1);
+  cfg.dynamic_shared =
+      (uint32_t)wll_optint(L, 2, "occupancy", "shared", 0, 0, UINT32_MAX);
+  cfg.static_shared = (uint32_t)wll_optint(L, 2, "occupancy", "static_shared",
+                                           0, 0, UINT32_MAX);
+  cfg.regs_per_thread =
+      (int)wll_optint(L, 2, "occupancy", "regs", 0, 0, 255);
+  cfg.cache_pref = wll_optword(L, 2, "occupancy", "cache", "none", pref_words);
   if (wl_device_occupancy(d->d, &cfg, &o) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
   push_occ(L, &o);
@@ -1868,6 +2379,8 @@ static int kd_occupancy(lua_State *L) {
 static int kd_set_cache(lua_State *L) {
   kdev *d = checkkdev(L, 1);
   int prev = d->cache_pref;
+  if (KS(L)->run != NULL)
+    return luaL_error(L, "set the cache configuration between launches");
   d->cache_pref = wll_checkword(L, 2, NULL, pref_words, "cache preference");
   lua_pushstring(L, pref_words[prev]);
   return 1;
@@ -1875,8 +2388,9 @@ static int kd_set_cache(lua_State *L) {
 
 /* dev:set_shared_mem_config("four_byte" | "eight_byte") --
  * cudaDeviceSetSharedMemConfig: the width of a bank (Kepler's 8-byte
- * mode); returns the previous one.  Real GPUs since Maxwell ignore it;
- * the simulated device follows it on every preset. */
+ * mode); returns the previous one.  Real GPUs since Maxwell ignore it,
+ * and so do the sm_70, sm_80 and sm_90 presets (eight_byte returns a
+ * note as a second value); the others follow it. */
 static int kd_set_banks(lua_State *L) {
   static const char *const words[] = {"four_byte", "eight_byte", NULL};
   kdev *d = checkkdev(L, 1);
@@ -1885,6 +2399,20 @@ static int kd_set_banks(lua_State *L) {
   int w = wll_checkword(L, 2, NULL, words, "bank size") == 0 ? 4 : 8;
   if (KS(L)->run != NULL)
     return luaL_error(L, "set the bank size between launches");
+  if (strcmp(c->name, "sm_90") == 0 || strcmp(c->name, "sm_80") == 0 ||
+      strcmp(c->name, "sm_70") == 0) {
+    /* as the driver does since Maxwell: success, and nothing changes */
+    lua_pushstring(L, prev == 8 ? "eight_byte" : "four_byte");
+    if (w == 8) {
+      lua_pushfstring(L, "%s ignores cudaDeviceSetSharedMemConfig: its banks "
+                         "stay four bytes wide (eight_byte was Kepler's; "
+                         "wl.device{preset = \"%s\", bank_bytes = 8} "
+                         "simulates it)",
+                      c->name, c->name);
+      return 2;
+    }
+    return 1;
+  }
   if (wl_device_set_banks(d->d, c->banks, w) != 0)
     return luaL_error(L, "%s", wl_ctx_errmsg(d->ctx));
   lua_pushstring(L, prev == 8 ? "eight_byte" : "four_byte");
@@ -1922,6 +2450,8 @@ void wll_kernel_open(lua_State *L) {
   kstate *k = lua_newuserdatauv(L, sizeof *k, 3);
   memset(k, 0, sizeof *k);
   ks = lua_gettop(L);
+  lua_pushvalue(L, ks);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kstate_key);
   k->fast_lines = probe_lines(L);
   push_c_methods(L, ks);
   lua_setiuservalue(L, ks, 1);
@@ -1933,10 +2463,10 @@ void wll_kernel_open(lua_State *L) {
   lua_newtable(L);
   lua_pushvalue(L, ks);
   luaL_setfuncs(L, arr_methods, 1);
-  lua_pushcclosure(L, arr_index, 2);
+  wll_push_gated(L, &f_arr_index, 2);
   lua_setfield(L, -2, "__index");
   lua_pushvalue(L, ks);
-  lua_pushcclosure(L, arr_newindex, 1);
+  wll_push_gated(L, &f_arr_newindex, 1);
   lua_setfield(L, -2, "__newindex");
   lua_pushvalue(L, ks);
   lua_pushcclosure(L, arr_len, 1);

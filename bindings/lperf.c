@@ -44,23 +44,7 @@ static lua_Integer opt_field(lua_State *L, const spec *s, int idx,
 /* Checks that every key of the spec at idx is one of allowed. */
 static void check_keys(lua_State *L, const spec *s, int idx,
                        const char *const allowed[]) {
-  lua_pushnil(L);
-  while (lua_next(L, idx) != 0) {
-    int i, ok = 0;
-    lua_pop(L, 1);
-    if (lua_type(L, -1) == LUA_TSTRING) {
-      const char *k = lua_tostring(L, -1);
-      for (i = 0; allowed[i] != NULL && !ok; i++)
-        ok = strcmp(allowed[i], k) == 0;
-      if (!ok)
-        luaL_error(L, "%s: unknown field '%s'", s->fname, k);
-    } else {
-      luaL_error(L,
-                 "%s: the spec is a table of named fields (offsets = "
-                 "{...}, width = ...); got a %s key",
-                 s->fname, luaL_typename(L, -1));
-    }
-  }
+  wll_checkopts(L, idx, s->fname, allowed, 0);
 }
 
 /* Reads offsets (or addresses), width (4 by default), active and op of

@@ -164,18 +164,9 @@ int wll_test_explore(lua_State *L) {
   if (t->exploring)
     return luaL_error(L, "explore: this test is already being explored");
   if (!lua_isnoneornil(L, 2)) {
+    static const char *const keys[] = {"unroll", "model", NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
-    lua_pushnil(L);
-    while (lua_next(L, 2) != 0) {
-      lua_pop(L, 1);
-      if (lua_type(L, -1) != LUA_TSTRING ||
-          (strcmp(lua_tostring(L, -1), "unroll") != 0 &&
-           strcmp(lua_tostring(L, -1), "model") != 0))
-        return luaL_error(L,
-                          "explore: unknown option '%s' (expected "
-                          "unroll or model)",
-                          luaL_tolstring(L, -1, NULL));
-    }
+    wll_checkopts(L, 2, "explore", keys, 0);
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
       int isnum;
       lua_Integer n = lua_tointegerx(L, -1, &isnum);

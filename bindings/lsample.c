@@ -500,20 +500,7 @@ int wll_test_sample(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     luaL_checktype(L, 2, LUA_TTABLE);
     opts = 2;
-    lua_pushnil(L);
-    while (lua_next(L, 2) != 0) {
-      int j;
-      lua_pop(L, 1);
-      for (j = 0; sample_keys[j] != NULL; j++)
-        if (lua_type(L, -1) == LUA_TSTRING &&
-            strcmp(lua_tostring(L, -1), sample_keys[j]) == 0)
-          break;
-      if (sample_keys[j] == NULL)
-        return luaL_error(L,
-                          "sample: unknown option '%s' (expected n, seed, "
-                          "profile, jobs, max_steps, timeout or progress)",
-                          luaL_tolstring(L, -1, NULL));
-    }
+    wll_checkopts(L, 2, "sample", sample_keys, 0);
   }
   lua_settop(L, 2);
   o.runs = (uint64_t)int_field(L, opts, "n", 100000, 1, LUA_MAXINTEGER);
@@ -522,17 +509,8 @@ int wll_test_sample(lua_State *L) {
   jobs = (int)int_field(L, opts, "jobs", wll_ncpus(), 1, 1024);
   o.profile = WL_PROFILE_H100;
   if (opts != 0) {
-    if (lua_getfield(L, opts, "profile") != LUA_TNIL) {
-      const char *w = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
-      if (strcmp(w, profile_words[0]) == 0)
-        o.profile = WL_PROFILE_WEAK;
-      else if (strcmp(w, profile_words[1]) != 0)
-        return luaL_error(L,
-                          "sample: profile must be \"weak\" or \"h100\", "
-                          "not %s",
-                          luaL_tolstring(L, -1, NULL));
-    }
-    lua_pop(L, 1);
+    if (wll_optword(L, opts, "sample", "profile", "h100", profile_words) == 0)
+      o.profile = WL_PROFILE_WEAK;
     if (lua_getfield(L, opts, "timeout") != LUA_TNIL) {
       int isnum;
       timeout = lua_tonumberx(L, -1, &isnum);

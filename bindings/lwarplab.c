@@ -39,38 +39,195 @@ const int wll_suffix_scope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};
 /* helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-int wll_checkword(lua_State *L, int arg, const char *def,
-                  const char *const lst[], const char *what) {
+/* The index of the value at arg in lst, or -1; def when it is absent. */
+static int find_word(lua_State *L, int arg, const char *def,
+                     const char *const lst[]) {
   const char *s;
   int i;
-  if (def != NULL && lua_isnoneornil(L, arg))
-    return luaL_checkoption(L, arg, def, lst);
-  s = lua_tostring(L, arg);
-  if (s != NULL && lua_type(L, arg) == LUA_TSTRING) {
-    for (i = 0; lst[i] != NULL; i++)
-      if (strcmp(lst[i], s) == 0)
-        return luaL_checkoption(L, arg, def, lst);
+  if (lua_isnoneornil(L, arg))
+    s = def;
+  else if (lua_type(L, arg) == LUA_TSTRING)
+    s = lua_tostring(L, arg);
+  else
+    s = NULL;
+  for (i = 0; s != NULL && lst[i] != NULL; i++)
+    if (strcmp(lst[i], s) == 0)
+      return i;
+  return -1;
+}
+
+/* Pushes "invalid WHAT 'x' (expected "a", "b" or "c")" for the value at
+ * arg. */
+static const char *push_bad_word(lua_State *L, int arg,
+                                 const char *const lst[], const char *what) {
+  luaL_Buffer b;
+  int i;
+  arg = lua_absindex(L, arg);
+  luaL_buffinit(L, &b);
+  if (lua_type(L, arg) == LUA_TSTRING)
+    lua_pushfstring(L, "invalid %s '%s' (expected ", what,
+                    lua_tostring(L, arg));
+  else
+    lua_pushfstring(L, "%s expected, got %s (one of ", what,
+                    luaL_typename(L, arg));
+  luaL_addvalue(&b);
+  for (i = 0; lst[i] != NULL; i++) {
+    if (i > 0)
+      luaL_addstring(&b, lst[i + 1] == NULL ? " or " : ", ");
+    luaL_addchar(&b, '"');
+    luaL_addstring(&b, lst[i]);
+    luaL_addchar(&b, '"');
   }
-  {
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    if (s != NULL && lua_type(L, arg) == LUA_TSTRING)
-      lua_pushfstring(L, "invalid %s '%s' (expected ", what, s);
-    else
-      lua_pushfstring(L, "%s expected, got %s (one of ", what,
-                      luaL_typename(L, arg));
-    luaL_addvalue(&b);
-    for (i = 0; lst[i] != NULL; i++) {
-      if (i > 0)
-        luaL_addstring(&b, lst[i + 1] == NULL ? " or " : ", ");
-      luaL_addchar(&b, '"');
-      luaL_addstring(&b, lst[i]);
-      luaL_addchar(&b, '"');
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  return lua_tostring(L, -1);
+}
+
+int wll_checkword(lua_State *L, int arg, const char *def,
+                  const char *const lst[], const char *what) {
+  int i = find_word(L, arg, def, lst);
+  if (i >= 0)
+    return i;
+  if (arg < 0 && arg > LUA_REGISTRYINDEX) /* no argument to name */
+    return luaL_error(L, "%s", push_bad_word(L, arg, lst, what));
+  return luaL_argerror(L, arg, push_bad_word(L, arg, lst, what));
+}
+
+int wll_optword(lua_State *L, int idx, const char *fname, const char *key,
+                const char *def, const char *const lst[]) {
+  int i;
+  lua_getfield(L, idx, key);
+  i = find_word(L, -1, def, lst);
+  if (i < 0) {
+    const char *m = push_bad_word(L, -1, lst, key);
+    luaL_error(L, "%s: option '%s': %s", fname, key, m);
+  }
+  lua_pop(L, 1);
+  return i;
+}
+
+uint64_t wll_bytes(lua_State *L, lua_Integer n, int esize,
+                   const char *fname) {
+  uint64_t b;
+  if (n < 0)
+    luaL_error(L, "%s: negative element count (%I)", fname, n);
+  if (wl_size_mul((uint64_t)n, (uint64_t)esize, &b) != 0)
+    luaL_error(L, "%s: %I elements of %d bytes: too large", fname, n, esize);
+  return b;
+}
+
+lua_Integer wll_optint(lua_State *L, int idx, const char *fname,
+                       const char *key, lua_Integer def, lua_Integer lo,
+                       lua_Integer hi) {
+  lua_Integer v = def;
+  if (lua_getfield(L, idx, key) != LUA_TNIL) {
+    int isnum;
+    v = lua_tointegerx(L, -1, &isnum);
+    if (!isnum || v < lo || v > hi)
+      luaL_error(L, "%s: option '%s' must be an integer from %I to %I, not %s",
+                 fname, key, lo, hi, luaL_tolstring(L, -1, NULL));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * transpositions of neighbours), capped at 99. */
+static int edit_distance(const char *a, const char *b) {
+  enum { N = 40 };
+  int d[N + 1][N + 1], i, j;
+  size_t na = strlen(a), nb = strlen(b);
+  if (na > N || nb > N)
+    return 99;
+  for (i = 0; i <= (int)na; i++)
+    d[i][0] = i;
+  for (j = 0; j <= (int)nb; j++)
+    d[0][j] = j;
+  for (i = 1; i <= (int)na; i++)
+    for (j = 1; j <= (int)nb; j++) {
+      int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < c)
+        c = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < c)
+        c = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          d[i - 2][j - 2] + 1 < c)
+        c = d[i - 2][j - 2] + 1;
+      d[i][j] = c;
     }
-    luaL_addchar(&b, ')');
-    luaL_pushresult(&b);
-    return luaL_argerror(L, arg, lua_tostring(L, -1));
+  return d[na][nb];
+}
+
+const char *wll_nearest(const char *key, const char *const keys[]) {
+  const char *best = NULL;
+  int i, bd = 1 << 30;
+  for (i = 0; keys[i] != NULL; i++) {
+    int dd = edit_distance(key, keys[i]);
+    /* a key that one begins with the other ("shared_mem", "shared") is
+     * near whatever the distance */
+    size_t n = strlen(keys[i]), m = strlen(key);
+    if (strncmp(key, keys[i], n < m ? n : m) == 0)
+      dd = dd < 2 ? dd : 2;
+    if (dd < bd) {
+      bd = dd;
+      best = keys[i];
+    }
   }
+  return best;
+}
+
+void wll_checkopts(lua_State *L, int idx, const char *fname,
+                   const char *const keys[], int flags) {
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    return;
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    int i;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      const char *k = lua_tostring(L, -1), *near;
+      for (i = 0; keys[i] != NULL; i++)
+        if (strcmp(keys[i], k) == 0)
+          break;
+      if (keys[i] != NULL)
+        continue;
+      near = wll_nearest(k, keys);
+      if (near != NULL)
+        luaL_error(L, "%s: unknown option '%s' (did you mean '%s'?)", fname,
+                   k, near);
+      luaL_error(L, "%s: unknown option '%s' (it takes none)", fname, k);
+    } else if (!(flags & WLL_OPTS_ARRAY) || !lua_isinteger(L, -1)) {
+      luaL_error(L, "%s: unexpected %s key in the options (option names "
+                    "are strings)",
+                 fname, luaL_typename(L, -1));
+    }
+  }
+}
+
+/* wl._checkopts(t, fname, {keys...} [, array]): wll_checkopts for the
+ * pure-Lua part of the module; returns t. */
+static int l_checkopts(lua_State *L) {
+  const char *keys[65];
+  const char *fname = luaL_checkstring(L, 2);
+  lua_Integer i, n;
+  luaL_checktype(L, 3, LUA_TTABLE);
+  n = luaL_len(L, 3);
+  luaL_argcheck(L, n < 65, 3, "at most 64 keys");
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    keys[i] = luaL_checkstring(L, -1); /* anchored by the table */
+    lua_pop(L, 1);
+  }
+  keys[n] = NULL;
+  if (!lua_isnoneornil(L, 1)) {
+    if (!lua_istable(L, 1))
+      return luaL_error(L, "%s: options must be a table, got %s", fname,
+                        luaL_typename(L, 1));
+    wll_checkopts(L, 1, fname, keys, lua_toboolean(L, 4) ? WLL_OPTS_ARRAY : 0);
+  }
+  lua_settop(L, 1);
+  return 1;
 }
 
 typedef struct sink {
@@ -337,19 +494,10 @@ static const char *alias_decl(lua_State *L, const char *name, int *proxy) {
                                         "constant", NULL};
   const char *target;
   int k;
-  lua_pushnil(L);
-  while (lua_next(L, -2) != 0) {
-    lua_pop(L, 1);
-    if (lua_type(L, -1) != LUA_TSTRING ||
-        (strcmp(lua_tostring(L, -1), "aliases") != 0 &&
-         strcmp(lua_tostring(L, -1), "proxy") != 0))
-      luaL_error(L,
-                 "wl.litmus: alias '%s': unknown field %s (expected aliases "
-                 "and proxy)",
-                 name,
-                 lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
-                                                : luaL_typename(L, -1));
-  }
+  static const char *const keys[] = {"aliases", "proxy", NULL};
+  lua_pushfstring(L, "wl.litmus: alias '%s'", name);
+  wll_checkopts(L, -2, lua_tostring(L, -1), keys, 0);
+  lua_pop(L, 1);
   lua_getfield(L, -1, "aliases");
   if (lua_type(L, -1) != LUA_TSTRING)
     luaL_error(L,
@@ -546,9 +694,12 @@ static void placement(lua_State *L, int idx, int n, int *cta, int *gpu,
       p = end;
     }
   } else if (lua_istable(L, idx)) {
-    static const char *const keys[] = {"cta", "gpu", "warp"};
+    static const char *const keys[] = {"cta", "gpu", "warp", NULL};
     int *dsts[3];
     int k;
+    lua_pushfstring(L, "wl.litmus: thread %d: at", n);
+    wll_checkopts(L, idx, lua_tostring(L, -1), keys, 0);
+    lua_pop(L, 1);
     dsts[0] = cta, dsts[1] = gpu, dsts[2] = warp;
     for (k = 0; k < 3; k++) {
       if (lua_getfield(L, idx, keys[k]) != LUA_TNIL) {
@@ -589,21 +740,10 @@ static void add_thread(lua_State *L, wll_test *t, int idx, int n, int ttab,
   if (lua_isfunction(L, idx)) {
     fnidx = idx;
   } else if (lua_istable(L, idx)) {
-    lua_pushnil(L);
-    while (lua_next(L, idx) != 0) {
-      lua_pop(L, 1);
-      if (lua_type(L, -1) == LUA_TSTRING) {
-        const char *k = lua_tostring(L, -1);
-        if (strcmp(k, "at") && strcmp(k, "fn") && strcmp(k, "regs"))
-          luaL_error(L,
-                     "wl.litmus: thread %d: unknown field '%s' "
-                     "(expected at, fn, regs or instruction strings)",
-                     n, k);
-      } else if (!lua_isinteger(L, -1)) {
-        luaL_error(L, "wl.litmus: thread %d: unexpected %s key", n,
-                   luaL_typename(L, -1));
-      }
-    }
+    static const char *const keys[] = {"at", "fn", "regs", NULL};
+    lua_pushfstring(L, "wl.litmus: thread %d", n);
+    wll_checkopts(L, idx, lua_tostring(L, -1), keys, WLL_OPTS_ARRAY);
+    lua_pop(L, 1);
     lua_getfield(L, idx, "at");
     placement(L, -1, n, &cta, &gpu, &warp);
     lua_pop(L, 1);
@@ -758,31 +898,15 @@ static int l_litmus(lua_State *L) {
   const char *name = "test";
   int types;
   char src[256];
-  int line, ttab, rc, k;
+  int line, ttab, rc;
   lua_Integer i, n;
   wll_test *t;
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   where(L, src, sizeof src, &line);
-  /* check the fields first: a typo is an error */
-  lua_pushnil(L);
-  while (lua_next(L, 1) != 0) {
-    lua_pop(L, 1);
-    if (lua_type(L, -1) == LUA_TSTRING) {
-      const char *key = lua_tostring(L, -1);
-      for (k = 0; known[k] != NULL; k++)
-        if (strcmp(known[k], key) == 0)
-          break;
-      if (known[k] == NULL)
-        luaL_error(L,
-                   "wl.litmus: unknown field '%s' (expected name, init, "
-                   "shared, exists, not_exists, forall, condition and "
-                   "threads)",
-                   key);
-    } else if (!lua_isinteger(L, -1)) {
-      luaL_error(L, "wl.litmus: unexpected %s key", luaL_typename(L, -1));
-    }
-  }
+  /* check the fields first: a typo is an error (the threads are the
+   * array part) */
+  wll_checkopts(L, 1, "wl.litmus", known, WLL_OPTS_ARRAY);
   if (lua_getfield(L, 1, "name") != LUA_TNIL) {
     if (lua_type(L, -1) != LUA_TSTRING)
       luaL_error(L, "wl.litmus: 'name' must be a string");
@@ -895,26 +1019,70 @@ static int l_parse(lua_State *L) {
   return parse_into(L, fn, s, len);
 }
 
+/* An OS handle held across Lua calls that may raise (a buffer that grows,
+ * a string pushed): its box is made first and closes it when collected,
+ * so that it is released "even in case of errors" (lauxlib's
+ * luaL_loadfilex, liolib's newprefile). */
+#define WLL_HANDLE "warplab.Handle"
+typedef struct handle {
+  FILE *f;
+  DIR *d;
+} handle;
+
+static int handle_close(lua_State *L) {
+  handle *h = luaL_checkudata(L, 1, WLL_HANDLE);
+  if (h->f != NULL)
+    fclose(h->f);
+  if (h->d != NULL)
+    closedir(h->d);
+  h->f = NULL;
+  h->d = NULL;
+  return 0;
+}
+
+static handle *handle_box(lua_State *L) {
+  handle *h = lua_newuserdatauv(L, sizeof *h, 0);
+  h->f = NULL;
+  h->d = NULL;
+  if (luaL_newmetatable(L, WLL_HANDLE)) {
+    lua_pushcfunction(L, handle_close);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, handle_close);
+    lua_setfield(L, -2, "__close");
+  }
+  lua_setmetatable(L, -2);
+  return h;
+}
+
 static int l_load(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   luaL_Buffer b;
-  FILE *f;
+  handle *h;
   size_t got;
-  f = fopen(path, "rb");
-  if (f == NULL)
+  struct stat st;
+  lua_settop(L, 1);
+  h = handle_box(L); /* 2 */
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return luaL_error(L, "%s: is a directory (wl.load reads one .litmus "
+                         "file; wl.corpus reads a directory)",
+                      path);
+  h->f = fopen(path, "rb");
+  if (h->f == NULL)
     return luaL_error(L, "%s: %s", path, strerror(errno));
   luaL_buffinit(L, &b);
   do {
     char *p = luaL_prepbuffer(&b);
-    got = fread(p, 1, LUAL_BUFFERSIZE, f);
+    got = fread(p, 1, LUAL_BUFFERSIZE, h->f);
     luaL_addsize(&b, got);
   } while (got == LUAL_BUFFERSIZE);
-  if (ferror(f)) {
-    fclose(f);
-    return luaL_error(L, "%s: read error", path);
+  if (ferror(h->f)) {
+    int e = errno;
+    return luaL_error(L, "%s: read error: %s", path, strerror(e));
   }
-  fclose(f);
   luaL_pushresult(&b);
+  lua_pushcfunction(L, handle_close);
+  lua_pushvalue(L, 2);
+  lua_call(L, 1, 0);
   {
     size_t len;
     const char *s = lua_tolstring(L, -1, &len);
@@ -926,14 +1094,16 @@ static int l_load(lua_State *L) {
  * the corpus helper.  Raises on an unreadable directory. */
 static int l_listdir(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
-  DIR *d;
+  handle *h;
   struct dirent *e;
   lua_Integer n = 0;
+  lua_settop(L, 1);
+  h = handle_box(L); /* 2: closes the directory if a push raises */
   lua_newtable(L);
-  d = opendir(path);
-  if (d == NULL)
+  h->d = opendir(path);
+  if (h->d == NULL)
     return luaL_error(L, "%s: %s", path, strerror(errno));
-  while ((e = readdir(d)) != NULL) {
+  while ((e = readdir(h->d)) != NULL) {
     struct stat st;
     const char *full;
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -947,7 +1117,8 @@ static int l_listdir(lua_State *L) {
     lua_rawseti(L, -3, ++n);
     lua_pop(L, 1);
   }
-  closedir(d);
+  closedir(h->d);
+  h->d = NULL;
   return 1;
 }
 
@@ -970,6 +1141,7 @@ static const luaL_Reg funcs[] = {{"litmus", l_litmus},
                                  {"load", l_load},
                                  {"parse", l_parse},
                                  {"_listdir", l_listdir},
+                                 {"_checkopts", l_checkopts},
                                  {NULL, NULL}};
 
 int luaopen_warplab(lua_State *L) {
@@ -991,6 +1163,7 @@ int luaopen_warplab(lua_State *L) {
   wll_kernel_open(L);
   wll_perf_open(L);
   wll_model_open(L);
+  wll_gen_open(L);
   /* the pure-Lua part: each chunk gets the module table */
   for (i = 0; i < wll_nchunks; i++) {
     if (luaL_loadbuffer(L, (const char *)wll_chunks[i].src, wll_chunks[i].len,

@@ -73,6 +73,34 @@ WLL_HIDDEN void wll_test_unref(wll_test *t);
  * (then def, when def is not NULL); on failure names every valid word. */
 WLL_HIDDEN int wll_checkword(lua_State *L, int arg, const char *def,
                              const char *const lst[], const char *what);
+/* The value of option key of the table at idx, checked like
+ * wll_checkword (def when absent); a bad value raises "fname: option
+ * 'key': invalid key 'x' (expected ...)". */
+WLL_HIDDEN int wll_optword(lua_State *L, int idx, const char *fname,
+                           const char *key, const char *def,
+                           const char *const lst[]);
+/* Checks every key of the options table at idx (if it is a table)
+ * against keys (NULL-terminated): a key not among them raises "fname:
+ * unknown option 'grd' (did you mean 'grid'?)", naming the nearest valid
+ * key.  With WLL_OPTS_ARRAY, integer keys (an array part) pass too.  One
+ * checker for every options table of the module, in C and in Lua
+ * (wl._checkopts). */
+#define WLL_OPTS_ARRAY 1
+WLL_HIDDEN void wll_checkopts(lua_State *L, int idx, const char *fname,
+                              const char *const keys[], int flags);
+/* The key of keys nearest to key (edit distance; a prefix counts as
+ * near), or NULL when keys is empty. */
+WLL_HIDDEN const char *wll_nearest(const char *key, const char *const keys[]);
+/* Checked sizes from the user (wl_size_mul): n elements of esize bytes,
+ * or raises "fname: N elements of M bytes: too large" (n < 0 too). */
+WLL_HIDDEN uint64_t wll_bytes(lua_State *L, lua_Integer n, int esize,
+                              const char *fname);
+/* Option key of the table at idx as an integer in [lo, hi] (def when
+ * absent); raises "fname: option 'key' must be an integer from lo to
+ * hi" otherwise, so that no option is silently truncated to a C type. */
+WLL_HIDDEN lua_Integer wll_optint(lua_State *L, int idx, const char *fname,
+                                  const char *key, lua_Integer def,
+                                  lua_Integer lo, lua_Integer hi);
 /* The current line of the innermost Lua function (0 if none). */
 WLL_HIDDEN int wll_curline(lua_State *L);
 /* Pushes the text an engine writer produces (herd, JSON, histogram): a
@@ -149,10 +177,27 @@ typedef struct wll_darray {
   int type;         /* index in wll_type_words */
   int esize;        /* bytes per element */
   uint64_t base;    /* byte offset of element 0 in its memory (views) */
-  lua_Integer len;
+  lua_Integer len;  /* #a: what read, write and a fill cover */
+  /* the indices that lie inside the underlying memory: lo <= i < hi.
+   * An array has lo = 0, hi = len; a view of A from element f has lo =
+   * -f, so that V[-1] (the stencil's `in + RADIUS` idiom) is A[f - 1],
+   * as pointer arithmetic in CUDA allows. */
+  lua_Integer lo, hi;
   unsigned gen;     /* shared/local: the launch that made it */
   char name[40];
 } wll_darray;
+
+/* A __shared__ declaration the probe saw (see probe_run in lkernel.c):
+ * declared in the engine when the launch starts. */
+#define WLL_PROBE_DECLS 64
+typedef struct wll_pdecl {
+  struct wll_darray *a; /* the array the kernel holds (anchored) */
+  int type, ext, line, nset;
+  lua_Integer n, off; /* extern: n only when nset */
+  uint32_t lanes;     /* warp mode: the lanes declaring it */
+} wll_pdecl;
+
+enum { WLL_PROBE_NONE, WLL_PROBE_YIELDED, WLL_PROBE_DONE, WLL_PROBE_FAILED };
 
 /* The launch in progress in this Lua state (one at a time). */
 typedef struct wll_krun {
@@ -162,6 +207,14 @@ typedef struct wll_krun {
   int nargs;
   int probe;             /* the probe run that sizes static shared memory */
   uint64_t probe_shared; /* bytes the probe saw declared */
+  int probe_state;       /* WLL_PROBE_*: what block 0's first thread (or
+                          * warp) still owes the launch */
+  int probe_ref;         /* registry: the probe's arrays, anchored */
+  int probe_thread;      /* the lane a failure in the probe names */
+  int npdecl;
+  wll_pdecl pdecl[WLL_PROBE_DECLS];
+  double deadline;       /* max_seconds: the monotonic time it ends */
+  double max_seconds;
   unsigned gen;
   int gdim[3], bdim[3];
   struct wll_kstate *ks;
@@ -187,7 +240,7 @@ typedef struct wll_pcline {
 } wll_pcline;
 
 /* Per Lua state: the run, shared by every kernel function through
- * upvalue 1.  User values: 1 the methods of a thread's `c`, 2 the
+ * upvalue 1 (and reachable from the count hook through the registry).  User values: 1 the methods of a thread's `c`, 2 the
  * methods of a warp's `w`, 3 the metatable of lane vectors. */
 typedef struct wll_kstate {
   wll_krun *run;
@@ -195,6 +248,9 @@ typedef struct wll_kstate {
   const void *arr_mt;   /* the metatable of device arrays */
   const void *lanes_mt; /* the metatable of lane vectors */
   int fast_lines;     /* the pc cache is usable */
+  /* the hook that was set before a launch set its count hook */
+  lua_Hook old_hook;
+  int old_mask, old_count;
   wll_pcline lines[WLL_PCLINES];
 } wll_kstate;
 
@@ -230,6 +286,17 @@ WLL_HIDDEN void wll_kernel_shared(lua_State *L, wll_krun *r, int type,
                                   lua_Integer n, const char *name,
                                   uint32_t lanes);
 
+/* The device API's gate: pushes a C closure of f with the nup values on
+ * the top of the stack as its upvalues (the kstate first).  Inside the
+ * probe it yields before f runs, with a continuation that runs f on the
+ * same frame when the launch resumes the thread: so a kernel's code
+ * before its first device call runs once, not twice. *f must be static. */
+WLL_HIDDEN void wll_push_gated(lua_State *L, const lua_CFunction *f, int nup);
+/* luaL_setfuncs through the gate, except the functions named in keep
+ * (NULL-terminated: those the probe runs, like c:shared). */
+WLL_HIDDEN void wll_setfuncs_gated(lua_State *L, const luaL_Reg *l, int nup,
+                                   const char *const keep[]);
+
 /* lwarpvec.c: warp-vector kernels.  Builds the lane-vector metatable and
  * the methods of `w` into the kstate at stack index ks. */
 WLL_HIDDEN void wll_warpvec_open(lua_State *L, int ks);
@@ -247,6 +314,10 @@ WLL_HIDDEN int wll_warp_newindex(lua_State *L, wll_krun *r, wll_darray *a);
  * models without a kernel); adds them to the module table at the top of
  * the stack */
 WLL_HIDDEN void wll_perf_open(lua_State *L);
+
+/* lgen.c: wl.gen{...} and wl.gen_families(); adds them to the module
+ * table at the top of the stack */
+WLL_HIDDEN void wll_gen_open(lua_State *L);
 
 /* The pure-Lua part (scripts/warplab/ *.lua), embedded at build time. */
 typedef struct wll_chunk {

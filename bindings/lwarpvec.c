@@ -650,7 +650,7 @@ static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
       lua_Integer i;
       k = __builtin_ctz(b);
       i = v->v[k].i;
-      if (i < 0 || i >= a->len)
+      if (i < a->lo || i >= a->hi)
         wll_kernel_offset(L, r, a, i, lo + k); /* raises */
       off[k] = a->base + (uint64_t)i * (uint64_t)a->esize;
     }
@@ -672,7 +672,7 @@ static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
                         a->name, (long long)a->len - 1);
       i = (lua_Integer)n;
     }
-    if (i < 0 || i >= a->len)
+    if (i < a->lo || i >= a->hi)
       wll_kernel_offset(L, r, a, i, lo + k); /* raises */
     off[k] = a->base + (uint64_t)i * (uint64_t)a->esize;
   }
@@ -898,6 +898,12 @@ static int w_atomic(lua_State *L) {
     return 1;
   }
   offsets(L, r, a, 3, mask, off);
+  if ((bt == WL_TYPE_FLOAT || bt == WL_TYPE_DOUBLE) &&
+      (op == WL_OP_MIN || op == WL_OP_MAX))
+    return wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(r->active),
+                           "CUDA has no %s for floating-point arrays ('%s')",
+                           op == WL_OP_MIN ? "atomicMin" : "atomicMax",
+                           a->name);
   if ((bt == WL_TYPE_FLOAT || bt == WL_TYPE_DOUBLE) && op != WL_OP_ADD &&
       op != WL_OP_SUB && op != WL_OP_EXCH && op != WL_OP_MIN &&
       op != WL_OP_MAX && op != WL_OP_CAS)
@@ -1019,7 +1025,14 @@ static const luaL_Reg w_methods[] = {
     {"lanes", w_lanes},
     {NULL, NULL}};
 
+static const lua_CFunction f_w_atomic = w_atomic;
+static const lua_CFunction f_w_threadfence = w_threadfence;
+
 void wll_warpvec_open(lua_State *L, int ks) {
+  /* the methods the probe runs (no device access): the rest are gated */
+  static const char *const keep[] = {"shared", "where", "select", "any",
+                                     "all",    "ballot", "active", "lanes",
+                                     NULL};
   wll_kstate *k = lua_touserdata(L, ks);
   int mt;
   size_t i, j;
@@ -1040,7 +1053,7 @@ void wll_warpvec_open(lua_State *L, int ks) {
   lua_newtable(L);
   lua_pushvalue(L, ks);
   lua_pushvalue(L, mt);
-  luaL_setfuncs(L, w_methods, 2);
+  wll_setfuncs_gated(L, w_methods, 2, keep);
   for (i = 0; wll_cuda_atomics[i].name != NULL; i++)
     for (j = 0; j < 3; j++) {
       char name[48];
@@ -1049,14 +1062,14 @@ void wll_warpvec_open(lua_State *L, int ks) {
       lua_pushvalue(L, mt);
       lua_pushinteger(L, wll_cuda_atomics[i].op);
       lua_pushinteger(L, wll_suffix_scope[j]);
-      lua_pushcclosure(L, w_atomic, 4);
+      wll_push_gated(L, &f_w_atomic, 4);
       lua_setfield(L, -2, name);
     }
   for (i = 0; i < 3; i++) {
     lua_pushvalue(L, ks);
     lua_pushvalue(L, mt);
     lua_pushinteger(L, wll_suffix_scope[i]);
-    lua_pushcclosure(L, w_threadfence, 3);
+    wll_push_gated(L, &f_w_threadfence, 3);
     lua_setfield(L, -2, wll_fence_names[i]);
   }
   lua_setiuservalue(L, ks, 2);

@@ -51,6 +51,21 @@ const char *wl_err_name(int err);
 /* "syntax error" for WL_ESYNTAX; static string. */
 const char *wl_strerror(int err);
 
+/*
+ * Checked arithmetic for every size and index that comes from a caller
+ * (an element count times an element size, an offset plus a length, a
+ * view of an array): one set of helpers, so that no size wraps and no
+ * index overflows on the way to a bounds check.
+ */
+/* *out = a * b; 0, or WL_ELIMIT (and *out untouched) when it does not
+ * fit in 64 bits. */
+int wl_size_mul(uint64_t a, uint64_t b, uint64_t *out);
+/* *out = a + b; 0, or WL_ELIMIT (and *out untouched) on overflow. */
+int wl_size_add(uint64_t a, uint64_t b, uint64_t *out);
+/* 1 when the n elements from first on lie within [lo, hi) (first + n
+ * computed without overflow; n >= 0 required), else 0. */
+int wl_range_inside(int64_t first, int64_t n, int64_t lo, int64_t hi);
+
 /* ------------------------------------------------------------------ */
 /* Context                                                             */
 /* ------------------------------------------------------------------ */

@@ -29,6 +29,28 @@ const char *wl_strerror(int err) {
   }
 }
 
+int wl_size_mul(uint64_t a, uint64_t b, uint64_t *out) {
+  if (a != 0 && b > UINT64_MAX / a)
+    return WL_ELIMIT;
+  *out = a * b;
+  return 0;
+}
+
+int wl_size_add(uint64_t a, uint64_t b, uint64_t *out) {
+  if (b > UINT64_MAX - a)
+    return WL_ELIMIT;
+  *out = a + b;
+  return 0;
+}
+
+int wl_range_inside(int64_t first, int64_t n, int64_t lo, int64_t hi) {
+  /* first + n <= hi without computing first + n: once first <= hi,
+   * hi - first is exact in unsigned arithmetic */
+  if (n < 0 || first < lo || first > hi)
+    return 0;
+  return (uint64_t)n <= (uint64_t)hi - (uint64_t)first;
+}
+
 static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   (void)ud;
   (void)osize;

@@ -697,9 +697,10 @@ int wl_gen_variant(wl_gen *g, uint64_t seed, const char **text, size_t *len,
       map->thread[i] = pos[i];
       map->nregs[i] = t->th[i].nregs;
       for (k = 0; k < t->th[i].nregs; k++) {
-        snprintf(map->reg[i][k][0], WL_GEN_NAME_MAX, "r%d", k);
+        snprintf(map->reg[i][k][0], WL_GEN_NAME_MAX, "r%d",
+                 (unsigned char)k);
         snprintf(map->reg[i][k][1], WL_GEN_NAME_MAX, "r%d",
-                 nm.regname[i][k]);
+                 (unsigned char)nm.regname[i][k]);
       }
     }
     for (k = 0; k < t->nlocs; k++) {

@@ -5,7 +5,12 @@
  * mix.  Stores write values distinct per location (1, 2, ...), so that a
  * final state tells which store a read saw.  Branches only jump forward
  * (over at most one operation), so every program terminates and needs no
- * unrolling.  bar.sync 0 is put at one row of every thread of each CTA
+ * unrolling.  A location gets at most RMAX_WRITES writes (stores,
+ * atomics, reductions): the explorer enumerates coherence orders, and
+ * seven writes to one location take seconds where three take
+ * milliseconds; and at most one of them is arithmetic (atom.add, .or,
+ * .max, red.add), since each multiplies the values loads may return.
+ * bar.sync 0 is put at one row of every thread of each CTA
  * that holds several threads, never inside a branch's shadow: every
  * thread of a CTA reaches it exactly once, so barriers never deadlock.
  * The condition is one or two conjunctions of 1 to 3 atoms over loaded
@@ -14,6 +19,8 @@
 #include <string.h>
 
 #include "gen.h"
+
+#define RMAX_WRITES 3
 
 static gop *push(gthread *th) {
   gop *o = &th->op[th->nops++];
@@ -34,7 +41,30 @@ typedef struct rstate {
   int nloaded[GMAX_T];
   int regloc[GMAX_T][GMAX_R]; /* location a register was loaded from */
   int nlabels;
+  int writes[GMAX_L];
+  int arith[GMAX_L]; /* an add, or or max wrote the location */
 } rstate;
+
+/* A location that may take one more write, or -1. */
+static int pick_wloc(rstate *s) {
+  int c[GMAX_L], n = 0, l;
+  for (l = 0; l < s->t->nlocs; l++)
+    if (s->writes[l] < RMAX_WRITES)
+      c[n++] = l;
+  if (n == 0)
+    return -1;
+  l = c[wl__gen_below(s->rng, n)];
+  s->writes[l]++;
+  return l;
+}
+
+static int can_write(const rstate *s) {
+  int l;
+  for (l = 0; l < s->t->nlocs; l++)
+    if (s->writes[l] < RMAX_WRITES)
+      return 1;
+  return 0;
+}
 
 static int pick_scope(rstate *s) {
   int sc[3], n = 0, k;
@@ -100,11 +130,22 @@ static void one_op(rstate *s, int t, int may_branch, int *used) {
       on = on && may_branch;
     if ((k == 0 || k == 2) && th->nregs >= GMAX_R)
       on = 0;
+    if ((k == 1 || k == 2 || k == 3 || k == 5) && !can_write(s))
+      on = 0;
     w[k] = on ? base[k] : 0;
     total += w[k];
     kinds++;
   }
   (void)kinds;
+  if (total == 0) {
+    /* nothing fits: a fence, which every program may have */
+    gop *o = push(th);
+    o->kind = G_FENCE;
+    o->sem = WL_SEM_SC;
+    o->scope = (uint8_t)pick_scope(s);
+    *used = 1;
+    return;
+  }
   roll = wl__gen_below(s->rng, total);
   for (k = 0; roll >= w[k]; k++)
     roll -= w[k];
@@ -122,7 +163,7 @@ static void one_op(rstate *s, int t, int may_branch, int *used) {
   case 1: { /* store */
     gop *o = push(th);
     o->kind = G_ST;
-    o->loc = (int8_t)wl__gen_below(s->rng, nl);
+    o->loc = (int8_t)pick_wloc(s);
     o->a = s->next[o->loc]++;
     note_val(s, o->loc, o->a);
     pick_sem(s, 1, o);
@@ -134,12 +175,17 @@ static void one_op(rstate *s, int t, int may_branch, int *used) {
     static const int sems[] = {WL_SEM_RELAXED, WL_SEM_ACQUIRE, WL_SEM_RELEASE,
                                WL_SEM_ACQ_REL};
     gop *o = push(th);
-    int l = wl__gen_below(s->rng, nl), i;
+    int l = pick_wloc(s), i;
     o->kind = G_ATOM;
     o->loc = (int8_t)l;
     o->dst = (int8_t)fresh_reg(s, t);
     o->aop = (uint8_t)ops[wl__gen_below(s->rng, 5)];
     o->sem = (uint8_t)sems[wl__gen_below(s->rng, 4)];
+    if (o->aop == WL_OP_ADD || o->aop == WL_OP_OR || o->aop == WL_OP_MAX) {
+      if (s->arith[l])
+        o->aop = WL_OP_EXCH;
+      s->arith[l] = 1;
+    }
     o->scope = (uint8_t)pick_scope(s);
     if (wl__gen_below(s->rng, 5) == 0) {
       o->sem = WL_SEM_WEAK; /* the bare form: .relaxed.gpu */
@@ -180,13 +226,24 @@ static void one_op(rstate *s, int t, int may_branch, int *used) {
   }
   case 3: { /* red */
     gop *o = push(th);
+    int i, nv;
     o->kind = G_RED;
-    o->loc = (int8_t)wl__gen_below(s->rng, nl);
+    o->loc = (int8_t)pick_wloc(s);
     o->aop = WL_OP_ADD;
     o->a = 1;
     o->sem = wl__gen_below(s->rng, 2) ? WL_SEM_RELAXED : WL_SEM_RELEASE;
     o->scope = (uint8_t)pick_scope(s);
-    note_val(s, o->loc, 1);
+    if (s->arith[o->loc]) {
+      /* one arithmetic write per location: a store instead */
+      o->kind = G_ST;
+      o->a = s->next[o->loc]++;
+      note_val(s, o->loc, o->a);
+      break;
+    }
+    s->arith[o->loc] = 1;
+    nv = s->nvals[o->loc];
+    for (i = 0; i < nv; i++)
+      note_val(s, o->loc, s->vals[o->loc][i] + 1);
     break;
   }
   case 4: { /* fence */
@@ -200,7 +257,7 @@ static void one_op(rstate *s, int t, int may_branch, int *used) {
              * computed from it */
     int r = s->loaded[t][wl__gen_below(s->rng, s->nloaded[t])];
     gop *o;
-    int l = wl__gen_below(s->rng, nl), src = r;
+    int l = pick_wloc(s), src = r;
     if (wl__gen_below(s->rng, 2) && th->nregs < GMAX_R) {
       src = fresh_reg(s, t);
       o = push(th);

@@ -127,8 +127,15 @@ typedef struct wl_atom {
   int64_t val;
 } wl_atom;
 
+/* A condition tree is at most WL_COND_MAX_DEPTH deep (the parser refuses
+ * deeper ones), so that wl__cond_eval and every other pass that recurses
+ * over it has a bounded stack; the parser's own recursion (parentheses
+ * and negations) is bounded by the same number. */
+#define WL_COND_MAX_DEPTH 1000
+
 typedef struct wl_cnode {
   uint8_t kind, cmp; /* cmp: COND_* */
+  uint16_t depth;    /* 1 for a leaf */
   int l, r;          /* children (node indices) */
   wl_atom a, b;      /* CN_CMP */
 } wl_cnode;

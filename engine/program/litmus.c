@@ -100,6 +100,7 @@ typedef struct parser {
   int line, col;
   tok t;   /* current token */
   int err; /* first error */
+  int depth; /* nesting of the condition being parsed */
   wl_litmus *lt;
 } parser;
 
@@ -1391,7 +1392,26 @@ static int new_node(parser *p, int kind) {
   }
   memset(&lt->cnodes[lt->ncnodes], 0, sizeof lt->cnodes[0]);
   lt->cnodes[lt->ncnodes].kind = (uint8_t)kind;
+  lt->cnodes[lt->ncnodes].depth = 1;
   return lt->ncnodes++;
+}
+
+/* Makes l (and r, unless negative) the children of node n; a tree deeper
+ * than WL_COND_MAX_DEPTH is an error (a long chain of /\ builds one as
+ * surely as nested parentheses), at the token that made it so. */
+static int set_kids(parser *p, int n, int l, int r) {
+  wl_cnode *c = p->lt->cnodes;
+  int d = c[l].depth;
+  if (r >= 0 && c[r].depth > d)
+    d = c[r].depth;
+  if (d + 1 > WL_COND_MAX_DEPTH)
+    return perr(p, WL_ELIMIT, p->t.line, p->t.col,
+                "condition nested too deeply (more than %d levels)",
+                WL_COND_MAX_DEPTH);
+  c[n].l = l;
+  c[n].r = r < 0 ? 0 : r;
+  c[n].depth = (uint16_t)(d + 1);
+  return n;
 }
 
 static int cond_atom(parser *p, wl_atom *a) {
@@ -1447,20 +1467,32 @@ static int cond_atom(parser *p, wl_atom *a) {
 
 static int cond_or(parser *p);
 
+/* The parser's recursion: every '~' and '(' goes one level deeper. */
+static int cond_nest(parser *p, int (*sub)(parser *)) {
+  int c;
+  if (p->depth >= WL_COND_MAX_DEPTH)
+    return perr(p, WL_ELIMIT, p->t.line, p->t.col,
+                "condition nested too deeply (more than %d levels)",
+                WL_COND_MAX_DEPTH);
+  p->depth++;
+  c = sub(p);
+  p->depth--;
+  return c;
+}
+
 static int cond_unary(parser *p) {
   int n, r;
   if (accept_p(p, "~") || accept_p(p, "!") ||
       (is_w(p, "not") && (next(p), 1))) {
-    int c = cond_unary(p);
+    int c = cond_nest(p, cond_unary);
     if (c < 0)
       return c;
     if ((n = new_node(p, CN_NOT)) < 0)
       return n;
-    p->lt->cnodes[n].l = c;
-    return n;
+    return set_kids(p, n, c, -1);
   }
   if (accept_p(p, "(")) {
-    int c = cond_or(p);
+    int c = cond_nest(p, cond_or);
     if (c < 0)
       return c;
     if (expect_p(p, ")"))
@@ -1476,8 +1508,7 @@ static int cond_unary(parser *p) {
       int m = new_node(p, CN_NOT);
       if (m < 0)
         return m;
-      p->lt->cnodes[m].l = n;
-      return m;
+      return set_kids(p, m, n, -1);
     }
     return n;
   }
@@ -1520,9 +1551,8 @@ static int cond_and(parser *p) {
       return r;
     if ((n = new_node(p, CN_AND)) < 0)
       return n;
-    p->lt->cnodes[n].l = l;
-    p->lt->cnodes[n].r = r;
-    l = n;
+    if ((l = set_kids(p, n, l, r)) < 0)
+      return l;
   }
   return l;
 }
@@ -1536,9 +1566,8 @@ static int cond_or(parser *p) {
       return r;
     if ((n = new_node(p, CN_OR)) < 0)
       return n;
-    p->lt->cnodes[n].l = l;
-    p->lt->cnodes[n].r = r;
-    l = n;
+    if ((l = set_kids(p, n, l, r)) < 0)
+      return l;
   }
   return l;
 }
@@ -1706,7 +1735,7 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
   }
   {
     size_t s = p.pos, e;
-    int inq = 0;
+    int inq = 0, ql = 0, qc = 0;
     while (p.pos < p.len && p.src[p.pos] != '\n' && p.src[p.pos] != '"' &&
            p.src[p.pos] != '{' && p.src[p.pos] != '\0')
       advc(&p);
@@ -1726,13 +1755,20 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
       goto done;
     }
     while (p.pos < p.len && (inq || p.src[p.pos] != '{')) {
-      if (p.src[p.pos] == '"')
+      if (p.src[p.pos] == '"') {
         inq = !inq;
+        ql = p.line; /* an unterminated quote is reported where it opens */
+        qc = p.col;
+      }
       if (p.src[p.pos] == '\0') {
         r = perr(&p, WL_ESYNTAX, p.line, p.col, "NUL byte in the text");
         goto done;
       }
       advc(&p);
+    }
+    if (inq) {
+      r = perr(&p, WL_ESYNTAX, ql, qc, "unterminated quoted comment '\"'");
+      goto done;
     }
     next(&p);
   }

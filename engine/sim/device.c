@@ -404,8 +404,8 @@ static const uint32_t carveouts_kb[] = {0,   8,   16,  32,  64,
 int wl_device_occupancy(wl_device *d, const wl_launch_cfg *cfg,
                         wl_occupancy *o) {
   const wl_device_cfg *c = &d->cfg;
-  int threads = dim(cfg->block[0]) * dim(cfg->block[1]) * dim(cfg->block[2]);
-  int regs = cfg->regs_per_thread > 0 ? cfg->regs_per_thread : 32;
+  uint64_t t64 = (uint64_t)dim(cfg->block[0]) * (uint64_t)dim(cfg->block[1]);
+  int threads, regs = cfg->regs_per_thread > 0 ? cfg->regs_per_thread : 32;
   uint64_t shb = (uint64_t)cfg->static_shared + cfg->dynamic_shared;
   uint64_t need, carve;
   wl_occ_cfg oc;
@@ -414,6 +414,14 @@ int wl_device_occupancy(wl_device *d, const wl_launch_cfg *cfg,
   int rc, other;
   size_t i;
   memset(o, 0, sizeof *o);
+  if (wl_size_mul(t64, (uint64_t)dim(cfg->block[2]), &t64) != 0 ||
+      t64 > (uint64_t)c->max_threads_per_block)
+    return wl__err(d->ctx, WL_EINVAL,
+                   "a block of %d x %d x %d threads exceeds the device's %d "
+                   "threads per block",
+                   dim(cfg->block[0]), dim(cfg->block[1]), dim(cfg->block[2]),
+                   c->max_threads_per_block);
+  threads = (int)t64;
   if (shb > c->shared_per_block)
     return wl__err(d->ctx, WL_EINVAL,
                    "a block needs %llu bytes of shared memory; the device "
@@ -1616,6 +1624,11 @@ int wl_kernel_barrier(wl_launch *l, int block, int thread, int line) {
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_barrier: no such thread");
   s->state[thread] = WL_LANE_BARRIER;
   s->barline[thread] = line;
+  /* a loop of barriers is as much a thread's last act as an access: the
+   * step bound names it */
+  l->last_block = block;
+  l->last_thread = thread;
+  l->last_line = line;
   s->slice[thread] = 0;
   s->nwaiting++;
   return 0;
@@ -1941,7 +1954,9 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     if (cfg->grid[i] < 0 || cfg->block[i] < 0)
       return wl__err(d->ctx, WL_EINVAL, "negative launch dimension");
   }
-  nb = (uint64_t)l->gdim[0] * (uint64_t)l->gdim[1] * (uint64_t)l->gdim[2];
+  if (wl_size_mul((uint64_t)l->gdim[0], (uint64_t)l->gdim[1], &nb) != 0 ||
+      wl_size_mul(nb, (uint64_t)l->gdim[2], &nb) != 0)
+    nb = UINT64_MAX;
   if (nb > (1u << 24))
     return wl__err(d->ctx, WL_ELIMIT,
                    "a grid of %llu blocks is too large to simulate (16M)",

@@ -88,7 +88,8 @@ Corpus.__tostring = Corpus.summary
 -- opts: unroll, expected (a table name|file -> "Ok"/"No"/bool, a function
 -- of the row, or the path of a Dat3M CSV), filter (pattern on the path).
 function wl.corpus(src, opts)
-  opts = opts or {}
+  opts = wl._checkopts(opts, "wl.corpus",
+                       { "unroll", "expected", "filter" }) or {}
   local files
   if type(src) == "string" then
     files = collect(src, {})

@@ -91,7 +91,8 @@ end
 -- width (longest bar, 32), char ("#"), lanes (true: list lanes), title.
 function wl.heatmap(x, opts)
   local r, banks = analyse(x, "wl.heatmap")
-  opts = opts or {}
+  opts = wl._checkopts(opts, "wl.heatmap",
+                       { "width", "char", "title", "lanes" }) or {}
   local width = opts.width or 32
   local ch = opts.char or "#"
   local even = -(-r.words // r.nbanks) -- ceil
@@ -131,7 +132,7 @@ end
 -- opts: title, cell (column width in px, 28).
 function wl.heatmap_svg(x, opts)
   local r, banks = analyse(x, "wl.heatmap_svg")
-  opts = opts or {}
+  opts = wl._checkopts(opts, "wl.heatmap_svg", { "title", "cell" }) or {}
   local cw = opts.cell or 28
   local rh, hb, left, top = 16, 80, 70, 56
   local nb = r.nbanks

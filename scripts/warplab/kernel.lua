@@ -17,6 +17,8 @@ function wl.kernel(fn, opts)
   if type(fn) ~= "function" then
     error("wl.kernel: a function expected, got " .. type(fn), 2)
   end
+  wl._checkopts(opts, "wl.kernel",
+                { "name", "static_shared", "regs", "cache" })
   local k = { fn = fn }
   for key, v in pairs(opts or {}) do k[key] = v end
   if not k.name then
@@ -215,6 +217,8 @@ function methods.sample(dev, opts)
     error("dev:sample{n = N, run = function(dev, cfg) ... end}: run "
           .. "missing", 2)
   end
+  wl._checkopts(opts, "dev:sample",
+                { "n", "seed", "profile", "run", "condition", "name" })
   local n, seed = opts.n or 100, opts.seed or 1
   local profile = opts.profile or "weak"
   local counts, order = {}, {}

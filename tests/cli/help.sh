@@ -1,7 +1,7 @@
 # warplab help documents the litmus command and its options.
 set -eu
 out=$("$WL" help)
-for w in "litmus" "--json" "--unroll" "Exit status" "sample" "--jobs" \
+for w in "litmus" "gen" "--cycle" "--random" "--json" "--unroll" "Exit status" "sample" "--jobs" \
          "--profile" "--seed" "130" "wl.device" "dev:launch"; do
   printf "%s\n" "$out" | grep -q -- "$w" || { echo "help lacks $w"; exit 1; }
 done

@@ -17,7 +17,7 @@ end
 -- wrong types in the test table
 fails("wl.litmus: location 'x' must be an integer, not string",
       wl.litmus, { init = { x = "one" }, { "st.weak x, 1" } })
-fails("wl.litmus: unknown field 'exist'",
+fails("wl.litmus: unknown option 'exist' (did you mean 'exists'?)",
       wl.litmus, { init = { x = 0 }, { "st.weak x, 1" }, exist = "x == 1" })
 fails("wl.litmus: thread 2 must be a function or a table",
       wl.litmus, { { "st.weak x, 1" }, 42 })
@@ -140,3 +140,10 @@ fails("can only be used while its thread function runs",
       function() return saved.x end)
 
 print("errors: ok")
+
+-- a directory as input says so (it used to say only "read error"); the
+-- file and directory handles are held in a box that closes them on every
+-- error path
+fails("tests/lua: is a directory", wl.load, "tests/lua")
+fails("no/such/dir: No such file or directory", wl._listdir, "no/such/dir")
+assert(#wl._listdir("tests/lua") > 3)

@@ -17,7 +17,7 @@ check(wl._fast_lines == true, "the line cache's probe failed on this Lua")
 
 local dev = wl.device { preset = "sm_90", sms = 4 }
 check(dev.config.sms == 4 and dev.config.banks == 32, "config")
-fails("unknown field 'bogus'", wl.device, { bogus = 1 })
+fails("wl.device: unknown option 'bogus'", wl.device, { bogus = 1 })
 fails("unknown device preset", wl.device, "sm_99")
 
 -- vector add: global memory persists, host copies, 3 blocks x 64

@@ -249,7 +249,7 @@ check(not svg:find("[^%g%s]"), "ASCII only")
 -- 6. errors name the function, the field and the lane
 fails("wl.bank_access: a table expected", wl.bank_access, 4)
 fails("field 'offsets' %(or 'addresses'%) must be a table", wl.bank_access, {})
-fails("unknown field 'offset'", wl.bank_access, { offset = { 0 } })
+fails("unknown option 'offset' %(did you mean 'offsets'%?%)", wl.bank_access, { offset = { 0 } })
 fails("width must be 1, 2, 4, 8 or 16 bytes %(got 3%)", wl.bank_access,
       { offsets = { 0 }, width = 3 })
 fails("lane 2: offset 6 is not a multiple of the width %(4 bytes%)",
@@ -273,7 +273,7 @@ fails("active must be a 32%-bit lane mask", wl.bank_access,
       { offsets = { 0 }, active = -1 })
 fails("field 'width' must be an integer", wl.bank_access,
       { offsets = { 0 }, width = "4" })
-fails("wl.constant_access: unknown field 'op'", wl.constant_access,
+fails("wl.constant_access: unknown option 'op'", wl.constant_access,
       { addresses = { 0 }, op = "ld" })
 fails("wl.heatmap: a wl.bank_access result or spec expected",
       wl.heatmap, "x")

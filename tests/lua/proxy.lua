@@ -62,7 +62,7 @@ fails("wl.litmus: alias 'y': unknown proxy 'sur' (expected \"generic\", "
       .. "\"surface\", \"texture\" or \"constant\")",
       wl.litmus, { init = { x = 0, y = { aliases = "x", proxy = "sur" } },
                    { "st.weak x, 1" } })
-fails("wl.litmus: alias 'y': unknown field bogus", wl.litmus,
+fails("wl.litmus: alias 'y': unknown option 'bogus'", wl.litmus,
       { init = { x = 0, y = { aliases = "x", bogus = 1 } },
         { "st.weak x, 1" } })
 fails("wl.litmus: alias 'y': 'aliases' must name a location, not number",

@@ -92,8 +92,8 @@ local function fails(f, pat)
 end
 fails(function() t:sample { n = 0 } end, "n must be an integer")
 fails(function() t:sample { jobs = 0 } end, "jobs must be an integer")
-fails(function() t:sample { profile = "fast" } end, 'profile must be "weak"')
-fails(function() t:sample { seeds = 1 } end, "unknown option 'seeds'")
+fails(function() t:sample { profile = "fast" } end, "sample: option 'profile': invalid profile 'fast' (expected \"weak\"")
+fails(function() t:sample { seeds = 1 } end, "unknown option 'seeds' (did you mean 'seed'?)")
 fails(function() t:sample { timeout = -1 } end, "timeout must be")
 -- threads written as Lua functions are sampled too (sample_fn.lua)
 local fn = wl.litmus {

@@ -691,6 +691,13 @@ static void test_let_rec_models(void **state) {
            "observation)\n"
            "empty observation \\ data\nempty data \\ observation\n");
   assert_int_equal(check(f).consistent, 1);
+  /* The same subexpression inside the loop and after it, in either
+   * order of | (one value): the fixpoint's. */
+  model(f, "T\nlet rec ob = rf | (ob; rmw; ob)\n"
+           "let x = (ob; rmw; ob) | rf\n"
+           "empty x \\ data\nempty data \\ x\n"
+           "empty (rf | ob; rmw; ob) \\ data\n");
+  assert_int_equal(check(f).consistent, 1);
   /* A body that is not monotone still stops. */
   model(f, "T\nlet rec x = ~x\nlet rec s = ~s & R\nacyclic 0\n"
            "flag empty x as x-empty\n");

@@ -975,8 +975,76 @@ static void test_err_condition(void **state) {
             5, 17, "unexpected character '$'");
 }
 
+/* Conditions nested past WL_COND_MAX_DEPTH are refused at the token
+ * that goes too deep, whether by parentheses, by negations or by a long
+ * chain of conjunctions (a deep tree), never by overflowing the stack. */
+static void test_err_condition_depth(void **state) {
+  static const char *const opens[] = {"(", "~", "not "};
+  size_t cap = 50000 * 4 + 256, n, k;
+  char *src = malloc(cap);
+  int i;
+  assert_non_null(src);
+  for (k = 0; k < 3; k++) {
+    n = (size_t)sprintf(src, HEAD " st.weak x, 1 ;\nexists ");
+    for (i = 0; i < 50000; i++)
+      n += (size_t)sprintf(src + n, "%s", opens[k]);
+    n += (size_t)sprintf(src + n, "x == 1\n");
+    parse_err_n(*state, src, n, WL_ELIMIT, 5,
+                8 + (int)strlen(opens[k]) * (WL_COND_MAX_DEPTH + 1),
+                "condition nested too deeply");
+  }
+  /* just inside the bound: fine */
+  n = (size_t)sprintf(src, HEAD " st.weak x, 1 ;\nexists ");
+  for (i = 0; i < WL_COND_MAX_DEPTH - 1; i++)
+    src[n++] = '(';
+  n += (size_t)sprintf(src + n, "x == 1");
+  for (i = 0; i < WL_COND_MAX_DEPTH - 1; i++)
+    src[n++] = ')';
+  src[n] = 0;
+  wl_litmus_free(parse_ok(*state, src));
+  /* a chain of 5,000 conjunctions */
+  n = (size_t)sprintf(src, HEAD " st.weak x, 1 ;\nexists (x == 1");
+  for (i = 0; i < 5000; i++)
+    n += (size_t)sprintf(src + n, " /\\ x == 1");
+  n += (size_t)sprintf(src + n, ")\n");
+  {
+    wl_litmus *t = (wl_litmus *)(uintptr_t)1;
+    assert_int_equal(wl_litmus_parse(*state, "t.litmus", src, n, &t),
+                     WL_ELIMIT);
+    assert_non_null(strstr(wl_ctx_errmsg(*state),
+                           "condition nested too deeply"));
+  }
+  /* the same through wl_litmus_set_condition (wl.litmus{exists=}) */
+  {
+    wl_litmus *t = NULL;
+    n = (size_t)sprintf(src, "exists ");
+    for (i = 0; i < 50000; i++)
+      src[n++] = '~';
+    strcpy(src + n, "x == 1");
+    assert_int_equal(wl_litmus_new(*state, "t", &t), 0);
+    assert_int_equal(wl_litmus_add_location(t, "x", 0, NULL), 0);
+    assert_int_equal(wl_litmus_set_condition(t, src, "t.lua", 7), WL_ELIMIT);
+    assert_non_null(strstr(wl_ctx_errmsg(*state), "t.lua:7:"));
+    assert_non_null(strstr(wl_ctx_errmsg(*state),
+                           "condition nested too deeply"));
+    wl_litmus_free(t);
+  }
+  free(src);
+}
+
+/* An unterminated quoted comment in the header is reported where it
+ * opens, not at the end of the file. */
+static void test_err_unterminated_quote(void **state) {
+  parse_err(*state, "PTX T \"about\n{ x=0; }\n P0@cta 0 ;\n st.weak x, 1 ;\n",
+            WL_ESYNTAX, 1, 7, "unterminated quoted comment");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_err_condition_depth, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_err_unterminated_quote, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_parse_mp, setup, teardown),
       cmocka_unit_test_setup_teardown(test_parse_sb_notexists, setup,
                                       teardown),

@@ -139,7 +139,10 @@ const char *wl__cat_name(const wl_cat *m);
 typedef struct wl__cat_out {
   int consistent;  /* every acyclic/irreflexive/empty check holds */
   int failed;      /* index of the first failing check, or -1 */
-  uint64_t flags;  /* bit k: flag k (in model order) is raised */
+  uint64_t flags;  /* bit k: flag k (in model order) is raised (its
+                    * condition holds).  Evaluation stops at the first
+                    * failing check, as herd does: flags after it are 0,
+                    * so read flags of consistent candidates only. */
 } wl__cat_out;
 
 /* Evaluates every binding and check of m on c, literally.  Returns 0
@@ -161,7 +164,8 @@ int wl__cat_nflags(const wl_cat *m);
 const char *wl__cat_flag_name(const wl_cat *m, int k);
 
 /* Whether m uses base relation/set id (so the enumerator can skip work
- * nobody reads, e.g. sync_fence orders for a model without it). */
+ * nobody reads, e.g. sync_fence orders for a model without it).  Only
+ * what some check or flag reads counts: a let nobody uses does not. */
 int wl__cat_uses_rel(const wl_cat *m, int rel);
 int wl__cat_uses_set(const wl_cat *m, int set);
 

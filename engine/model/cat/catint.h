@@ -126,7 +126,8 @@ typedef struct cat_var {
   /* compile.c: */
   int live;   /* some check needs it */
   int marked; /* its body's names are marked live too */
-  int reg;    /* its register, once computed (-1 before) */
+  int vn;     /* its value number */
+  int bodyvn; /* let rec: its body's value number */
 } cat_var;
 
 enum { CHK_ACYCLIC, CHK_IRREFLEXIVE, CHK_EMPTY };
@@ -167,6 +168,7 @@ enum {
   OP_R_SEQ,   /* d = a ; b */
   OP_R_DOMF,  /* d = [sa] ; b (a is a set register) */
   OP_R_RNGF,  /* d = a ; [sb] (b is a set register) */
+  OP_R_FILT,  /* d = [sa] ; b ; [sc] */
   OP_R_CART,  /* d = sa * sb */
   OP_R_TOID,  /* d = [sa] */
   OP_R_INV,

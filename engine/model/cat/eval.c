@@ -243,6 +243,13 @@ int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
         d[i] = a[i] & sb;
       break;
     }
+    case OP_R_FILT: {
+      uint64_t sa = set[op->a], sc = set[op->c];
+      b = rp[op->b];
+      for (i = 0; i < n; i++)
+        d[i] = ((sa >> i) & 1) ? b[i] & sc : 0;
+      break;
+    }
     case OP_R_CART: {
       uint64_t sa = set[op->a], sb = set[op->b];
       for (i = 0; i < n; i++)

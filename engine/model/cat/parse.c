@@ -372,7 +372,7 @@ static int bind(parser *P, const cat_tok *t, int group, int visible,
   v->visible = visible;
   v->line = t->line;
   v->col = t->col;
-  v->reg = -1;
+  v->vn = -1;
   *out = (int)P->p->vars.n - 1;
   return 0;
 }

@@ -1,0 +1,71 @@
+# warplab gen: tests from cycles and random programs.  The same seed
+# gives the same tests; -o DIR writes one file per test that `warplab
+# litmus` reads; --explore gives MP's known verdicts; bad options exit 2.
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "$*"; exit 1; }
+
+# a family to stdout: one test per annotation x placement, blank lines
+# between
+"$WL" gen --family MP --annotations weak,ra --scopes gpu --placements gpu \
+  > "$T/mp" 2> "$T/err" || { cat "$T/err"; fail "family: exit $?"; }
+[ "$(grep -c '^PTX ' "$T/mp")" = 2 ] || { cat "$T/mp"; fail "two tests"; }
+grep -q '^PTX MP_ra.gpu_gpu$' "$T/mp" || fail "MP_ra.gpu_gpu"
+grep -q '^exists (P1:r0 == 1 /\\ P1:r1 == 0)$' "$T/mp" || fail "condition"
+# --explore: weak allowed, release/acquire forbidden
+"$WL" gen --family MP --annotations weak,ra --scopes gpu --placements gpu \
+  --explore > "$T/x" || fail "explore"
+printf 'MP_weak_gpu Ok 4\nMP_ra.gpu_gpu No 3\n' | cmp -s - "$T/x" ||
+  { cat "$T/x"; fail "MP verdicts"; }
+
+# a cycle; -o DIR; every file explores with warplab litmus
+"$WL" gen --cycle "PodWW Rfe DpCtrldR Fre" -o "$T/d" 2> "$T/err" ||
+  { cat "$T/err"; fail "cycle -o: exit $?"; }
+grep -q "wrote 21 tests to $T/d" "$T/err" || { cat "$T/err"; fail "wrote"; }
+[ -f "$T/d/MP+po+ctrl_ra.sys_sys.litmus" ] || { ls "$T/d"; fail "file name"; }
+"$WL" litmus -q "$T"/d/*.litmus > "$T/q" || fail "litmus on the files"
+[ "$(wc -l < "$T/q")" = 21 ] || fail "21 verdicts"
+
+# random programs: deterministic by seed, and they explore
+"$WL" gen --random --threads 3 --insns 3 --locs 2 --count 30 --seed 7 \
+  > "$T/a" || fail "random"
+"$WL" gen --random --threads 3 --insns 3 --locs 2 --count 30 --seed 7 \
+  > "$T/b" || fail "random again"
+"$WL" gen --random --threads 3 --insns 3 --locs 2 --count 30 --seed 8 \
+  > "$T/c" || fail "random seed 8"
+cmp -s "$T/a" "$T/b" || fail "same seed, different tests"
+! cmp -s "$T/a" "$T/c" || fail "seeds 7 and 8 give the same tests"
+[ "$(grep -c '^PTX rand-s7-' "$T/a")" = 30 ] || fail "30 random tests"
+"$WL" gen --random --count 50 --seed 3 --explore > "$T/x" 2> "$T/err" ||
+  { cat "$T/err"; fail "random --explore"; }
+[ "$(grep -c -E '^rand-s3-[0-9]+ (Ok|No) [0-9]+$' "$T/x")" = 50 ] ||
+  { cat "$T/x"; fail "50 explored"; }
+# enumeration of a vocabulary; --list; sampling
+"$WL" gen --edges "PodWW PodWR PodRW PodRR Rfe Fre Coe" --max-size 4 \
+  --annotations weak --placements cta --list > "$T/l" || fail "edges"
+for s in MP SB LB S R 2+2W; do
+  grep -q "^${s}_weak_cta$" "$T/l" || { cat "$T/l"; fail "no $s"; }
+done
+"$WL" gen --family all --sample --count 5 --list > "$T/l" || fail "sample"
+[ "$(wc -l < "$T/l")" = 5 ] || fail "5 sampled"
+"$WL" gen --families | grep -q '^IRIW   Rfe PodRR Fre Rfe PodRR Fre$' ||
+  fail "--families"
+
+# usage errors: exit 2 with a message
+for args in "" "--family MP --random" "--family" "--count 0 --random" \
+            "--random --threads 9" "--random --insns 0" "--random --mix x" \
+            "--family MP --placements gpx" "--family MP --scopes mix" \
+            "--family XY" "--cycle PodWR" "--cycle PodWW,Rfe,DpAddrdR,Fre" \
+            "--edges PodWW --max-size 2" "--random --frob" "--random extra"; do
+  # shellcheck disable=SC2086
+  "$WL" gen $args > /dev/null 2> "$T/err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "'$args': want exit 2, got $rc"
+  grep -q "warplab gen: " "$T/err" || { cat "$T/err"; fail "'$args' msg"; }
+done
+"$WL" gen --cycle "PodWR Fre" 2> "$T/err"
+grep -q "a cycle needs at least two external edges" "$T/err" ||
+  { cat "$T/err"; fail "cycle message"; }
+"$WL" help | grep -q "^  gen \[options\]" || fail "help lists gen"
+exit 0

@@ -1,0 +1,97 @@
+-- Sizes and indices from the user go through checked arithmetic: no byte
+-- size wraps, no index overflows, no option is truncated to a C type.
+local wl = require "warplab"
+
+local function fails(pattern, f, ...)
+  local ok, err = pcall(f, ...)
+  assert(not ok, "expected an error matching " .. pattern)
+  err = tostring(err)
+  assert(err:find(pattern, 1, true),
+         "error\n  " .. err .. "\nlacks\n  " .. pattern)
+  return err
+end
+
+local dev = wl.device "sm_90"
+-- 2^62 doubles are 2^65 bytes: used to wrap to 0 and succeed
+fails("too large", dev.malloc, dev, "double", 2^62 // 1)
+fails("too large", dev.malloc, dev, "float4", 2^60 // 1)
+fails("too large", dev.malloc_managed, dev, "int64", math.maxinteger)
+fails("negative element count", dev.malloc, dev, "int32", -1)
+-- larger than the device: refused by the device, not wrapped
+fails("out of device memory", dev.malloc, dev, "float4", 2^40 // 1)
+
+-- views: first + n used to overflow (signed), landing writes in A[0]
+local A = dev:malloc_managed("int32", 128)
+A:write(0)
+fails("outside 'managed'", A.view, A, 2^62 // 1 - 64, 2^62 // 1 + 64)
+fails("outside 'managed'", A.view, A, math.maxinteger, 2)
+fails("outside 'managed'", A.view, A, 1, math.maxinteger)
+fails("outside 'managed'", A.view, A, math.mininteger)
+fails("outside 'managed'", A.read, A, math.maxinteger, 2)
+fails("outside 'managed'", A.read, A, 1, math.maxinteger)
+fails("outside 'managed'", A.write, A, { 1, 2 }, math.maxinteger)
+assert(A[0] == 0)
+-- a view from A[4]: V[-1] is A[3] (the stencil's `in + RADIUS`), V[-5]
+-- lies before A
+local V = A:view(4)
+A[3] = 33
+assert(V[-1] == 33 and #V == 124)
+V[-4] = 7
+assert(A[0] == 7)
+fails("out of bounds", function() return V[-5] end)
+fails("out of bounds", function() return V[124] end)
+local W = V:view(-2, 4) -- a view may start before its view, inside A
+assert(W[1] == 33)
+
+-- launch sizes: 2^32 + 64 bytes of shared memory used to act as 64
+local k = wl.kernel(function(c) end)
+fails("option 'shared' must be an integer from 0 to 4294967295", dev.launch,
+      dev, k, { grid = 1, block = 32, shared = 2^32 // 1 + 64 })
+fails("option 'regs' must be", dev.launch, dev, k,
+      { grid = 1, block = 32, regs = 2^32 // 1 + 32 })
+fails("grid dimensions must be integers from 1", dev.launch, dev, k,
+      { grid = 2^32 // 1 + 1, block = 32 })
+fails("block dimensions must be integers from 1", dev.launch, dev, k,
+      { grid = 1, block = { 32, 2^32 // 1 + 1 } })
+fails("too large to simulate", dev.launch, dev, k,
+      { grid = { 2^31 // 1 - 1, 2^31 // 1 - 1, 2^31 // 1 - 1 }, block = 1 })
+fails("exceeds the device's 1024 threads", dev.occupancy, dev,
+      { block = { 2^16 // 1, 2^16 // 1, 2 } })
+fails("option 'shared' must be", dev.occupancy, dev,
+      { block = 32, shared = -1 })
+-- inside kernels: shared and local arrays
+fails("too large", dev.launch, dev, wl.kernel(function(c)
+  c:shared("double", 2^62 // 1)
+end), { grid = 1, block = 1 })
+fails("too large", dev.launch, dev, wl.kernel(function(c)
+  c:local_array("double", 2^62 // 1)
+end), { grid = 1, block = 1 })
+-- a kernel's view below its start, inside the array
+local B = dev:malloc("int32", 64)
+dev:launch(wl.kernel(function(c, b)
+  local v = b:view(8)
+  v[-1] = 5
+  v[-8] = 1
+end), { grid = 1, block = 1 }, B)
+local r = B:read()
+assert(r[8] == 5 and r[1] == 1)
+fails("out of bounds for global view", dev.launch, dev, wl.kernel(function(c, b)
+  b:view(8)[-9] = 1
+end), { grid = 1, block = 1 }, B)
+print("limits ok")
+
+-- CUDA's gaps, as CUDA has them: no atomicMax/atomicMin on floats; Hopper
+-- ignores cudaDeviceSetSharedMemConfig
+local F = dev:malloc("float", 4)
+fails("CUDA has no atomicMax for float", dev.launch, dev,
+      wl.kernel(function(c, f) c:atomicMax(f, 0, 1.5) end), { block = 1 }, F)
+fails("CUDA has no atomicMin for floating-point", dev.launch, dev,
+      wl.warp_kernel(function(w, f) w:atomicMin(f, 0, 1.5) end),
+      { block = 32 }, F)
+dev:launch(wl.kernel(function(c, f) c:atomicAdd(f, 0, 1.5) end),
+           { block = 2 }, F)
+assert(F:read()[1] == 3.0)
+local prev, note = dev:set_shared_mem_config("eight_byte")
+assert(prev == "four_byte" and note:find("sm_90 ignores", 1, true), note)
+assert(dev.config.bank_bytes == 4)
+print("gaps ok")

@@ -1,0 +1,496 @@
+/* props.c -- properties no reading of the PTX model may break, checked on
+ * generated litmus tests (engine/gen: random programs and diy7-style
+ * cycles under every annotation and placement):
+ *
+ *   cat      the built-in explorer and the literal evaluation of a cat
+ *            model (default ptx-v6.0-isa.cat) give the same final
+ *            states, verdict and loop-bound flag;
+ *   sc       every final state of every sequentially consistent
+ *            interleaving is allowed;
+ *   sample   every outcome the simulator produces (weak and h100
+ *            profiles) is allowed;
+ *   variant  reordering the threads and renaming locations and registers
+ *            changes nothing (states mapped back through the renaming).
+ *
+ *   props [--count N] [--seed S] [--runs R] [--model CAT] [--keep DIR]
+ *         [--only cat,sc,sample,variant] [--from FILE...]
+ *
+ * One line per failure ("FAIL property test: why") with the test's text
+ * (and DIR/NAME.litmus with --keep); then a summary line
+ * "props: N tests, F failures (...)".  With --from, the files given are
+ * checked instead of generated tests (how tests/props/ keeps the small
+ * tests that once failed).  Exit status 1 on a failure. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../engine/warplab.h"
+
+#include "slurp.h"
+
+enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8 };
+
+typedef struct stats {
+  unsigned long tests, failures, skipped, states;
+  double t_fast, t_cat, t_sc, t_sample, t_variant;
+} stats;
+
+static const char *keep_dir;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void fail(stats *st, const char *prop, const char *name,
+                 const char *text, const char *why) {
+  st->failures++;
+  printf("FAIL %s %s: %s\n%s\n", prop, name, why, text);
+  if (keep_dir != NULL) {
+    char path[1200];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s-%s.litmus", keep_dir, prop, name);
+    if ((f = fopen(path, "w")) != NULL) {
+      fputs(text, f);
+      fclose(f);
+    }
+  }
+}
+
+/* Index of the state of r equal to vals, or -1. */
+static long find_state(const wl_result *r, const int64_t *vals, int n) {
+  size_t s;
+  int v;
+  for (s = 0; s < wl_result_nstates(r); s++) {
+    for (v = 0; v < n; v++)
+      if (wl_result_value(r, s, v) != vals[v])
+        break;
+    if (v == n)
+      return (long)s;
+  }
+  return -1;
+}
+
+static void state_text(const wl_result *r, const int64_t *vals, char *buf,
+                       size_t n) {
+  int v, nv = wl_result_nvars(r);
+  size_t k = 0;
+  buf[0] = '\0';
+  for (v = 0; v < nv && k + 40 < n; v++) {
+    int th = wl_result_var_thread(r, v);
+    if (th >= 0)
+      k += (size_t)snprintf(buf + k, n - k, "%d:%s=%lld; ", th,
+                            wl_result_var_name(r, v), (long long)vals[v]);
+    else
+      k += (size_t)snprintf(buf + k, n - k, "%s=%lld; ",
+                            wl_result_var_name(r, v), (long long)vals[v]);
+  }
+}
+
+static int64_t *state_vals(const wl_result *r, size_t s, int64_t *buf) {
+  int v, n = wl_result_nvars(r);
+  for (v = 0; v < n; v++)
+    buf[v] = wl_result_value(r, s, v);
+  return buf;
+}
+
+/* a is a subset of b (same layout); on failure writes the first missing
+ * state into why. */
+static int subset(const wl_result *a, const wl_result *b, char *why,
+                  size_t n, const char *what) {
+  int64_t vals[2048];
+  size_t s;
+  for (s = 0; s < wl_result_nstates(a); s++) {
+    int nv = wl_result_nvars(a);
+    state_vals(a, s, vals);
+    if (find_state(b, vals, nv) < 0) {
+      char st[1024];
+      state_text(a, vals, st, sizeof st);
+      snprintf(why, n, "%s: %s", what, st);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static int explore(wl_ctx *ctx, const wl_litmus *t, const wl_model *m,
+                   wl_result **r) {
+  wl_explore_opts o;
+  memset(&o, 0, sizeof o);
+  o.model = m;
+  return wl_explore(ctx, t, &o, r);
+}
+
+/* ---------------- sc ---------------- */
+
+typedef struct scck {
+  const wl_result *r;
+  int bad;
+  char why[1200];
+} scck;
+
+static int sc_each(void *ud, const int64_t *vals, int nvals) {
+  scck *c = ud;
+  if (!c->bad && find_state(c->r, vals, nvals) < 0) {
+    char st[1024];
+    state_text(c->r, vals, st, sizeof st);
+    snprintf(c->why, sizeof c->why,
+             "a sequentially consistent state is forbidden: %s", st);
+    c->bad = 1;
+  }
+  return 0;
+}
+
+/* ---------------- variant ---------------- */
+
+/* The variable of v (the variant's result) that holds variable k of r
+ * (the original's), through the renaming; -1 if none. */
+static int map_var(const wl_result *r, const wl_result *v,
+                   const wl_gen_map *m, int k) {
+  int th = wl_result_var_thread(r, k), vth = -1, j, nv;
+  const char *name = wl_result_var_name(r, k), *vname = name;
+  if (th >= 0) {
+    if (th >= m->nthreads)
+      return -1;
+    vth = m->thread[th];
+    for (j = 0; j < m->nregs[th]; j++)
+      if (strcmp(m->reg[th][j][0], name) == 0)
+        vname = m->reg[th][j][1];
+  } else {
+    for (j = 0; j < m->nlocs; j++)
+      if (strcmp(m->loc[j][0], name) == 0)
+        vname = m->loc[j][1];
+  }
+  nv = wl_result_nvars(v);
+  for (j = 0; j < nv; j++)
+    if (wl_result_var_thread(v, j) == vth &&
+        strcmp(wl_result_var_name(v, j), vname) == 0)
+      return j;
+  return -1;
+}
+
+static int check_variant(wl_ctx *ctx, wl_gen *g, uint64_t seed,
+                         const wl_result *r, char *why, size_t n) {
+  const char *text;
+  size_t len, s;
+  wl_gen_map m;
+  wl_litmus *t = NULL;
+  wl_result *v = NULL;
+  int rc, nv = wl_result_nvars(r), k, ok = 1;
+  int idx[2048];
+  int64_t vals[2048], back[2048];
+  if ((rc = wl_gen_variant(g, seed, &text, &len, &m)) != 0) {
+    snprintf(why, n, "wl_gen_variant: %s", wl_ctx_errmsg(ctx));
+    return 0;
+  }
+  if ((rc = wl_litmus_parse(ctx, "variant.litmus", text, len, &t)) != 0 ||
+      (rc = explore(ctx, t, NULL, &v)) != 0) {
+    snprintf(why, n, "the variant fails: %s\n%s", wl_ctx_errmsg(ctx), text);
+    wl_litmus_free(t);
+    return 0;
+  }
+  if (wl_result_verdict(v) != wl_result_verdict(r) ||
+      wl_result_nstates(v) != wl_result_nstates(r) ||
+      wl_result_nvars(v) != nv) {
+    snprintf(why, n,
+             "the variant has verdict %d and %zu states (%d values), the "
+             "test %d and %zu (%d)\n%s",
+             wl_result_verdict(v), wl_result_nstates(v), wl_result_nvars(v),
+             wl_result_verdict(r), wl_result_nstates(r), nv, text);
+    ok = 0;
+  }
+  for (k = 0; ok && k < nv; k++)
+    if ((idx[k] = map_var(r, v, &m, k)) < 0) {
+      snprintf(why, n, "value %s of the test is not in the variant\n%s",
+               wl_result_var_name(r, k), text);
+      ok = 0;
+    }
+  for (s = 0; ok && s < wl_result_nstates(v); s++) {
+    state_vals(v, s, vals);
+    for (k = 0; k < nv; k++)
+      back[k] = vals[idx[k]];
+    if (find_state(r, back, nv) < 0) {
+      char st[1024];
+      state_text(r, back, st, sizeof st);
+      snprintf(why, n, "a state of the variant, mapped back, is not the "
+                       "test's: %s\n%s",
+               st, text);
+      ok = 0;
+    }
+  }
+  wl_result_free(v);
+  wl_litmus_free(t);
+  return ok;
+}
+
+/* ---------------- one test ---------------- */
+
+static void check_test(wl_ctx *ctx, stats *st, const char *name,
+                       const char *text, size_t len, const wl_model *m,
+                       unsigned props, uint64_t runs, wl_gen *g,
+                       uint64_t seed) {
+  wl_litmus *t = NULL;
+  wl_result *r = NULL, *c = NULL;
+  char why[2048];
+  double t0;
+  int rc;
+  st->tests++;
+  if ((rc = wl_litmus_parse(ctx, name, text, len, &t)) != 0) {
+    fail(st, "parse", name, text, wl_ctx_errmsg(ctx));
+    return;
+  }
+  t0 = now();
+  rc = explore(ctx, t, NULL, &r);
+  st->t_fast += now() - t0;
+  if (rc != 0) {
+    if (rc == WL_EUNSUPPORTED || rc == WL_ELIMIT) {
+      st->skipped++;
+    } else {
+      fail(st, "explore", name, text, wl_ctx_errmsg(ctx));
+    }
+    wl_litmus_free(t);
+    return;
+  }
+  st->states += wl_result_nstates(r);
+  if (props & P_CAT) {
+    t0 = now();
+    rc = explore(ctx, t, m, &c);
+    st->t_cat += now() - t0;
+    if (now() - t0 > 1.0)
+      fprintf(stderr, "props: slow: the cat evaluator took %.1f s on %s\n",
+              now() - t0, name);
+    if (rc != 0) {
+      snprintf(why, sizeof why, "the cat evaluator fails: %s",
+               wl_ctx_errmsg(ctx));
+      fail(st, "cat", name, text, why);
+    } else if (wl_result_verdict(c) != wl_result_verdict(r) ||
+               wl_result_bound_hit(c) != wl_result_bound_hit(r)) {
+      snprintf(why, sizeof why,
+               "verdict %d (bound hit %d) from the explorer, %d (%d) from "
+               "the cat evaluator",
+               wl_result_verdict(r), wl_result_bound_hit(r),
+               wl_result_verdict(c), wl_result_bound_hit(c));
+      fail(st, "cat", name, text, why);
+    } else if (!subset(r, c, why, sizeof why,
+                       "the explorer allows, the cat model forbids") ||
+               !subset(c, r, why, sizeof why,
+                       "the cat model allows, the explorer forbids")) {
+      fail(st, "cat", name, text, why);
+    }
+    wl_result_free(c);
+  }
+  if (props & P_SC) {
+    scck k;
+    int hit = 0;
+    memset(&k, 0, sizeof k);
+    k.r = r;
+    t0 = now();
+    rc = wl_sc_states(ctx, t, 0, sc_each, &k, &hit);
+    st->t_sc += now() - t0;
+    if (rc != 0 && rc != WL_EUNSUPPORTED) {
+      snprintf(why, sizeof why, "the SC interpreter fails: %s",
+               wl_ctx_errmsg(ctx));
+      fail(st, "sc", name, text, why);
+    } else if (k.bad) {
+      fail(st, "sc", name, text, k.why);
+    }
+  }
+  if ((props & P_SAMPLE) && runs > 0) {
+    int prof;
+    t0 = now();
+    for (prof = 0; prof < 2; prof++) {
+      wl_sample_opts o;
+      wl_hist *h = NULL;
+      size_t i;
+      memset(&o, 0, sizeof o);
+      o.runs = runs;
+      o.seed = seed;
+      o.profile = prof == 0 ? WL_PROFILE_WEAK : WL_PROFILE_H100;
+      if ((rc = wl_sample(ctx, t, &o, &h)) != 0) {
+        snprintf(why, sizeof why, "the sampler fails (%s profile): %s",
+                 prof ? "h100" : "weak", wl_ctx_errmsg(ctx));
+        fail(st, "sample", name, text, why);
+        continue;
+      }
+      for (i = 0; i < wl_hist_noutcomes(h); i++) {
+        int64_t vals[2048];
+        int nv = wl_result_nvars(r);
+        wl_hist_values(h, i, vals, nv);
+        if (find_state(r, vals, nv) < 0) {
+          char s[1024];
+          state_text(r, vals, s, sizeof s);
+          snprintf(why, sizeof why,
+                   "the %s profile produced a forbidden state (%llu "
+                   "times): %s",
+                   prof ? "h100" : "weak",
+                   (unsigned long long)wl_hist_count(h, i), s);
+          fail(st, "sample", name, text, why);
+          break;
+        }
+      }
+      wl_hist_free(h);
+    }
+    st->t_sample += now() - t0;
+  }
+  if ((props & P_VARIANT) && g != NULL) {
+    t0 = now();
+    if (!check_variant(ctx, g, seed ^ 0x9e3779b97f4a7c15ull, r, why,
+                       sizeof why))
+      fail(st, "variant", name, text, why);
+    st->t_variant += now() - t0;
+  }
+  wl_result_free(r);
+  wl_litmus_free(t);
+}
+
+/* ---------------- generated tests ---------------- */
+
+/* The i-th test's generator options: random programs of 2 to 4 threads
+ * with every kind of instruction, and sampled cycles (every family
+ * shape, and cycles over the whole edge vocabulary), in turn. */
+static void gen_opts(int kind, uint64_t seed, wl_gen_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->seed = seed;
+  switch (kind) {
+  case 0:
+  case 1:
+  case 2:
+    o->mode = WL_GEN_RANDOM;
+    o->threads = 2 + kind;
+    o->insns = kind == 2 ? 3 : 4;
+    o->locs = kind == 0 ? 2 : 3;
+    break;
+  case 3:
+    o->mode = WL_GEN_FAMILY;
+    o->family = "all";
+    o->sample = 1;
+    break;
+  default:
+    o->mode = WL_GEN_EDGES;
+    o->edges = "PodWW PodWR PodRW PodRR Rfe Fre Coe Rfi Fri Rmw DpDatadW "
+               "DpCtrldW FenceScCtadWW FenceScGpudWR FenceAcqRelSysdRR";
+    o->max_size = 5;
+    o->sample = 1;
+    break;
+  }
+}
+
+#define NKINDS 5
+
+int main(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"count", required_argument, NULL, 'n'},
+      {"seed", required_argument, NULL, 's'},
+      {"runs", required_argument, NULL, 'r'},
+      {"model", required_argument, NULL, 'm'},
+      {"keep", required_argument, NULL, 'k'},
+      {"only", required_argument, NULL, 'o'},
+      {"from", no_argument, NULL, 'f'},
+      {NULL, 0, NULL, 0}};
+  unsigned long count = 2000, i;
+  uint64_t seed = 1, runs = 200;
+  const char *model_path = NULL;
+  unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT;
+  int from = 0, c, k;
+  wl_ctx *ctx;
+  wl_model *m = NULL;
+  wl_gen *gens[NKINDS];
+  stats st;
+  double t0 = now();
+  char path[1200];
+  while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'n':
+      count = strtoul(optarg, NULL, 10);
+      break;
+    case 's':
+      seed = strtoull(optarg, NULL, 10);
+      break;
+    case 'r':
+      runs = strtoull(optarg, NULL, 10);
+      break;
+    case 'm':
+      model_path = optarg;
+      break;
+    case 'k':
+      keep_dir = optarg;
+      break;
+    case 'o':
+      props = (strstr(optarg, "cat") ? P_CAT : 0) |
+              (strstr(optarg, "sc") ? P_SC : 0) |
+              (strstr(optarg, "sample") ? P_SAMPLE : 0) |
+              (strstr(optarg, "variant") ? P_VARIANT : 0);
+      break;
+    case 'f':
+      from = 1;
+      break;
+    default:
+      fprintf(stderr, "usage: props [--count N] [--seed S] [--runs R] "
+                      "[--model CAT] [--keep DIR] [--only LIST] "
+                      "[--from FILE...]\n");
+      return 2;
+    }
+  }
+  if (model_path == NULL) {
+    const char *sh = getenv("WARPLAB_SHARED");
+    snprintf(path, sizeof path, "%s/spec/ptx-v6.0-isa.cat",
+             sh ? sh : "../shared");
+    model_path = path;
+  }
+  if (wl_ctx_new(NULL, &ctx) != 0)
+    return 2;
+  if (wl_model_load(ctx, model_path, &m) != 0) {
+    fprintf(stderr, "props: %s\n", wl_ctx_errmsg(ctx));
+    return 2;
+  }
+  memset(&st, 0, sizeof st);
+  memset(gens, 0, sizeof gens);
+  if (from) {
+    for (k = optind; k < argc; k++) {
+      size_t len;
+      char *src = slurp(argv[k], &len);
+      if (src == NULL) {
+        printf("FAIL read %s\n", argv[k]);
+        st.failures++;
+        continue;
+      }
+      check_test(ctx, &st, argv[k], src, len, m, props & ~(unsigned)P_VARIANT,
+                 runs, NULL, seed);
+      free(src);
+    }
+  } else {
+    for (k = 0; k < NKINDS; k++) {
+      wl_gen_opts o;
+      gen_opts(k, seed * NKINDS + (uint64_t)k, &o);
+      if (wl_gen_new(ctx, &o, &gens[k]) != 0) {
+        fprintf(stderr, "props: %s\n", wl_ctx_errmsg(ctx));
+        return 2;
+      }
+    }
+    for (i = 0; i < count; i++) {
+      wl_gen *g = gens[i % NKINDS];
+      const char *text;
+      size_t len;
+      if (wl_gen_next(g, &text, &len) != 0 || text == NULL) {
+        fprintf(stderr, "props: the generator stopped: %s\n",
+                wl_ctx_errmsg(ctx));
+        return 2;
+      }
+      check_test(ctx, &st, wl_gen_name(g), text, len, m, props, runs, g,
+                 seed + i);
+    }
+  }
+  printf("props: %lu tests, %lu failures, %lu skipped (too large), %lu "
+         "states; seconds: explorer %.2f, cat %.2f, sc %.2f, sample %.2f, "
+         "variant %.2f, total %.2f\n",
+         st.tests, st.failures, st.skipped, st.states, st.t_fast, st.t_cat,
+         st.t_sc, st.t_sample, st.t_variant, now() - t0);
+  for (k = 0; k < NKINDS; k++)
+    wl_gen_free(gens[k]);
+  wl_model_free(m);
+  wl_ctx_free(ctx);
+  return st.failures ? 1 : 0;
+}
