@@ -594,7 +594,7 @@ int wll_test_sample(lua_State *L) {
   secs = now() - t0;
   if (has_fn) {
     /* the weak marks replay the thread functions (on this state) */
-    if (rc == 0 && wl_hist_noutcomes(box->h) > 0)
+    if (rc == 0 && partial != WLL_STOP_SIGNAL && wl_hist_noutcomes(box->h) > 0)
       wl_hist_weak(box->h, 0);
     t->exploring = 0;
     t->L = NULL;
@@ -602,6 +602,15 @@ int wll_test_sample(lua_State *L) {
   if (rc != 0)
     return luaL_error(L, "sample %s: %s", wl_litmus_name(t->lt),
                       err[0] ? err : wl_strerror(rc));
+  if (partial == WLL_STOP_SIGNAL) {
+    /* SIGINT/SIGTERM: the script is interrupted (an error it may catch),
+     * not handed a partial result; the box frees the histogram */
+    char what[300];
+    snprintf(what, sizeof what, "sample %s after %llu of %llu runs",
+             wl_litmus_name(t->lt), (unsigned long long)wl_hist_runs(box->h),
+             (unsigned long long)o.runs);
+    return wll_sig_error(L, what);
+  }
   push_varnames(L, box->h);
   lua_replace(L, names);
   lua_createtable(L, 0, 12); /* 6 */

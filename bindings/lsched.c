@@ -1,8 +1,9 @@
 /* lsched.c -- sampling on libuv's thread pool: batches of simulator runs
  * go to the pool, their histograms come back to the loop and are merged
  * there in batch order; a timer draws the progress line and enforces the
- * timeout; SIGINT stops the workers.  The only bindings file that
- * includes uv.h (luv keeps its libuv glue in one module too). */
+ * timeout; SIGINT and SIGTERM (lsignal.c) stop the workers, which poll
+ * for them.  The only bindings file that includes uv.h (luv keeps its
+ * libuv glue in one module too). */
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -14,6 +15,7 @@
 #include <uv.h>
 
 #include "lsched.h"
+#include "lwarplab.h"
 
 #define PROGRESS_MS 100
 /* A batch is at most this many runs, so that the progress line moves
@@ -45,11 +47,10 @@ typedef struct slot {
 
 struct sched {
   uv_loop_t loop;
-  uv_signal_t sig;
   uv_timer_t tick;     /* progress line, every PROGRESS_MS */
   uv_timer_t deadline; /* the timeout */
   uv_idle_t idle;      /* inline: runs the next batch */
-  int have_sig, have_tick, have_deadline, have_idle, closing;
+  int have_tick, have_deadline, have_idle, closing;
   const wll_runner *runner;
   int inl;              /* batches run on the loop thread */
   uint64_t deadline_ns; /* inline: the timeout in uv_hrtime's clock */
@@ -153,6 +154,7 @@ int wll_pool_start(int jobs, char *note, size_t notelen) {
   if (!pool.started) {
     const char *env = getenv("UV_THREADPOOL_SIZE");
     char buf[32];
+    sigset_t block, old;
     int n = wll_ncpus(), k;
     pool.started = 1;
     if (env != NULL && atoi(env) > 0)
@@ -162,6 +164,12 @@ int wll_pool_start(int jobs, char *note, size_t notelen) {
     if (n > MAX_JOBS)
       n = MAX_JOBS;
     pool.asked = n;
+    /* the pool's threads inherit a mask blocking SIGINT and SIGTERM:
+     * the handler (lsignal.c) then runs on the thread that runs Lua */
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     k = probe_threads(n + (n / 4 > 1 ? n / 4 : 1));
     pool.size = k >= n + (n / 4 > 1 ? n / 4 : 1) ? n
                                                  : k - (k / 4 > 1 ? k / 4 : 1);
@@ -172,6 +180,7 @@ int wll_pool_start(int jobs, char *note, size_t notelen) {
       setenv("UV_THREADPOOL_SIZE", buf, 1);
       pool_make();
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
   }
   if (pool.size < pool.asked && jobs > pool.size && note != NULL &&
       notelen > 0) {
@@ -205,7 +214,9 @@ static int should_stop(void *ud) {
   /* inline, the loop does not run during a batch: watch the clock */
   if (s->inl && s->deadline_ns != 0 && uv_hrtime() >= s->deadline_ns)
     atomic_store(&s->stop, 1);
-  return atomic_load_explicit(&s->stop, memory_order_relaxed);
+  /* SIGINT/SIGTERM: the workers see it here, within a few hundred runs */
+  return atomic_load_explicit(&s->stop, memory_order_relaxed) ||
+         wll_sig_stop(NULL);
 }
 
 /* On a pool thread: one batch, one wl_sample call. */
@@ -266,21 +277,10 @@ static void tick_cb(uv_timer_t *h) { draw_progress(h->data); }
 
 static void deadline_cb(uv_timer_t *h) { stop_all(h->data, WLL_STOP_TIMEOUT); }
 
-/* Ctrl-C stops the workers.  The watcher stays on until the loop ends,
- * so that a second SIGINT is absorbed too: coreutils timeout, for one,
- * sends it to the child and again to its process group, and the workers
- * stop within a few hundred runs anyway (the engine polls). */
-static void sig_cb(uv_signal_t *h, int signum) {
-  (void)signum;
-  stop_all(h->data, WLL_STOP_SIGINT);
-}
-
 static void close_all(sched *s) {
   if (s->closing)
     return;
   s->closing = 1;
-  if (s->have_sig)
-    uv_close((uv_handle_t *)&s->sig, NULL);
   if (s->have_tick)
     uv_close((uv_handle_t *)&s->tick, NULL);
   if (s->have_deadline)
@@ -311,6 +311,8 @@ static void dispatch(sched *s) {
   for (i = 0; i < s->nslots; i++) {
     slot *w = &s->slots[i];
     int rc;
+    if (wll_sig_pending())
+      stop_all(s, WLL_STOP_SIGNAL);
     if (atomic_load(&s->stop) || s->next_batch >= s->nbatches)
       break;
     if (w->state != SLOT_IDLE)
@@ -381,7 +383,8 @@ static void after_work_cb(uv_work_t *req, int status) {
     set_err(s, "%s%s", m[0] ? m : wl_strerror(w->rc), "");
     stop_all(s, WLL_STOP_ERROR);
   } else if (w->rc == WL_ESTOPPED) {
-    stop_all(s, WLL_STOP_SIGINT); /* keeps the first reason */
+    /* a signal (a timeout stopped all already): keeps the first reason */
+    stop_all(s, WLL_STOP_SIGNAL);
   }
   merge_ready(s);
   dispatch(s);
@@ -417,14 +420,6 @@ static int loop_teardown(uv_loop_t *loop) {
 
 static int start_handles(sched *s, double timeout_s) {
   int rc;
-  rc = uv_signal_init(&s->loop, &s->sig);
-  if (rc != 0)
-    return rc;
-  s->have_sig = 1;
-  s->sig.data = s;
-  rc = uv_signal_start(&s->sig, sig_cb, SIGINT);
-  if (rc != 0)
-    return rc;
   if (s->progress) {
     rc = uv_timer_init(&s->loop, &s->tick);
     if (rc != 0)
@@ -554,6 +549,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
   rc = i < s->nslots ? WL_ENOMEM : 0;
   if (rc != 0)
     set_err(s, "out of memory%s%s", "", "");
+  wll_sig_enter();
   urc = rc == 0 ? uv_loop_init(&s->loop) : 0;
   if (urc != 0) {
     rc = WL_EIO;
@@ -579,6 +575,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
       set_err(s, "cannot close the event loop: %s%s", uv_strerror(urc), "");
     }
   }
+  wll_sig_leave();
   for (i = 0; i < s->nslots; i++) {
     wl_hist_free(s->slots[i].h);
     if (s->slots[i].worker != NULL)
@@ -593,7 +590,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
     return rc;
   }
   *out = s->total;
-  *partial = s->why == WLL_STOP_ERROR ? WLL_STOP_SIGINT : s->why;
+  *partial = s->why == WLL_STOP_ERROR ? WLL_STOP_SIGNAL : s->why;
   free(s);
   return 0;
 

@@ -19,7 +19,7 @@
 /* Why a sampling stopped early (*partial of wll_sample_parallel). */
 enum {
   WLL_STOP_NONE,    /* every run ran */
-  WLL_STOP_SIGINT,  /* Ctrl-C (SIGINT) */
+  WLL_STOP_SIGNAL,  /* SIGINT or SIGTERM (wll_sig_pending says which) */
   WLL_STOP_TIMEOUT, /* the timeout passed */
   WLL_STOP_ERROR    /* a batch failed: the return value says why */
 };
@@ -67,11 +67,12 @@ typedef struct wll_runner {
  * are seen between them) run on the calling thread from the loop, in
  * order, using ctx; the histogram is the same as with the pool.
  *
- * The loop also watches SIGINT (every SIGINT while it runs; the default
- * action is back afterwards) and, when timeout_s > 0, a timer: either
- * stops the workers (the batches in flight return what they ran, which
- * is merged too) and queues nothing more; *partial then says why
- * (WLL_STOP_*).
+ * SIGINT and SIGTERM (lsignal.c's policy: handlers between
+ * wll_sig_enter and wll_sig_leave, entered here too) and, when
+ * timeout_s > 0, a timer stop the workers (the batches in flight return
+ * what they ran, which is merged too) and nothing more is queued;
+ * *partial then says why (WLL_STOP_*).  The signal is left pending for
+ * the caller to take (wll_sig_take) and report.
  * When progress is non-zero a line "sample NAME: 41% 410000/1000000 runs"
  * is redrawn on stderr every 100 ms and erased at the end.
  *
