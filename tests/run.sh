@@ -90,5 +90,30 @@ if [ -d "$SHARED/conformance/dat3m" ]; then
   stage_soundness
 fi
 
+# 7. properties on generated tests (tests/props.c): the explorer against
+# the cat evaluator, SC interleavings, the sampler and renamed variants,
+# on PROPS_COUNT tests (make verify runs 50,000); then the reduced tests
+# kept in tests/props/ from earlier failures.  (The Lua-function form is
+# tests/lua/props_fn.lua, among the Lua tests.)
+if [ -x "$B/tests/props" ] && [ -d "$SHARED/spec" ]; then
+  out=$("$B/tests/props" --count "${PROPS_COUNT:-2000}" \
+        --model "$SHARED/spec/ptx-v6.0-isa.cat" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | grep -E '^FAIL|^props:' | head -n 40
+  n=$(printf '%s\n' "$out" | sed -n 's/^props: \([0-9]*\) tests, \([0-9]*\) failures.*/\1 \2/p')
+  set -- $n
+  if [ $rc -eq 0 ] && [ "${1:-0}" -ge "${PROPS_COUNT:-2000}" ] &&
+     [ "${2:-1}" -eq 0 ]; then
+    ok
+  else
+    bad "props: exit $rc, ${1:-no} tests, ${2:-unknown} failures"
+  fi
+  out=$("$B/tests/props" --runs 20000 --model "$SHARED/spec/ptx-v6.0-isa.cat" \
+        --from "$ROOT"/tests/props/*.litmus 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | grep -E '^FAIL|^props:'
+  if [ $rc -eq 0 ]; then ok; else bad "props: the kept tests of tests/props"; fi
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -32,6 +32,7 @@ struct wl__candx {
   wl__cat_scratch *scr;
   wl__cand c;
   int use_sf;
+  uint64_t prune; /* checks that may judge a partial rf and co */
   uint64_t count;
   struct xp *x;
   exe *E;
@@ -56,6 +57,9 @@ int wl__candx_new(wl_ctx *ctx, const wl_cat *m, const wl_litmus *t,
   c->m = m;
   c->t = t;
   c->use_sf = wl__cat_uses_rel(m, WL_CAT_R_SYNC_FENCE);
+  c->prune = wl__cat_monotone_checks(
+      m,
+      (1u << WL_CAT_R_RF) | (1u << WL_CAT_R_CO) | (1u << WL_CAT_R_FR), ctx);
   c->sf = wl__alloc(ctx, MAXSF * sizeof *c->sf);
   c->sforder = wl__alloc(ctx, MAXSF * sizeof *c->sforder);
   if (c->sf == NULL || c->sforder == NULL ||
@@ -340,11 +344,9 @@ static int report(wl__candx *c, int li) {
   return 0;
 }
 
-static int check(wl__candx *c) {
-  wl__cand *k = &c->c;
-  wl__cat_out out;
-  int n = k->n, i, r;
-  /* fr = rf^-1 ; co, minus the identity */
+/* fr = rf^-1 ; co, minus the identity */
+static void update_fr(wl__cand *k) {
+  int n = k->n, i;
   memset(k->rel[WL_CAT_R_FR], 0, sizeof k->rel[WL_CAT_R_FR]);
   for (i = 0; i < n; i++) {
     uint64_t readers = k->rel[WL_CAT_R_RF][i];
@@ -354,6 +356,27 @@ static int check(wl__candx *c) {
       k->rel[WL_CAT_R_FR][rd] |= k->rel[WL_CAT_R_CO][i] & ~(1ull << rd);
     }
   }
+}
+
+/* Whether the partial candidate (rf and co so far) may still complete
+ * to a consistent one: the checks that only fail more as rf and co grow
+ * (wl__cat_monotone_checks) hold on it.  An allocation failure of the
+ * evaluator counts as "may": the full check reports it. */
+static int may_complete(wl__candx *c) {
+  wl__cat_out out;
+  if (c->prune == 0)
+    return 1;
+  update_fr(&c->c);
+  if (wl__cat_check_only(c->m, c->scr, &c->c, c->prune, &out) != 0)
+    return 1;
+  return out.consistent;
+}
+
+static int check(wl__candx *c) {
+  wl__cand *k = &c->c;
+  wl__cat_out out;
+  int r;
+  update_fr(k);
   c->count++;
   if (wl__explore_stop(c->x))
     return WL_ESTOPPED;
@@ -433,7 +456,7 @@ static int co_dfs(wl__candx *c, int li, int wi) {
           }
           co[init] |= 1ull << w;
           co[w] = U;
-          r = co_dfs(c, li, wi + 1);
+          r = may_complete(c) ? co_dfs(c, li, wi + 1) : 0;
           for (i = 0; i < wi; i++)
             co[c->lw[l][i]] = save[i];
           co[w] = 0;
@@ -450,30 +473,11 @@ static int co_dfs(wl__candx *c, int li, int wi) {
   return 0;
 }
 
-static int after_rf(wl__candx *c) {
-  exe *E = c->E;
-  int s, i, r;
-  if (!c->use_sf || E->nscf < 2) {
-    for (i = 0; i < E->nscf; i++)
-      E->scorder[i] = i;
-    return co_dfs(c, 0, 1);
-  }
-  for (s = 0; s < c->nsf; s++) {
-    for (i = 0; i < E->nscf; i++) {
-      c->c.rel[WL_CAT_R_SYNC_FENCE][E->scf[i]] = c->sf[s][i];
-      E->scorder[i] = c->sforder[s][i];
-    }
-    if ((r = co_dfs(c, 0, 1)) != 0)
-      return r;
-  }
-  return 0;
-}
-
 static int rf_dfs(wl__candx *c, int k) {
   exe *E = c->E;
   int r, w, rd;
   if (k == E->nreads)
-    return after_rf(c);
+    return co_dfs(c, 0, 1);
   rd = E->reads[k];
   for (w = 0; w < E->n; w++) {
     const wl_ev *ew = &E->ev[w];
@@ -482,7 +486,7 @@ static int rf_dfs(wl__candx *c, int k) {
       continue;
     E->rf[rd] = w;
     c->c.rel[WL_CAT_R_RF][w] |= 1ull << rd;
-    r = rf_dfs(c, k + 1);
+    r = may_complete(c) ? rf_dfs(c, k + 1) : 0;
     c->c.rel[WL_CAT_R_RF][w] &= ~(1ull << rd);
     if (r != 0)
       return r;
@@ -506,11 +510,25 @@ int wl__candx_run(wl__candx *c, struct xp *x, exe *E) {
       if (E->ev[i].type == EV_W && E->ev[i].loc == l)
         c->lw[l][c->nlw[l]++] = i;
   }
+  /* the fence-SC order first: the checks that judge partial candidates
+   * (may_complete) read sync_fence as fixed */
+  for (i = 0; i < E->nscf; i++)
+    E->scorder[i] = i;
   c->nsf = 0;
-  if (c->use_sf && E->nscf >= 2) {
-    int ord[WL_MAX_SCF], r;
+  if (!c->use_sf || E->nscf < 2)
+    return may_complete(c) ? rf_dfs(c, 0) : 0;
+  {
+    int ord[WL_MAX_SCF], r, s;
     if ((r = sf_collect(c, E, 0, ord, 0)) != 0)
       return r;
+    for (s = 0; s < c->nsf; s++) {
+      for (i = 0; i < E->nscf; i++) {
+        c->c.rel[WL_CAT_R_SYNC_FENCE][E->scf[i]] = c->sf[s][i];
+        E->scorder[i] = c->sforder[s][i];
+      }
+      if (may_complete(c) && (r = rf_dfs(c, 0)) != 0)
+        return r;
+    }
   }
-  return rf_dfs(c, 0);
+  return 0;
 }

@@ -733,20 +733,25 @@ static void callback_deps(xp *x, int th) {
         const wl_trace *o = WL_VEC_PTR(&p->traces, wl_trace, m);
         const int *och = WL_VEC_PTR(&p->ch, int, o->ch0);
         const wl_ev *oe;
-        int j, same = 1, oc;
+        int j, jo, same = 1, oc;
         if (m == k || o->nch <= c || och[c] == ch[c])
           continue;
         for (j = 0; j < c && same; j++)
           same = och[j] == ch[j];
         if (!same)
           continue;
-        /* later choices: compare events while the choices agree */
+        /* later choices: compare events while the choices agree.  The
+         * two traces are walked side by side; an RMW's read that writes
+         * in one trace and not in the other (a cas whose comparison
+         * came out otherwise) is the same event, and only its write
+         * depends on L -- the events after it do not shift. */
         oe = WL_VEC_PTR(&p->ev, wl_ev, o->ev0);
         oc = c + 1;
-        for (j = i + 1 + ev[i].rmw; j < tr->nev; j++) {
-          if (j >= o->nev || oe[j].type != ev[j].type ||
-              oe[j].loc != ev[j].loc || oe[j].sem != ev[j].sem ||
-              oe[j].scope != ev[j].scope || oe[j].rmw != ev[j].rmw) {
+        for (j = i + 1 + ev[i].rmw, jo = i + 1 + oe[i].rmw; j < tr->nev;
+             j++, jo++) {
+          if (jo >= o->nev || oe[jo].type != ev[j].type ||
+              oe[jo].loc != ev[j].loc || oe[jo].sem != ev[j].sem ||
+              oe[jo].scope != ev[j].scope) {
             int q;
             for (q = j; q < tr->nev; q++) {
               ev[q].deps |= 1ull << i;
@@ -754,8 +759,8 @@ static void callback_deps(xp *x, int th) {
             }
             break;
           }
-          if ((ev[j].type == EV_W && oe[j].val != ev[j].val) ||
-              (ev[j].type == EV_B && oe[j].bar_id != ev[j].bar_id)) {
+          if ((ev[j].type == EV_W && oe[jo].val != ev[j].val) ||
+              (ev[j].type == EV_B && oe[jo].bar_id != ev[j].bar_id)) {
             ev[j].deps |= 1ull << i;
             ev[j].ddeps |= 1ull << i;
           }
@@ -764,6 +769,15 @@ static void callback_deps(xp *x, int th) {
             int cj = oc++;
             if (cj >= o->nch || cj >= tr->nch || och[cj] != ch[cj])
               break;
+            if (ev[j].rmw != oe[jo].rmw) {
+              /* whether this RMW writes depends on L */
+              if (ev[j].rmw) {
+                ev[j + 1].deps |= 1ull << i;
+                ev[j + 1].cdeps |= 1ull << i;
+              }
+              j += ev[j].rmw;
+              jo += oe[jo].rmw;
+            }
           }
         }
       }

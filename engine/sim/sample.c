@@ -423,6 +423,12 @@ static void complete_pending(sim *s, int th, int i) {
   if (k < 0)
     s->overflow = 1; /* history too short: the run is discarded */
   t->regs[p.reg] = k >= 0 ? s->hist[p.loc][k].val : 0;
+  /* as read_mem does for a load at L2: a line the SM holds is refreshed,
+   * so that a later load of this thread served by L1 does not see an
+   * older value than this one read (coherence: a strong late load
+   * observes, and a po-later weak load must not read before it) */
+  if (s->l1valid[t->sm] >> p.loc & 1)
+    s->l1[t->sm][p.loc] = s->l2[p.loc];
   memmove(&t->p[i], &t->p[i + 1], (size_t)(t->np - i - 1) * sizeof t->p[0]);
   t->np--;
 }

@@ -155,6 +155,20 @@ void wl__cat_scratch_free(wl__cat_scratch *s);
 int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
                   wl__cat_out *out);
 
+/* Evaluates only the non-flag checks whose bit is set in only (check k:
+ * bit k; checks past 63 are never evaluated); out->consistent is 0 when
+ * one of them fails.  Flags are not evaluated. */
+int wl__cat_check_only(const wl_cat *m, wl__cat_scratch *s,
+                       const wl__cand *c, uint64_t only, wl__cat_out *out);
+
+/* The non-flag checks (bit k: check k, k < 64) that can only turn false
+ * as the base relations in rels (bit WL_CAT_R_*) grow: a failure of one
+ * of them on a candidate whose rels are subsets of a completion's is a
+ * failure of the completion (polarity.c).  ctx: scratch allocation (an
+ * allocation failure gives 0, no pruning). */
+uint64_t wl__cat_monotone_checks(const wl_cat *m, uint64_t rels,
+                                 wl_ctx *ctx);
+
 /* The model's checks, for reports: count, and the name of check k (its
  * "as" name, else "check k" with its kind), and whether it is a flag.
  * Flags are numbered among flags, checks among non-flag checks. */

@@ -184,8 +184,8 @@ static void layout(wl__cat_scratch *s, int n) {
   s->n = n;
 }
 
-int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
-                  wl__cat_out *out) {
+static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
+               wl__cat_out *out, int partial, uint64_t only) {
   const int n = c->n;
   const uint64_t full = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
   const cat_op *op = m->ops, *end = m->ops + m->nops;
@@ -340,6 +340,8 @@ int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
     case OP_CHK_IRREFL:
     case OP_CHK_EMPTY_R:
     case OP_CHK_EMPTY_S:
+      if (partial && (op->c || op->d >= 64 || !((only >> op->d) & 1)))
+        break; /* not asked for */
       if (op->op == OP_CHK_ACYCLIC)
         holds = r_acyclic(rp[op->a], full);
       else if (op->op == OP_CHK_IRREFL)
@@ -366,4 +368,14 @@ int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
     }
   }
   return 0;
+}
+
+int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
+                  wl__cat_out *out) {
+  return run(m, s, c, out, 0, 0);
+}
+
+int wl__cat_check_only(const wl_cat *m, wl__cat_scratch *s,
+                       const wl__cand *c, uint64_t only, wl__cat_out *out) {
+  return run(m, s, c, out, 1, only);
 }

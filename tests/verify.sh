@@ -1,0 +1,39 @@
+#!/bin/sh
+# verify.sh BUILD COUNT -- the long run of the properties (make verify):
+# tests/props.c on COUNT generated tests, split over two processes with
+# different seeds, and the Lua-function form (tests/lua/props_fn.lua) on
+# COUNT more.  Prints each run's summary and the time it took; exit 1 on
+# any failure.
+set -u
+B=${1:-build/release}
+COUNT=${2:-50000}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=$(sh "$ROOT/scripts/shared.sh" "$ROOT")
+MODEL="$SHARED/spec/ptx-v6.0-isa.cat"
+half=$((COUNT / 2))
+rest=$((COUNT - half))
+t0=$(date +%s)
+"$B/tests/props" --count "$half" --seed 101 --model "$MODEL" \
+  > "${TMPDIR:-/tmp}/verify.$$.1" 2>&1 &
+p1=$!
+"$B/tests/props" --count "$rest" --seed 202 --model "$MODEL" \
+  > "${TMPDIR:-/tmp}/verify.$$.2" 2>&1 &
+p2=$!
+fail=0
+wait $p1 || fail=1
+wait $p2 || fail=1
+for k in 1 2; do
+  grep -E '^FAIL' -A 12 "${TMPDIR:-/tmp}/verify.$$.$k" | head -n 60
+  grep -E '^props:' "${TMPDIR:-/tmp}/verify.$$.$k"
+  rm -f "${TMPDIR:-/tmp}/verify.$$.$k"
+done
+t1=$(date +%s)
+echo "verify: props on $COUNT generated tests in $((t1 - t0)) s"
+out=$(cd "$ROOT" && "$B/warplab" run tests/lua/props_fn.lua "$SHARED" "$COUNT" 7 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -E '^FAIL|^props_fn' -A 12 | head -n 60
+[ $rc -eq 0 ] || fail=1
+t2=$(date +%s)
+echo "verify: the Lua-function form of $COUNT generated tests in $((t2 - t1)) s"
+if [ $fail -eq 0 ]; then echo "verify: no failure"; else echo "verify: FAILED"; fi
+exit $fail
