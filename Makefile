@@ -84,8 +84,10 @@ $(BIN): $(BUILD)/bindings/main.o $(MOD_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
 
 # The C module for the system lua5.4: Lua's symbols come from the host.
-$(SO): $(MOD_OBJ) $(LIB)
-	$(CC) -shared $(ALL_LDFLAGS) $^ $(UV_LIBS) -lm -o $@
+# It exports luaopen_warplab alone (bindings/warplab.map).
+$(SO): $(MOD_OBJ) $(LIB) bindings/warplab.map
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,--version-script=bindings/warplab.map \
+	  $(MOD_OBJ) $(LIB) $(UV_LIBS) -lm -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)

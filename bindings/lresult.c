@@ -199,10 +199,22 @@ int wll_test_explore(lua_State *L) {
   t->errslot = 4;
   t->exploring = 1;
   t0 = now();
+  o.should_stop = wll_sig_stop; /* SIGINT/SIGTERM (lsignal.c) */
+  wll_sig_enter();
   rc = wl_explore(t->ctx, t->lt, &o, &r->r);
+  wll_sig_leave();
   r->seconds = now() - t0;
   t->exploring = 0;
   t->L = NULL;
+  if (rc == WL_ESTOPPED && wll_sig_pending()) {
+    char what[300];
+    if (r->r != NULL) {
+      wl_result_free(r->r);
+      r->r = NULL;
+    }
+    snprintf(what, sizeof what, "explore %s", wl_litmus_name(t->lt));
+    return wll_sig_error(L, what);
+  }
   if (rc != 0) {
     const char *m = wl_ctx_errmsg(t->ctx);
     if (r->r != NULL) {

@@ -319,6 +319,24 @@ WLL_HIDDEN void wll_perf_open(lua_State *L);
  * table at the top of the stack */
 WLL_HIDDEN void wll_gen_open(lua_State *L);
 
+/* lsignal.c: the signal policy.  SIGINT and SIGTERM end long work: the
+ * handler (installed between wll_sig_enter and the matching
+ * wll_sig_leave, which nest) records the signal; work polls
+ * wll_sig_pending (wll_sig_stop is the same as a should_stop hook) and,
+ * stopping for it, takes it (wll_sig_take: the number, then 0) to report
+ * a partial result, or raises with wll_sig_error.  With wll_sig_lua(L),
+ * a signal also interrupts the Lua running on L (lua.c's way: a hook
+ * raising "interrupted by SIGINT"); wll_sig_lua(NULL) ends that. */
+WLL_HIDDEN void wll_sig_enter(void);
+WLL_HIDDEN void wll_sig_leave(void);
+WLL_HIDDEN int wll_sig_pending(void);
+WLL_HIDDEN int wll_sig_take(void);
+WLL_HIDDEN int wll_sig_stop(void *ud);
+WLL_HIDDEN const char *wll_sig_name(int sig); /* "SIGINT", "SIGTERM" */
+WLL_HIDDEN void wll_sig_lua(lua_State *L);
+/* Takes the signal and raises "WHAT: interrupted by SIGINT". */
+WLL_HIDDEN int wll_sig_error(lua_State *L, const char *what);
+
 /* The pure-Lua part (scripts/warplab/ *.lua), embedded at build time. */
 typedef struct wll_chunk {
   const char *name;

@@ -738,12 +738,21 @@ int wl_hist_weak(wl_hist *h, size_t i);
  * writer prints (copied). */
 int wl_hist_set_sat(wl_hist *h, size_t i, int sat);
 int wl_hist_set_condition(wl_hist *h, int kind, const char *text);
+/* Optional (NULL: none): polled every few thousand steps of the search
+ * for SC outcomes (wl_hist_weak, wl_hist_write); a non-zero return ends
+ * it, and no outcome is called weak (wl_hist_weak gives -1) until a later
+ * call searches again.  For a command's deadline or Ctrl-C: the search
+ * is bounded (2,000,000 steps) but may take seconds on large tests. */
+void wl_hist_set_stop(wl_hist *h, int (*should_stop)(void *ud), void *ud);
 /* Writes the histogram in litmus7's style: one line per outcome with
  * its count, '*>' where the condition holds and ':>' otherwise, "weak"
  * after outcomes that sequential consistency cannot produce, then the
  * verdict ("Ok" when the condition's outcome was observed for exists),
  * Positive/Negative, the Observation line and, when partial is set,
- * a line saying the run was interrupted. */
+ * a line saying the run was interrupted.  The text goes to write in
+ * pieces of about 64 KiB, in order; when write returns non-zero the
+ * output stops there, with WL_EIO.  Outcomes are sorted by value:
+ * O(n log n) in the outcomes. */
 int wl_hist_write(const wl_hist *h, int partial, double seconds,
                   wl_write_fn write, void *ud);
 
