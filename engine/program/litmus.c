@@ -1450,10 +1450,28 @@ static int cond_atom(parser *p, wl_atom *a) {
     return 0;
   }
   if (p->t.kind == T_WORD && !is_regname(p->t.s, p->t.n)) {
-    int l = loc_of(p, &p->t);
-    if (l < 0)
-      return l;
+    tok w = p->t;
+    int l;
     next(p);
+    if (is_p(p, "[")) {
+      /* an element of an array the bindings declared (wl.litmus init =
+       * { a = {...} } makes locations "a[0]", "a[1]", ...): it must
+       * exist, since an element is no location of its own to declare */
+      char nm[128];
+      next(p);
+      if (p->t.kind != T_NUM || p->t.num < 0)
+        return expected(p, "an element index");
+      snprintf(nm, sizeof nm, "%.*s[%lld]", (int)(w.n > 80 ? 80 : w.n), w.s,
+               (long long)p->t.num);
+      next(p);
+      if (expect_p(p, "]"))
+        return p->err;
+      if ((l = wl_litmus_location(p->lt, nm)) < 0)
+        return perr(p, WL_ESYNTAX, w.line, w.col,
+                    "'%s' is no element of an array of the test", nm);
+    } else if ((l = loc_of(p, &w)) < 0) {
+      return l;
+    }
     a->kind = AT_LOC;
     a->loc = l;
     return 0;

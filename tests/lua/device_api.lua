@@ -190,6 +190,16 @@ local s = r.states[1]
 assert(s["a[0]"] == 10 and s["a[1]"] == 11 and s["a[2]"] == 0 and
        s["a[3]"] == 1 and s.s == 5 and s[3].n == 4, "arrays")
 
+-- conditions name array elements (a[1]); an element the array lacks is
+-- an error at its line:col
+r = wl.litmus { init = { a = { 1, 2 } },
+  { fn = function(d) d.a[1] = d.a[0] + #d.a end },
+  forall = "a[1] == 3 /\\ a[0] == 1" }:explore()
+assert(r.ok and r.nstates == 1, "a condition on array elements")
+local ok, err = pcall(wl.litmus, { init = { a = { 1, 2 } },
+  { "st.weak b, 1" }, exists = "b == 1 /\\ a[2] == 3" })
+assert(not ok and err:find(":%d+:%d+: 'a%[2%]' is no element"), err)
+
 -- loops on loaded values: a flag spin loop reads 1 eventually
 r = wl.litmus {
   init = { x = 0, flag = 0 },
