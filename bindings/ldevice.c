@@ -271,6 +271,9 @@ static int d_bar(lua_State *L) {
     luaL_argerror(L, 2, "barrier id must be from 0 to 15");
   if (count < 0)
     luaL_argerror(L, 3, "thread count must not be negative");
+  if (count == 0 && lua_tointeger(L, lua_upvalueindex(1)) == WL_BAR_ARRIVE)
+    luaL_argerror(L, 3, "bar_arrive needs a thread count (PTX requires a "
+                        "non-zero count for bar.arrive)");
   do_barrier(L, d, (int)lua_tointeger(L, lua_upvalueindex(1)), id, count);
   return 0;
 }

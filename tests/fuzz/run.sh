@@ -50,7 +50,7 @@ case $T in
         DICT=-dict=tests/fuzz/dict-litmus.txt ;;
   cat) SEEDS=${SHARED:+$SHARED/spec}; PAT='*.cat'; KIND=cat; MAXLEN=8192
        DICT=-dict=tests/fuzz/dict-cat.txt ;;
-  lua) SEEDS=tests/fuzz/seeds/lua; PAT='*.lua'; KIND=lua; MAXLEN=512
+  lua) SEEDS=tests/fuzz/seeds/lua; PAT='*.bin'; KIND=bin; MAXLEN=512
        DICT= ;; # the input drives a generator: no words to suggest
   *) echo "fuzz: FUZZ_TARGET must be litmus, insn, cat or lua" >&2; exit 2 ;;
 esac
