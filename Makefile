@@ -111,10 +111,27 @@ $(BUILD)/tests/lalloc: tests/lalloc.c $(MOD_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) $@.o $(MOD_OBJ) $(LIB) $(LUA_LIBS) $(UV_LIBS) -lm \
 	  -o $@
 
+# The fuzz harnesses without libFuzzer (tests/fuzz/replay.c): they run
+# the reproducers of tests/fuzz/regress/ (tests/cli/fuzz_regress.sh).
+REPLAY_CFLAGS := $(filter-out -MMD -MP,$(ALL_CFLAGS))
+REPLAY := $(BUILD)/tests/replay_litmus $(BUILD)/tests/replay_insn \
+          $(BUILD)/tests/replay_cat $(BUILD)/tests/replay_lua
+$(BUILD)/tests/replay_lua: tests/fuzz/fuzz_lua.c tests/fuzz/replay.c \
+                           $(MOD_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(REPLAY_CFLAGS) $(LUA_CFLAGS) tests/fuzz/fuzz_lua.c \
+	  tests/fuzz/replay.c $(MOD_OBJ) $(LIB) $(ALL_LDFLAGS) $(LUA_LIBS) \
+	  $(UV_LIBS) -lm -o $@
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(REPLAY_CFLAGS) tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(LIB) \
+	  $(ALL_LDFLAGS) -o $@
+
 # The test command: unit tests, the command-line tests, the conformance
 # run over ../shared/conformance.  The last line is "N passed, N failed".
 test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
-      $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/lalloc
+      $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/lalloc \
+      $(REPLAY)
 	@sh tests/run.sh $(BUILD)
 
 # The properties of tests/props.c on 50,000 generated tests (make test
