@@ -1048,9 +1048,18 @@ static int c_extern_shared(lua_State *L) {
       return lane_fail(L, r, "extern shared view '%s' at byte offset %lld "
                              "is misaligned for %s (a multiple of %d needed)",
                        name, (long long)off, type_words[type], es);
-    a = newarr(L, NULL, -1, WL_SPACE_SHARED, type, 0, name);
-    probe_decl(L, r, a, type, luaL_optinteger(L, 4, 0), 1, off,
-               !lua_isnoneornil(L, 4), 0);
+    /* n is read before the view is pushed: pushed, it would be read as
+     * argument 4 when the call gives none */
+    lua_Integer pn = luaL_optinteger(L, 4, 0);
+    int nset = !lua_isnoneornil(L, 4);
+    /* its length is known now (the launch's dynamic bytes), so that #v
+     * before the first device access is right; replay checks the fit */
+    n = nset ? pn
+        : (uint64_t)off < r->probe_dynamic
+            ? (lua_Integer)((r->probe_dynamic - (uint64_t)off) / es)
+            : 0;
+    a = newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
+    probe_decl(L, r, a, type, pn, 1, off, nset, 0);
     return 1;
   }
   if (wl_kernel_shared(r->l, r->block, r->thread, 0, 16, 1, wll_curline(L),
@@ -2313,6 +2322,7 @@ static int kd_launch(lua_State *L) {
   lua_pop(L, 1);
   x.r.deadline = now() + x.r.max_seconds;
   x.r.probe_ref = LUA_NOREF;
+  x.r.probe_dynamic = cfg.dynamic_shared;
   hook_on(L, ks);
   if (lua_getfield(L, 3, "static_shared") != LUA_TNIL) {
     cfg.static_shared = (uint32_t)wll_optint(L, 3, "launch", "static_shared",

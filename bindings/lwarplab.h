@@ -207,6 +207,7 @@ typedef struct wll_krun {
   int nargs;
   int probe;             /* the probe run that sizes static shared memory */
   uint64_t probe_shared; /* bytes the probe saw declared */
+  uint64_t probe_dynamic; /* the launch's extern __shared__ bytes */
   int probe_state;       /* WLL_PROBE_*: what block 0's first thread (or
                           * warp) still owes the launch */
   int probe_ref;         /* registry: the probe's arrays, anchored */

@@ -142,10 +142,34 @@ static int dom_has(const vdom *d, int64_t v) {
   return 0;
 }
 
+/* Where event e of thread th comes from, for the limit errors:
+ * "file:line:col" of its instruction, "file:line" for a callback
+ * thread's event, the test's file (or name) when neither is known. */
+static const char *ev_place(const xp *x, int th, const wl_ev *e, char *buf,
+                            size_t n) {
+  const wl_litmus *t = x->t;
+  const char *f = t->filename ? t->filename : t->name;
+  const wl_thread *w = th >= 0 && th < t->nthreads ? &t->threads[th] : NULL;
+  if (e != NULL && w != NULL && e->insn >= 0 && e->insn < w->ninsns &&
+      w->insns[e->insn].line > 0)
+    snprintf(buf, n, "%s:%d:%d", f, w->insns[e->insn].line,
+             w->insns[e->insn].col);
+  else if (e != NULL && e->line > 0)
+    snprintf(buf, n, "%s:%d", f, e->line);
+  else if (w != NULL && w->line > 0)
+    snprintf(buf, n, "%s:%d", f, w->line);
+  else
+    snprintf(buf, n, "%s", f);
+  return buf;
+}
+
 /* Inserts v keeping the domain sorted; 1 if added, 0 if present, <0 on
- * error. */
-static int dom_add(xp *x, vdom *d, int64_t v, int loc) {
+ * error.  at (thread th) is the write that brings v, NULL for an initial
+ * value: the limit's message names its place. */
+static int dom_add(xp *x, vdom *d, int64_t v, int loc, int th,
+                   const wl_ev *at) {
   int i;
+  char where[300];
   if (dom_has(d, v))
     return 0;
   if (d->n >= WL_MAX_VALUES)
@@ -154,7 +178,8 @@ static int dom_add(xp *x, vdom *d, int64_t v, int loc) {
                        "%s: location '%s' can hold more than %d values; the "
                        "explorer needs a finite value domain (bound the loops "
                        "that compute stored values)",
-                       x->t->name, x->t->locnames[loc], WL_MAX_VALUES);
+                       ev_place(x, th, at, where, sizeof where),
+                       x->t->locnames[loc], WL_MAX_VALUES);
   if (d->n == d->cap) {
     int cap = d->cap ? d->cap * 2 : 8;
     int64_t *p = wl__realloc(x->ctx, d->v, (size_t)d->cap * sizeof *p,
@@ -218,10 +243,13 @@ static void emit_trace(tgen *g, int cut) {
   if (x->err)
     return;
   if (p->traces.n >= WL_MAX_TRACES) {
+    char where[300];
     x->err = wl__err(x->ctx, WL_ELIMIT,
                      "%s: thread %s has more than %d traces; lower --unroll "
                      "or simplify the test",
-                     x->t->name, g->thr->name, WL_MAX_TRACES);
+                     ev_place(x, g->th, g->nev ? &g->ev[g->nev - 1] : NULL,
+                              where, sizeof where),
+                     g->thr->name, WL_MAX_TRACES);
     return;
   }
   tr = wl__vec_push(x->ctx, &p->traces);
@@ -270,10 +298,10 @@ static int push_ev(tgen *g, const wl_insn *in, int type) {
   wl_ev *e;
   if (g->nev >= WL_MAX_TEV) {
     g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
-                        "%s:%d: thread %s executes more than %d memory "
+                        "%s:%d:%d: thread %s executes more than %d memory "
                         "events in one trace; lower --unroll",
                         g->x->t->filename ? g->x->t->filename : g->x->t->name,
-                        in->line, g->thr->name, WL_MAX_TEV);
+                        in->line, in->col, g->thr->name, WL_MAX_TEV);
     return -1;
   }
   e = &g->ev[g->nev];
@@ -682,8 +710,13 @@ static int tb_result(wl_tb *tb, const char *name, int64_t value) {
   if (r == -2)
     return g->x->err = wl__err(g->x->ctx, WL_ENOMEM, "out of memory");
   if (r < 0)
-    return wl__err(g->x->ctx, WL_ELIMIT, "thread %s: more than %d results",
+  {
+    char where[300];
+    return wl__err(g->x->ctx, WL_ELIMIT, "%s: thread %s: more than %d results",
+                   ev_place(g->x, g->th, g->nev ? &g->ev[g->nev - 1] : NULL,
+                            where, sizeof where),
                    g->thr->name, WL_MAX_REGS);
+  }
   g->regs[r] = value;
   return 0;
 }
@@ -940,8 +973,10 @@ static int is_strong(const wl_ev *e) {
 /* Builds the static relations of a combination of traces. */
 static int build_exe(xp *x, exe *E) {
   const wl_litmus *t = x->t;
-  int th, i, j, n = 0, l;
+  int th, i, j, n = 0, l, bth = -1;
   uint64_t used = 0;
+  const wl_ev *bev = NULL; /* toobig: the event past the limit */
+  char where[300];
   memset(E->initloc, -1, sizeof E->initloc);
   /* which locations are accessed */
   for (th = 0; th < t->nthreads; th++) {
@@ -975,8 +1010,11 @@ static int build_exe(xp *x, exe *E) {
     const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
     if (tr->cut)
       E->cut = 1;
-    if (n + tr->nev > WL_MAX_EVENTS)
+    if (n + tr->nev > WL_MAX_EVENTS) {
+      bth = th;
+      bev = &ev[n < WL_MAX_EVENTS ? WL_MAX_EVENTS - n : 0];
       goto toobig;
+    }
     for (i = 0; i < tr->nev; i++) {
       E->ev[n + i] = ev[i];
       E->thread[n + i] = (int8_t)th;
@@ -1023,11 +1061,14 @@ static int build_exe(xp *x, exe *E) {
     } else if (e->type == EV_F) {
       E->setF |= b;
       if (e->sem == SEM_SC) {
-        if (E->nscf == WL_MAX_SCF)
+        if (E->nscf == WL_MAX_SCF) {
           return x->err = wl__err(x->ctx, WL_ELIMIT,
                                   "%s: more than %d fence.sc in one "
                                   "execution",
-                                  t->name, WL_MAX_SCF);
+                                  ev_place(x, E->thread[i], e, where,
+                                           sizeof where),
+                                  WL_MAX_SCF);
+        }
         E->setSC |= b;
         E->scf[E->nscf++] = i;
       }
@@ -1094,7 +1135,8 @@ toobig:
                           "%s: an execution has more than %d events (the "
                           "explorer's limit); lower --unroll or split the "
                           "test",
-                          t->name, WL_MAX_EVENTS);
+                          ev_place(x, bth, bev, where, sizeof where),
+                          WL_MAX_EVENTS);
 }
 
 /* ---------------- barriers ---------------- */
@@ -1162,6 +1204,16 @@ static int barrier_divergence(xp *x, const bsched *s, const exe *E, int th,
              w->cta, (long long)E->ev[e].bar_id, n ? others : "another thread");
 }
 
+/* The place of the first barrier of the schedule, for its limits. */
+static const char *bs_place(const xp *x, const bsched *s, const exe *E,
+                            char *buf, size_t n) {
+  int th;
+  for (th = 0; th < x->t->nthreads; th++)
+    if (s->nb[th] > 0)
+      return ev_place(x, th, &E->ev[s->bev[th][0]], buf, n);
+  return ev_place(x, -1, NULL, buf, n);
+}
+
 static int bs_record(xp *x, bsched *s, const exe *E) {
   int th, i, k;
   /* a thread blocked before the end of its program hangs: the execution
@@ -1181,9 +1233,12 @@ static int bs_record(xp *x, bsched *s, const exe *E) {
   if (s->nout == s->capout) {
     int cap = s->capout ? s->capout * 2 : 4;
     void *p;
-    if (cap > 4096)
+    if (cap > 4096) {
+      char where[300];
       return x->err = wl__err(x->ctx, WL_ELIMIT,
-                              "%s: too many barrier schedules", x->t->name);
+                              "%s: too many barrier schedules",
+                              bs_place(x, s, E, where, sizeof where));
+    }
     p = wl__realloc(x->ctx, s->out, (size_t)s->capout * sizeof *s->out,
                     (size_t)cap * sizeof *s->out);
     if (p == NULL)
@@ -1202,9 +1257,12 @@ static int bs_record(xp *x, bsched *s, const exe *E) {
  * bar.sync waits for its phase, bar.arrive does not. */
 static int bs_dfs(xp *x, bsched *s, const exe *E) {
   int th, moved = 0;
-  if (++s->steps > 2000000)
+  if (++s->steps > 2000000) {
+    char where[300];
     return x->err = wl__err(x->ctx, WL_ELIMIT,
-                            "%s: too many barrier interleavings", x->t->name);
+                            "%s: too many barrier interleavings",
+                            bs_place(x, s, E, where, sizeof where));
+  }
   for (th = 0; th < x->t->nthreads && !x->err; th++) {
     int e, key, k, done = 0;
     if (s->waiting[th] || s->pos[th] >= s->nb[th])
@@ -1891,7 +1949,8 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
         const wl_ev *ev = WL_VEC_PTR(&x->pool[o].ev, wl_ev, tr->ev0);
         for (i = 0; i < tr->nev; i++)
           if (ev[i].type == EV_W) {
-            int a = dom_add(x, &x->dom[ev[i].loc], ev[i].val, ev[i].loc);
+            int a = dom_add(x, &x->dom[ev[i].loc], ev[i].val, ev[i].loc,
+                            o, &ev[i]);
             if (a < 0)
               return x->err;
             if (a > 0)
@@ -2008,7 +2067,7 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
     wl__vec_init(&x->pool[i].ch, sizeof(int));
   }
   for (l = 0; l < t->nlocs; l++)
-    if (dom_add(x, &x->dom[l], t->locinit[l], l) < 0)
+    if (dom_add(x, &x->dom[l], t->locinit[l], l, -1, NULL) < 0)
       goto fail;
   /* the value-domain fixpoint */
   for (;;) {

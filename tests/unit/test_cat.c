@@ -1383,6 +1383,19 @@ static void sweep(const char *path, int consistent) {
   assert_true(k > 10);
 }
 
+/* A let rec body that ends before its "and" (the pre-scan had bound
+ * the names after it): an error, not a read of an unset body (found by
+ * fuzz_cat: a heap overflow in retype). */
+static void test_let_rec_short_body(void **state) {
+  fixture *f = *state;
+  wl_model *m = (wl_model *)1;
+  const char *src = "let rec a = 0(b) and b = a\n";
+  assert_int_equal(wl_model_parse(f->ctx, "x.cat", src, strlen(src), &m),
+                   WL_ESYNTAX);
+  assert_null(m);
+  assert_non_null(strstr(wl_ctx_errmsg(f->ctx), "x.cat:1:14: expected 'and'"));
+}
+
 static void test_alloc_failures(void **state) {
   char path[1024];
   tmpdir t;
@@ -1426,6 +1439,7 @@ int main(int argc, char **argv) {
       T(test_incremental_specs),
       T(test_incremental_let_rec),
       T(test_incremental_early_stop),
+      T(test_let_rec_short_body),
       T(test_alloc_failures),
   };
 #undef T

@@ -251,7 +251,8 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
                uint64_t only, wl__cat_out *out) {
   const int n = c->n;
   const uint64_t full = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-  const cat_op *op = m->ops, *end = m->ops + m->nops;
+  /* an empty model has no ops array: NULL + 0 is undefined in C */
+  const cat_op *op = m->ops, *end = m->nops ? m->ops + m->nops : m->ops;
   const uint64_t **rp = s->rp;
   uint64_t *set = s->set, *mem = s->mem;
   uint8_t *st = s->st;
