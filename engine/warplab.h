@@ -429,7 +429,7 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
  * reads-from (rf), coherence (co), from-read (fr), the fence-SC order
  * (sc), barrier phases (bar) and read-modify-writes (rmw).  The edges
  * that make the outcome possible are highlighted (red, and an id
- * starting with "hl-", e.g. "hl-fr-e-a", that Graphviz keeps in SVG): a
+ * starting with "hl_", e.g. "hl_fr_e_a", that Graphviz keeps in SVG): a
  * shortest cycle of po | rf | co | fr when there is one (what sequential
  * consistency forbids), else the rf edges.  Render it with
  * `dot -Tsvg`.  WL_EINVAL for a state out of range.

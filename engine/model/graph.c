@@ -8,7 +8,7 @@
  * follows, in coherence, the one it read), sc (successive fence.sc in
  * the fence-SC order), bar (barrier events of one phase) and rmw.
  * Highlighted edges are drawn thick and red, with an id starting with
- * "hl-" that survives into Graphviz's SVG (tests look for it). */
+ * "hl_" that survives into Graphviz's SVG (tests look for it). */
 #include <stdio.h>
 #include <string.h>
 
@@ -375,7 +375,7 @@ void wl__graph_write(const wl_result *r, const wl_wit_ev *ev, int n,
         wl__buf_printf(&lb, "%s: %c  (line %d)\n", nm, kc[ev[i].type & 3],
                        ev[i].line);
       ev_insn(t, &ev[i], &lb);
-      wl__buf_printf(b, "    e%d [id=\"ev-%s\", label=", i, nm);
+      wl__buf_printf(b, "    e%d [id=\"ev_%s\", label=", i, nm);
       dot_str(b, lb.p ? lb.p : "");
       if (lb.oom)
         b->oom = 1;
@@ -404,8 +404,8 @@ void wl__graph_write(const wl_result *r, const wl_wit_ev *ev, int n,
     char a[8], z[8];
     wl__graph_evname(es[i].from, a);
     wl__graph_evname(es[i].to, z);
-    wl__buf_printf(b, "  e%d -> e%d [id=\"%s%s-%s-%s\", label=\"%s\", ",
-                   es[i].from, es[i].to, es[i].hl ? "hl-" : "",
+    wl__buf_printf(b, "  e%d -> e%d [id=\"%s%s_%s_%s\", label=\"%s\", ",
+                   es[i].from, es[i].to, es[i].hl ? "hl_" : "",
                    es[i].kind, a, z, es[i].kind);
     if (es[i].hl)
       wl__buf_printf(b, "color=\"%s\", fontcolor=\"%s\", penwidth=2.6, "
