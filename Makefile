@@ -84,8 +84,10 @@ $(BIN): $(BUILD)/bindings/main.o $(MOD_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
 
 # The C module for the system lua5.4: Lua's symbols come from the host.
-$(SO): $(MOD_OBJ) $(LIB)
-	$(CC) -shared $(ALL_LDFLAGS) $^ $(UV_LIBS) -lm -o $@
+# It exports luaopen_warplab alone (bindings/warplab.map).
+$(SO): $(MOD_OBJ) $(LIB) bindings/warplab.map
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,--version-script=bindings/warplab.map \
+	  $(MOD_OBJ) $(LIB) $(UV_LIBS) -lm -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -103,10 +105,35 @@ $(BUILD)/tests/props: tests/props.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
 
+# The Lua-level allocation-failure sweep of the bindings (tests/cli/
+# lalloc.sh runs it): the module's objects with the system Lua.
+$(BUILD)/tests/lalloc: tests/lalloc.c $(MOD_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Itests -c $< -o $@.o
+	$(CC) $(ALL_LDFLAGS) $@.o $(MOD_OBJ) $(LIB) $(LUA_LIBS) $(UV_LIBS) -lm \
+	  -o $@
+
+# The fuzz harnesses without libFuzzer (tests/fuzz/replay.c): they run
+# the reproducers of tests/fuzz/regress/ (tests/cli/fuzz_regress.sh).
+REPLAY_CFLAGS := $(filter-out -MMD -MP,$(ALL_CFLAGS))
+REPLAY := $(BUILD)/tests/replay_litmus $(BUILD)/tests/replay_insn \
+          $(BUILD)/tests/replay_cat $(BUILD)/tests/replay_lua
+$(BUILD)/tests/replay_lua: tests/fuzz/fuzz_lua.c tests/fuzz/replay.c \
+                           $(MOD_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(REPLAY_CFLAGS) $(LUA_CFLAGS) tests/fuzz/fuzz_lua.c \
+	  tests/fuzz/replay.c $(MOD_OBJ) $(LIB) $(ALL_LDFLAGS) $(LUA_LIBS) \
+	  $(UV_LIBS) -lm -o $@
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(REPLAY_CFLAGS) tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(LIB) \
+	  $(ALL_LDFLAGS) -o $@
+
 # The test command: unit tests, the command-line tests, the conformance
 # run over ../shared/conformance.  The last line is "N passed, N failed".
 test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
-      $(BUILD)/tests/soundness $(BUILD)/tests/props
+      $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/lalloc \
+      $(REPLAY)
 	@sh tests/run.sh $(BUILD)
 
 # The properties of tests/props.c on 50,000 generated tests (make test
@@ -119,7 +146,8 @@ verify: deps $(BIN) $(BUILD)/tests/props
 check:
 	WARPLAB_DEPS="valgrind" sh scripts/deps.sh
 	$(MAKE) MODE=asan test
-	$(MAKE) MODE=release all $(UNIT_BIN) build/release/tests/conformance
+	$(MAKE) MODE=release all $(UNIT_BIN) build/release/tests/conformance \
+	  build/release/tests/lalloc
 	@sh tests/check.sh
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
@@ -152,5 +180,5 @@ clean:
 -include $(ENGINE_OBJ:.o=.d) $(BIND_OBJ:.o=.d) $(BUILD)/bindings/main.d \
   $(EMBED:.c=.d)
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
-  $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d \
+  $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d $(BUILD)/tests/lalloc.d \
   $(BUILD)/bench/litmus_bench.d

@@ -228,8 +228,20 @@ static int d_cuda_atomic(lua_State *L) {
   int op = (int)lua_tointeger(L, lua_upvalueindex(1));
   int scope = (int)lua_tointeger(L, lua_upvalueindex(2));
   int loc = checkloc(L, d, 2);
-  int64_t a = checkval(L, d, loc, 3);
-  int64_t b = op == WL_OP_CAS ? checkval(L, d, loc, 4) : 0;
+  int64_t a, b;
+  int ty = wl_litmus_location_type(d->th->test->lt, loc);
+  /* CUDA's atomicMax/atomicMin take integers only (as kernels check
+   * too); d:atom("max", ...) stays for PTX's atom.max.f32 */
+  if ((op == WL_OP_MAX || op == WL_OP_MIN) &&
+      (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE))
+    return luaL_error(L,
+                      "%s on '%s' (%s): CUDA has no floating-point "
+                      "atomicMax/atomicMin",
+                      op == WL_OP_MAX ? "atomicMax" : "atomicMin",
+                      lua_tostring(L, 2),
+                      ty == WL_TYPE_FLOAT ? "float" : "double");
+  a = checkval(L, d, loc, 3);
+  b = op == WL_OP_CAS ? checkval(L, d, loc, 4) : 0;
   pushval(L, d, loc, do_atom(L, d, loc, op, a, b, WL_SEM_RELAXED, scope));
   return 1;
 }
@@ -294,6 +306,9 @@ static int d_bar(lua_State *L) {
     luaL_argerror(L, 2, "barrier id must be from 0 to 15");
   if (count < 0)
     luaL_argerror(L, 3, "thread count must not be negative");
+  if (count == 0 && lua_tointeger(L, lua_upvalueindex(1)) == WL_BAR_ARRIVE)
+    luaL_argerror(L, 3, "bar_arrive needs a thread count (PTX requires a "
+                        "non-zero count for bar.arrive)");
   do_barrier(L, d, (int)lua_tointeger(L, lua_upvalueindex(1)), id, count);
   return 0;
 }
@@ -597,11 +612,21 @@ static int run_thread(lua_State *L) {
     } else {
       v = lua_tointegerx(L, -1, &isnum);
     }
-    if (!isnum)
+    if (!isnum) {
+      /* the function has returned: its definition is the place left */
+      lua_Debug ar;
+      const char *what = lua_type(L, -1) == LUA_TNUMBER
+                             ? "a fraction"
+                             : luaL_typename(L, -1);
+      lua_rawgeti(L, 3, index + 1);
+      lua_getinfo(L, ">S", &ar);
       return luaL_error(L,
-                        "the function of P%d returned %s for result "
-                        "'%s' (an integer expected)",
-                        index, luaL_typename(L, -1), best);
+                        "%s:%d: the function of P%d returned %s for "
+                        "result '%s' (results are integers or booleans: "
+                        "return math.floor(v), or a comparison such as "
+                        "v == 2.0)",
+                        ar.short_src, ar.linedefined, index, what, best);
+    }
     lua_pop(L, 1);
     rc = wl_tb_result(tb, best, (int64_t)v);
     if (rc == WL_ELIMIT)

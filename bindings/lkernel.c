@@ -1048,9 +1048,18 @@ static int c_extern_shared(lua_State *L) {
       return lane_fail(L, r, "extern shared view '%s' at byte offset %lld "
                              "is misaligned for %s (a multiple of %d needed)",
                        name, (long long)off, type_words[type], es);
-    a = newarr(L, NULL, -1, WL_SPACE_SHARED, type, 0, name);
-    probe_decl(L, r, a, type, luaL_optinteger(L, 4, 0), 1, off,
-               !lua_isnoneornil(L, 4), 0);
+    /* n is read before the view is pushed: pushed, it would be read as
+     * argument 4 when the call gives none */
+    lua_Integer pn = luaL_optinteger(L, 4, 0);
+    int nset = !lua_isnoneornil(L, 4);
+    /* its length is known now (the launch's dynamic bytes), so that #v
+     * before the first device access is right; replay checks the fit */
+    n = nset ? pn
+        : (uint64_t)off < r->probe_dynamic
+            ? (lua_Integer)((r->probe_dynamic - (uint64_t)off) / es)
+            : 0;
+    a = newarr(L, NULL, -1, WL_SPACE_SHARED, type, n, name);
+    probe_decl(L, r, a, type, pn, 1, off, nset, 0);
     return 1;
   }
   if (wl_kernel_shared(r->l, r->block, r->thread, 0, 16, 1, wll_curline(L),
@@ -1780,6 +1789,11 @@ static double now(void) {
 }
 
 static void time_msg(const krun *r, char *msg, size_t n, const char *what) {
+  int sig = wll_sig_pending();
+  if (sig != 0) { /* SIGINT/SIGTERM end a launch as its time bound does */
+    snprintf(msg, n, "the launch was interrupted by %s", wll_sig_name(sig));
+    return;
+  }
   snprintf(msg, n,
            "the launch ran past its time bound (max_seconds = %g) %s; "
            "raise max_seconds if the kernel is just long",
@@ -1806,7 +1820,7 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
       ks->old_hook(L, ar);
     return;
   }
-  if (now() < r->deadline)
+  if (now() < r->deadline && !wll_sig_pending())
     return;
   time_msg(r, msg, sizeof msg, "in a loop that makes no device call");
   lua_getinfo(L, "Sl", ar);
@@ -1849,7 +1863,7 @@ static int past_deadline(lua_State *L, lctx *x, wl_launch *l, int block,
                          int thread) {
   char msg[300], file[256] = "";
   int line = 0;
-  if (now() < x->r.deadline ||
+  if ((now() < x->r.deadline && !wll_sig_pending()) ||
       (block == 0 && thread < 32 && x->r.probe_state != WLL_PROBE_NONE))
     return 0; /* what the probe left is settled first */
   if (lua_rawgeti(L, x->threads, block + 1) == LUA_TTABLE &&
@@ -2308,6 +2322,7 @@ static int kd_launch(lua_State *L) {
   lua_pop(L, 1);
   x.r.deadline = now() + x.r.max_seconds;
   x.r.probe_ref = LUA_NOREF;
+  x.r.probe_dynamic = cfg.dynamic_shared;
   hook_on(L, ks);
   if (lua_getfield(L, 3, "static_shared") != LUA_TNIL) {
     cfg.static_shared = (uint32_t)wll_optint(L, 3, "launch", "static_shared",
@@ -2333,13 +2348,16 @@ static int kd_launch(lua_State *L) {
   memset(ks->lines, 0, sizeof ks->lines);
   ks->run = &x.r;
   lua_settop(L, x.dims);
+  wll_sig_enter();
   rc = wl_launch_run(d->d, &cfg, &l);
+  wll_sig_leave();
   ks->run = NULL;
   hook_off(L, ks);
   luaL_unref(L, LUA_REGISTRYINDEX, x.r.probe_ref);
   for (i = nparams - 1; i >= 0; i--) /* newest first: the space returns */
     wl_device_release(d->d, params[i]);
   if (rc != 0) {
+    wll_sig_take(); /* a signal that ended it is reported by this error */
     lua_pushstring(L, l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
                                                   : wl_ctx_errmsg(d->ctx));
     wl_launch_free(l);

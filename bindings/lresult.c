@@ -153,7 +153,10 @@ static void eval_pred(lua_State *L, int arg, wll_result *r) {
                                               : nsat == ns;
 }
 
-static int past_deadline(void *ud) { return now() > *(const double *)ud; }
+static int explore_stop(void *ud) {
+  double d = *(const double *)ud;
+  return wll_sig_stop(NULL) || (d > 0 && now() > d);
+}
 
 /* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
  * count_executions = B, model = M}]) -> warplab.Result.  A timeout or
@@ -225,15 +228,26 @@ int wll_test_explore(lua_State *L) {
   t->errslot = 4;
   t->exploring = 1;
   t0 = now();
-  if (deadline > 0) {
+  if (deadline > 0)
     deadline += t0;
-    o.should_stop = past_deadline;
-    o.stop_ud = &deadline;
-  }
+  /* SIGINT/SIGTERM (lsignal.c), or the timeout */
+  o.should_stop = explore_stop;
+  o.stop_ud = &deadline;
+  wll_sig_enter();
   rc = wl_explore(t->ctx, t->lt, &o, &r->r);
+  wll_sig_leave();
   r->seconds = now() - t0;
   t->exploring = 0;
   t->L = NULL;
+  if (rc == WL_ESTOPPED && wll_sig_pending()) {
+    char what[300];
+    if (r->r != NULL) {
+      wl_result_free(r->r);
+      r->r = NULL;
+    }
+    snprintf(what, sizeof what, "explore %s", wl_litmus_name(t->lt));
+    return wll_sig_error(L, what);
+  }
   if (rc != 0) {
     const char *m = wl_ctx_errmsg(t->ctx);
     if (r->r != NULL) {
@@ -519,7 +533,16 @@ static int result_index(lua_State *L) {
   return 1;
 }
 
+/* For lgraph.c: the result at arg (raises when closed) and its test. */
+const wl_result *wll_checkresult(lua_State *L, int arg, wll_test **t) {
+  wll_result *r = checkresult(L, arg);
+  *t = r->test;
+  return r->r;
+}
+
 static const luaL_Reg result_methods[] = {{"witness", result_witness},
+                                          {"graph", wll_result_graph},
+                                          {"whynot", wll_result_whynot},
                                           {"herd", result_herd},
                                           {"json", result_json},
                                           {"close", result_close},

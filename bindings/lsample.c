@@ -537,8 +537,10 @@ int wll_test_sample(lua_State *L) {
   names = 4;
   vals = lua_newuserdatauv(L, sizeof *vals * MAX_VALUES, 0); /* 5 */
   lua_pushnil(L); /* 6: a thread function's error (the script's state) */
-  note[0] = '\0';
-  workers = jobs;
+  /* fewer workers when the address space or the thread limit cannot
+   * hold them all (wll_pool_start), with a note saying so */
+  workers = wll_pool_start(jobs, note, sizeof note);
+  jobs = workers = workers > 0 ? workers : 1;
   if (has_fn) {
     int pos;
     luaL_checkstack(L, 40, "sample");
@@ -592,7 +594,7 @@ int wll_test_sample(lua_State *L) {
   secs = now() - t0;
   if (has_fn) {
     /* the weak marks replay the thread functions (on this state) */
-    if (rc == 0 && wl_hist_noutcomes(box->h) > 0)
+    if (rc == 0 && partial != WLL_STOP_SIGNAL && wl_hist_noutcomes(box->h) > 0)
       wl_hist_weak(box->h, 0);
     t->exploring = 0;
     t->L = NULL;
@@ -600,6 +602,15 @@ int wll_test_sample(lua_State *L) {
   if (rc != 0)
     return luaL_error(L, "sample %s: %s", wl_litmus_name(t->lt),
                       err[0] ? err : wl_strerror(rc));
+  if (partial == WLL_STOP_SIGNAL) {
+    /* SIGINT/SIGTERM: the script is interrupted (an error it may catch),
+     * not handed a partial result; the box frees the histogram */
+    char what[300];
+    snprintf(what, sizeof what, "sample %s after %llu of %llu runs",
+             wl_litmus_name(t->lt), (unsigned long long)wl_hist_runs(box->h),
+             (unsigned long long)o.runs);
+    return wll_sig_error(L, what);
+  }
   push_varnames(L, box->h);
   lua_replace(L, names);
   lua_createtable(L, 0, 12); /* 6 */

@@ -1,8 +1,9 @@
 /* lsched.c -- sampling on libuv's thread pool: batches of simulator runs
  * go to the pool, their histograms come back to the loop and are merged
  * there in batch order; a timer draws the progress line and enforces the
- * timeout; SIGINT stops the workers.  The only bindings file that
- * includes uv.h (luv keeps its libuv glue in one module too). */
+ * timeout; SIGINT and SIGTERM (lsignal.c) stop the workers, which poll
+ * for them.  The only bindings file that includes uv.h (luv keeps its
+ * libuv glue in one module too). */
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -14,6 +15,7 @@
 #include <uv.h>
 
 #include "lsched.h"
+#include "lwarplab.h"
 
 #define PROGRESS_MS 100
 /* A batch is at most this many runs, so that the progress line moves
@@ -45,11 +47,10 @@ typedef struct slot {
 
 struct sched {
   uv_loop_t loop;
-  uv_signal_t sig;
   uv_timer_t tick;     /* progress line, every PROGRESS_MS */
   uv_timer_t deadline; /* the timeout */
   uv_idle_t idle;      /* inline: runs the next batch */
-  int have_sig, have_tick, have_deadline, have_idle, closing;
+  int have_tick, have_deadline, have_idle, closing;
   const wll_runner *runner;
   int inl;              /* batches run on the loop thread */
   uint64_t deadline_ns; /* inline: the timeout in uv_hrtime's clock */
@@ -73,23 +74,130 @@ static void set_err(sched *s, const char *fmt, const char *a, const char *b) {
     snprintf(s->err, s->errlen, fmt, a, b);
 }
 
-/* Sizes libuv's pool before its first use (it is created once). */
-static void pool_size(int jobs) {
-  static int done; /* the process's one pool */
-  char buf[32];
-  int n;
-  if (done)
-    return;
-  done = 1;
-  if (getenv("UV_THREADPOOL_SIZE") != NULL)
-    return;
-  n = wll_ncpus();
-  if (jobs > n)
-    n = jobs;
-  if (n > MAX_JOBS)
-    n = MAX_JOBS;
-  snprintf(buf, sizeof buf, "%d", n);
-  setenv("UV_THREADPOOL_SIZE", buf, 1);
+/* ------------------------------------------------------------------ */
+/* libuv's thread pool                                                 */
+/* ------------------------------------------------------------------ */
+
+/* libuv makes its pool once per process, on the first uv_queue_work,
+ * with UV_THREADPOOL_SIZE threads of 8 MiB stacks each (threadpool.c,
+ * init_threads), and abort()s when one cannot be created: under an
+ * address-space limit (ulimit -v) or a thread limit (ulimit -u), a
+ * large --jobs killed the process with no message.  So before libuv
+ * makes it, a quarter more threads than the pool is to have (at least
+ * one more) are created here with the same stack size and let go again;
+ * when fewer can be made, the pool is sized to three quarters of what
+ * could (at least one fewer): the rest of the room is for the workers'
+ * engines.  The pool is then made at once, while the room is there. */
+#define POOL_STACK ((size_t)8 << 20) /* libuv's stack for pool threads */
+
+static struct {
+  int started; /* pool_start ran */
+  int size;    /* threads in the pool; 0: none could be made */
+  int asked;   /* threads it was to have */
+} pool;
+
+typedef struct probe {
+  uv_sem_t go;
+} probe;
+
+static void probe_thread(void *arg) {
+  probe *p = arg;
+  uv_sem_wait(&p->go);
+}
+
+/* How many of n threads with libuv's pool stacks can exist at once. */
+static int probe_threads(int n) {
+  uv_thread_t *th = malloc((size_t)n * sizeof *th);
+  uv_thread_options_t o;
+  probe p;
+  int k, i;
+  if (th == NULL || uv_sem_init(&p.go, 0) != 0) {
+    free(th);
+    return 0;
+  }
+  o.flags = UV_THREAD_HAS_STACK_SIZE;
+  o.stack_size = POOL_STACK;
+  for (k = 0; k < n; k++)
+    if (uv_thread_create_ex(&th[k], &o, probe_thread, &p) != 0)
+      break;
+  for (i = 0; i < k; i++)
+    uv_sem_post(&p.go);
+  for (i = 0; i < k; i++)
+    uv_thread_join(&th[i]);
+  uv_sem_destroy(&p.go);
+  free(th);
+  return k;
+}
+
+static void noop_work(uv_work_t *req) { (void)req; }
+static void noop_after(uv_work_t *req, int status) {
+  (void)req;
+  (void)status;
+}
+
+/* Makes libuv's pool now: one piece of work that does nothing. */
+static void pool_make(void) {
+  uv_loop_t loop;
+  uv_work_t req;
+  if (uv_loop_init(&loop) != 0)
+    return; /* then the first sampling makes it */
+  if (uv_queue_work(&loop, &req, noop_work, noop_after) == 0)
+    uv_run(&loop, UV_RUN_DEFAULT);
+  uv_loop_close(&loop);
+}
+
+int wll_pool_start(int jobs, char *note, size_t notelen) {
+  if (note != NULL && notelen > 0)
+    note[0] = '\0';
+  if (jobs < 1)
+    jobs = 1;
+  if (!pool.started) {
+    const char *env = getenv("UV_THREADPOOL_SIZE");
+    char buf[32];
+    sigset_t block, old;
+    int n = wll_ncpus(), k;
+    pool.started = 1;
+    if (env != NULL && atoi(env) > 0)
+      n = atoi(env); /* the user's choice, as libuv reads it */
+    else if (jobs > n)
+      n = jobs;
+    if (n > MAX_JOBS)
+      n = MAX_JOBS;
+    pool.asked = n;
+    /* the pool's threads inherit a mask blocking SIGINT and SIGTERM:
+     * the handler (lsignal.c) then runs on the thread that runs Lua */
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    k = probe_threads(n + (n / 4 > 1 ? n / 4 : 1));
+    pool.size = k >= n + (n / 4 > 1 ? n / 4 : 1) ? n
+                                                 : k - (k / 4 > 1 ? k / 4 : 1);
+    if (pool.size < 0)
+      pool.size = 0;
+    if (pool.size > 0) {
+      snprintf(buf, sizeof buf, "%d", pool.size);
+      setenv("UV_THREADPOOL_SIZE", buf, 1);
+      pool_make();
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+  }
+  if (pool.size < pool.asked && jobs > pool.size && note != NULL &&
+      notelen > 0) {
+    if (pool.size == 0)
+      snprintf(note, notelen,
+               "no worker thread could be started (address-space or "
+               "thread limit: ulimit -v, ulimit -u); running on the "
+               "main thread");
+    else
+      snprintf(note, notelen,
+               "only %d worker thread%s of %d could be started (each needs "
+               "%d MiB of address space for its stack; ulimit -v, ulimit "
+               "-u); running with %d",
+               pool.size, pool.size == 1 ? "" : "s", pool.asked,
+               (int)(POOL_STACK >> 20), pool.size);
+  }
+  return pool.size < pool.asked && jobs > pool.size ? pool.size : jobs;
 }
 
 int wll_ncpus(void) {
@@ -106,7 +214,9 @@ static int should_stop(void *ud) {
   /* inline, the loop does not run during a batch: watch the clock */
   if (s->inl && s->deadline_ns != 0 && uv_hrtime() >= s->deadline_ns)
     atomic_store(&s->stop, 1);
-  return atomic_load_explicit(&s->stop, memory_order_relaxed);
+  /* SIGINT/SIGTERM: the workers see it here, within a few hundred runs */
+  return atomic_load_explicit(&s->stop, memory_order_relaxed) ||
+         wll_sig_stop(NULL);
 }
 
 /* On a pool thread: one batch, one wl_sample call. */
@@ -167,21 +277,10 @@ static void tick_cb(uv_timer_t *h) { draw_progress(h->data); }
 
 static void deadline_cb(uv_timer_t *h) { stop_all(h->data, WLL_STOP_TIMEOUT); }
 
-/* Ctrl-C stops the workers.  The watcher stays on until the loop ends,
- * so that a second SIGINT is absorbed too: coreutils timeout, for one,
- * sends it to the child and again to its process group, and the workers
- * stop within a few hundred runs anyway (the engine polls). */
-static void sig_cb(uv_signal_t *h, int signum) {
-  (void)signum;
-  stop_all(h->data, WLL_STOP_SIGINT);
-}
-
 static void close_all(sched *s) {
   if (s->closing)
     return;
   s->closing = 1;
-  if (s->have_sig)
-    uv_close((uv_handle_t *)&s->sig, NULL);
   if (s->have_tick)
     uv_close((uv_handle_t *)&s->tick, NULL);
   if (s->have_deadline)
@@ -212,6 +311,8 @@ static void dispatch(sched *s) {
   for (i = 0; i < s->nslots; i++) {
     slot *w = &s->slots[i];
     int rc;
+    if (wll_sig_pending())
+      stop_all(s, WLL_STOP_SIGNAL);
     if (atomic_load(&s->stop) || s->next_batch >= s->nbatches)
       break;
     if (w->state != SLOT_IDLE)
@@ -282,7 +383,8 @@ static void after_work_cb(uv_work_t *req, int status) {
     set_err(s, "%s%s", m[0] ? m : wl_strerror(w->rc), "");
     stop_all(s, WLL_STOP_ERROR);
   } else if (w->rc == WL_ESTOPPED) {
-    stop_all(s, WLL_STOP_SIGINT); /* keeps the first reason */
+    /* a signal (a timeout stopped all already): keeps the first reason */
+    stop_all(s, WLL_STOP_SIGNAL);
   }
   merge_ready(s);
   dispatch(s);
@@ -318,14 +420,6 @@ static int loop_teardown(uv_loop_t *loop) {
 
 static int start_handles(sched *s, double timeout_s) {
   int rc;
-  rc = uv_signal_init(&s->loop, &s->sig);
-  if (rc != 0)
-    return rc;
-  s->have_sig = 1;
-  s->sig.data = s;
-  rc = uv_signal_start(&s->sig, sig_cb, SIGINT);
-  if (rc != 0)
-    return rc;
   if (s->progress) {
     rc = uv_timer_init(&s->loop, &s->tick);
     if (rc != 0)
@@ -376,7 +470,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
                             int *partial, char *err, size_t errlen) {
   sched *s;
   uint64_t per;
-  int i, rc, urc;
+  int i, rc, urc, pool_jobs;
   if (err != NULL && errlen > 0)
     err[0] = '\0';
   if (out != NULL)
@@ -391,7 +485,10 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
   }
   if (jobs > MAX_JOBS)
     jobs = MAX_JOBS;
-  pool_size(jobs);
+  /* no pool thread could start: the batches run here, one at a time */
+  pool_jobs = runner != NULL && runner->inline_batches
+                  ? 1
+                  : wll_pool_start(jobs, NULL, 0);
   s = calloc(1, sizeof *s);
   if (s == NULL)
     goto nomem;
@@ -404,9 +501,8 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
   s->errlen = err != NULL ? errlen : 0;
   s->progress = progress;
   s->runner = runner;
-  s->inl = runner != NULL && runner->inline_batches;
-  if (s->inl)
-    jobs = 1;
+  s->inl = (runner != NULL && runner->inline_batches) || pool_jobs == 0;
+  jobs = s->inl ? 1 : pool_jobs;
   /* batch size: a function of runs and jobs only (never of timing); the
    * histogram does not depend on it (run i is seeded from i, batches
    * merge in order) */
@@ -453,6 +549,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
   rc = i < s->nslots ? WL_ENOMEM : 0;
   if (rc != 0)
     set_err(s, "out of memory%s%s", "", "");
+  wll_sig_enter();
   urc = rc == 0 ? uv_loop_init(&s->loop) : 0;
   if (urc != 0) {
     rc = WL_EIO;
@@ -478,6 +575,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
       set_err(s, "cannot close the event loop: %s%s", uv_strerror(urc), "");
     }
   }
+  wll_sig_leave();
   for (i = 0; i < s->nslots; i++) {
     wl_hist_free(s->slots[i].h);
     if (s->slots[i].worker != NULL)
@@ -492,7 +590,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
     return rc;
   }
   *out = s->total;
-  *partial = s->why == WLL_STOP_ERROR ? WLL_STOP_SIGINT : s->why;
+  *partial = s->why == WLL_STOP_ERROR ? WLL_STOP_SIGNAL : s->why;
   free(s);
   return 0;
 

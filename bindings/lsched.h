@@ -19,7 +19,7 @@
 /* Why a sampling stopped early (*partial of wll_sample_parallel). */
 enum {
   WLL_STOP_NONE,    /* every run ran */
-  WLL_STOP_SIGINT,  /* Ctrl-C (SIGINT) */
+  WLL_STOP_SIGNAL,  /* SIGINT or SIGTERM (wll_sig_pending says which) */
   WLL_STOP_TIMEOUT, /* the timeout passed */
   WLL_STOP_ERROR    /* a batch failed: the return value says why */
 };
@@ -67,17 +67,19 @@ typedef struct wll_runner {
  * are seen between them) run on the calling thread from the loop, in
  * order, using ctx; the histogram is the same as with the pool.
  *
- * The loop also watches SIGINT (every SIGINT while it runs; the default
- * action is back afterwards) and, when timeout_s > 0, a timer: either
- * stops the workers (the batches in flight return what they ran, which
- * is merged too) and queues nothing more; *partial then says why
- * (WLL_STOP_*).
+ * SIGINT and SIGTERM (lsignal.c's policy: handlers between
+ * wll_sig_enter and wll_sig_leave, entered here too) and, when
+ * timeout_s > 0, a timer stop the workers (the batches in flight return
+ * what they ran, which is merged too) and nothing more is queued;
+ * *partial then says why (WLL_STOP_*).  The signal is left pending for
+ * the caller to take (wll_sig_take) and report.
  * When progress is non-zero a line "sample NAME: 41% 410000/1000000 runs"
  * is redrawn on stderr every 100 ms and erased at the end.
  *
- * The first call in a process sets UV_THREADPOOL_SIZE (unless the
- * environment already does) to the larger of jobs and the number of
- * CPUs, since libuv sizes its pool once.
+ * The pool is started by wll_pool_start(jobs) (the first call in a
+ * process; see there): at most as many batches as it has threads are in
+ * flight, and with no thread at all the batches run on the calling
+ * thread, as inline ones do; the histogram is the same.
  *
  * The merged histogram is made from ctx (a histogram keeps the context
  * it was made from, for its memory), so free it before ctx; ctx is used
@@ -100,6 +102,22 @@ WLL_SCHED_HIDDEN int wll_sample_parallel_run(
     wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *base, int jobs,
     double timeout_s, int progress, const wll_runner *runner, wl_hist **out,
     int *partial, char *err, size_t errlen);
+
+/*
+ * Starts libuv's thread pool, once per process (later calls only answer
+ * from what the first did): with UV_THREADPOOL_SIZE threads when the
+ * environment sets it, else the larger of jobs and the number of CPUs
+ * (at most 1024).  libuv gives each 8 MiB of stack and aborts the
+ * process when one cannot be created, so this first creates and lets go
+ * of as many threads itself; when only k can exist at once (ulimit -v,
+ * ulimit -u), the pool gets 3k/4 (0 when k is 0).
+ *
+ * Returns the workers a sampling of jobs gets: jobs, or the pool's size
+ * when the limit made it smaller than asked and jobs exceeds it (0: no
+ * thread could start; the batches then run on the calling thread).  In
+ * that case note (may be NULL) says so in a sentence; else it is "".
+ */
+WLL_SCHED_HIDDEN int wll_pool_start(int jobs, char *note, size_t notelen);
 
 /* The number of CPUs this process may use (at least 1). */
 WLL_SCHED_HIDDEN int wll_ncpus(void);

@@ -141,6 +141,13 @@ WLL_HIDDEN void wll_result_open(lua_State *L);
 /* test:explore(opts) */
 WLL_HIDDEN int wll_test_explore(lua_State *L);
 
+/* The result at arg and its test (raises when closed). */
+WLL_HIDDEN const wl_result *wll_checkresult(lua_State *L, int arg,
+                                            wll_test **t);
+/* lgraph.c: r:graph(i), r:whynot([model]) */
+WLL_HIDDEN int wll_result_graph(lua_State *L);
+WLL_HIDDEN int wll_result_whynot(lua_State *L);
+
 /* lmodel.c: wl.model; adds it to the module table at the top of the
  * stack */
 WLL_HIDDEN void wll_model_open(lua_State *L);
@@ -207,6 +214,7 @@ typedef struct wll_krun {
   int nargs;
   int probe;             /* the probe run that sizes static shared memory */
   uint64_t probe_shared; /* bytes the probe saw declared */
+  uint64_t probe_dynamic; /* the launch's extern __shared__ bytes */
   int probe_state;       /* WLL_PROBE_*: what block 0's first thread (or
                           * warp) still owes the launch */
   int probe_ref;         /* registry: the probe's arrays, anchored */
@@ -318,6 +326,24 @@ WLL_HIDDEN void wll_perf_open(lua_State *L);
 /* lgen.c: wl.gen{...} and wl.gen_families(); adds them to the module
  * table at the top of the stack */
 WLL_HIDDEN void wll_gen_open(lua_State *L);
+
+/* lsignal.c: the signal policy.  SIGINT and SIGTERM end long work: the
+ * handler (installed between wll_sig_enter and the matching
+ * wll_sig_leave, which nest) records the signal; work polls
+ * wll_sig_pending (wll_sig_stop is the same as a should_stop hook) and,
+ * stopping for it, takes it (wll_sig_take: the number, then 0) to report
+ * a partial result, or raises with wll_sig_error.  With wll_sig_lua(L),
+ * a signal also interrupts the Lua running on L (lua.c's way: a hook
+ * raising "interrupted by SIGINT"); wll_sig_lua(NULL) ends that. */
+WLL_HIDDEN void wll_sig_enter(void);
+WLL_HIDDEN void wll_sig_leave(void);
+WLL_HIDDEN int wll_sig_pending(void);
+WLL_HIDDEN int wll_sig_take(void);
+WLL_HIDDEN int wll_sig_stop(void *ud);
+WLL_HIDDEN const char *wll_sig_name(int sig); /* "SIGINT", "SIGTERM" */
+WLL_HIDDEN void wll_sig_lua(lua_State *L);
+/* Takes the signal and raises "WHAT: interrupted by SIGINT". */
+WLL_HIDDEN int wll_sig_error(lua_State *L, const char *what);
 
 /* The pure-Lua part (scripts/warplab/ *.lua), embedded at build time. */
 typedef struct wll_chunk {

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include <unistd.h>
 
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -26,6 +29,9 @@ int luaopen_warplab(lua_State *L);
  * characters only); the first holds the one %d. */
 static const char usage[] =
     "usage: warplab <command> [options] [args]\n"
+    "\n"
+    "Options may come before, between or after the files; '--' ends the\n"
+    "options; a file '-' is standard input; every command takes --help.\n"
     "\n"
     "commands:\n"
     "  litmus [options] FILE...   explore every outcome the PTX 6.0 memory\n"
@@ -59,6 +65,17 @@ static const char usage[] =
     "                             explorer finds each final state once, and\n"
     "                             the counts are counts of states\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    "      --graph DIR            write the witness of every state as a\n"
+    "                             graph, DIR/NAME.N.dot (and .svg when\n"
+    "                             Graphviz's dot is installed), and, when\n"
+    "                             the condition's outcome is forbidden,\n"
+    "                             DIR/NAME.whynot.dot (.svg)\n"
+    "      --why-not              when no state satisfies the condition,\n"
+    "                             say which axiom of the model (--model,\n"
+    "                             default ptx-v6.0-isa.cat) rules the\n"
+    "                             outcome out, on the closest candidate\n"
+    "                             execution (with --json: a \"whynot\"\n"
+    "                             object in the test's result)\n"
     "  A progress line is drawn on stderr (a terminal only) when a file\n"
     "  takes longer than a second.\n"
     ;
@@ -69,21 +86,24 @@ static const char usage_sample[] =
     "                             (count, '*>' where the condition holds,\n"
     "                             'weak' for outcomes sequential\n"
     "                             consistency cannot give, the verdict)\n"
-    "      -n N                   runs per file (default 100000)\n"
+    "      -n, --runs N           runs per file (default 100000)\n"
     "      --seed S               seed (default 1); the same seed gives the\n"
     "                             same histogram for any --jobs\n"
     "      --profile weak|h100    weak: weak outcomes frequent; h100: at\n"
     "                             rates like an H100's (default h100)\n"
-    "      --jobs J               worker threads (default: the number of\n"
-    "                             CPUs)\n"
+    "      -j, --jobs J           worker threads (default: the number of\n"
+    "                             CPUs; fewer, with a note, when the\n"
+    "                             address space or the thread limit\n"
+    "                             cannot hold J 8 MiB stacks)\n"
     "      --timeout SECONDS      stop a file's runs after this long and\n"
     "                             print the partial histogram\n"
     "      --max-steps N          scheduler steps before a run counts as\n"
     "                             hung (default 10000)\n"
     "                             A progress line is drawn on stderr when\n"
-    "                             it is a terminal.  Ctrl-C stops the\n"
-    "                             workers, prints the partial histogram\n"
-    "                             marked as such and exits with 130\n"
+    "                             it is a terminal.  Ctrl-C (SIGINT) or\n"
+    "                             SIGTERM stops the workers, prints the\n"
+    "                             partial histogram marked Partial and\n"
+    "                             exits with 130 (143)\n"
     ;
 
 static const char usage_gen[] =
@@ -134,6 +154,10 @@ static const char usage_run[] =
     "                             script from stdin.  An error prints\n"
     "                             'warplab: script.lua:LINE: message' and a\n"
     "                             traceback, and exits with status 1.\n"
+    "                             Ctrl-C or SIGTERM raises the error\n"
+    "                             'interrupted by SIGINT' (SIGTERM) in the\n"
+    "                             script, which pcall can catch; uncaught,\n"
+    "                             it exits with 130 (143).\n"
     "                             Scripts build litmus tests (wl.litmus),\n"
     "                             explore and sample them, and run kernels\n"
     "                             on a simulated GPU: wl.device{preset =\n"
@@ -143,14 +167,30 @@ static const char usage_run[] =
     "                             (k, {grid=, block=, shared=}, ...) with\n"
     "                             per-line counters named as Nsight\n"
     "                             Compute names them (README.md)\n"
+    "  report [options] FILE...   one self-contained HTML page (no network\n"
+    "                             needed) about .litmus files and .lua\n"
+    "                             scripts (the tests they explore and the\n"
+    "                             kernels they launch): allowed states,\n"
+    "                             sampled histograms, witness graphs,\n"
+    "                             why-not explanations, checker findings,\n"
+    "                             per-line costs, bank heatmaps, occupancy\n"
+    "      -o FILE                the page (default report.html)\n"
+    "      --runs N               sampled runs per test (default 1000; 0:\n"
+    "                             no histograms)\n"
+    "      --seed S               the sampling seed (default 1)\n"
+    "      --graphs N             witness graphs per test (default 4)\n"
+    "      --title TEXT           the page's title\n"
+    "      --model FILE.cat       the model of the why-not explanations\n"
     "  help                       this text\n"
     "  version                    the version\n"
     "\n"
     "Exit status: 0 when every file ran, 1 when some file could not be\n"
     "read, parsed, explored or sampled (the reason goes to stderr as\n"
     "file:line:col: message), 2 on a usage error; for sample also 3\n"
-    "when --timeout cut a file's runs short (and no file failed), and\n"
-    "130 after Ctrl-C (the files after the interrupted one are skipped).\n"
+    "when --timeout cut a file's runs short (and no file failed); 130\n"
+    "after Ctrl-C (SIGINT) and 143 after SIGTERM, for every command: the\n"
+    "work stops, what it found is printed marked Partial, and the files\n"
+    "after the interrupted one are skipped.\n"
     "\n"
     "The .litmus dialect is Dat3M's PTX dialect; README.md describes it.\n";
 
@@ -172,66 +212,18 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static double deadline, started;
-static const char *exploring; /* the file, for the progress line */
-static int progress_shown;
-
-static int past_deadline(void *ud) {
-  (void)ud;
-  return deadline > 0 && now() > deadline;
-}
-
-/* The progress line: on a terminal only, once a file has taken more than
- * a second, at most ten times a second; erased before the result. */
-static void draw_progress(void *ud, const wl_explore_progress *p) {
-  static double last;
-  double t = now();
-  (void)ud;
-  if (t - started < 1 || t - last < 0.1 || !isatty(2))
-    return;
-  last = t;
-  fprintf(stderr, "\r\033[K%s: %.0f s, %zu states, %llu combinations, %zu MB",
-          exploring, t - started, p->states,
-          (unsigned long long)p->combinations, p->memory >> 20);
-  progress_shown = 1;
-}
-
-static void erase_progress(void) {
-  if (progress_shown)
-    fputs("\r\033[K", stderr);
-  progress_shown = 0;
-}
-
-/* "512", "512M", "2G", "64k": a size; a bare number is in MiB.  0 on a
- * bad or zero size. */
-static size_t parse_size(const char *v) {
-  char *end;
-  double n = strtod(v, &end);
-  double mul = 1 << 20;
-  if (*v == '\0' || !(n > 0))
-    return 0;
-  if (*end == 'k' || *end == 'K')
-    mul = 1 << 10, end++;
-  else if (*end == 'm' || *end == 'M')
-    end++;
-  else if (*end == 'g' || *end == 'G')
-    mul = (double)(1 << 30), end++;
-  if (*end == 'B' || *end == 'b')
-    end++;
-  if (*end != '\0' || n * mul > 1e18)
-    return 0;
-  return (size_t)(n * mul);
-}
-
+/* The whole file at path ("-": standard input, read once). */
 static char *read_file(const char *path, size_t *len, char *err,
                        size_t errlen) {
-  FILE *f = fopen(path, "rb");
+  int is_stdin = strcmp(path, "-") == 0;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
   char *buf = NULL;
   size_t cap = 0, n = 0;
   if (f == NULL) {
     snprintf(err, errlen, "%s: %s", path, strerror(errno));
     return NULL;
   }
+  errno = 0;
   for (;;) {
     size_t got;
     if (n == cap) {
@@ -240,14 +232,16 @@ static char *read_file(const char *path, size_t *len, char *err,
       if (ncap > ((size_t)64 << 20)) {
         snprintf(err, errlen, "%s: file too large (over 64 MiB)", path);
         free(buf);
-        fclose(f);
+        if (!is_stdin)
+          fclose(f);
         return NULL;
       }
       p = realloc(buf, ncap);
       if (p == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
         free(buf);
-        fclose(f);
+        if (!is_stdin)
+          fclose(f);
         return NULL;
       }
       buf = p;
@@ -259,228 +253,45 @@ static char *read_file(const char *path, size_t *len, char *err,
       break;
   }
   if (ferror(f)) {
-    snprintf(err, errlen, "%s: read error", path);
+    snprintf(err, errlen, "%s: %s", path,
+             errno != 0 ? strerror(errno) : "read error");
     free(buf);
-    fclose(f);
+    if (!is_stdin)
+      fclose(f);
     return NULL;
   }
-  fclose(f);
+  if (!is_stdin)
+    fclose(f);
   *len = n;
   return buf;
 }
 
-static int cmd_litmus(int argc, char **argv) {
-  wl_explore_opts opts;
-  wl_ctx *ctx;
-  wl_model *model = NULL;
-  const char *model_path = NULL;
-  int i, json = 0, quiet = 0, failed = 0, nfiles = 0, first = 1;
-  double timeout = 0;
-  memset(&opts, 0, sizeof opts);
-  for (i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--json") == 0) {
-      json = 1;
-    } else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) {
-      quiet = 1;
-    } else if (strcmp(argv[i], "--unroll") == 0 ||
-               strncmp(argv[i], "--unroll=", 9) == 0) {
-      const char *v = argv[i][8] == '=' ? argv[i] + 9 : NULL;
-      char *end;
-      long n;
-      if (v == NULL) {
-        if (i + 1 >= argc) {
-          fprintf(stderr, "warplab litmus: --unroll needs a number\n");
-          return 2;
-        }
-        v = argv[++i];
-      }
-      n = strtol(v, &end, 10);
-      if (*v == '\0' || *end != '\0' || n < 1 || n > 1000) {
-        fprintf(stderr,
-                "warplab litmus: --unroll takes a number from 1 to 1000, "
-                "not '%s'\n",
-                v);
-        return 2;
-      }
-      opts.unroll = (int)n;
-    } else if (strcmp(argv[i], "--timeout") == 0) {
-      char *end;
-      if (i + 1 >= argc) {
-        fprintf(stderr, "warplab litmus: --timeout needs a number of "
-                        "seconds\n");
-        return 2;
-      }
-      timeout = strtod(argv[++i], &end);
-      if (*argv[i] == '\0' || *end != '\0' || !(timeout > 0)) {
-        fprintf(stderr,
-                "warplab litmus: --timeout takes a positive number of "
-                "seconds, not '%s'\n",
-                argv[i]);
-        return 2;
-      }
-    } else if (strcmp(argv[i], "--max-memory") == 0 ||
-               strncmp(argv[i], "--max-memory=", 13) == 0) {
-      const char *v = argv[i][12] == '=' ? argv[i] + 13 : NULL;
-      if (v == NULL) {
-        if (i + 1 >= argc) {
-          fprintf(stderr, "warplab litmus: --max-memory needs a size\n");
-          return 2;
-        }
-        v = argv[++i];
-      }
-      if ((opts.max_memory = parse_size(v)) == 0) {
-        fprintf(stderr,
-                "warplab litmus: --max-memory takes a size (MiB, or with "
-                "a K, M or G suffix), not '%s'\n",
-                v);
-        return 2;
-      }
-      opts.keep_partial = 1;
-    } else if (strcmp(argv[i], "--count-executions") == 0) {
-      opts.count_executions = 1;
-    } else if (strcmp(argv[i], "--model") == 0 ||
-               strncmp(argv[i], "--model=", 8) == 0) {
-      if (argv[i][7] == '=') {
-        model_path = argv[i] + 8;
-      } else if (i + 1 >= argc) {
-        fprintf(stderr, "warplab litmus: --model needs a .cat file\n");
-        return 2;
-      } else {
-        model_path = argv[++i];
-      }
-    } else if (strcmp(argv[i], "--") == 0) {
-      i++;
-      break;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      fprintf(stderr,
-              "warplab litmus: unknown option '%s' (see warplab "
-              "help)\n",
-              argv[i]);
-      return 2;
-    } else {
-      break;
-    }
-  }
-  if (i >= argc) {
-    fprintf(stderr, "warplab litmus: no .litmus file given (see warplab "
-                    "help)\n");
-    return 2;
-  }
-  opts.should_stop = past_deadline;
-  opts.progress = draw_progress;
-  if (wl_ctx_new(NULL, &ctx) != 0) {
-    fprintf(stderr, "warplab: out of memory\n");
-    return 1;
-  }
-  if (model_path != NULL) {
-    char found[1200];
-    const char *path = wll_find_model(model_path, found, sizeof found);
-    int rc = wl_model_load(ctx, path, &model);
-    if (rc != 0) {
-      fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
-      wl_ctx_free(ctx);
-      return rc == WL_ESYNTAX ? 1 : 2;
-    }
-    opts.model = model;
-  }
-  if (json)
-    fputs("[", stdout);
-  for (; i < argc; i++) {
-    char err[600];
-    size_t len = 0;
-    char *src = read_file(argv[i], &len, err, sizeof err);
-    wl_litmus *t = NULL;
-    wl_result *r = NULL;
-    double t0;
-    int rc;
-    nfiles++;
-    if (src == NULL) {
-      fprintf(stderr, "warplab: %s\n", err);
-      failed++;
-      continue;
-    }
-    t0 = now();
-    deadline = timeout > 0 ? t0 + timeout : 0;
-    started = t0;
-    exploring = argv[i];
-    rc = wl_litmus_parse(ctx, argv[i], src, len, &t);
-    free(src);
-    if (rc == 0)
-      rc = wl_explore(ctx, t, &opts, &r);
-    erase_progress();
-    if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
-      /* --timeout: the file fails, as before --max-memory kept partial
-       * results; only a memory stop prints what it found */
-      rc = WL_ESTOPPED;
-      wl_result_free(r);
-      r = NULL;
-    }
-    if (rc != 0) {
-      const char *m = wl_ctx_errmsg(ctx);
-      if (strncmp(m, argv[i], strlen(argv[i])) == 0)
-        fprintf(stderr, "warplab: %s\n", m);
-      else
-        fprintf(stderr, "warplab: %s: %s\n", argv[i], m);
-      if (rc == WL_ESTOPPED)
-        fprintf(stderr, "warplab: %s: gave up after --timeout %g s\n", argv[i],
-                timeout);
-      wl_litmus_free(t);
-      failed++;
-      continue;
-    }
-    if (quiet) {
-      printf("%s %s%s\n", wl_litmus_name(t),
-             wl_result_bound_hit(r) ? "Loop " : "",
-             wl_result_verdict(r) ? "Ok" : "No");
-    } else if (json) {
-      if (!first)
-        fputs(",\n", stdout);
-      wl_result_write_json(r, now() - t0, write_stdout, NULL);
-      first = 0;
-    } else {
-      wl_result_write_herd(r, now() - t0, write_stdout, NULL);
-    }
-    {
-      const char *why;
-      if (wl_result_partial(r, &why)) {
-        fprintf(stderr, "warplab: %s: %s; the result above is partial\n",
-                argv[i], why);
-        failed++;
-      }
-    }
-    wl_result_free(r);
-    wl_litmus_free(t);
-  }
-  if (json)
-    fputs("]\n", stdout);
-  wl_model_free(model);
-  wl_ctx_free(ctx);
-  if (fflush(stdout) != 0)
-    return 1;
-  return failed ? 1 : 0;
-}
-
 /* ------------------------------------------------------------------ */
-/* warplab sample [options] FILE...                                    */
+/* command lines: getopt_long everywhere                               */
 /* ------------------------------------------------------------------ */
 
-/* An option's value: "--opt V" or "--opt=V"; NULL (and a message) when
- * it is missing.  *i moves past a separate value. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name) {
-  size_t n = strlen(name);
-  if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (*i + 1 >= argc) {
-    fprintf(stderr, "warplab sample: %s needs a value (see warplab help)\n",
+/* Options may come anywhere among the operands ("warplab sample FILE -n
+ * N"); "--" ends the options; "-" as a file is standard input.  The
+ * optstring starts with "-" (operands come back in order as option 1,
+ * whatever POSIXLY_CORRECT says) and ":" (a missing value is ':'). */
+
+/* The usage error for getopt_long's answer c ('?' or ':'): exit 2.  A
+ * long option is named as written (up to any '='), a short one by its
+ * letter (optopt; it may sit in a cluster like -qx). */
+static int opt_error(const char *cmd, int c, char **argv) {
+  const char *arg = argv[optind - 1];
+  char name[64];
+  if (arg[0] == '-' && arg[1] == '-')
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+  else
+    snprintf(name, sizeof name, "-%c", optopt);
+  if (c == ':')
+    fprintf(stderr, "warplab %s: %s needs a value (see warplab help)\n", cmd,
             name);
-    return NULL;
-  }
-  return argv[++*i];
-}
-
-static int is_opt(const char *arg, const char *name) {
-  size_t n = strlen(name);
-  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+  else
+    fprintf(stderr, "warplab %s: unknown option '%s' (see warplab help)\n",
+            cmd, name);
+  return 2;
 }
 
 /* A count: digits, or a number like 1e6 that is a whole number. */
@@ -505,88 +316,620 @@ static int parse_count(const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
   return 0;
 }
 
-static int sample_usage(const char *opt, const char *v, const char *want) {
-  fprintf(stderr, "warplab sample: %s takes %s, not '%s'\n", opt, want, v);
+/* A number of seconds: positive, at most 1e9. */
+static int parse_seconds(const char *v, double *out) {
+  char *end;
+  double d = strtod(v, &end);
+  if (*v == '\0' || *end != '\0' || !(d > 0) || d > 1e9)
+    return -1;
+  *out = d;
+  return 0;
+}
+
+static int bad_value(const char *cmd, const char *opt, const char *v,
+                     const char *want) {
+  fprintf(stderr, "warplab %s: %s takes %s, not '%s'\n", cmd, opt, want, v);
   return 2;
 }
 
-static int cmd_sample(int argc, char **argv) {
-  wl_sample_opts opts;
+/* The operands, gathered in order: those getopt_long returned as option
+ * 1 and those after "--".  files must have room for argc entries. */
+static int add_rest(int argc, char **argv, const char **files, int n) {
+  for (; optind < argc; optind++)
+    files[n++] = argv[optind];
+  return n;
+}
+
+/* The exit status after a signal: 128 + its number (130, 143). */
+static int sig_status(int sig) { return 128 + sig; }
+
+/* ------------------------------------------------------------------ */
+/* warplab litmus [options] FILE...                                    */
+/* ------------------------------------------------------------------ */
+
+typedef struct litmus_stop {
+  double deadline; /* 0: none */
+  double started;  /* the file's start, for the progress line */
+  const char *file;
+  int shown;       /* a progress line is on the terminal */
+} litmus_stop;
+
+/* The progress line: on a terminal only, once a file has taken more than
+ * a second, at most ten times a second; erased before the result. */
+static void litmus_progress(void *ud, const wl_explore_progress *p) {
+  litmus_stop *ls = ud;
+  static double last;
+  double t = now();
+  if (t - ls->started < 1 || t - last < 0.1 || !isatty(2))
+    return;
+  last = t;
+  fprintf(stderr, "\r\033[K%s: %.0f s, %zu states, %llu combinations, %zu MB",
+          ls->file, t - ls->started, p->states,
+          (unsigned long long)p->combinations, p->memory >> 20);
+  ls->shown = 1;
+}
+
+static void litmus_unprogress(litmus_stop *ls) {
+  if (ls->shown)
+    fputs("\r\033[K", stderr);
+  ls->shown = 0;
+}
+
+/* "512", "512M", "2G", "64k": a size; a bare number is in MiB.  0 on a
+ * bad or zero size. */
+static size_t parse_size(const char *v) {
+  char *end;
+  double n = strtod(v, &end);
+  double mul = 1 << 20;
+  if (*v == '\0' || !(n > 0))
+    return 0;
+  if (*end == 'k' || *end == 'K')
+    mul = 1 << 10, end++;
+  else if (*end == 'm' || *end == 'M')
+    end++;
+  else if (*end == 'g' || *end == 'G')
+    mul = (double)(1 << 30), end++;
+  if (*end == 'B' || *end == 'b')
+    end++;
+  if (*end != '\0' || n * mul > 1e18)
+    return 0;
+  return (size_t)(n * mul);
+}
+
+/* The explorer's should_stop: --timeout, SIGINT and SIGTERM. */
+static int litmus_should_stop(void *ud) {
+  const litmus_stop *ls = ud;
+  return wll_sig_pending() || (ls->deadline > 0 && now() > ls->deadline);
+}
+
+/* A file's exploration ended by a signal: what there is, marked
+ * Partial.  (The explorer keeps no states of a stopped exploration, so
+ * there are none to print; the files before it are complete.) */
+static void litmus_partial(const char *name, int sig, int json, int quiet,
+                           int first, double secs) {
+  if (quiet)
+    printf("%s Partial\n", name);
+  else if (json)
+    printf("%s{\"test\": \"%s\", \"partial\": true, \"interrupted\": "
+           "\"%s\", \"time\": %.2f}",
+           first ? "" : ",\n", name, wll_sig_name(sig), secs);
+  else
+    printf("Test %s Partial\nStates 0\nPartial %s: interrupted by %s "
+           "after %.2f s, before the exploration ended (no states)\n\n",
+           name, name, wll_sig_name(sig), secs);
+}
+
+
+/* ---------------- graphs and why-not for litmus ---------------- */
+
+typedef struct membuf {
+  char *p;
+  size_t n, cap;
+  int oom;
+} membuf;
+
+static int write_mem(void *ud, const char *s, size_t n) {
+  membuf *m = ud;
+  if (m->n + n + 1 > m->cap) {
+    size_t cap = (m->cap ? m->cap * 2 : 4096) + n;
+    char *p = realloc(m->p, cap);
+    if (p == NULL) {
+      m->oom = 1;
+      return -1;
+    }
+    m->p = p;
+    m->cap = cap;
+  }
+  memcpy(m->p + m->n, s, n);
+  m->n += n;
+  m->p[m->n] = '\0';
+  return 0;
+}
+
+/* dot -Tsvg in -o out; 0 when it worked.  *missing is set once dot
+ * cannot be run, and later calls do nothing. */
+static int render_svg(const char *in, int *missing) {
+  char out[1200];
+  size_t n = strlen(in);
+  pid_t pid;
+  int st;
+  if (*missing || n < 4 || n + 1 > sizeof out)
+    return -1;
+  memcpy(out, in, n - 4);
+  memcpy(out + n - 4, ".svg", 5);
+  fflush(NULL);
+  pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    execlp("dot", "dot", "-Tsvg", in, "-o", out, (char *)NULL);
+    _exit(127);
+  }
+  if (waitpid(pid, &st, 0) < 0)
+    return -1;
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+    *missing = 1;
+    fprintf(stderr, "warplab: Graphviz's dot is not installed: only the "
+                    ".dot files are written (Debian: apt-get install "
+                    "graphviz)\n");
+    return -1;
+  }
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* DIR/NAME.what.dot with the test's name made a file name. */
+static void graph_path(char *buf, size_t n, const char *dir,
+                       const char *name, const char *what) {
+  size_t k, len;
+  snprintf(buf, n, "%s/", dir);
+  len = strlen(buf);
+  for (k = 0; name[k] && len + 1 < n; k++) {
+    char c = name[k];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+             (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' ||
+             c == '_';
+    buf[len++] = ok ? c : '_';
+  }
+  buf[len] = '\0';
+  snprintf(buf + len, n - len, ".%s.dot", what);
+}
+
+static int save_text(const char *path, const membuf *m) {
+  FILE *f = fopen(path, "w");
+  int ok;
+  if (f == NULL) {
+    fprintf(stderr, "warplab: cannot write '%s': %s\n", path,
+            strerror(errno));
+    return -1;
+  }
+  ok = fwrite(m->p ? m->p : "", 1, m->n, f) == m->n;
+  if (fclose(f) != 0 || !ok) {
+    fprintf(stderr, "warplab: cannot write '%s'\n", path);
+    return -1;
+  }
+  return 0;
+}
+
+/* Writes every state's witness graph of r under dir; 0 or -1. */
+static int write_graphs(const wl_result *r, const char *dir,
+                        const char *name, int *missing) {
+  size_t s;
+  for (s = 0; s < wl_result_nstates(r); s++) {
+    char path[1200], what[32];
+    membuf m = {NULL, 0, 0, 0};
+    snprintf(what, sizeof what, "%zu", s + 1);
+    graph_path(path, sizeof path, dir, name, what);
+    if (wl_result_write_dot(r, s, write_mem, &m) != 0 || m.oom ||
+        save_text(path, &m) != 0) {
+      free(m.p);
+      return -1;
+    }
+    free(m.p);
+    render_svg(path, missing);
+  }
+  return 0;
+}
+
+/* Whether no final state is in the condition's outcome (what why-not
+ * explains): none satisfies it (exists, ~exists), or none violates it
+ * (forall). */
+static int outcome_absent(const wl_result *r) {
+  size_t s;
+  int forall = wl_result_cond_kind(r) == WL_COND_FORALL;
+  for (s = 0; s < wl_result_nstates(r); s++)
+    if (wl_result_state_sat(r, s) != forall)
+      return 0;
+  return 1;
+}
+
+static int cmd_litmus(int argc, char **argv) {
+  enum { O_JSON = 256, O_UNROLL, O_TIMEOUT, O_MODEL, O_GRAPH, O_WHYNOT,
+         O_MAXMEM, O_COUNTEX };
+  static const struct option longopts[] = {
+      {"json", no_argument, NULL, O_JSON},
+      {"max-memory", required_argument, NULL, O_MAXMEM},
+      {"count-executions", no_argument, NULL, O_COUNTEX},
+      {"graph", required_argument, NULL, O_GRAPH},
+      {"why-not", no_argument, NULL, O_WHYNOT},
+      {"quiet", no_argument, NULL, 'q'},
+      {"unroll", required_argument, NULL, O_UNROLL},
+      {"timeout", required_argument, NULL, O_TIMEOUT},
+      {"model", required_argument, NULL, O_MODEL},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  wl_explore_opts opts;
+  wl_ctx *ctx;
+  wl_model *model = NULL;
+  const char *model_path = NULL, **files;
+  litmus_stop ls = {0};
+  int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
+  int whynot = 0, no_dot = 0;
+  const char *graph_dir = NULL;
+  wl_model *why_model = NULL; /* the default model, loaded on first use */
   uint64_t u;
-  int i, jobs = wll_ncpus(), failed = 0, cut = 0, interrupted = 0;
+  double timeout = 0;
+  memset(&opts, 0, sizeof opts);
+  if ((files = malloc((size_t)argc * sizeof *files)) == NULL) {
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "-:qh", longopts, NULL)) != -1) {
+    switch (c) {
+    case 1:
+      files[nf++] = optarg;
+      break;
+    case O_JSON:
+      json = 1;
+      break;
+    case 'q':
+      quiet = 1;
+      break;
+    case O_UNROLL:
+      if (parse_count(optarg, 1, 1000, &u) != 0) {
+        free(files);
+        return bad_value("litmus", "--unroll", optarg,
+                         "a number from 1 to 1000");
+      }
+      opts.unroll = (int)u;
+      break;
+    case O_TIMEOUT:
+      if (parse_seconds(optarg, &timeout) != 0) {
+        free(files);
+        return bad_value("litmus", "--timeout", optarg,
+                         "a positive number of seconds");
+      }
+      break;
+    case O_MAXMEM:
+      if ((opts.max_memory = parse_size(optarg)) == 0) {
+        free(files);
+        return bad_value("litmus", "--max-memory", optarg,
+                         "a size (MiB, or with a K, M or G suffix)");
+      }
+      opts.keep_partial = 1;
+      break;
+    case O_COUNTEX:
+      opts.count_executions = 1;
+      break;
+    case O_MODEL:
+      model_path = optarg;
+      break;
+    case O_GRAPH:
+      graph_dir = optarg;
+      break;
+    case O_WHYNOT:
+      whynot = 1;
+      break;
+    case 'h':
+      free(files);
+      print_usage(stdout);
+      return 0;
+    default:
+      free(files);
+      return opt_error("litmus", c, argv);
+    }
+  }
+  nf = add_rest(argc, argv, files, nf);
+  if (nf == 0) {
+    free(files);
+    fprintf(stderr, "warplab litmus: no .litmus file given (see warplab "
+                    "help)\n");
+    return 2;
+  }
+  opts.should_stop = litmus_should_stop;
+  opts.stop_ud = &ls;
+  opts.progress = litmus_progress;
+  opts.progress_ud = &ls;
+  if (wl_ctx_new(NULL, &ctx) != 0) {
+    free(files);
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  if (model_path != NULL) {
+    char found[1200];
+    const char *path = wll_find_model(model_path, found, sizeof found);
+    int rc = wl_model_load(ctx, path, &model);
+    if (rc != 0) {
+      fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
+      wl_ctx_free(ctx);
+      free(files);
+      return rc == WL_ESYNTAX ? 1 : 2;
+    }
+    opts.model = model;
+  }
+  if (json)
+    fputs("[", stdout);
+  for (i = 0; i < nf && sig == 0; i++) {
+    const char *f = files[i];
+    char err[600];
+    size_t len = 0;
+    char *src;
+    wl_litmus *t = NULL;
+    wl_result *r = NULL;
+    double t0;
+    int rc;
+    if ((sig = wll_sig_take()) != 0)
+      break; /* a signal between files: the rest are skipped */
+    src = read_file(f, &len, err, sizeof err);
+    if (src == NULL) {
+      fprintf(stderr, "warplab: %s\n", err);
+      failed++;
+      continue;
+    }
+    t0 = now();
+    ls.deadline = timeout > 0 ? t0 + timeout : 0;
+    ls.started = t0;
+    ls.file = f;
+    rc = wl_litmus_parse(ctx, f, src, len, &t);
+    free(src);
+    if (rc == 0)
+      rc = wl_explore(ctx, t, &opts, &r);
+    litmus_unprogress(&ls);
+    if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
+      /* --timeout or a signal: handled as before --max-memory kept
+       * partial results; only a memory stop prints what it found */
+      rc = WL_ESTOPPED;
+      wl_result_free(r);
+      r = NULL;
+    }
+    if (rc == WL_ESTOPPED && (sig = wll_sig_take()) != 0) {
+      litmus_partial(wl_litmus_name(t), sig, json, quiet, first, now() - t0);
+      first = 0;
+      fflush(stdout);
+      fprintf(stderr, "warplab: %s: interrupted by %s; the files after it "
+                      "are skipped\n", f, wll_sig_name(sig));
+      wl_litmus_free(t);
+      break;
+    }
+    if (rc != 0) {
+      const char *m = wl_ctx_errmsg(ctx);
+      if (strncmp(m, f, strlen(f)) == 0)
+        fprintf(stderr, "warplab: %s\n", m);
+      else
+        fprintf(stderr, "warplab: %s: %s\n", f, m);
+      if (rc == WL_ESTOPPED)
+        fprintf(stderr, "warplab: %s: gave up after --timeout %g s\n", f,
+                timeout);
+      wl_litmus_free(t);
+      failed++;
+      continue;
+    }
+    {
+      double secs = now() - t0;
+      wl_whynot *w = NULL;
+      membuf wj = {NULL, 0, 0, 0};
+      if ((whynot || graph_dir != NULL) && outcome_absent(r)) {
+        const wl_model *m = model;
+        if (m == NULL && why_model == NULL) {
+          char found[1200];
+          const char *path =
+              wll_find_model("ptx-v6.0-isa.cat", found, sizeof found);
+          if (wl_model_load(ctx, path, &why_model) != 0)
+            fprintf(stderr, "warplab: why-not: %s\n", wl_ctx_errmsg(ctx));
+        }
+        if (m == NULL)
+          m = why_model;
+        if (m != NULL &&
+            wl_whynot_explain(ctx, t, m, opts.unroll, &w) != 0) {
+          fprintf(stderr, "warplab: %s: why-not: %s\n", f,
+                  wl_ctx_errmsg(ctx));
+          w = NULL;
+        }
+      }
+      if (quiet) {
+        printf("%s %s%s\n", wl_litmus_name(t),
+               wl_result_bound_hit(r) ? "Loop " : "",
+               wl_result_verdict(r) ? "Ok" : "No");
+      } else if (json) {
+        membuf rj = {NULL, 0, 0, 0};
+        if (!first)
+          fputs(",\n", stdout);
+        if (whynot && w != NULL &&
+            wl_result_write_json(r, secs, write_mem, &rj) == 0 &&
+            wl_whynot_write_json(w, write_mem, &wj) == 0 && rj.n > 2 &&
+            wj.n > 1) {
+          /* the result's object, with "whynot" added before its end */
+          while (rj.n > 0 && (rj.p[rj.n - 1] == '\n' || rj.p[rj.n - 1] == '}'))
+            if (rj.p[--rj.n] == '}')
+              break;
+          while (wj.n > 0 && wj.p[wj.n - 1] == '\n')
+            wj.n--;
+          fwrite(rj.p, 1, rj.n, stdout);
+          fputs(",\n  \"whynot\": ", stdout);
+          fwrite(wj.p, 1, wj.n, stdout);
+          fputs("}\n", stdout);
+        } else {
+          wl_result_write_json(r, secs, write_stdout, NULL);
+        }
+        free(rj.p);
+        first = 0;
+      } else {
+        wl_result_write_herd(r, secs, write_stdout, NULL);
+        if (whynot && w != NULL)
+          wl_whynot_write_text(w, write_stdout, NULL);
+      }
+      if (graph_dir != NULL) {
+        mkdir(graph_dir, 0777);
+        if (write_graphs(r, graph_dir, wl_litmus_name(t), &no_dot) != 0)
+          failed++;
+        if (w != NULL && wl_whynot_status(w) == WL_WHYNOT_FORBIDDEN) {
+          char path[1200];
+          membuf m = {NULL, 0, 0, 0};
+          graph_path(path, sizeof path, graph_dir, wl_litmus_name(t),
+                     "whynot");
+          if (wl_whynot_write_dot(w, write_mem, &m) == 0 &&
+              save_text(path, &m) == 0)
+            render_svg(path, &no_dot);
+          else
+            failed++;
+          free(m.p);
+        }
+      }
+      free(wj.p);
+      wl_whynot_free(w);
+    }
+    {
+      const char *why;
+      if (wl_result_partial(r, &why)) {
+        fflush(stdout);
+        fprintf(stderr, "warplab: %s: %s; the result above is partial\n", f,
+                why);
+        failed++;
+      }
+    }
+    wl_result_free(r);
+    wl_litmus_free(t);
+  }
+  if (json)
+    fputs("]\n", stdout);
+  wl_model_free(why_model);
+  wl_model_free(model);
+  wl_ctx_free(ctx);
+  free(files);
+  if (fflush(stdout) != 0)
+    return 1;
+  return sig ? sig_status(sig) : failed ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* warplab sample [options] FILE...                                    */
+/* ------------------------------------------------------------------ */
+
+/* The histogram's writer: stops the output when a new signal comes. */
+static int write_stdout_sig(void *ud, const char *s, size_t n) {
+  if (wll_sig_pending())
+    return -1;
+  return write_stdout(ud, s, n);
+}
+
+static int cmd_sample(int argc, char **argv) {
+  enum { O_SEED = 256, O_PROFILE, O_TIMEOUT, O_MAXSTEPS };
+  static const struct option longopts[] = {
+      {"runs", required_argument, NULL, 'n'},
+      {"seed", required_argument, NULL, O_SEED},
+      {"profile", required_argument, NULL, O_PROFILE},
+      {"jobs", required_argument, NULL, 'j'},
+      {"timeout", required_argument, NULL, O_TIMEOUT},
+      {"max-steps", required_argument, NULL, O_MAXSTEPS},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  wl_sample_opts opts;
+  const char **files;
+  uint64_t u;
+  int c, i, nf = 0, jobs = wll_ncpus(), failed = 0, cut = 0, sig = 0;
   int progress = isatty(2);
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
   opts.runs = 100000;
   opts.seed = 1;
   opts.profile = WL_PROFILE_H100;
-  for (i = 0; i < argc; i++) {
-    const char *a = argv[i], *v;
-    if (is_opt(a, "-n") || is_opt(a, "--runs")) {
-      if ((v = opt_value(argc, argv, &i, a[1] == 'n' ? "-n" : "--runs")) ==
-          NULL)
-        return 2;
+  if ((files = malloc((size_t)argc * sizeof *files)) == NULL) {
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "-:n:j:h", longopts, NULL)) != -1) {
+    const char *v = optarg;
+    int bad = 0;
+    switch (c) {
+    case 1:
+      files[nf++] = v;
+      break;
+    case 'n':
       if (parse_count(v, 1, UINT64_MAX, &opts.runs) != 0)
-        return sample_usage("-n", v, "a number of runs of at least 1");
-    } else if (is_opt(a, "--seed")) {
-      if ((v = opt_value(argc, argv, &i, "--seed")) == NULL)
-        return 2;
+        bad = bad_value("sample", "-n", v, "a number of runs of at least 1");
+      break;
+    case O_SEED:
       if (parse_count(v, 0, UINT64_MAX, &opts.seed) != 0)
-        return sample_usage("--seed", v, "a non-negative integer");
-    } else if (is_opt(a, "--profile")) {
-      if ((v = opt_value(argc, argv, &i, "--profile")) == NULL)
-        return 2;
+        bad = bad_value("sample", "--seed", v, "a non-negative integer");
+      break;
+    case O_PROFILE:
       if (strcmp(v, "weak") == 0)
         opts.profile = WL_PROFILE_WEAK;
       else if (strcmp(v, "h100") == 0)
         opts.profile = WL_PROFILE_H100;
       else
-        return sample_usage("--profile", v, "weak or h100");
-    } else if (is_opt(a, "--jobs") || is_opt(a, "-j")) {
-      if ((v = opt_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--jobs")) ==
-          NULL)
-        return 2;
-      if (parse_count(v, 1, 1024, &u) != 0)
-        return sample_usage("--jobs", v, "a number from 1 to 1024");
-      jobs = (int)u;
-    } else if (is_opt(a, "--max-steps")) {
-      if ((v = opt_value(argc, argv, &i, "--max-steps")) == NULL)
-        return 2;
-      if (parse_count(v, 1, INT_MAX, &u) != 0)
-        return sample_usage("--max-steps", v, "a positive number");
-      opts.max_steps = (int)u;
-    } else if (is_opt(a, "--timeout")) {
-      char *end;
-      if ((v = opt_value(argc, argv, &i, "--timeout")) == NULL)
-        return 2;
-      timeout = strtod(v, &end);
-      if (*v == '\0' || *end != '\0' || !(timeout > 0) || timeout > 1e9)
-        return sample_usage("--timeout", v, "a positive number of seconds");
-    } else if (strcmp(a, "--") == 0) {
-      i++;
+        bad = bad_value("sample", "--profile", v, "weak or h100");
       break;
-    } else if (a[0] == '-' && a[1] != '\0') {
-      fprintf(stderr,
-              "warplab sample: unknown option '%s' (see warplab help)\n", a);
-      return 2;
-    } else {
+    case 'j':
+      if (parse_count(v, 1, 1024, &u) != 0)
+        bad = bad_value("sample", "--jobs", v, "a number from 1 to 1024");
+      jobs = (int)u;
+      break;
+    case O_MAXSTEPS:
+      if (parse_count(v, 1, INT_MAX, &u) != 0)
+        bad = bad_value("sample", "--max-steps", v, "a positive number");
+      opts.max_steps = (int)u;
+      break;
+    case O_TIMEOUT:
+      if (parse_seconds(v, &timeout) != 0)
+        bad = bad_value("sample", "--timeout", v,
+                        "a positive number of seconds");
+      break;
+    case 'h':
+      free(files);
+      print_usage(stdout);
+      return 0;
+    default:
+      bad = opt_error("sample", c, argv);
       break;
     }
+    if (bad) {
+      free(files);
+      return bad;
+    }
   }
-  if (i >= argc) {
+  nf = add_rest(argc, argv, files, nf);
+  if (nf == 0) {
+    free(files);
     fprintf(stderr, "warplab sample: no .litmus file given (see warplab "
                     "help)\n");
     return 2;
   }
-  for (; i < argc && !interrupted; i++) {
+  {
+    /* fewer workers when the address space or the thread limit cannot
+     * hold them all (libuv would abort): say so, and go on */
+    char note[300];
+    int w = wll_pool_start(jobs, note, sizeof note);
+    if (note[0] != '\0')
+      fprintf(stderr, "warplab sample: %s\n", note);
+    jobs = w > 0 ? w : 1;
+  }
+  for (i = 0; i < nf && sig == 0; i++) {
+    const char *f = files[i];
     char err[600];
     size_t len = 0;
-    char *src = read_file(argv[i], &len, err, sizeof err);
+    char *src;
     wl_ctx *ctx = NULL;
     wl_litmus *t = NULL;
     wl_hist *h = NULL;
     double t0;
     int rc, partial = WLL_STOP_NONE;
+    if ((sig = wll_sig_take()) != 0)
+      break; /* a signal between files: the rest are skipped */
+    src = read_file(f, &len, err, sizeof err);
     if (src == NULL) {
       fprintf(stderr, "warplab: %s\n", err);
       failed++;
@@ -595,16 +938,16 @@ static int cmd_sample(int argc, char **argv) {
     /* the test's context only parses; the workers have their own */
     rc = wl_ctx_new(NULL, &ctx);
     if (rc == 0)
-      rc = wl_litmus_parse(ctx, argv[i], src, len, &t);
+      rc = wl_litmus_parse(ctx, f, src, len, &t);
     free(src);
     if (rc != 0) {
       const char *m = ctx != NULL ? wl_ctx_errmsg(ctx) : "";
       if (m[0] == '\0')
         m = wl_strerror(rc);
-      if (strncmp(m, argv[i], strlen(argv[i])) == 0)
+      if (strncmp(m, f, strlen(f)) == 0)
         fprintf(stderr, "warplab: %s\n", m);
       else
-        fprintf(stderr, "warplab: %s: %s\n", argv[i], m);
+        fprintf(stderr, "warplab: %s: %s\n", f, m);
       wl_ctx_free(ctx);
       failed++;
       continue;
@@ -612,40 +955,55 @@ static int cmd_sample(int argc, char **argv) {
     t0 = now();
     rc = wll_sample_parallel(ctx, t, &opts, jobs, timeout, progress, &h,
                              &partial, err, sizeof err);
+    if (partial == WLL_STOP_SIGNAL)
+      sig = wll_sig_take(); /* reported below; a new one stops the output */
     if (rc != 0) {
-      if (strncmp(err, argv[i], strlen(argv[i])) == 0)
+      if (strncmp(err, f, strlen(f)) == 0)
         fprintf(stderr, "warplab: %s\n", err);
       else
-        fprintf(stderr, "warplab: %s: %s\n", argv[i], err);
+        fprintf(stderr, "warplab: %s: %s\n", f, err);
       failed++;
     } else {
-      rc = wl_hist_write(h, partial != WLL_STOP_NONE, now() - t0, write_stdout,
-                         NULL);
-      if (rc != 0)
-        failed++;
-      if (partial != WLL_STOP_NONE) {
+      /* a signal during the output ends the SC search (no outcome is
+       * then called weak) and the output itself */
+      wl_hist_set_stop(h, wll_sig_stop, NULL);
+      rc = wl_hist_write(h, partial != WLL_STOP_NONE, now() - t0,
+                         write_stdout_sig, NULL);
+      if (rc != 0 && wll_sig_pending()) {
+        int s2 = wll_sig_take();
         fflush(stdout);
+        fprintf(stderr, "\nwarplab: %s: output interrupted by %s\n", f,
+                wll_sig_name(s2));
+        if (sig == 0)
+          sig = s2;
+      } else if (rc != 0) {
+        fprintf(stderr, "warplab: %s: %s\n", f, wl_ctx_errmsg(ctx));
+        failed++;
+      }
+      if (partial != WLL_STOP_NONE) {
+        char why[64];
+        fflush(stdout);
+        if (partial == WLL_STOP_TIMEOUT)
+          snprintf(why, sizeof why, "stopped by --timeout");
+        else
+          snprintf(why, sizeof why, "interrupted by %s", wll_sig_name(sig));
         fprintf(stderr,
                 "warplab: %s: %s after %llu of %llu runs; the histogram "
                 "is partial\n",
-                argv[i],
-                partial == WLL_STOP_TIMEOUT ? "stopped by --timeout"
-                                            : "interrupted",
-                (unsigned long long)wl_hist_runs(h),
+                f, why, (unsigned long long)wl_hist_runs(h),
                 (unsigned long long)opts.runs);
         if (partial == WLL_STOP_TIMEOUT)
           cut++;
-        else
-          interrupted = 1;
       }
     }
     wl_hist_free(h);
     wl_litmus_free(t);
     wl_ctx_free(ctx);
   }
+  free(files);
   if (fflush(stdout) != 0)
     return 1;
-  return interrupted ? 130 : failed ? 1 : cut ? 3 : 0;
+  return sig ? sig_status(sig) : failed ? 1 : cut ? 3 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -732,6 +1090,7 @@ static int cmd_gen(int argc, char **argv) {
       {"explore", no_argument, NULL, O_EXPLORE},
       {"unroll", required_argument, NULL, O_UNROLL},
       {"families", no_argument, NULL, O_FAMILIES},
+      {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   wl_gen_opts o;
   wl_explore_opts xo;
@@ -739,13 +1098,14 @@ static int cmd_gen(int argc, char **argv) {
   wl_gen *g = NULL;
   const char *dir = NULL;
   int c, modes = 0, list = 0, explore = 0, count_set = 0, rc, failed = 0;
+  int sig = 0;
   uint64_t u, n = 0;
   memset(&o, 0, sizeof o);
   memset(&xo, 0, sizeof xo);
   o.seed = 1;
   opterr = 0;
   optind = 1;
-  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
     const char *v = optarg;
     switch (c) {
     case O_CYCLE:
@@ -842,14 +1202,11 @@ static int cmd_gen(int argc, char **argv) {
         printf("%-6s %s\n", *f, wl_gen_family_cycle(*f));
       return fflush(stdout) != 0;
     }
-    case ':':
-      fprintf(stderr, "warplab gen: %s needs a value (see warplab help)\n",
-              argv[optind - 1]);
-      return 2;
+    case 'h':
+      print_usage(stdout);
+      return 0;
     default:
-      fprintf(stderr, "warplab gen: unknown option '%s' (see warplab help)\n",
-              argv[optind - 1]);
-      return 2;
+      return opt_error("gen", c, argv);
     }
   }
   if (optind < argc) {
@@ -880,9 +1237,17 @@ static int cmd_gen(int argc, char **argv) {
     wl_ctx_free(ctx);
     return 1;
   }
+  xo.should_stop = wll_sig_stop; /* SIGINT/SIGTERM */
   for (;;) {
     const char *text;
     size_t len;
+    if ((sig = wll_sig_take()) != 0) {
+      /* the tests so far are out; say where it stopped */
+      fflush(stdout);
+      fprintf(stderr, "warplab gen: interrupted by %s after %llu tests\n",
+              wll_sig_name(sig), (unsigned long long)n);
+      break;
+    }
     if ((rc = wl_gen_next(g, &text, &len)) != 0) {
       fprintf(stderr, "warplab gen: %s\n", wl_ctx_errmsg(ctx));
       failed++;
@@ -901,7 +1266,9 @@ static int cmd_gen(int argc, char **argv) {
       rc = wl_litmus_parse(ctx, wl_gen_name(g), text, len, &t);
       if (rc == 0)
         rc = wl_explore(ctx, t, &xo, &r);
-      if (rc != 0) {
+      if (rc == WL_ESTOPPED && wll_sig_pending()) {
+        printf("%s Partial\n", wl_gen_name(g)); /* seen at the loop's top */
+      } else if (rc != 0) {
         fprintf(stderr, "warplab gen: %s: %s\n", wl_gen_name(g),
                 wl_ctx_errmsg(ctx));
         failed++;
@@ -927,7 +1294,7 @@ static int cmd_gen(int argc, char **argv) {
   wl_ctx_free(ctx);
   if (fflush(stdout) != 0)
     return 1;
-  return failed ? 1 : 0;
+  return sig ? sig_status(sig) : failed ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -950,11 +1317,13 @@ static int run_msghandler(lua_State *L) {
   return 1;
 }
 
-/* Runs in protected mode: argv[0] is the script, the rest its args. */
+/* Runs in protected mode: argv[k] is the script, those after it its
+ * arguments, those before the command line up to it (arg[-1] ...). */
 static int run_main(lua_State *L) {
   int argc = (int)lua_tointeger(L, 1);
   char **argv = lua_touserdata(L, 2);
-  const char *script = argv[2];
+  int k = (int)lua_tointeger(L, 3);
+  const char *script = argv[k];
   int i, n;
   luaL_openlibs(L);
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
@@ -962,21 +1331,26 @@ static int run_main(lua_State *L) {
   lua_setfield(L, -2, "warplab");
   lua_pop(L, 1);
   /* arg: the script at 0, its arguments from 1, the command below */
-  lua_createtable(L, argc - 3, 3);
+  lua_createtable(L, argc - k - 1, k + 1);
   for (i = 0; i < argc; i++) {
     lua_pushstring(L, argv[i]);
-    lua_rawseti(L, -2, i - 2);
+    lua_rawseti(L, -2, i - k);
   }
   lua_setglobal(L, "arg");
   lua_pushcfunction(L, run_msghandler);
   if (luaL_loadfile(L, strcmp(script, "-") == 0 ? NULL : script) != LUA_OK)
     return lua_error(L);
-  n = argc - 3;
+  n = argc - k - 1;
   luaL_checkstack(L, n + 1, "too many arguments to script");
-  for (i = 3; i < argc; i++)
+  for (i = k + 1; i < argc; i++)
     lua_pushstring(L, argv[i]);
-  if (lua_pcall(L, n, 0, lua_gettop(L) - n - 1) != LUA_OK)
+  /* SIGINT/SIGTERM interrupt the script with an error it may catch */
+  wll_sig_lua(L);
+  if (lua_pcall(L, n, 0, lua_gettop(L) - n - 1) != LUA_OK) {
+    wll_sig_lua(NULL);
     return lua_error(L);
+  }
+  wll_sig_lua(NULL);
   return 0;
 }
 
@@ -1103,11 +1477,24 @@ static void lua_warn_fn(void *ud, const char *msg, int tocont) {
   cont = tocont;
 }
 
+/* warplab run [--] SCRIPT [ARGS...]: argv is main's; options end at the
+ * script (what follows is the script's). */
 static int cmd_run(int argc, char **argv) {
+  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                           {NULL, 0, NULL, 0}};
   static pool P;
   lua_State *L;
-  int rc;
-  if (argc < 3) {
+  int c, k, rc, status = 0;
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc - 1, argv + 1, "+:h", longopts, NULL)) != -1) {
+    if (c != 'h')
+      return opt_error("run", c, argv + 1);
+    print_usage(stdout);
+    return 0;
+  }
+  k = optind + 1; /* the script, in main's argv */
+  if (k >= argc) {
     fprintf(stderr, "warplab run: no script given (see warplab help)\n");
     return 2;
   }
@@ -1125,16 +1512,164 @@ static int cmd_run(int argc, char **argv) {
   lua_pushcfunction(L, run_main);
   lua_pushinteger(L, argc);
   lua_pushlightuserdata(L, argv);
-  rc = lua_pcall(L, 2, 0, 0);
+  lua_pushinteger(L, k);
+  rc = lua_pcall(L, 3, 0, 0);
   if (rc != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "warplab: %s\n",
             msg != NULL ? msg : "(error object is not a string)");
+    /* a script ended by the interrupt error it did not catch: the
+     * signal's status, as for the other commands */
+    if (msg != NULL && strstr(msg, "interrupted by SIGINT") != NULL)
+      status = sig_status(SIGINT);
+    else if (msg != NULL && strstr(msg, "interrupted by SIGTERM") != NULL)
+      status = sig_status(SIGTERM);
   }
   lua_close(L);
   pool_release(&P);
   if (fflush(stdout) != 0)
     return 1;
+  return status ? status : rc == LUA_OK ? 0 : 1;
+}
+
+
+/* warplab report: wl.report{FILE..., output = ...} in a fresh state. */
+typedef struct report_args {
+  const char **files;
+  int nf;
+  const char *out, *title, *model;
+  uint64_t runs, seed, graphs;
+} report_args;
+
+static int report_main(lua_State *L) {
+  const report_args *a = lua_touserdata(L, 1);
+  int i;
+  luaL_openlibs(L);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, luaopen_warplab);
+  lua_setfield(L, -2, "warplab");
+  lua_pop(L, 1);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "warplab");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "report");
+  lua_createtable(L, a->nf, 6);
+  for (i = 0; i < a->nf; i++) {
+    lua_pushstring(L, a->files[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_pushstring(L, a->out);
+  lua_setfield(L, -2, "output");
+  if (a->title != NULL) {
+    lua_pushstring(L, a->title);
+    lua_setfield(L, -2, "title");
+  }
+  if (a->model != NULL) {
+    lua_pushstring(L, a->model);
+    lua_setfield(L, -2, "model");
+  }
+  lua_pushinteger(L, (lua_Integer)a->runs);
+  lua_setfield(L, -2, "runs");
+  lua_pushinteger(L, (lua_Integer)a->seed);
+  lua_setfield(L, -2, "seed");
+  lua_pushinteger(L, (lua_Integer)a->graphs);
+  lua_setfield(L, -2, "graphs");
+  wll_sig_lua(L);
+  lua_call(L, 1, 0);
+  wll_sig_lua(NULL);
+  return 0;
+}
+
+static int cmd_report(int argc, char **argv) {
+  enum { O_RUNS = 256, O_SEED, O_TITLE, O_MODEL, O_GRAPHS };
+  static const struct option longopts[] = {
+      {"output", required_argument, NULL, 'o'},
+      {"runs", required_argument, NULL, O_RUNS},
+      {"seed", required_argument, NULL, O_SEED},
+      {"title", required_argument, NULL, O_TITLE},
+      {"model", required_argument, NULL, O_MODEL},
+      {"graphs", required_argument, NULL, O_GRAPHS},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  report_args a;
+  lua_State *L;
+  int c, rc;
+  memset(&a, 0, sizeof a);
+  a.out = "report.html";
+  a.runs = 1000;
+  a.seed = 1;
+  a.graphs = 4;
+  if ((a.files = malloc((size_t)argc * sizeof *a.files)) == NULL) {
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "-:o:h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 1:
+      a.files[a.nf++] = optarg;
+      break;
+    case 'o':
+      a.out = optarg;
+      break;
+    case O_RUNS:
+      if (parse_count(optarg, 0, 100000000, &a.runs) != 0) {
+        free(a.files);
+        return bad_value("report", "--runs", optarg,
+                         "a number from 0 to 100000000");
+      }
+      break;
+    case O_SEED:
+      if (parse_count(optarg, 0, UINT64_MAX, &a.seed) != 0) {
+        free(a.files);
+        return bad_value("report", "--seed", optarg, "a number");
+      }
+      break;
+    case O_GRAPHS:
+      if (parse_count(optarg, 0, 1000, &a.graphs) != 0) {
+        free(a.files);
+        return bad_value("report", "--graphs", optarg,
+                         "a number from 0 to 1000");
+      }
+      break;
+    case O_TITLE:
+      a.title = optarg;
+      break;
+    case O_MODEL:
+      a.model = optarg;
+      break;
+    case 'h':
+      free(a.files);
+      print_usage(stdout);
+      return 0;
+    default:
+      free(a.files);
+      return opt_error("report", c, argv);
+    }
+  }
+  a.nf = add_rest(argc, argv, a.files, a.nf);
+  if (a.nf == 0) {
+    free(a.files);
+    fprintf(stderr, "warplab report: no file given (see warplab help)\n");
+    return 2;
+  }
+  L = luaL_newstate();
+  if (L == NULL) {
+    free(a.files);
+    fprintf(stderr, "warplab: cannot create a Lua state (out of memory)\n");
+    return 1;
+  }
+  lua_pushcfunction(L, report_main);
+  lua_pushlightuserdata(L, &a);
+  rc = lua_pcall(L, 1, 0, 0);
+  if (rc != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "warplab: report: %s\n",
+            msg != NULL ? msg : "(error object is not a string)");
+  }
+  lua_close(L);
+  free(a.files);
   return rc == LUA_OK ? 0 : 1;
 }
 
@@ -1143,14 +1678,22 @@ int main(int argc, char **argv) {
     print_usage(stderr);
     return 2;
   }
+  /* one signal policy for every command (lsignal.c): SIGINT and SIGTERM
+   * end the work, which reports what it has */
+  if (strcmp(argv[1], "litmus") == 0 || strcmp(argv[1], "sample") == 0 ||
+      strcmp(argv[1], "run") == 0 || strcmp(argv[1], "gen") == 0 ||
+      strcmp(argv[1], "report") == 0)
+    wll_sig_enter();
   if (strcmp(argv[1], "litmus") == 0)
-    return cmd_litmus(argc - 2, argv + 2);
+    return cmd_litmus(argc - 1, argv + 1);
   if (strcmp(argv[1], "sample") == 0)
-    return cmd_sample(argc - 2, argv + 2);
+    return cmd_sample(argc - 1, argv + 1);
   if (strcmp(argv[1], "run") == 0)
     return cmd_run(argc, argv);
   if (strcmp(argv[1], "gen") == 0)
     return cmd_gen(argc - 1, argv + 1);
+  if (strcmp(argv[1], "report") == 0)
+    return cmd_report(argc - 1, argv + 1);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
     print_usage(stdout);

@@ -52,6 +52,13 @@ else
   echo "check: valgrind FAILED: warplab sample"; tail -n 30 /tmp/wl-vg.$$
   fail=1
 fi
+# the Lua-level allocation-failure sweep, every 50th failure point
+if (cd "$ROOT" && $VG "$B/tests/lalloc" --step 50 "$SHARED") > /tmp/wl-vg.$$ 2>&1; then
+  echo "check: valgrind clean: tests/lalloc --step 50"
+else
+  echo "check: valgrind FAILED: tests/lalloc"; tail -n 30 /tmp/wl-vg.$$
+  fail=1
+fi
 for t in "$ROOT"/tests/lua/*.lua; do
   if (cd "$ROOT" && $VG "$B/warplab" run "tests/lua/$(basename "$t")" "$SHARED") > /tmp/wl-vg.$$ 2>&1; then
     echo "check: valgrind clean: warplab run tests/lua/$(basename "$t")"

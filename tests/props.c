@@ -13,7 +13,12 @@
  *            changes nothing (states mapped back through the renaming).
  *
  *   props [--count N] [--seed S] [--runs R] [--model CAT] [--keep DIR]
- *         [--only cat,sc,sample,variant] [--large] [--from FILE...]
+ *         [--only cat,sc,sample,variant] [--large] [--timeout S]
+ *         [--from FILE...]
+ *
+ * A test whose exploration passes a limit of the explorer or takes
+ * longer than --timeout seconds (default 10) is skipped and listed
+ * ("SKIP name: why"), never counted as passing.
  *
  * One line per failure ("FAIL property test: why") with the test's text
  * (and DIR/NAME.litmus with --keep); then a summary line
@@ -38,6 +43,9 @@ typedef struct stats {
 } stats;
 
 static const char *keep_dir;
+/* Each exploration may take this long (--timeout); a test that takes
+ * longer is reported as skipped, never counted as passing. */
+static double per_test = 10.0, deadline;
 
 static double now(void) {
   struct timespec ts;
@@ -116,11 +124,18 @@ static int subset(const wl_result *a, const wl_result *b, char *why,
   return 1;
 }
 
+static int past_deadline(void *ud) {
+  (void)ud;
+  return now() > deadline;
+}
+
 static int explore(wl_ctx *ctx, const wl_litmus *t, const wl_model *m,
                    wl_result **r) {
   wl_explore_opts o;
   memset(&o, 0, sizeof o);
   o.model = m;
+  o.should_stop = past_deadline;
+  deadline = now() + per_test;
   return wl_explore(ctx, t, &o, r);
 }
 
@@ -253,8 +268,11 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
   rc = explore(ctx, t, NULL, &r);
   st->t_fast += now() - t0;
   if (rc != 0) {
-    if (rc == WL_EUNSUPPORTED || rc == WL_ELIMIT) {
+    if (rc == WL_EUNSUPPORTED || rc == WL_ELIMIT || rc == WL_ESTOPPED) {
       st->skipped++;
+      printf("SKIP %s: %s\n", name,
+             rc == WL_ESTOPPED ? "the explorer took longer than --timeout"
+                               : wl_ctx_errmsg(ctx));
     } else {
       fail(st, "explore", name, text, wl_ctx_errmsg(ctx));
     }
@@ -269,7 +287,12 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
     if (now() - t0 > 1.0)
       fprintf(stderr, "props: slow: the cat evaluator took %.1f s on %s\n",
               now() - t0, name);
-    if (rc != 0) {
+    if (rc == WL_ESTOPPED || rc == WL_ELIMIT) {
+      st->skipped++;
+      printf("SKIP %s: the cat evaluator: %s\n", name,
+             rc == WL_ESTOPPED ? "took longer than --timeout"
+                               : wl_ctx_errmsg(ctx));
+    } else if (rc != 0) {
       snprintf(why, sizeof why, "the cat evaluator fails: %s",
                wl_ctx_errmsg(ctx));
       fail(st, "cat", name, text, why);
@@ -413,6 +436,7 @@ int main(int argc, char **argv) {
       {"only", required_argument, NULL, 'o'},
       {"from", no_argument, NULL, 'f'},
       {"large", no_argument, NULL, 'L'},
+      {"timeout", required_argument, NULL, 't'},
       {NULL, 0, NULL, 0}};
   unsigned long count = 2000, i;
   uint64_t seed = 1, runs = 200;
@@ -453,6 +477,9 @@ int main(int argc, char **argv) {
       break;
     case 'L':
       large = 1;
+      break;
+    case 't':
+      per_test = strtod(optarg, NULL);
       break;
     default:
       fprintf(stderr, "usage: props [--count N] [--seed S] [--runs R] "
@@ -511,7 +538,7 @@ int main(int argc, char **argv) {
                  seed + i);
     }
   }
-  printf("props: %lu tests, %lu failures, %lu skipped (too large), %lu "
+  printf("props: %lu tests, %lu failures, %lu skipped (over a limit), %lu "
          "states; seconds: explorer %.2f, cat %.2f, sc %.2f, sample %.2f, "
          "variant %.2f, total %.2f\n",
          st.tests, st.failures, st.skipped, st.states, st.t_fast, st.t_cat,

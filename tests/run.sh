@@ -13,6 +13,7 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$ROOT/tests/stages.sh"
 
 # 1. unit tests (cmocka): count its PASSED/FAILED lines
 for t in "$B"/tests/test_*; do
@@ -75,75 +76,18 @@ for t in "$ROOT"/scripts/examples/*.lua; do
 done
 echo "tour: done"
 
-# 4. conformance: every row of PTXv6_0-expected.csv, and the proxy rows of
-# PTXv7_5-expected.csv must parse and the built-in explorer refuse them
-C="$SHARED/conformance/dat3m"
-if [ -d "$C" ]; then
-  out=$("$B/tests/conformance" "$C/expected/PTXv6_0-expected.csv" "$C/PTX" \
-        --proxy "$C/expected/PTXv7_5-expected.csv" 2>&1)
-  m=$(printf '%s\n' "$out" | grep -c '^ok ')
-  x=$(printf '%s\n' "$out" | grep -c '^MISMATCH')
-  pass=$((pass + m))
-  fail=$((fail + x))
-  printf '%s\n' "$out" | grep -E '^MISMATCH|^conformance:'
-  # the second engine: the cat files evaluated literally, on the v6.0
-  # rows (the ISA reading, the default, and Dat3M's file as written) and
-  # on every v7.5 row (proxies included)
-  for run in "PTXv6_0 ptx-v6.0-isa.cat" "PTXv6_0 ptx-v6.0.cat" \
-             "PTXv7_5 ptx-v7.5.cat"; do
-    set -- $run
-    out=$("$B/tests/conformance" --model "$SHARED/spec/$2" \
-          "$C/expected/$1-expected.csv" "$C/PTX" 2>&1)
-    rc=$?
-    m=$(printf '%s\n' "$out" | grep -c '^ok ')
-    x=$(printf '%s\n' "$out" | grep -c '^MISMATCH')
-    want=$(grep -c '^litmus/PTX/' "$C/expected/$1-expected.csv")
-    pass=$((pass + m))
-    fail=$((fail + x))
-    if [ "$m" -ne "$want" ] || { [ $rc -ne 0 ] && [ "$x" -eq 0 ]; }; then
-      bad "conformance --model $2: $m of $want rows matched, exit $rc"
-    fi
-    printf '%s\n' "$out" | grep -E '^MISMATCH|^conformance:'
-  done
+# 5. conformance (tests/stages.sh): every Dat3M row, with the built-in
+# explorer and with the cat files evaluated literally
+if [ -d "$SHARED/conformance/dat3m" ]; then
+  stage_conformance
 else
-  bad "conformance corpus not found at $C (set WARPLAB_SHARED)"
+  bad "conformance corpus not found at $SHARED/conformance (set WARPLAB_SHARED)"
 fi
 
-# 6. the simulator: every outcome sampled from every v6.0 test and every
-# tour file (10,000 runs, both profiles) is allowed by the explorer; and
-# the H100 profile shows weak outcomes where the H100 did and never where
-# it did not (tests/hw/expect.txt)
-if [ -d "$C" ] && [ -x "$B/tests/soundness" ]; then
-  files=$(sed -n 's|^litmus/PTX/\([^,]*\),.*|\1|p' "$C/expected/PTXv6_0-expected.csv" | tr -d '\r' | sed "s|^|$C/PTX/|")
-  # shellcheck disable=SC2086
-  out=$("$B/tests/soundness" 10000 $files "$ROOT"/scripts/litmus/*.litmus 2>&1)
-  m=$(printf '%s\n' "$out" | grep -c '^ok ')
-  x=$(printf '%s\n' "$out" | grep -c -v '^ok ')
-  pass=$((pass + m))
-  fail=$((fail + x))
-  printf '%s\n' "$out" | grep -v '^ok ' | head -n 20
-  echo "soundness: $m files sampled within the model, $x not"
-  out=$("$B/tests/soundness" 200000 "$ROOT"/tests/hw/*.litmus 2>&1)
-  # a third column, the H100's rate per 200,000, must hold within a
-  # factor of 3
-  while read -r name want rate; do
-    case "$name" in ''|'#'*) continue ;; esac
-    seen=$(printf '%s\n' "$out" | sed -n "s|^ok .*/$name.litmus (condition seen: weak [0-9]*, h100 \([0-9]*\);.*|\1|p")
-    if [ -z "$seen" ]; then
-      bad "hw $name: no result"
-    elif { [ "$want" = yes ] && [ "$seen" -gt 0 ]; } ||
-         { [ "$want" = no ] && [ "$seen" -eq 0 ]; }; then
-      if [ -n "$rate" ] &&
-         ! awk -v s="$seen" -v r="$rate" 'BEGIN { exit !(s >= r / 3 && s <= r * 3) }'; then
-        bad "hw $name: h100 profile saw the weak outcome $seen times (the H100: $rate, want within a factor of 3)"
-      else
-        ok
-      fi
-    else
-      bad "hw $name: h100 profile saw the weak outcome $seen times (want $want)"
-    fi
-  done < "$ROOT/tests/hw/expect.txt"
-  echo "hw: done"
+# 6. the simulator (tests/stages.sh): every sampled outcome is allowed by
+# the explorer, and the H100 profile matches the H100's shape
+if [ -d "$SHARED/conformance/dat3m" ]; then
+  stage_soundness
 fi
 
 # 7. properties on generated tests (tests/props.c): the explorer against
@@ -155,7 +99,7 @@ if [ -x "$B/tests/props" ] && [ -d "$SHARED/spec" ]; then
   out=$("$B/tests/props" --count "${PROPS_COUNT:-2000}" \
         --model "$SHARED/spec/ptx-v6.0-isa.cat" 2>&1)
   rc=$?
-  printf '%s\n' "$out" | grep -E '^FAIL|^props:' | head -n 40
+  printf '%s\n' "$out" | grep -E '^FAIL|^SKIP|^props:' | head -n 40
   n=$(printf '%s\n' "$out" | sed -n 's/^props: \([0-9]*\) tests, \([0-9]*\) failures.*/\1 \2/p')
   set -- $n
   if [ $rc -eq 0 ] && [ "${1:-0}" -ge "${PROPS_COUNT:-2000}" ] &&

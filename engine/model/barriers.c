@@ -48,6 +48,16 @@ static int barrier_divergence(xp *x, const bsched *s, const exe *E, int th,
              w->cta, (long long)E->ev[e].bar_id, n ? others : "another thread");
 }
 
+/* The place of the first barrier of the schedule, for its limits. */
+static const char *bs_place(const xp *x, const bsched *s, const exe *E,
+                            char *buf, size_t n) {
+  int th;
+  for (th = 0; th < x->t->nthreads; th++)
+    if (s->nb[th] > 0)
+      return wl__xp_ev_place(x, th, &E->ev[s->bev[th][0]], buf, n);
+  return wl__xp_ev_place(x, -1, NULL, buf, n);
+}
+
 static int bs_record(xp *x, bsched *s, const exe *E) {
   int th, i, k;
   /* a thread blocked before the end of its program hangs: the execution
@@ -67,9 +77,12 @@ static int bs_record(xp *x, bsched *s, const exe *E) {
   if (s->nout == s->capout) {
     int cap = s->capout ? s->capout * 2 : 4;
     void *p;
-    if (cap > 4096)
+    if (cap > 4096) {
+      char where[300];
       return x->err = wl__err(x->ctx, WL_ELIMIT,
-                              "%s: too many barrier schedules", x->t->name);
+                              "%s: too many barrier schedules",
+                              bs_place(x, s, E, where, sizeof where));
+    }
     p = wl__realloc(x->ctx, s->out, (size_t)s->capout * sizeof *s->out,
                     (size_t)cap * sizeof *s->out);
     if (p == NULL)
@@ -88,9 +101,12 @@ static int bs_record(xp *x, bsched *s, const exe *E) {
  * bar.sync waits for its phase, bar.arrive does not. */
 static int bs_dfs(xp *x, bsched *s, const exe *E) {
   int th, moved = 0;
-  if (++s->steps > 2000000)
+  if (++s->steps > 2000000) {
+    char where[300];
     return x->err = wl__err(x->ctx, WL_ELIMIT,
-                            "%s: too many barrier interleavings", x->t->name);
+                            "%s: too many barrier interleavings",
+                            bs_place(x, s, E, where, sizeof where));
+  }
   for (th = 0; th < x->t->nthreads && !x->err; th++) {
     int e, key, k, done = 0;
     if (s->waiting[th] || s->pos[th] >= s->nb[th])

@@ -39,8 +39,10 @@ static int is_strong(const wl_ev *e) {
 /* Builds the static relations of a combination of traces. */
 int wl__xp_build_exe(xp *x, exe *E) {
   const wl_litmus *t = x->t;
-  int th, i, j, n = 0, l;
+  int th, i, j, n = 0, l, bth = -1;
   uint64_t used = 0;
+  const wl_ev *bev = NULL; /* toobig: the event past the limit */
+  char where[300];
   memset(E->initloc, -1, sizeof E->initloc);
   /* which locations are accessed */
   for (th = 0; th < t->nthreads; th++) {
@@ -74,8 +76,11 @@ int wl__xp_build_exe(xp *x, exe *E) {
     const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
     if (tr->cut)
       E->cut = 1;
-    if (n + tr->nev > WL_MAX_EVENTS)
+    if (n + tr->nev > WL_MAX_EVENTS) {
+      bth = th;
+      bev = &ev[n < WL_MAX_EVENTS ? WL_MAX_EVENTS - n : 0];
       goto toobig;
+    }
     for (i = 0; i < tr->nev; i++) {
       E->ev[n + i] = ev[i];
       E->thread[n + i] = (int8_t)th;
@@ -126,7 +131,9 @@ int wl__xp_build_exe(xp *x, exe *E) {
           return x->err = wl__err(x->ctx, WL_ELIMIT,
                                   "%s: more than %d fence.sc in one "
                                   "execution",
-                                  t->name, WL_MAX_SCF);
+                                  wl__xp_ev_place(x, E->thread[i], e, where,
+                                                  sizeof where),
+                                  WL_MAX_SCF);
         E->setSC |= b;
         E->scf[E->nscf++] = i;
       }
@@ -193,5 +200,6 @@ toobig:
                           "%s: an execution has more than %d events (the "
                           "explorer's limit); lower --unroll or split the "
                           "test",
-                          t->name, WL_MAX_EVENTS);
+                          wl__xp_ev_place(x, bth, bev, where, sizeof where),
+                          WL_MAX_EVENTS);
 }

@@ -558,7 +558,8 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
         const wl_ev *ev = WL_VEC_PTR(&x->pool[o].ev, wl_ev, tr->ev0);
         for (i = 0; i < tr->nev; i++)
           if (ev[i].type == EV_W) {
-            int a = wl__xp_dom_add(x, &x->dom[ev[i].loc], ev[i].val, ev[i].loc);
+            int a = wl__xp_dom_add(x, &x->dom[ev[i].loc], ev[i].val,
+                                   ev[i].loc, o, &ev[i]);
             if (a < 0)
               return x->err;
             if (a > 0)
@@ -678,7 +679,7 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
     wl__vec_init(&x->pool[i].ch, sizeof(int));
   }
   for (l = 0; l < t->nlocs; l++)
-    if (wl__xp_dom_add(x, &x->dom[l], t->locinit[l], l) < 0)
+    if (wl__xp_dom_add(x, &x->dom[l], t->locinit[l], l, -1, NULL) < 0)
       goto fail;
   /* the value-domain fixpoint */
   for (;;) {

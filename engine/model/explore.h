@@ -99,7 +99,12 @@ typedef struct bsched {
  * calls the progress callback now and then. */
 int wl__xp_stop(xp *x);
 /* traces.c */
-int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc);
+int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc, int th,
+                   const wl_ev *at);
+/* "file:line:col" of event e of thread th (either may be missing), for
+ * the messages of limits; written into buf. */
+const char *wl__xp_ev_place(const xp *x, int th, const wl_ev *e, char *buf,
+                            size_t n);
 int wl__xp_dom_has(const vdom *d, int64_t v);
 int wl__xp_gen_traces(xp *x);
 int wl__xp_check_shared(xp *x);

@@ -26,10 +26,34 @@ int wl__xp_dom_has(const vdom *d, int64_t v) {
   return 0;
 }
 
+/* Where event e of thread th comes from, for the limit errors:
+ * "file:line:col" of its instruction, "file:line" for a callback
+ * thread's event, the test's file (or name) when neither is known. */
+const char *wl__xp_ev_place(const xp *x, int th, const wl_ev *e, char *buf,
+                            size_t n) {
+  const wl_litmus *t = x->t;
+  const char *f = t->filename ? t->filename : t->name;
+  const wl_thread *w = th >= 0 && th < t->nthreads ? &t->threads[th] : NULL;
+  if (e != NULL && w != NULL && e->insn >= 0 && e->insn < w->ninsns &&
+      w->insns[e->insn].line > 0)
+    snprintf(buf, n, "%s:%d:%d", f, w->insns[e->insn].line,
+             w->insns[e->insn].col);
+  else if (e != NULL && e->line > 0)
+    snprintf(buf, n, "%s:%d", f, e->line);
+  else if (w != NULL && w->line > 0)
+    snprintf(buf, n, "%s:%d", f, w->line);
+  else
+    snprintf(buf, n, "%s", f);
+  return buf;
+}
+
 /* Inserts v keeping the domain sorted; 1 if added, 0 if present, <0 on
- * error. */
-int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc) {
+ * error.  at (thread th) is the write that brings v, NULL for an initial
+ * value: the limit's message names its place. */
+int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc, int th,
+                   const wl_ev *at) {
   int i;
+  char where[300];
   if (wl__xp_dom_has(d, v))
     return 0;
   if (d->n >= WL_MAX_VALUES)
@@ -38,7 +62,8 @@ int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc) {
                        "%s: location '%s' can hold more than %d values; the "
                        "explorer needs a finite value domain (bound the loops "
                        "that compute stored values)",
-                       x->t->name, x->t->locnames[loc], WL_MAX_VALUES);
+                       wl__xp_ev_place(x, th, at, where, sizeof where),
+                       x->t->locnames[loc], WL_MAX_VALUES);
   if (d->n == d->cap) {
     int cap = d->cap ? d->cap * 2 : 8;
     int64_t *p = wl__realloc(x->ctx, d->v, (size_t)d->cap * sizeof *p,
@@ -102,10 +127,14 @@ static void emit_trace(tgen *g, int cut) {
   if (x->err)
     return;
   if (p->traces.n >= WL_MAX_TRACES) {
+    char where[300];
     x->err = wl__err(x->ctx, WL_ELIMIT,
                      "%s: thread %s has more than %d traces; lower --unroll "
                      "or simplify the test",
-                     x->t->name, g->thr->name, WL_MAX_TRACES);
+                     wl__xp_ev_place(x, g->th,
+                                     g->nev ? &g->ev[g->nev - 1] : NULL,
+                                     where, sizeof where),
+                     g->thr->name, WL_MAX_TRACES);
     return;
   }
   tr = wl__vec_push(x->ctx, &p->traces);
@@ -154,10 +183,10 @@ static int push_ev(tgen *g, const wl_insn *in, int type) {
   wl_ev *e;
   if (g->nev >= WL_MAX_TEV) {
     g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
-                        "%s:%d: thread %s executes more than %d memory "
+                        "%s:%d:%d: thread %s executes more than %d memory "
                         "events in one trace; lower --unroll",
                         g->x->t->filename ? g->x->t->filename : g->x->t->name,
-                        in->line, g->thr->name, WL_MAX_TEV);
+                        in->line, in->col, g->thr->name, WL_MAX_TEV);
     return -1;
   }
   e = &g->ev[g->nev];
@@ -659,9 +688,14 @@ static int tb_result(wl_tb *tb, const char *name, int64_t value) {
   r = wl__thread_reg(g->x->ctx, (wl_thread *)g->thr, name, strlen(name));
   if (r == -2)
     return g->x->err = wl__err(g->x->ctx, WL_ENOMEM, "out of memory");
-  if (r < 0)
-    return wl__err(g->x->ctx, WL_ELIMIT, "thread %s: more than %d results",
+  if (r < 0) {
+    char where[300];
+    return wl__err(g->x->ctx, WL_ELIMIT, "%s: thread %s: more than %d results",
+                   wl__xp_ev_place(g->x, g->th,
+                                   g->nev ? &g->ev[g->nev - 1] : NULL, where,
+                                   sizeof where),
                    g->thr->name, WL_MAX_REGS);
+  }
   g->regs[r] = value;
   return 0;
 }

@@ -547,6 +547,21 @@ static int operand(parser *p, wl_thread *th, const tok *t, wl_operand *o,
   }
 }
 
+/* A barrier's thread count given as a constant must be positive: PTX
+ * requires a non-zero count wherever one is given.  The ISA also wants
+ * a multiple of the warp size; litmus tests count threads, each thread
+ * standing for one (Dat3M's corpus has "bar.cta.sync 1, 1, 2"), so that
+ * rule is not applied here.  A count in a register is read when the
+ * test runs. */
+static int bar_count_ok(parser *p, const tok *t) {
+  if (t->kind == T_NUM && t->num <= 0)
+    return perr(p, WL_ESYNTAX, t->line, t->col,
+                "barrier thread count %lld: a count must be positive "
+                "(leave it out for every thread of the CTA)",
+                (long long)t->num);
+  return 0;
+}
+
 static int need_reg(parser *p, wl_thread *th, const tok *t, int *reg) {
   int r;
   if (t->kind != T_WORD || !is_regname(t->s, t->n)) {
@@ -941,7 +956,9 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
         return r;
       if (nops == 3) {
         in->has_count = 1;
-        return operand(p, th, ops[2], &in->b, "a thread count");
+        if ((r = operand(p, th, ops[2], &in->b, "a thread count")) != 0)
+          return r;
+        return bar_count_ok(p, ops[2]);
       }
       return 0;
     }
@@ -954,9 +971,17 @@ static int parse_insn(parser *p, wl_thread *th, const cell *c, wl_insn *in,
                                                  : "bar.sync id{, count}");
     if ((r = operand(p, th, ops[0], &in->a, "a barrier id")) != 0)
       return r;
+    /* PTX ISA, bar: "a logical barrier resource ... with value 0
+     * through 15" */
+    if (ops[0]->kind == T_NUM && (ops[0]->num < 0 || ops[0]->num > 15))
+      return perr(p, WL_ESYNTAX, ops[0]->line, ops[0]->col,
+                  "barrier id %lld out of range (PTX has barriers 0 to 15)",
+                  (long long)ops[0]->num);
     if (nops == 2) {
       in->has_count = 1;
-      return operand(p, th, ops[1], &in->b, "a thread count");
+      if ((r = operand(p, th, ops[1], &in->b, "a thread count")) != 0)
+        return r;
+      return bar_count_ok(p, ops[1]);
     }
     return 0;
   }
@@ -1450,10 +1475,28 @@ static int cond_atom(parser *p, wl_atom *a) {
     return 0;
   }
   if (p->t.kind == T_WORD && !is_regname(p->t.s, p->t.n)) {
-    int l = loc_of(p, &p->t);
-    if (l < 0)
-      return l;
+    tok w = p->t;
+    int l;
     next(p);
+    if (is_p(p, "[")) {
+      /* an element of an array the bindings declared (wl.litmus init =
+       * { a = {...} } makes locations "a[0]", "a[1]", ...): it must
+       * exist, since an element is no location of its own to declare */
+      char nm[128];
+      next(p);
+      if (p->t.kind != T_NUM || p->t.num < 0)
+        return expected(p, "an element index");
+      snprintf(nm, sizeof nm, "%.*s[%lld]", (int)(w.n > 80 ? 80 : w.n), w.s,
+               (long long)p->t.num);
+      next(p);
+      if (expect_p(p, "]"))
+        return p->err;
+      if ((l = wl_litmus_location(p->lt, nm)) < 0)
+        return perr(p, WL_ESYNTAX, w.line, w.col,
+                    "'%s' is no element of an array of the test", nm);
+    } else if ((l = loc_of(p, &w)) < 0) {
+      return l;
+    }
     a->kind = AT_LOC;
     a->loc = l;
     return 0;

@@ -700,6 +700,45 @@ static SIM_HOT void step_thread(sim *s, uint64_t *r, const knobs *k,
 /* ---------------------------------------------------------------- */
 /* Histograms                                                        */
 
+/* The outcomes' index: open addressing over a hash of the values,
+ * slots holding outcome index + 1 (0: empty), in the histogram's current
+ * layout.  Invariant: every outcome of the histogram is in it, so that
+ * finding an outcome (once per sampled run, once per outcome merged,
+ * once per final state of the SC search) costs O(1) however many
+ * distinct outcomes there are; a histogram of a test with tens of
+ * thousands of them once took minutes to merge and write. */
+typedef struct otab {
+  uint32_t *slot;
+  size_t cap; /* a power of two, at least twice the outcomes, or 0 */
+} otab;
+
+/* Each value is mixed in before the next (a sum of weighted values
+ * clustered outcomes of small values: 7 probes a lookup), then
+ * MurmurHash3's 64-bit finaliser. */
+static uint64_t vals_hash(const int64_t *v, int n) {
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  int i;
+  for (i = 0; i < n; i++) {
+    x = (x ^ (uint64_t)v[i]) * 0x100000001b3ull;
+    x ^= x >> 29;
+  }
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+
+/* Whether two outcomes' values are equal (a loop: outcomes are a few
+ * values, and this runs once per sampled run). */
+static int same_vals(const int64_t *a, const int64_t *b, int n) {
+  uint64_t d = 0; /* one branch at the end: outcomes differ anywhere */
+  int i;
+  for (i = 0; i < n; i++)
+    d |= (uint64_t)(a[i] ^ b[i]);
+  return d == 0;
+}
+
 typedef struct hout {
   int64_t *vals;
   uint64_t count;
@@ -718,6 +757,9 @@ struct wl_hist {
   uint64_t runs, hung;
   hout *o;
   size_t n, cap;
+  otab idx; /* every outcome of o, by its values */
+  int (*stop)(void *ud); /* wl_hist_set_stop */
+  void *stop_ud;
   /* The layout of the values (lay): each thread's slice holds the
    * test's registers as they were when the histogram was made (tregs),
    * then the results of a callback thread that are no register of the
@@ -780,20 +822,85 @@ static int hist_reg(const wl_hist *h, int th, const char *name) {
   return -1;
 }
 
+/* A table with room for n outcomes: *cap slots, a power of two at
+ * least 2n (and 64); NULL when out of memory or n is too large. */
+static uint32_t *otab_alloc(wl_ctx *ctx, size_t n, size_t *cap) {
+  size_t c = 64;
+  if (n >= UINT32_MAX - 1 || n > SIZE_MAX / 2 / sizeof(uint32_t))
+    return NULL;
+  while (c < 2 * n)
+    c *= 2;
+  *cap = c;
+  return wl__calloc(ctx, c * sizeof(uint32_t));
+}
+
+static void otab_put(wl_hist *h, size_t i) {
+  size_t m = h->idx.cap - 1, j = vals_hash(h->o[i].vals, h->lay.nvals) & m;
+  while (h->idx.slot[j] != 0)
+    j = (j + 1) & m;
+  h->idx.slot[j] = (uint32_t)(i + 1);
+}
+
+/* Indexes every outcome anew into slot (cap entries, zeroed here), which
+ * replaces the index (after a change of layout, or to make room). */
+static void otab_fill(wl_hist *h, uint32_t *slot, size_t cap) {
+  size_t i;
+  if (slot != h->idx.slot) {
+    wl__free(h->ctx, h->idx.slot, h->idx.cap * sizeof *h->idx.slot);
+    h->idx.slot = slot;
+    h->idx.cap = cap;
+  }
+  memset(h->idx.slot, 0, h->idx.cap * sizeof *h->idx.slot);
+  for (i = 0; i < h->n; i++)
+    otab_put(h, i);
+}
+
+/* Makes room in the index for `more` outcomes beyond h->n; 0 or
+ * WL_ENOMEM (the index is then as it was). */
+static int otab_reserve(wl_hist *h, size_t more) {
+  size_t cap = 0;
+  uint32_t *slot;
+  if (more > SIZE_MAX / 4 - h->n)
+    return WL_ENOMEM;
+  if (2 * (h->n + more) <= h->idx.cap && h->n + more < UINT32_MAX - 1)
+    return 0;
+  if ((slot = otab_alloc(h->ctx, h->n + more, &cap)) == NULL)
+    return WL_ENOMEM;
+  otab_fill(h, slot, cap);
+  return 0;
+}
+
+/* The index of the outcome with these values (in h's layout), or -1. */
+static long hist_find(const wl_hist *h, const int64_t *vals) {
+  size_t m, j;
+  uint32_t k;
+  if (h->idx.cap == 0)
+    return -1;
+  m = h->idx.cap - 1;
+  for (j = vals_hash(vals, h->lay.nvals) & m; (k = h->idx.slot[j]) != 0;
+       j = (j + 1) & m)
+    if (same_vals(h->o[k - 1].vals, vals, h->lay.nvals))
+      return (long)k - 1;
+  return -1;
+}
+
 /* Adds a result name to thread th's slice: every outcome so far gets
  * the value 0 for it (a result a run did not report is 0, as in the
  * explorer).  All or nothing.  Returns its index or a WL_E* code. */
 static int hist_add_name(wl_hist *h, int th, const char *name) {
   int k = nreg(h, th), at = h->lay.regoff[th] + k, nv = h->lay.nvals;
-  size_t i;
+  size_t i, scap = 0;
   int64_t **nvals;
+  uint32_t *slot;
   char *c;
   if (k >= WL_MAX_REGS)
     return wl__err(h->ctx, WL_ELIMIT, "thread %s: more than %d results",
                    h->t->threads[th].name, WL_MAX_REGS);
   c = wl__strndup(h->ctx, name, strlen(name));
   nvals = wl__calloc(h->ctx, (h->n + 1) * sizeof *nvals);
-  if (c == NULL || nvals == NULL)
+  /* the index is rebuilt for the new layout, in a table made first */
+  slot = otab_alloc(h->ctx, h->n + 1, &scap);
+  if (c == NULL || nvals == NULL || slot == NULL)
     goto nomem;
   for (i = 0; i < h->n; i++) {
     nvals[i] = wl__alloc(h->ctx, (size_t)(nv + 1) * sizeof(int64_t));
@@ -812,8 +919,10 @@ static int hist_add_name(wl_hist *h, int th, const char *name) {
   wl__free(h->ctx, nvals, (h->n + 1) * sizeof *nvals);
   h->xname[th][h->nx[th]++] = c;
   hist_relayout(h);
+  otab_fill(h, slot, scap);
   return k;
 nomem:
+  wl__free(h->ctx, slot, scap * sizeof *slot);
   if (nvals != NULL)
     for (i = 0; i < h->n; i++)
       wl__free(h->ctx, nvals[i], (size_t)(nv + 1) * sizeof(int64_t));
@@ -822,13 +931,15 @@ nomem:
   return wl__err(h->ctx, WL_ENOMEM, "out of memory");
 }
 
+/* Counts c runs of the outcome vals, adding it (with sat) when new. */
 static int hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c) {
-  size_t i;
-  for (i = 0; i < h->n; i++)
-    if (memcmp(h->o[i].vals, vals, (size_t)h->lay.nvals * sizeof *vals) == 0) {
-      h->o[i].count += c;
-      return 0;
-    }
+  long k = hist_find(h, vals);
+  if (k >= 0) {
+    h->o[k].count += c;
+    return 0;
+  }
+  if (otab_reserve(h, 1) != 0)
+    return WL_ENOMEM;
   if (h->n == h->cap) {
     size_t cap = h->cap ? h->cap * 2 : 16;
     hout *p = wl__realloc(h->ctx, h->o, h->cap * sizeof *p, cap * sizeof *p);
@@ -844,6 +955,7 @@ static int hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c) {
   h->o[h->n].count = c;
   h->o[h->n].sat = sat;
   h->n++;
+  otab_put(h, h->n - 1);
   return 0;
 }
 
@@ -854,6 +966,7 @@ void wl_hist_free(wl_hist *h) {
   for (i = 0; i < h->n; i++)
     wl__free(h->ctx, h->o[i].vals, (size_t)h->lay.nvals * sizeof(int64_t));
   wl__free(h->ctx, h->o, h->cap * sizeof *h->o);
+  wl__free(h->ctx, h->idx.slot, h->idx.cap * sizeof *h->idx.slot);
   wl__free(h->ctx, h->weak, h->nweak);
   wl__strfree(h->ctx, h->cond);
   {
@@ -863,83 +976,6 @@ void wl_hist_free(wl_hist *h) {
         wl__strfree(h->ctx, h->xname[th][k]);
   }
   wl__free(h->ctx, h, sizeof *h);
-}
-
-/* Whether two outcomes' values are equal (a loop: outcomes are a few
- * values, and this runs once per sampled run). */
-static int same_vals(const int64_t *a, const int64_t *b, int n) {
-  uint64_t d = 0; /* one branch at the end: outcomes differ anywhere */
-  int i;
-  for (i = 0; i < n; i++)
-    d |= (uint64_t)(a[i] ^ b[i]);
-  return d == 0;
-}
-
-/* The index of the outcome with these values, or -1. */
-static long hist_find(const wl_hist *h, const int64_t *vals) {
-  size_t i;
-  for (i = 0; i < h->n; i++)
-    if (same_vals(h->o[i].vals, vals, h->lay.nvals))
-      return (long)i;
-  return -1;
-}
-
-/* The sampler's index of outcomes: open addressing over a hash of the
- * values, slots holding outcome index + 1 (0: empty).  Built for one
- * layout (nvals); rebuilt when a callback thread adds a result name. */
-typedef struct otab {
-  uint32_t *slot;
-  size_t cap; /* a power of two, at least twice the outcomes */
-  int nvals;
-} otab;
-
-static uint64_t vals_hash(const int64_t *v, int n) {
-  uint64_t x = 0, c = 0x9e3779b97f4a7c15ull;
-  int i;
-  for (i = 0; i < n; i++, c += 0x3c6ef372fe94f82aull)
-    x += (uint64_t)v[i] * (c | 1);
-  x ^= x >> 31;
-  x *= 0xbf58476d1ce4e5b9ull;
-  return x ^ (x >> 29);
-}
-
-static void otab_put(otab *ot, const wl_hist *h, size_t i) {
-  size_t m = ot->cap - 1, j = vals_hash(h->o[i].vals, ot->nvals) & m;
-  while (ot->slot[j] != 0)
-    j = (j + 1) & m;
-  ot->slot[j] = (uint32_t)(i + 1);
-}
-
-/* Makes room for one more outcome in h's layout; 0 or WL_ENOMEM. */
-static int otab_reserve(otab *ot, const wl_hist *h) {
-  size_t cap = ot->cap ? ot->cap : 64, i;
-  uint32_t *slot;
-  if (ot->nvals == h->lay.nvals && 2 * (h->n + 1) <= ot->cap)
-    return 0;
-  while (2 * (h->n + 1) > cap)
-    cap *= 2;
-  if (h->n + 1 > UINT32_MAX - 1 ||
-      (slot = wl__calloc(h->ctx, cap * sizeof *slot)) == NULL)
-    return WL_ENOMEM;
-  wl__free(h->ctx, ot->slot, ot->cap * sizeof *ot->slot);
-  ot->slot = slot;
-  ot->cap = cap;
-  ot->nvals = h->lay.nvals;
-  for (i = 0; i < h->n; i++)
-    otab_put(ot, h, i);
-  return 0;
-}
-
-/* The index of the outcome with these values, or -1 (the table is in
- * h's layout). */
-static long otab_find(const otab *ot, const wl_hist *h, const int64_t *vals) {
-  size_t m = ot->cap - 1, j;
-  uint32_t k;
-  for (j = vals_hash(vals, ot->nvals) & m; (k = ot->slot[j]) != 0;
-       j = (j + 1) & m)
-    if (same_vals(h->o[k - 1].vals, vals, ot->nvals))
-      return (long)k - 1;
-  return -1;
 }
 
 /* Whether two histograms of one test lay their values out alike. */
@@ -969,7 +1005,8 @@ static void map_vals(const wl_hist *into, const int *map, const int64_t *from,
 /* Room for every new outcome is made first, so that an allocation
  * failure leaves into's counts as they were (result names from's runs
  * reported and into's did not may have been added, each 0 in into's
- * outcomes). */
+ * outcomes).  Each of from's outcomes is looked up in into's index:
+ * O(1) each, so a merge costs O(from's outcomes). */
 int wl_hist_merge(wl_hist *into, const wl_hist *from) {
   size_t i, nnew = 0, n0;
   int map[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
@@ -1004,6 +1041,8 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
   for (i = 0; i < from->n; i++)
     if (hist_find(into, FROM_VALS(i)) < 0)
       nnew++;
+  if (otab_reserve(into, nnew) != 0)
+    return wl__err(into->ctx, WL_ENOMEM, "out of memory");
   if (into->n + nnew > into->cap) {
     size_t cap = into->cap ? into->cap : 16;
     hout *p;
@@ -1018,8 +1057,7 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
   n0 = into->n;
   for (i = 0; i < from->n; i++) {
     const int64_t *fv = FROM_VALS(i);
-    long k = hist_find(into, fv);
-    if (k < 0) {
+    if (hist_find(into, fv) < 0) {
       hout *o = &into->o[into->n];
       o->vals = wl__alloc(into->ctx, (size_t)into->lay.nvals * sizeof(int64_t));
       if (o->vals == NULL) {
@@ -1028,12 +1066,14 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
           wl__free(into->ctx, into->o[into->n].vals,
                    (size_t)into->lay.nvals * sizeof(int64_t));
         }
+        otab_fill(into, into->idx.slot, into->idx.cap); /* without them */
         return wl__err(into->ctx, WL_ENOMEM, "out of memory");
       }
       memcpy(o->vals, fv, (size_t)into->lay.nvals * sizeof(int64_t));
       o->count = 0;
       o->sat = from->o[i].sat;
       into->n++;
+      otab_put(into, into->n - 1);
     }
   }
   /* nothing can fail from here: add the counts */
@@ -1080,6 +1120,13 @@ int wl_hist_set_sat(wl_hist *h, size_t i, int sat) {
   return 0;
 }
 
+void wl_hist_set_stop(wl_hist *h, int (*should_stop)(void *ud), void *ud) {
+  if (h == NULL)
+    return;
+  h->stop = should_stop;
+  h->stop_ud = ud;
+}
+
 int wl_hist_set_condition(wl_hist *h, int kind, const char *text) {
   char *c = NULL;
   if (h == NULL || kind < WL_COND_EXISTS || kind > WL_COND_FORALL)
@@ -1099,7 +1146,7 @@ int wl_hist_weak(wl_hist *h, size_t i) {
     return -1;
   if ((h->weak == NULL || h->nweak != h->n + 1) && compute_weak(h) != 0)
     return -1;
-  if (!h->weak_known)
+  if (!h->weak_known || h->weak == NULL)
     return -1;
   return h->weak[i];
 }
@@ -1597,7 +1644,6 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   wl_hist *h;
   sim *s;
   uint64_t i;
-  otab ot = {NULL, 0, -1};
   int th, rc = 0, max_steps;
   int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
   int64_t *regp[WL_MAX_THREADS];
@@ -1667,14 +1713,9 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
       h->hung++;
       continue;
     }
-    /* judge the condition only for outcomes not seen before (the
-     * table has room for one more in h's current layout) */
-    if (otab_reserve(&ot, h) != 0) {
-      rc = wl__err(ctx, WL_ENOMEM, "out of memory");
-      break;
-    }
+    /* judge the condition only for outcomes not seen before */
     {
-      long k = otab_find(&ot, h, vals);
+      long k = hist_find(h, vals);
       if (k >= 0) {
         h->o[k].count++;
         continue;
@@ -1690,9 +1731,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
       break;
     }
-    otab_put(&ot, h, h->n - 1);
   }
-  wl__free(ctx, ot.slot, ot.cap * sizeof *ot.slot);
   for (th = 0; th < t->nthreads; th++)
     wl__free(ctx, s->cb[th], sizeof *s->cb[th]);
   wl__free(ctx, s, sizeof *s);
@@ -1715,7 +1754,9 @@ typedef struct scx {
   const wl_hist *h;
   uint8_t *sc; /* per outcome: reachable under SC */
   long budget;
-  int cut; /* the depth limit cut some interleaving */
+  unsigned long steps; /* for polling the stop hook */
+  int cut;             /* the depth limit cut some interleaving */
+  int stopped;         /* the histogram's stop hook ended the search */
   /* states already explored, by two independent 64-bit hashes (a
    * collision of both would have to happen to skip a new state) */
   uint64_t *vis;
@@ -1835,6 +1876,12 @@ static void sc_dfs(scx *c, int depth) {
   int th, any = 0;
   if (--c->budget < 0)
     return;
+  if ((c->steps++ & 4095) == 0 && c->h->stop != NULL &&
+      c->h->stop(c->h->stop_ud)) {
+    c->budget = -1; /* weak unknown, and not kept: asked again, searched */
+    c->stopped = 1;
+    return;
+  }
   if (depth > 200) {
     c->cut = 1; /* outcomes past here are unknown, not weak */
     return;
@@ -1917,7 +1964,7 @@ static void sc_dfs(scx *c, int depth) {
   }
   if (!any) {
     /* a final state: mark the outcome it matches */
-    size_t i;
+    long k;
     int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
     for (th = 0; th < t->nthreads; th++) {
       if (c->cb[th] != NULL && c->cb[th]->nomatch)
@@ -1927,10 +1974,9 @@ static void sc_dfs(scx *c, int depth) {
     }
     memcpy(vals + c->h->lay.regoff[t->nthreads], c->mem,
            (size_t)t->nlocs * sizeof vals[0]);
-    for (i = 0; i < c->h->n; i++)
-      if (memcmp(c->h->o[i].vals, vals,
-                 (size_t)c->h->lay.nvals * sizeof vals[0]) == 0)
-        c->sc[i] = 1;
+    k = hist_find(c->h, vals);
+    if (k >= 0)
+      c->sc[k] = 1;
   }
 }
 
@@ -1976,8 +2022,12 @@ static int compute_weak(wl_hist *h) {
   h->weak_known = c->budget >= 0 && !c->cut;
   for (i = 0; i < h->n; i++)
     sc[i] = !sc[i]; /* reachable under SC -> not weak */
-  h->weak = sc;
-  h->nweak = h->n + 1;
+  if (c->stopped) {
+    wl__free(h->ctx, sc, h->n + 1);
+  } else {
+    h->weak = sc;
+    h->nweak = h->n + 1;
+  }
   wl__free(h->ctx, c->vis, 2 * SC_VISCAP * sizeof *c->vis);
   wl__free(h->ctx, c, sizeof *c);
   return 0;
@@ -1994,11 +2044,54 @@ static int cmp_vals(const int64_t *a, const int64_t *b, int n) {
   return 0;
 }
 
+/* Appends v in decimal (what "%lld" gives, without printf's cost: a
+ * histogram's text has a value per variable per outcome). */
+static void buf_int(wl_buf *b, int64_t v) {
+  char d[24];
+  size_t k = sizeof d;
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do {
+    d[--k] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (v < 0)
+    d[--k] = '-';
+  wl__buf_add(b, d + k, sizeof d - k);
+}
+
+/* wl_hist_write hands its text to the writer in pieces of about this
+ * many bytes. */
+#define WRITE_CHUNK ((size_t)64 << 10)
+
+/* Sorts order[0..n) by the outcomes' values: a merge sort through tmp
+ * (n entries), O(n log n) (an insertion sort here was quadratic in the
+ * outcomes). */
+static void sort_outcomes(const wl_hist *h, size_t *order, size_t *tmp,
+                          size_t n) {
+  size_t w, lo;
+  for (w = 1; w < n; w *= 2) {
+    for (lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n;
+      size_t hi = mid + w < n ? mid + w : n, a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        tmp[k++] = cmp_vals(h->o[order[b]].vals, h->o[order[a]].vals,
+                            h->lay.nvals) < 0
+                       ? order[b++]
+                       : order[a++];
+      while (a < mid)
+        tmp[k++] = order[a++];
+      while (b < hi)
+        tmp[k++] = order[b++];
+    }
+    memcpy(order, tmp, n * sizeof *order);
+  }
+}
+
 int wl_hist_write(const wl_hist *h, int partial, double seconds,
                   wl_write_fn write, void *ud) {
   const wl_litmus *t;
   wl_buf b;
-  size_t *order, i, j;
+  size_t *order, i;
   uint64_t pos = 0, neg = 0;
   int rc = 0;
   if (h == NULL || write == NULL)
@@ -2008,17 +2101,15 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
   if ((h->weak == NULL || h->nweak != h->n + 1) &&
       (rc = compute_weak((wl_hist *)h)) != 0)
     return rc;
-  order = wl__alloc(h->ctx, (h->n + 1) * sizeof *order);
+  if (h->n > SIZE_MAX / 2 / sizeof *order - 1)
+    return wl__err(h->ctx, WL_ENOMEM, "out of memory");
+  order = wl__alloc(h->ctx, 2 * (h->n + 1) * sizeof *order);
   if (order == NULL)
     return wl__err(h->ctx, WL_ENOMEM, "out of memory");
   /* outcomes sorted by value: the same text whatever the merge order */
-  for (i = 0; i < h->n; i++) {
-    for (j = i; j > 0 && cmp_vals(h->o[order[j - 1]].vals, h->o[i].vals,
-                                  h->lay.nvals) > 0;
-         j--)
-      order[j] = order[j - 1];
-    order[j] = i;
-  }
+  for (i = 0; i < h->n; i++)
+    order[i] = i;
+  sort_outcomes(h, order, order + h->n + 1, h->n);
   wl__buf_init(&b, h->ctx);
   wl__buf_printf(&b, "Test %s %s\nHistogram (%zu states)\n", t->name,
                  h->kind == WL_COND_EXISTS   ? "Allowed"
@@ -2032,12 +2123,16 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
                    o->sat ? "*>" : ":>");
     for (v = 0; v < h->lay.nvals; v++) {
       int tth = hist_var_thread(h, v);
-      if (tth >= 0)
-        wl__buf_printf(&b, "%s%d:", v ? " " : "", tth);
-      else if (v)
-        wl__buf_puts(&b, " ");
-      wl__buf_printf(&b, "%s=%lld;", hist_var_name(h, v),
-                     (long long)o->vals[v]);
+      if (v)
+        wl__buf_add(&b, " ", 1);
+      if (tth >= 0) {
+        buf_int(&b, tth);
+        wl__buf_add(&b, ":", 1);
+      }
+      wl__buf_puts(&b, hist_var_name(h, v));
+      wl__buf_add(&b, "=", 1);
+      buf_int(&b, o->vals[v]);
+      wl__buf_add(&b, ";", 1);
     }
     if (h->weak_known && h->weak[order[i]])
       wl__buf_puts(&b, " weak");
@@ -2046,6 +2141,17 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
       pos += o->count;
     else
       neg += o->count;
+    /* out in pieces: memory stays small, and the writer may stop */
+    if (b.n >= WRITE_CHUNK && !b.oom) {
+      if (write(ud, b.p, b.n) != 0)
+        break;
+      b.n = 0;
+    }
+  }
+  if (i < h->n) {
+    wl__buf_free(&b);
+    wl__free(h->ctx, order, 2 * (h->n + 1) * sizeof *order);
+    return wl__err(h->ctx, WL_EIO, "the writer stopped the output");
   }
   {
     int ok = h->kind == WL_COND_EXISTS   ? pos > 0
@@ -2081,6 +2187,6 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
   else if (write(ud, b.p, b.n) != 0)
     rc = wl__err(h->ctx, WL_EIO, "the writer stopped the output");
   wl__buf_free(&b);
-  wl__free(h->ctx, order, (h->n + 1) * sizeof *order);
+  wl__free(h->ctx, order, 2 * (h->n + 1) * sizeof *order);
   return rc;
 }

@@ -51,6 +51,12 @@ end
 local Corpus = {}
 Corpus.__index = Corpus
 
+-- s padded with spaces to w columns.  Not string.format("%-Ns"): Lua's
+-- format takes widths of at most two digits, and a name may be longer.
+local function pad(s, w)
+  return s .. string.rep(" ", w - #s)
+end
+
 -- A printable table: file, verdict, states, and a summary line.
 function Corpus:summary()
   local lines, w = {}, 4
@@ -66,7 +72,7 @@ function Corpus:summary()
                   "  MISMATCH: expected " .. (r.expected and "Ok" or "No"))
       end
     end
-    lines[#lines + 1] = string.format("%-" .. w .. "s  %s", r.name, v)
+    lines[#lines + 1] = pad(r.name, w) .. "  " .. v
   end
   lines[#lines + 1] = string.format(
     "%d tests: %d Ok, %d No, %d errors, %d bound hit%s",

@@ -74,7 +74,7 @@ rc=$?
 grep -q "^Partial SB: interrupted after [0-9]* runs" "$T/out" ||
   { cat "$T/out"; fail "SIGINT: no Partial line"; }
 grep -q "^Observation SB " "$T/out" || fail "SIGINT: no histogram"
-grep -q "SB.litmus: interrupted after [0-9]* of 1000000000000 runs" "$T/err" ||
+grep -q "SB.litmus: interrupted by SIGINT after [0-9]* of 1000000000000 runs" "$T/err" ||
   { cat "$T/err"; fail "SIGINT message"; }
 # the files after an interrupted one are skipped
 timeout --preserve-status -s INT 1 "$WL" sample -n 1000000000000 --jobs 2 \

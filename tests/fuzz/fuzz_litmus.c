@@ -64,6 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   (void)wl_litmus_name(t);
   (void)wl_litmus_nthreads(t);
 
+  memset(&opts, 0, sizeof opts); /* fields added later (model) are 0 */
   opts.unroll = 2;
   opts.should_stop = count_stop;
   opts.stop_ud = &calls;

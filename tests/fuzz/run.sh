@@ -1,7 +1,15 @@
 #!/bin/sh
-# tests/fuzz/run.sh -- build the libFuzzer harness for the .litmus reader
-# (and the explorer on what parses) and run it.  `make fuzz` runs this.
+# tests/fuzz/run.sh -- build one libFuzzer harness and run it.  `make
+# fuzz` runs this (FUZZ_TARGET=litmus unless told).
 #
+#   FUZZ_TARGET   litmus: the .litmus reader, the explorer and the
+#                 simulator on what parses (fuzz_litmus.c);
+#                 insn: PTX instruction strings and condition texts of
+#                 wl.litmus threads (fuzz_insn.c);
+#                 cat: the cat reader and the literal evaluator on a tiny
+#                 candidate (fuzz_cat.c);
+#                 lua: the Lua API surface, generated snippets in a fresh
+#                 lua_State with a count hook (fuzz_lua.c)
 #   FUZZ_SECONDS  how long to fuzz (default 300)
 #   FUZZ_JOBS     libFuzzer -jobs/-workers (default 1)
 #   FUZZ_KEEP_GOING  1: -fork=FUZZ_JOBS -ignore_crashes=1 -ignore_timeouts=1
@@ -14,8 +22,9 @@
 #                 to look past a known UBSan finding
 #   CLANG         the compiler (default clang)
 #
-# Output: build/fuzz/fuzz_litmus, build/fuzz/corpus (seeded from
-# ../shared/conformance/dat3m/PTX), crashes in build/fuzz/crashes/.
+# Output: build/fuzz/fuzz_TARGET, build/fuzz/corpus-TARGET (seeded from
+# ../shared and tests/fuzz/regress/*.TARGET-kind files), crashes in
+# build/fuzz/crashes-TARGET/, the log in build/fuzz/TARGET.log.
 set -eu
 
 cd "$(dirname "$0")/../.."
@@ -27,45 +36,73 @@ FUZZ_ARGS=${FUZZ_ARGS:-}
 FUZZ_KEEP_GOING=${FUZZ_KEEP_GOING:-0}
 FUZZ_STOP_CALLS=${FUZZ_STOP_CALLS:-20}
 FUZZ_CFLAGS=${FUZZ_CFLAGS:-}
+T=${FUZZ_TARGET:-litmus}
 OUT=build/fuzz
-SEEDS=
-for d in "$ROOT/../shared/conformance/dat3m/PTX" /work/shared/conformance/dat3m/PTX; do
-  if [ -d "$d" ]; then SEEDS=$d; break; fi
+SHARED=
+for d in "$ROOT/../shared" /work/shared; do
+  if [ -d "$d/conformance" ]; then SHARED=$d; break; fi
 done
+# per target: seed folder, seed file pattern, the kind of regress files
+case $T in
+  litmus) SEEDS=${SHARED:+$SHARED/conformance/dat3m/PTX}; PAT='*.litmus'
+          KIND=litmus; MAXLEN=4096; DICT=-dict=tests/fuzz/dict-litmus.txt ;;
+  insn) SEEDS=tests/fuzz/seeds/insn; PAT='*.insn'; KIND=insn; MAXLEN=1024
+        DICT=-dict=tests/fuzz/dict-litmus.txt ;;
+  cat) SEEDS=${SHARED:+$SHARED/spec}; PAT='*.cat'; KIND=cat; MAXLEN=8192
+       DICT=-dict=tests/fuzz/dict-cat.txt ;;
+  lua) SEEDS=tests/fuzz/seeds/lua; PAT='*.bin'; KIND=bin; MAXLEN=512
+       DICT= ;; # the input drives a generator: no words to suggest
+  *) echo "fuzz: FUZZ_TARGET must be litmus, insn, cat or lua" >&2; exit 2 ;;
+esac
+CORPUS=$OUT/corpus-$T
+CRASHES=$OUT/crashes-$T
 
-mkdir -p "$OUT/corpus" "$OUT/crashes"
+mkdir -p "$CORPUS" "$CRASHES"
 
-echo "fuzz: building $OUT/fuzz_litmus"
+echo "fuzz: building $OUT/fuzz_$T"
 # The sources the binary is built from, kept so that the file:line of a
 # stack trace can be read even after engine/ has changed.
-rm -rf "$OUT/src" && mkdir -p "$OUT/src"
-cp -R engine tests/fuzz/fuzz_litmus.c "$OUT/src/"
+rm -rf "$OUT/src-$T" && mkdir -p "$OUT/src-$T"
+cp -R engine bindings "tests/fuzz/fuzz_$T.c" "$OUT/src-$T/"
+SRC="tests/fuzz/fuzz_$T.c engine/*/*.c engine/*/*/*.c"
+EXTRA=
+if [ "$T" = lua ]; then
+  # the Lua module as warplab.so is built, with Lua and libuv from the
+  # system (not instrumented); its pure-Lua part embedded
+  sh scripts/embed.sh "$OUT/lua_embed.c" scripts/warplab/*.lua
+  SRC="$SRC bindings/l*.c $OUT/lua_embed.c"
+  EXTRA="-Ibindings $(pkg-config --cflags lua5.4 libuv 2>/dev/null ||
+          echo -I/usr/include/lua5.4)"
+  LIBS="$(pkg-config --libs lua5.4 libuv 2>/dev/null || echo -llua5.4 -luv) -lm"
+else
+  LIBS=
+fi
 # shellcheck disable=SC2086
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -fno-omit-frame-pointer -std=c11 -D_POSIX_C_SOURCE=200809L \
-  -DFUZZ_STOP_CALLS="$FUZZ_STOP_CALLS" $FUZZ_CFLAGS \
-  tests/fuzz/fuzz_litmus.c engine/*/*.c engine/*/*/*.c -o "$OUT/fuzz_litmus"
+  -DFUZZ_STOP_CALLS="$FUZZ_STOP_CALLS" $FUZZ_CFLAGS $EXTRA \
+  $SRC $LIBS -o "$OUT/fuzz_$T"
 
-if [ -n "$SEEDS" ]; then
+if [ -n "$SEEDS" ] && [ -d "$SEEDS" ]; then
   n=0
   # Copies only; shared/ is never modified.  Names are made flat and unique.
-  find "$SEEDS" -name '*.litmus' -type f | sort > "$OUT/seeds.txt"
+  find "$SEEDS" -name "$PAT" -type f | sort > "$OUT/seeds-$T.txt"
   while IFS= read -r f; do
     rel=${f#"$SEEDS"/}
-    dst="$OUT/corpus/seed_$(printf '%s' "$rel" | tr '/ ' '__')"
+    dst="$CORPUS/seed_$(printf '%s' "$rel" | tr '/ ' '__')"
     [ -f "$dst" ] || cp "$f" "$dst"
     n=$((n + 1))
-  done < "$OUT/seeds.txt"
+  done < "$OUT/seeds-$T.txt"
   echo "fuzz: $n seed files from $SEEDS"
 else
   echo "fuzz: warning: no seed directory found; starting from an empty corpus"
 fi
 # Regression inputs found earlier join the corpus too.
-for f in tests/fuzz/regress/*.litmus; do
-  [ -f "$f" ] && cp "$f" "$OUT/corpus/regress_$(basename "$f")"
+for f in tests/fuzz/regress/*."$KIND"; do
+  [ -f "$f" ] && cp "$f" "$CORPUS/regress_$(basename "$f")"
 done
 
-LOG="$OUT/fuzz.log"
+LOG="$OUT/$T.log"
 echo "fuzz: running for ${FUZZ_SECONDS}s (jobs=$FUZZ_JOBS), log in $LOG"
 start=$(date +%s)
 set +e
@@ -79,10 +116,10 @@ fi
 # shellcheck disable=SC2086
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-"$OUT/fuzz_litmus" "$OUT/corpus" \
-  -dict=tests/fuzz/dict.txt -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-  -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
-  -artifact_prefix="$OUT/crashes/" $PAR $FUZZ_ARGS > "$LOG" 2>&1
+"$OUT/fuzz_$T" "$CORPUS" \
+  $DICT -max_len=$MAXLEN -timeout=10 \
+  -rss_limit_mb=2048 -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+  -artifact_prefix="$CRASHES/" $PAR $FUZZ_ARGS > "$LOG" 2>&1
 rc=$?
 set -e
 end=$(date +%s)
@@ -101,7 +138,7 @@ secs=$((end - start))
 rate=0
 if [ -n "$execs" ] && [ "$secs" -gt 0 ]; then rate=$((execs / secs)); fi
 grep 'DONE' "$LOG" | tail -n 1 || true
-ncrash=$(find "$OUT/crashes" -type f | wc -l)
-echo "fuzz: ran ${secs}s, ${execs:-?} executions (~${rate}/s), exit $rc," \
-     "$ncrash file(s) in $OUT/crashes/"
+ncrash=$(find "$CRASHES" -type f | wc -l)
+echo "fuzz: $T ran ${secs}s, ${execs:-?} executions (~${rate}/s), exit $rc," \
+     "$ncrash file(s) in $CRASHES/"
 exit $rc

@@ -190,6 +190,16 @@ local s = r.states[1]
 assert(s["a[0]"] == 10 and s["a[1]"] == 11 and s["a[2]"] == 0 and
        s["a[3]"] == 1 and s.s == 5 and s[3].n == 4, "arrays")
 
+-- conditions name array elements (a[1]); an element the array lacks is
+-- an error at its line:col
+r = wl.litmus { init = { a = { 1, 2 } },
+  { fn = function(d) d.a[1] = d.a[0] + #d.a end },
+  forall = "a[1] == 3 /\\ a[0] == 1" }:explore()
+assert(r.ok and r.nstates == 1, "a condition on array elements")
+local ok, err = pcall(wl.litmus, { init = { a = { 1, 2 } },
+  { "st.weak b, 1" }, exists = "b == 1 /\\ a[2] == 3" })
+assert(not ok and err:find(":%d+:%d+: 'a%[2%]' is no element"), err)
+
 -- loops on loaded values: a flag spin loop reads 1 eventually
 r = wl.litmus {
   init = { x = 0, flag = 0 },
@@ -244,3 +254,21 @@ r = wl.litmus {
 assert(r.states[1].x == 15 and r.states[1]["0:o"] == 3, "d:atom mul")
 
 print("device_api: ok")
+
+-- CUDA has no floating-point atomicMax/atomicMin (kernels refuse them
+-- too); a result that is a fraction names the function's line
+do
+  local t = wl.litmus { init = { f = 0.5 }, types = { f = "float" },
+    function(d) d:atomicMax("f", 1.5) end }
+  local ok, err = pcall(t.explore, t)
+  assert(not ok and err:find("atomicMax on 'f' %(float%): CUDA has no"), err)
+  local line = debug.getinfo(1, "l").currentline + 2
+  t = wl.litmus { init = { f = 0.5 }, types = { f = "float" },
+    function(d) return { o = d:atomicAdd("f", 1.5) } end }
+  ok, err = pcall(t.explore, t)
+  assert(not ok and err:find(":" .. line .. ": the function of P0 returned "
+         .. "a fraction for result 'o'", 1, true), err)
+  t = wl.litmus { init = { f = 0.5 }, types = { f = "float" },
+    function(d) return { o = d:atomicAdd("f", 1.5) == 0.5 } end }
+  assert(t:explore().states[1]["0:o"] == 1, "a comparison as a result")
+end

@@ -165,6 +165,14 @@ end), { grid = 1, block = 1, shared = 64 })
 fails("does not fit the launch's 64 dynamic bytes", dev.launch, dev,
   wl.kernel(function(c) local f = c:extern_shared("double", 0, 20) end),
   { grid = 1, block = 1, shared = 64 })
+-- an offset and no count: the view runs to the region's end (the probe
+-- once read its own new view as the missing count)
+local O3 = dev:malloc("int32", 1, "O3")
+dev:launch(wl.kernel(function(c, O)
+  local f = c:extern_shared("int32", 8)
+  if c.threadIdx.x == 0 then O[0] = #f end
+end), { grid = 1, block = 1, shared = 64 }, O3)
+check(O3:read()[1] == 14, "an extern shared view from an offset to the end")
 local v = O2:view(30)
 check(#v == 2 and v:read()[1] == o2[31], "a view of a global array")
 dev:launch(wl.kernel(function(c, v) v[1] = 99 end), { grid = 1, block = 1 }, v)

@@ -95,3 +95,51 @@ local prev, note = dev:set_shared_mem_config("eight_byte")
 assert(prev == "four_byte" and note:find("sm_90 ignores", 1, true), note)
 assert(dev.config.bank_bytes == 4)
 print("gaps ok")
+
+-- the explorer's limits name the file, line (and column) of the
+-- instruction or call that crossed them
+local function rep(s, n) local t = {} for i = 1, n do t[i] = s end return t end
+local here = debug.getinfo(1, "S").short_src
+local function at(col)
+  local line = debug.getinfo(2, "l").currentline + 1 -- the next line's
+  return here .. ":" .. line .. (col and ":" .. col or "") .. ": "
+end
+fails(at(1) .. "more than 32 fence.sc in one execution", function()
+  return wl.litmus { rep("fence.sc.gpu", 33) }:explore() end)
+fails(at(1) .. "an execution has more than 64 events", function()
+  return wl.litmus { rep("st.weak x, 1", 40), rep("st.weak y, 1", 40) }
+  :explore() end)
+fails(at(1) .. "thread P0 executes more than 48 memory events", function()
+  return wl.litmus { rep("st.weak x, 1", 49) }:explore() end)
+local nine_fences = wl.litmus { function(d)
+  for _ = 1, 33 do
+    d:fence("sc", "gpu") -- the 33rd crosses the limit
+  end end }
+fails(here .. ":" .. debug.getinfo(1, "l").currentline - 2 ..
+      ": more than 32 fence.sc in one execution", nine_fences.explore,
+      nine_fences)
+local st1, st2 = {}, {}
+for i = 1, 32 do st1[i] = "st.weak y, " .. i end
+for i = 1, 31 do st2[i] = "st.weak z, " .. i end
+-- 33 values of y times 32 of z: 1056 values of x, past the 1024 allowed
+local many = wl.litmus { init = { x = 0, y = 0, z = 0 }, st1, st2,
+  function(d)
+    local a, b = d.y, d.z
+    d.x = a * 33 + b -- the write past the limit
+  end }
+fails(here .. ":" .. debug.getinfo(1, "l").currentline - 2 ..
+      ": location 'x' can hold more than 1024 values", many.explore, many)
+
+-- barrier counts: zero or negative is refused where it is written; so
+-- is a barrier id PTX does not have, and bar_arrive without a count
+fails(at(13) .. "barrier thread count -5: a count must be positive",
+      function() return wl.litmus { { "bar.sync 0, -5" } } end)
+fails(at(15) .. "barrier thread count 0", function()
+  return wl.litmus { { "bar.arrive 1, 0" } } end)
+fails(at(20) .. "barrier thread count -2", function()
+  return wl.litmus { { "bar.cta.sync 1, 1, -2" } } end)
+fails(at(10) .. "barrier id 16 out of range", function()
+  return wl.litmus { { "bar.sync 16" } } end)
+fails("bar_arrive needs a thread count", function()
+  return wl.litmus { function(d) d:bar_arrive(1) end }:explore() end)
+assert(wl.litmus { { "bar.sync 1, 64" } }:explore(), "a count of 64")

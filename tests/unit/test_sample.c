@@ -89,6 +89,19 @@ static const char many_src[] =
     " st.weak y, 4   |                |                ;\n"
     "exists (P1:r0 == 3 /\\ P2:r0 == 0)\n";
 
+/* Four threads storing and reading each other's locations: a few dozen
+ * outcomes in 70 runs (the outcome index grows past 32), and a small
+ * SC search. */
+static const char four_src[] =
+    "PTX four\n"
+    "{ x=0; y=0; z=0; w=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n"
+    " st.weak x, 1   | st.weak y, 1   | st.weak z, 1   | st.weak w, 1   ;\n"
+    " ld.weak r0, y  | ld.weak r0, z  | ld.weak r0, w  | ld.weak r0, x  ;\n"
+    " ld.weak r1, z  | ld.weak r1, w  | ld.weak r1, x  | ld.weak r1, y  ;\n"
+    " ld.weak r2, w  | ld.weak r2, x  | ld.weak r2, y  | ld.weak r2, z  ;\n"
+    "exists (x=1)\n";
+
 /* ---------------------------------------------------------------- */
 /* Helpers                                                           */
 
@@ -932,6 +945,118 @@ static void test_weak_after_merge(void **state) {
 }
 
 /* ---------------------------------------------------------------- */
+/* Many distinct outcomes                                            */
+
+/* A test whose runs nearly all differ: 5 threads in 5 CTAs, each
+ * storing its location twice and reading the 4 others after each store
+ * (5 * 8 registers + 5 locations = 45 values, within MAXV). */
+static char *wide_src(void) {
+  enum { N = 5 };
+  static char src[4096];
+  size_t n = 0;
+  int i, j, r, k;
+  n += (size_t)snprintf(src + n, sizeof src - n, "PTX wide\n{");
+  for (i = 0; i < N; i++)
+    n += (size_t)snprintf(src + n, sizeof src - n, " x%d=0;", i);
+  n += (size_t)snprintf(src + n, sizeof src - n, " }\n");
+  for (i = 0; i < N; i++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "%sP%d@cta %d,gpu 0",
+                          i ? " | " : " ", i, i);
+  n += (size_t)snprintf(src + n, sizeof src - n, " ;\n");
+  /* row k of thread i: st x_i, k/5+1 at k = 0 and 5, else a load */
+  for (k = 0; k < 2 * N; k++) {
+    for (i = 0; i < N; i++) {
+      const char *sep = i ? " | " : " ";
+      if (k % N == 0) {
+        n += (size_t)snprintf(src + n, sizeof src - n, "%sst.weak x%d, %d",
+                              sep, i, k / N + 1);
+      } else {
+        j = (i + k % N) % N;
+        r = k - 1 - k / N;
+        n += (size_t)snprintf(src + n, sizeof src - n, "%sld.weak r%d, x%d",
+                              sep, r, j);
+      }
+    }
+    n += (size_t)snprintf(src + n, sizeof src - n, " ;\n");
+  }
+  snprintf(src + n, sizeof src - n, "exists (x0=2)\n");
+  return src;
+}
+
+/* Thousands of distinct outcomes: merged from batches, the histogram is
+ * the one of a single call, and the text the same, written in pieces.
+ * (Outcomes are found through a hash index: a linear search made a
+ * sampling with tens of thousands of outcomes take minutes.) */
+static void test_many_outcomes_merge(void **state) {
+  fixture *f = *state;
+  size_t n;
+  int b;
+  char *a;
+  sbuf t = {NULL, 0, 0, 0, 0};
+  parse(f, 0, wide_src());
+  sample(f, 0, 0, WL_PROFILE_WEAK, 7, 0, 40000);
+  n = wl_hist_noutcomes(f->h[0]);
+  assert_true(n > 10000);
+  sample(f, 0, 1, WL_PROFILE_WEAK, 7, 0, 0);
+  for (b = 0; b < 8; b++) {
+    sample(f, 0, 2, WL_PROFILE_WEAK, 7, (uint64_t)b * 5000, 5000);
+    assert_int_equal(wl_hist_merge(f->h[1], f->h[2]), 0);
+  }
+  /* merging a histogram into a copy of itself doubles every count */
+  assert_true(hist_equal(f->h[0], f->h[1]));
+  a = text_of(f->h[0], 0);
+  assert_int_equal(wl_hist_write(f->h[1], 0, 0.0, sbuf_write, &t), 0);
+  assert_string_equal(a, t.p);
+  assert_true(t.calls > 1); /* in pieces */
+  free(t.p);
+  /* a writer that stops ends the output with WL_EIO */
+  memset(&t, 0, sizeof t);
+  t.fail_at = 2;
+  assert_int_equal(wl_hist_write(f->h[1], 0, 0.0, sbuf_write, &t), WL_EIO);
+  assert_true(t.n < strlen(a));
+  free(t.p);
+  free(a);
+  assert_int_equal(wl_hist_merge(f->h[1], f->h[0]), 0);
+  assert_int_equal(wl_hist_noutcomes(f->h[1]), n);
+  assert_int_equal(wl_hist_runs(f->h[1]), 80000);
+  assert_int_equal(wl_hist_count(f->h[1], 0), 2 * wl_hist_count(f->h[0], 0));
+}
+
+static int stop_calls;
+static int stop_search(void *ud) {
+  (void)ud;
+  stop_calls++;
+  return 1;
+}
+
+/* wl_hist_set_stop ends the SC search early (no outcome called weak, and
+ * nothing kept: without the hook the search runs again). */
+static void test_hist_stop(void **state) {
+  fixture *f = *state;
+  wl_hist *h;
+  size_t i;
+  int weak = 0;
+  parse(f, 0, four_src);
+  h = sample(f, 0, 0, WL_PROFILE_WEAK, 7, 0, 300);
+  stop_calls = 0;
+  wl_hist_set_stop(h, stop_search, NULL);
+  assert_int_equal(wl_hist_weak(h, 0), -1);
+  assert_true(stop_calls >= 1);
+  {
+    char *t = text_of(h, 0);
+    assert_null(strstr(t, " weak\n"));
+    free(t);
+  }
+  wl_hist_set_stop(h, NULL, NULL);
+  for (i = 0; i < wl_hist_noutcomes(h); i++) {
+    int w = wl_hist_weak(h, i);
+    assert_true(w == 0 || w == 1);
+    weak += w;
+  }
+  assert_true(weak > 0);
+}
+
+/* ---------------------------------------------------------------- */
 /* Fault injection                                                   */
 
 #include "faulty.h"
@@ -1074,6 +1199,15 @@ static void test_fault_many(void **state) {
   assert_true(fault_sweep(many_src, 2000) > 40);
 }
 
+/* Over 32 outcomes: the outcome index grows too. */
+static void test_fault_four(void **state) {
+  fixture *f = *state;
+  parse(f, 0, four_src);
+  assert_true(wl_hist_noutcomes(sample(f, 0, 0, WL_PROFILE_WEAK, 3, 0, 70)) >
+              32);
+  assert_true(fault_sweep(four_src, 70) > 100);
+}
+
 /* A merge that runs out of memory leaves into as it was.
 
  * (A bug once: counts merged before the failing allocation stayed.) */
@@ -1121,6 +1255,8 @@ int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
   const struct CMUnitTest tests[] = {
       T(test_same_seed_same_histogram),
+      T(test_many_outcomes_merge),
+      T(test_hist_stop),
       T(test_different_seeds_differ),
       T(test_batches_equal_one_call),
       T(test_profiles_shapes_allowed),
@@ -1140,6 +1276,7 @@ int main(void) {
       T(test_weak_after_merge),
       T(test_fault_sb),
       T(test_fault_many),
+      T(test_fault_four),
       T(test_fault_merge_atomic),
   };
 #undef T

@@ -662,6 +662,10 @@ static int let_stmt(parser *P) {
     if ((r = advance(P)) != 0)
       return r;
   }
+  /* the pre-scan (bind_rec_names) bound a name after every "and" it
+   * saw; a body that ended early leaves later names without a body */
+  if (rec && (size_t)i + 1 != P->p->vars.n - first)
+    return unexpected(P, "'and' (the let rec group goes on)");
   if (rec) {
     /* Types: infer what the bodies tell (at most one round per name),
      * then check every body strictly against them. */

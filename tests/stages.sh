@@ -1,0 +1,109 @@
+# stages.sh -- the stages of tests/run.sh that run one program over many
+# cases (the conformance runs, the soundness and hw runs), sourced by
+# run.sh and by tests/cli/runner.sh, which points them at a crashing
+# program.  A stage passes a case for each "ok" line, and fails when the
+# program's exit status is not 0 or when fewer "ok" lines came than the
+# stage has cases: a program that prints one "ok" and then dies is a
+# failure, never a short success.
+#
+# The caller defines ok() and bad MESSAGE (counting into pass/fail) and
+# sets B (the build folder), ROOT and SHARED.  CONFORMANCE and SOUNDNESS
+# name the programs (default: the ones under $B/tests).
+
+# stage_count NAME RC WANT OUT: counts OUT's "ok" lines as passes, and
+# its MISMATCH/VIOLATION/ERROR lines as failures (a case may print more
+# than one); then one more failure when the run itself went wrong: an
+# exit status other than 0, or 1 with failing lines to explain it (a
+# signal, a usage error), or fewer lines than its WANT cases, or, with no
+# failing line, other than WANT "ok" lines.
+stage_count() {
+  _name=$1 _rc=$2 _want=$3 _out=$4
+  _m=$(printf '%s\n' "$_out" | grep -c '^ok ')
+  _x=$(printf '%s\n' "$_out" | grep -c -E '^(MISMATCH|VIOLATION|ERROR)')
+  pass=$((pass + _m))
+  fail=$((fail + _x))
+  printf '%s\n' "$_out" | grep -E '^(MISMATCH|VIOLATION|ERROR)' | head -n 20
+  if [ "$_rc" -gt 1 ] || { [ "$_rc" -ne 0 ] && [ "$_x" -eq 0 ]; } ||
+     [ $((_m + _x)) -lt "$_want" ] ||
+     { [ "$_x" -eq 0 ] && [ "$_m" -ne "$_want" ]; }; then
+    bad "$_name: exit status $_rc, $_m of $_want cases ok, $_x failed"
+    printf '%s\n' "$_out" | grep -v '^ok ' | tail -n 5
+  fi
+}
+
+# The rows of a Dat3M expected-results CSV (paths under litmus/PTX/).
+csv_rows() {
+  tr -d '\r' < "$1" | sed -n 's|^litmus/PTX/\([^,]*\),.*|\1|p'
+}
+
+# conformance: every row of PTXv6_0-expected.csv, and the proxy rows of
+# PTXv7_5-expected.csv must parse and the built-in explorer refuse them;
+# then the second engine, the cat files evaluated literally, on the v6.0
+# rows (the ISA reading, the default, and Dat3M's file as written) and
+# on every v7.5 row (proxies included).
+stage_conformance() {
+  _c="$SHARED/conformance/dat3m"
+  _bin=${CONFORMANCE:-$B/tests/conformance}
+  _v6="$_c/expected/PTXv6_0-expected.csv"
+  _v75="$_c/expected/PTXv7_5-expected.csv"
+  _want=$(csv_rows "$_v6" | wc -l)
+  # the proxy rows: v7.5 rows that are no v6.0 row
+  _wantp=$(awk -F, '$1 !~ /^litmus\/PTX\// { next }
+                   FNR == NR { v6[$1]; next }
+                   !($1 in v6) { n++ }
+                   END { print n + 0 }' "$_v6" "$_v75")
+  _out=$("$_bin" "$_v6" "$_c/PTX" --proxy "$_v75" 2>&1)
+  stage_count "conformance" $? $((_want + _wantp)) "$_out"
+  printf '%s\n' "$_out" | grep '^conformance:'
+  for _run in "PTXv6_0 ptx-v6.0-isa.cat" "PTXv6_0 ptx-v6.0.cat" \
+              "PTXv7_5 ptx-v7.5.cat"; do
+    set -- $_run
+    _out=$("$_bin" --model "$SHARED/spec/$2" \
+           "$_c/expected/$1-expected.csv" "$_c/PTX" 2>&1)
+    stage_count "conformance --model $2" $? \
+      "$(csv_rows "$_c/expected/$1-expected.csv" | wc -l)" "$_out"
+    printf '%s\n' "$_out" | grep '^conformance:'
+  done
+}
+
+# soundness: every outcome sampled from every v6.0 test and every tour
+# file (10,000 runs, both profiles) is allowed by the explorer; and the
+# H100 profile shows weak outcomes where the H100 did and never where it
+# did not (tests/hw/expect.txt), at the H100's rate within a factor of 3
+# where the third column gives it.
+stage_soundness() {
+  _c="$SHARED/conformance/dat3m"
+  _bin=${SOUNDNESS:-$B/tests/soundness}
+  _files=$(csv_rows "$_c/expected/PTXv6_0-expected.csv" | sed "s|^|$_c/PTX/|")
+  # shellcheck disable=SC2086
+  set -- $_files "$ROOT"/scripts/litmus/*.litmus
+  _out=$("$_bin" 10000 "$@" 2>&1)
+  stage_count "soundness" $? $# "$_out"
+  echo "soundness: $(printf '%s\n' "$_out" | grep -c '^ok ') of $# files" \
+       "sampled within the model"
+  set -- "$ROOT"/tests/hw/*.litmus
+  _out=$("$_bin" 200000 "$@" 2>&1)
+  _rc=$?
+  if [ $_rc -ne 0 ]; then
+    bad "hw: the soundness run exited with status $_rc"
+    printf '%s\n' "$_out" | grep -v '^ok ' | tail -n 5
+  fi
+  while read -r _n _w _rate; do
+    case "$_n" in ''|'#'*) continue ;; esac
+    _seen=$(printf '%s\n' "$_out" | sed -n "s|^ok .*/$_n.litmus (condition seen: weak [0-9]*, h100 \([0-9]*\);.*|\1|p")
+    if [ -z "$_seen" ]; then
+      bad "hw $_n: no result"
+    elif { [ "$_w" = yes ] && [ "$_seen" -gt 0 ]; } ||
+         { [ "$_w" = no ] && [ "$_seen" -eq 0 ]; }; then
+      if [ -n "$_rate" ] &&
+         ! awk -v s="$_seen" -v r="$_rate" 'BEGIN { exit !(s >= r / 3 && s <= r * 3) }'; then
+        bad "hw $_n: h100 profile saw the weak outcome $_seen times (the H100: $_rate, want within a factor of 3)"
+      else
+        ok
+      fi
+    else
+      bad "hw $_n: h100 profile saw the weak outcome $_seen times (want $_w)"
+    fi
+  done < "$ROOT/tests/hw/expect.txt"
+  echo "hw: done"
+}
