@@ -178,8 +178,17 @@ enum {
   WL_TYPE_INT32,
   WL_TYPE_UINT32,
   WL_TYPE_FLOAT,
-  WL_TYPE_DOUBLE
+  WL_TYPE_DOUBLE,
+  /* 16-bit element types of device memory (kernels): int16 (short)
+   * sign-extended, uint16 (unsigned short) zero-extended, half (IEEE
+   * binary16, CUDA's __half) as its 16-bit pattern, converted from other
+   * values rounding to nearest, ties to even.  Locations of litmus tests
+   * do not take them (wl_litmus_set_type refuses them). */
+  WL_TYPE_INT16,
+  WL_TYPE_UINT16,
+  WL_TYPE_HALF
 };
+/* WL_TYPE_INT64 .. WL_TYPE_DOUBLE; WL_EINVAL otherwise. */
 int wl_litmus_set_type(wl_litmus *t, int loc, int type);
 /* Marks a location as shared memory (__shared__): it exists once per
  * CTA, so threads of two different CTAs cannot both use it; exploring a
@@ -207,7 +216,9 @@ int wl_litmus_add_alias(wl_litmus *t, const char *name, int proxy,
 int wl_litmus_alias(const wl_litmus *t, const char *name);
 int wl_litmus_location_type(const wl_litmus *t, int loc);
 /* Conversions between a value of a type and its int64_t carrier; the
- * carrier of a double d of type WL_TYPE_INT32 wraps like a C cast. */
+ * carrier of a double d of type WL_TYPE_INT32 wraps like a C cast (NaN
+ * gives 0, an integer type saturates a double past int64's range first);
+ * a half rounds to nearest even (overflow gives infinity). */
 int64_t wl_value_from_double(int type, double d);
 int64_t wl_value_from_int(int type, int64_t i);
 double wl_value_to_double(int type, int64_t carrier);

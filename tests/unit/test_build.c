@@ -1945,6 +1945,51 @@ static void test_fault_built_bad_label(void **state) {
   assert_true(build_fault_sweep(1) > 10);
 }
 
+/* Every half's value converts back to its own bits; the midpoint of two
+ * adjacent finite halves rounds to the one with an even last bit;
+ * 16-bit integers wrap; half atomics add in double and round once. */
+static void test_half_values(void **state) {
+  uint32_t h;
+  (void)state;
+  for (h = 0; h < 0x10000u; h++) {
+    double d = wl_value_to_double(WL_TYPE_HALF, (int64_t)h);
+    if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0) { /* NaN */
+      assert_true(d != d);
+      assert_true(wl_value_from_double(WL_TYPE_HALF, d) & 0x3ff);
+      continue;
+    }
+    assert_int_equal(wl_value_from_double(WL_TYPE_HALF, d), (int64_t)h);
+    if ((h & 0x7fffu) < 0x7bffu) { /* h and its successor are finite */
+      double up = wl_value_to_double(WL_TYPE_HALF, (int64_t)h + 1);
+      double mid = (d + up) / 2;
+      /* (for a negative h the successor's magnitude is the larger:
+       * the even pattern is the one to pick either way) */
+      int64_t want = (h & 1) ? (int64_t)h + 1 : (int64_t)h;
+      assert_int_equal(wl_value_from_double(WL_TYPE_HALF, mid), want);
+    }
+  }
+  assert_int_equal(wl_value_from_double(WL_TYPE_HALF, 65520.0), 0x7c00);
+  assert_int_equal(wl_value_from_double(WL_TYPE_HALF, 65519.99), 0x7bff);
+  assert_int_equal(wl_value_from_double(WL_TYPE_HALF, -1e300), 0xfc00);
+  assert_int_equal(wl_value_from_double(WL_TYPE_HALF, 1e-300), 0);
+  assert_int_equal(wl_value_from_int(WL_TYPE_INT16, 40000), -25536);
+  assert_int_equal(wl_value_from_int(WL_TYPE_UINT16, -1), 65535);
+  assert_true(wl_value_to_double(WL_TYPE_INT16, 0xffff) == -1.0);
+  assert_true(wl_value_to_double(WL_TYPE_UINT16, -1) == 65535.0);
+  /* 16-bit types are for device memory, not litmus locations */
+  {
+    wl_ctx *ctx = NULL;
+    wl_litmus *t = NULL;
+    int loc;
+    assert_int_equal(wl_ctx_new(NULL, &ctx), 0);
+    assert_int_equal(wl_litmus_new(ctx, "h", &t), 0);
+    assert_int_equal(wl_litmus_add_location(t, "x", 0, &loc), 0);
+    assert_int_equal(wl_litmus_set_type(t, loc, WL_TYPE_HALF), WL_EINVAL);
+    wl_litmus_free(t);
+    wl_ctx_free(ctx);
+  }
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -1989,6 +2034,7 @@ int main(void) {
       T(test_values_fence_sc),
       cmocka_unit_test(test_fault_built),
       cmocka_unit_test(test_fault_built_bad_label),
+      cmocka_unit_test(test_half_values),
   };
 #undef T
   return cmocka_run_group_tests(tests, NULL, NULL);
