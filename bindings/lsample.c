@@ -81,17 +81,6 @@ static void push_hist_text(lua_State *L, const wl_hist *h, int partial,
   wll_push_written(L, "sample", write_hist, h, partial, secs);
 }
 
-/* Pushes value v of a variable: registers as integers, locations in
- * their type. */
-static void push_value(lua_State *L, wll_test *t, const char *name, int th,
-                       int64_t v) {
-  int loc = th < 0 ? wl_litmus_location(t->lt, name) : -1;
-  int ty = loc >= 0 ? wl_litmus_location_type(t->lt, loc) : WL_TYPE_INT64;
-  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE)
-    lua_pushnumber(L, (lua_Number)wl_value_to_double(ty, v));
-  else
-    lua_pushinteger(L, (lua_Integer)v);
-}
 
 /* Pushes outcome i: { count=, sat=, values={...}, ["1:r0"]=, x=,
  * [thread+1] = { r0=, ... } } (the shape of test:explore()'s states). */
@@ -111,7 +100,7 @@ static void push_outcome(lua_State *L, wll_test *t, const wl_hist *h, size_t i,
   }
   lua_createtable(L, nv, 0);
   for (v = 0; v < nv; v++) {
-    lua_pushinteger(L, (lua_Integer)vals[v]);
+    wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
     lua_rawseti(L, -2, v + 1);
   }
   lua_setfield(L, -2, "values");
@@ -129,14 +118,14 @@ static void push_outcome(lua_State *L, wll_test *t, const wl_hist *h, size_t i,
     }
     if (th >= 0 && th < nt) {
       lua_pushfstring(L, "%d:%s", th, name);
-      lua_pushinteger(L, (lua_Integer)vals[v]);
+      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
       lua_rawset(L, -5);
       lua_rawgeti(L, -3, th + 1);
-      lua_pushinteger(L, (lua_Integer)vals[v]);
+      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
       lua_setfield(L, -2, name);
       lua_pop(L, 1);
     } else {
-      push_value(L, t, name, th, vals[v]);
+      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
       lua_setfield(L, -4, name);
     }
     lua_pop(L, 2);

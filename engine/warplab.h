@@ -277,6 +277,15 @@ int wl_tb_fence(wl_tb *tb, int sem, int scope, int line);
 int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line);
 /* A named result of this trace, reported like a register ("1:A"). */
 int wl_tb_result(wl_tb *tb, const char *name, int64_t value);
+/* The same with a value type: value is the carrier of a value of type
+ * (WL_TYPE_INT64 .. WL_TYPE_DOUBLE, the types of locations), and states
+ * print and give the result in that type (wl_result_var_type,
+ * wl_hist_var_type): the old value of a float atomicAdd is a float.
+ * wl_tb_result is this with WL_TYPE_INT64.  A result's first report
+ * fixes its type for the test; a report of the same name with another
+ * type fails with WL_EINVAL ("result 'A' of P0 is a double in one trace
+ * and an int64 in another"). */
+int wl_tb_result_typed(wl_tb *tb, const char *name, int type, int64_t value);
 /* The thread's index, placement, and the explorer's context. */
 int wl_tb_thread(const wl_tb *tb);
 /* Sets the message the exploration fails with; returns err. */
@@ -382,6 +391,10 @@ int wl_result_var_thread(const wl_result *r, int var);
 /* register or location name (owned by the test) */
 const char *wl_result_var_name(const wl_result *r, int var);
 int64_t wl_result_value(const wl_result *r, size_t state, int var);
+/* the variable's value type (WL_TYPE_*): a location's type, int64 for a
+ * register, a callback result's reported type (wl_tb_result_typed);
+ * WL_EINVAL for a bad index.  wl_result_value gives its carrier. */
+int wl_result_var_type(const wl_result *r, int var);
 /* 1 when the state satisfies the condition's proposition */
 int wl_result_state_sat(const wl_result *r, size_t state);
 /* consistent executions that end in the state */
@@ -737,6 +750,8 @@ int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n);
 int wl_hist_nvars(const wl_hist *h);
 int wl_hist_var_thread(const wl_hist *h, int var); /* -1: a location */
 const char *wl_hist_var_name(const wl_hist *h, int var);
+/* its value type, as wl_result_var_type (WL_EINVAL for a bad index) */
+int wl_hist_var_type(const wl_hist *h, int var);
 /* 1 when sequential consistency cannot produce outcome i (a weak
  * outcome), 0 when it can, -1 when the search for SC outcomes gave up
  * (large loops, or a callback thread failed).  Computed once per

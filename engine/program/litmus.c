@@ -78,6 +78,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -333,7 +334,22 @@ int wl__thread_reg(wl_ctx *ctx, wl_thread *t, const char *name, size_t n) {
   if (t->regnames[t->nregs] == NULL)
     return -2;
   t->reginit[t->nregs] = 0;
+  t->regtype[t->nregs] = WL_TYPE_INT64;
+  t->regtyped[t->nregs] = 0;
   return t->nregs++;
+}
+
+int wl__thread_result(wl_ctx *ctx, wl_thread *t, const char *name, int type,
+                      int *was) {
+  int r = wl__thread_reg(ctx, t, name, strlen(name));
+  if (r < 0)
+    return r;
+  if (!t->regtyped[r]) {
+    t->regtype[r] = (uint8_t)type;
+    t->regtyped[r] = 1;
+  }
+  *was = t->regtype[r];
+  return *was == type ? r : -3;
 }
 
 int wl__litmus_loc(wl_litmus *t, const char *name, size_t n) {
@@ -2497,6 +2513,48 @@ double wl_value_to_double(int type, int64_t c) {
   }
 }
 
+int wl__result_type_err(wl_ctx *ctx, const char *thread, const char *name,
+                        int was, int type) {
+  const char *w = wl__type_name(was), *n = wl__type_name(type);
+  return wl__err(ctx, WL_EINVAL,
+                 "result '%s' of %s is a%s %s in one trace and a%s %s in "
+                 "another (give it one type: math.tointeger(v), or v + 0.0)",
+                 name, thread, w[0] == 'i' || w[0] == 'u' ? "n" : "", w,
+                 n[0] == 'i' || n[0] == 'u' ? "n" : "", n);
+}
+
+const char *wl__type_name(int type) {
+  static const char *const w[] = {"int64", "int32",  "uint32", "float",
+                                  "double", "int16", "uint16", "half"};
+  return type >= 0 && type < (int)(sizeof w / sizeof w[0]) ? w[type] : "?";
+}
+
+/* The fewest significant digits (from lo to hi) that read back as the
+ * same value of the type: 0.1f prints as 0.1, not 0.100000001. */
+void wl__buf_value(wl_buf *b, int type, int64_t v) {
+  char s[40];
+  double d;
+  int p, lo, hi;
+  if (type != WL_TYPE_FLOAT && type != WL_TYPE_DOUBLE &&
+      type != WL_TYPE_HALF) {
+    wl__buf_printf(b, "%lld", (long long)v);
+    return;
+  }
+  d = wl_value_to_double(type, v);
+  if (d != d || d - d != 0) { /* NaN, inf */
+    wl__buf_printf(b, "\"%g\"", d);
+    return;
+  }
+  lo = type == WL_TYPE_DOUBLE ? 15 : type == WL_TYPE_FLOAT ? 6 : 3;
+  hi = type == WL_TYPE_DOUBLE ? 17 : type == WL_TYPE_FLOAT ? 9 : 5;
+  for (p = lo; p < hi; p++) {
+    snprintf(s, sizeof s, "%.*g", p, d);
+    if (wl_value_from_double(type, strtod(s, NULL)) == v)
+      break;
+  }
+  wl__buf_printf(b, "%.*g", p, d);
+}
+
 int64_t wl__aop_typed(int type, int aop, int64_t old, int64_t a, int64_t b) {
   if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE ||
       type == WL_TYPE_HALF) {
@@ -2558,6 +2616,15 @@ int wl__layout_thread(const wl_layout *l, const wl_litmus *t, int var) {
     if (var < l->regoff[th + 1])
       return th;
   return -1;
+}
+
+int wl__layout_type(const wl_layout *l, const wl_litmus *t, int var) {
+  int th = wl__layout_thread(l, t, var);
+  if (var < 0 || var >= l->nvals)
+    return WL_EINVAL;
+  if (th >= 0)
+    return t->threads[th].regtype[var - l->regoff[th]];
+  return t->loctype[var - l->regoff[t->nthreads]];
 }
 
 const char *wl__layout_name(const wl_layout *l, const wl_litmus *t, int var) {

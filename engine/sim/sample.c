@@ -768,6 +768,10 @@ struct wl_hist {
    * which the simulator, run by several workers at once, must not). */
   int tregs[WL_MAX_THREADS], nx[WL_MAX_THREADS];
   char *xname[WL_MAX_THREADS][WL_MAX_REGS];
+  /* each register's and result's WL_TYPE_*, and whether a report has
+   * fixed it (the test's registers start as the test has them) */
+  uint8_t rtype[WL_MAX_THREADS][WL_MAX_REGS];
+  uint8_t rtyped[WL_MAX_THREADS][WL_MAX_REGS];
 };
 
 static int nreg(const wl_hist *h, int th) { return h->tregs[th] + h->nx[th]; }
@@ -784,8 +788,12 @@ static void hist_relayout(wl_hist *h) {
 
 static void hist_layout_init(wl_hist *h) {
   int th;
-  for (th = 0; th < h->t->nthreads; th++)
-    h->tregs[th] = h->t->threads[th].nregs;
+  for (th = 0; th < h->t->nthreads; th++) {
+    const wl_thread *w = &h->t->threads[th];
+    h->tregs[th] = w->nregs;
+    memcpy(h->rtype[th], w->regtype, (size_t)w->nregs);
+    memcpy(h->rtyped[th], w->regtyped, (size_t)w->nregs);
+  }
   hist_relayout(h);
 }
 
@@ -808,6 +816,33 @@ static const char *hist_var_name(const wl_hist *h, int var) {
   k = var - h->lay.regoff[th];
   return k < h->tregs[th] ? h->t->threads[th].regnames[k]
                           : h->xname[th][k - h->tregs[th]];
+}
+
+static int hist_reg_type(const wl_hist *h, int th, int k) {
+  return h->rtype[th][k];
+}
+
+/* Result k of thread th reported with type: fixes its type the first
+ * time, else WL_EINVAL when the type differs. */
+static int hist_type_result(wl_hist *h, int th, int k, const char *name,
+                            int type) {
+  if (!h->rtyped[th][k]) {
+    h->rtype[th][k] = (uint8_t)type;
+    h->rtyped[th][k] = 1;
+  }
+  if (h->rtype[th][k] == type)
+    return 0;
+  return wl__result_type_err(h->ctx, h->t->threads[th].name, name,
+                             h->rtype[th][k], type);
+}
+
+static int hist_var_type(const wl_hist *h, int var) {
+  int th = hist_var_thread(h, var);
+  if (var < 0 || var >= h->lay.nvals)
+    return WL_EINVAL;
+  if (th < 0)
+    return h->t->loctype[var - h->lay.regoff[h->t->nthreads]];
+  return hist_reg_type(h, th, var - h->lay.regoff[th]);
 }
 
 /* The index of a register or result name in thread th's slice, or -1. */
@@ -887,7 +922,7 @@ static long hist_find(const wl_hist *h, const int64_t *vals) {
 /* Adds a result name to thread th's slice: every outcome so far gets
  * the value 0 for it (a result a run did not report is 0, as in the
  * explorer).  All or nothing.  Returns its index or a WL_E* code. */
-static int hist_add_name(wl_hist *h, int th, const char *name) {
+static int hist_add_name(wl_hist *h, int th, const char *name, int type) {
   int k = nreg(h, th), at = h->lay.regoff[th] + k, nv = h->lay.nvals;
   size_t i, scap = 0;
   int64_t **nvals;
@@ -917,6 +952,8 @@ static int hist_add_name(wl_hist *h, int th, const char *name) {
     h->o[i].vals = nvals[i];
   }
   wl__free(h->ctx, nvals, (h->n + 1) * sizeof *nvals);
+  h->rtype[th][k] = (uint8_t)type;
+  h->rtyped[th][k] = 1;
   h->xname[th][h->nx[th]++] = c;
   hist_relayout(h);
   otab_fill(h, slot, scap);
@@ -1020,9 +1057,16 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
   /* the result names of from that into lacks, in from's order */
   for (v = 0; v < from->lay.nvals; v++) {
     const char *name = hist_var_name(from, v);
+    int k, ty = hist_var_type(from, v);
     th = hist_var_thread(from, v);
-    if (th >= 0 && hist_reg(into, th, name) < 0) {
-      int rc = hist_add_name(into, th, name);
+    if (th < 0)
+      continue;
+    if ((k = hist_reg(into, th, name)) < 0) {
+      int rc = hist_add_name(into, th, name, ty);
+      if (rc < 0)
+        return rc;
+    } else if (from->rtyped[th][v - from->lay.regoff[th]]) {
+      int rc = hist_type_result(into, th, k, name, ty);
       if (rc < 0)
         return rc;
     }
@@ -1104,6 +1148,10 @@ int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n) {
 }
 
 int wl_hist_nvars(const wl_hist *h) { return h ? h->lay.nvals : 0; }
+
+int wl_hist_var_type(const wl_hist *h, int var) {
+  return h == NULL ? WL_EINVAL : hist_var_type(h, var);
+}
 
 int wl_hist_var_thread(const wl_hist *h, int var) {
   return h == NULL ? -1 : hist_var_thread(h, var);
@@ -1321,17 +1369,19 @@ static int cb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
   return cb_event(d, &e, NULL);
 }
 
-static int cb_result(wl_tb *tb, const char *name, int64_t value) {
+static int cb_result(wl_tb *tb, const char *name, int type, int64_t value) {
   simtb *d = cb_self(tb);
   int k, r = cb_gone(d);
   if (r != 0)
     return r;
   k = hist_reg(d->h, d->th, name);
   if (k < 0 && d->grow) {
-    k = hist_add_name(d->h, d->th, name);
+    k = hist_add_name(d->h, d->th, name, type);
     if (k < 0)
       return d->err = k;
   }
+  if (k >= 0 && (r = hist_type_result(d->h, d->th, k, name, type)) != 0)
+    return d->err = r;
   if (k < 0) {
     /* (SC search) a result no sampled run reported: its outcome is
      * one of the sampled ones only when the value is the implicit 0 */
@@ -2131,7 +2181,7 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
       }
       wl__buf_puts(&b, hist_var_name(h, v));
       wl__buf_add(&b, "=", 1);
-      buf_int(&b, o->vals[v]);
+      wl__buf_value(&b, hist_var_type(h, v), o->vals[v]);
       wl__buf_add(&b, ";", 1);
     }
     if (h->weak_known && h->weak[order[i]])
