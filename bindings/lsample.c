@@ -76,6 +76,34 @@ static int write_hist(const void *obj, int partial, double secs, wl_write_fn w,
   return wl_hist_write(obj, partial, secs, w, ud);
 }
 
+static int write_hist_json(const void *obj, int partial, double secs,
+                           wl_write_fn w, void *ud) {
+  return wl_hist_write_json(obj, partial, secs, w, ud);
+}
+
+/* The key of a sample result's histogram box (the result keeps it, so
+ * that r:json() can write the histogram when asked). */
+static const char box_key = 0;
+
+/* r:json() -- the histogram as wl_hist_write_json writes it */
+static int sample_json(lua_State *L) {
+  hist_box *box;
+  int partial;
+  double secs;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_rawgetp(L, 1, &box_key);
+  box = luaL_testudata(L, -1, WLL_HIST);
+  if (box == NULL || box->h == NULL)
+    return luaL_error(L, "json: not a sample result");
+  lua_getfield(L, 1, "partial");
+  partial = lua_toboolean(L, -1);
+  lua_getfield(L, 1, "time");
+  secs = lua_tonumber(L, -1);
+  lua_pop(L, 2);
+  wll_push_written(L, "json", write_hist_json, box->h, partial, secs);
+  return 1;
+}
+
 static void push_hist_text(lua_State *L, const wl_hist *h, int partial,
                            double secs) {
   wll_push_written(L, "sample", write_hist, h, partial, secs);
@@ -667,7 +695,9 @@ int wll_test_sample(lua_State *L) {
   lua_setfield(L, res, "outcomes");
   lua_pushboolean(L, observed);
   lua_setfield(L, res, "observed");
-  hist_release(box); /* the histogram and the test's count go now */
+  /* the result keeps the histogram (and so the test) for r:json() */
+  lua_pushvalue(L, 3);
+  lua_rawsetp(L, res, &box_key);
   lua_settop(L, res);
   luaL_setmetatable(L, WLL_SAMPLE);
   return 1;
@@ -697,5 +727,9 @@ void wll_sample_open(lua_State *L) {
   luaL_newmetatable(L, WLL_SAMPLE);
   lua_pushcfunction(L, sample_tostring);
   lua_setfield(L, -2, "__tostring");
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, sample_json);
+  lua_setfield(L, -2, "json");
+  lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
 }

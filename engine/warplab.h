@@ -781,6 +781,24 @@ void wl_hist_set_stop(wl_hist *h, int (*should_stop)(void *ud), void *ud);
  * O(n log n) in the outcomes. */
 int wl_hist_write(const wl_hist *h, int partial, double seconds,
                   wl_write_fn write, void *ud);
+/*
+ * The same histogram as one JSON object, with wl_result_write_json's
+ * names where they mean the same ("test", "file", "kind", "condition",
+ * "ok", "verdict", "positive", "negative", "time"), then
+ *   "runs", "hung": runs attempted, runs that did not terminate;
+ *   "partial": true when the caller says the runs were cut short;
+ *   "weak_known": false when the search for SC outcomes gave up;
+ *   "variables": every value's name, "1:r0" for registers and callback
+ *     results, then locations (wl_hist_var_name's order);
+ *   "outcomes": [{"values": {"1:r0": 1, "x": 2.5, ...}, "count": runs,
+ *     "condition": bool, "weak": bool, or null when weak_known is
+ *     false}, ...]: values as in the JSON of results' final_states
+ *     (every variable, in its type; NaN and infinities as strings),
+ *     outcomes sorted as wl_hist_write sorts them.
+ * Written in pieces like wl_hist_write; WL_EIO when write stops it.
+ */
+int wl_hist_write_json(const wl_hist *h, int partial, double seconds,
+                       wl_write_fn write, void *ud);
 
 /* ------------------------------------------------------------------ */
 /* The simulated device: memory spaces, kernels, SIMT warps            */

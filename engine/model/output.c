@@ -257,19 +257,7 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
 
 /* ---------------------------------------------------------------- */
 
-static void json_str(wl_buf *b, const char *s) {
-  wl__buf_puts(b, "\"");
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      wl__buf_printf(b, "\\%c", c);
-    else if (c < 0x20)
-      wl__buf_printf(b, "\\u%04x", c);
-    else
-      wl__buf_add(b, (const char *)&c, 1);
-  }
-  wl__buf_puts(b, "\"");
-}
+static void json_str(wl_buf *b, const char *s) { wl__buf_json_str(b, s); }
 
 static const char *sem_word(int s) {
   static const char *w[] = {"weak",    "relaxed", "acquire",

@@ -64,6 +64,18 @@ assert(st:find("0:o=0.5;", 1, true) or st:find("0:o=2;", 1, true), st)
 assert(st:find(" f=2.25;", 1, true), "the float location prints as a " ..
        "number in the histogram too:\n" .. st)
 
+-- r:json(): the histogram as JSON, values in their types
+local sj = s:json()
+assert(sj:find('^{"test": "fadd", '), sj)
+assert(sj:find('"runs": 200, "hung": 0, "partial": false', 1, true), sj)
+assert(sj:find('"variables": ["0:o", "0:n", "1:p", "f"]', 1, true), sj)
+assert(sj:find('"f": 2.25}, "count": ', 1, true), sj)
+assert(sj:find('"0:o": 0.5, ', 1, true) or sj:find('"0:o": 2, ', 1, true),
+       sj)
+assert(sj == s:json(), "the same text again")
+local ok0, e0 = pcall(s.json, {})
+assert(not ok0 and e0:find("not a sample result"), e0)
+
 -- one name, two types: an error naming the result and both types
 t = wl.litmus {
   init = { x = 0 },
