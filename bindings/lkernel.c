@@ -2201,6 +2201,21 @@ static void push_counters(lua_State *L, const wl_launch *l, int site) {
 
 /* Pushes the launch report: {occupancy, counters, sites, steps}. */
 static void push_report(lua_State *L, const wl_launch *l, int banks,
+                        int bank_bytes);
+
+typedef struct report_args {
+  const wl_launch *l;
+  int banks, bank_bytes;
+} report_args;
+
+/* push_report run by lua_pcall: (report_args *) -> the report */
+static int push_report_p(lua_State *L) {
+  const report_args *a = lua_touserdata(L, 1);
+  push_report(L, a->l, a->banks, a->bank_bytes);
+  return 1;
+}
+
+static void push_report(lua_State *L, const wl_launch *l, int banks,
                         int bank_bytes) {
   static const char *const sp[] = {"global", "managed", "constant",
                                    "param",  "shared",  "local"};
@@ -2420,15 +2435,34 @@ static int kd_launch(lua_State *L) {
   for (i = nparams - 1; i >= 0; i--) /* newest first: the space returns */
     wl_device_release(d->d, params[i]);
   if (rc != 0) {
+    /* the message is copied out first: pushing it may raise (out of
+     * memory), and the launch must be freed before anything raises */
+    char msg[1024];
     wll_sig_take(); /* a signal that ended it is reported by this error */
-    lua_pushstring(L, l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
-                                                  : wl_ctx_errmsg(d->ctx));
+    snprintf(msg, sizeof msg, "%s",
+             l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
+                                         : wl_ctx_errmsg(d->ctx));
     wl_launch_free(l);
-    return lua_error(L);
+    return luaL_error(L, "%s", msg);
   }
-  push_report(L, l, wl_device_config(d->d)->banks,
-              wl_device_config(d->d)->bank_bytes);
-  wl_launch_free(l);
+  {
+    /* the report is built in a protected call, so that a memory error
+     * there frees the launch before it goes on up */
+    report_args ra;
+    ra.l = l;
+    ra.banks = wl_device_config(d->d)->banks;
+    ra.bank_bytes = wl_device_config(d->d)->bank_bytes;
+    if (!lua_checkstack(L, 4)) {
+      wl_launch_free(l);
+      return luaL_error(L, "launch: out of memory");
+    }
+    lua_pushcfunction(L, push_report_p);
+    lua_pushlightuserdata(L, &ra);
+    rc = lua_pcall(L, 1, 1, 0);
+    wl_launch_free(l);
+    if (rc != LUA_OK)
+      return lua_error(L);
+  }
   return 1;
 }
 

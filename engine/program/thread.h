@@ -14,9 +14,10 @@
  * call an op, so an op sees a non-NULL tb, a location of the test, a
  * semantics/scope pair that is well formed and allowed for the operation,
  * a known atomic operation, barrier kind and a count >= 0, and a
- * non-empty result name with a type of locations.  A bad argument is reported through the
- * engine's fail op with WL_EINVAL and the wrapper's message, so each
- * engine keeps its own rule for what a failure does to the run.
+ * non-empty result name with a type of locations.  A bad argument is
+ * reported through the engine's fail op with WL_EINVAL and the wrapper's
+ * message, so each engine keeps its own rule for what a failure does to
+ * the run.
  */
 #ifndef WL_THREAD_H
 #define WL_THREAD_H
