@@ -18,11 +18,10 @@ typedef struct wll_result {
 
 /* Pushes value v of location loc in the location's type. */
 static void push_locval(lua_State *L, const wll_result *r, int loc, int64_t v) {
-  int ty = loc >= 0 ? wl_litmus_location_type(r->test->lt, loc) : WL_TYPE_INT64;
-  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE)
-    lua_pushnumber(L, (lua_Number)wl_value_to_double(ty, v));
-  else
-    lua_pushinteger(L, (lua_Integer)v);
+  wll_push_carrier(L,
+                 loc >= 0 ? wl_litmus_location_type(r->test->lt, loc)
+                          : WL_TYPE_INT64,
+                 v);
 }
 
 static double now(void) {
@@ -89,18 +88,19 @@ static void push_states(lua_State *L, int arg, wll_result *r) {
     }
     for (v = 0; v < nv; v++) {
       const char *name = wl_result_var_name(r->r, v);
-      lua_Integer val = (lua_Integer)wl_result_value(r->r, k, v);
+      int64_t val = wl_result_value(r->r, k, v);
+      int ty = wl_result_var_type(r->r, v);
       th = wl_result_var_thread(r->r, v);
-      if (th >= 0 && th < nt) {
+      if (th >= 0 && th < nt) { /* a register, or a typed result */
         lua_pushfstring(L, "%d:%s", th, name);
-        lua_pushinteger(L, val);
+        wll_push_carrier(L, ty, val);
         lua_rawset(L, -3);
         lua_rawgeti(L, -1, th + 1);
-        lua_pushinteger(L, val);
+        wll_push_carrier(L, ty, val);
         lua_setfield(L, -2, name);
         lua_pop(L, 1);
       } else {
-        push_locval(L, r, wl_litmus_location(r->test->lt, name), val);
+        wll_push_carrier(L, ty, val);
         lua_setfield(L, -2, name);
       }
     }

@@ -86,6 +86,9 @@ static const char usage_sample[] =
     "                             (count, '*>' where the condition holds,\n"
     "                             'weak' for outcomes sequential\n"
     "                             consistency cannot give, the verdict)\n"
+    "      --json                 print JSON instead (one array of\n"
+    "                             histograms: every outcome with its\n"
+    "                             values, count, condition and weak mark)\n"
     "      -n, --runs N           runs per file (default 100000)\n"
     "      --seed S               seed (default 1); the same seed gives the\n"
     "                             same histogram for any --jobs\n"
@@ -824,8 +827,9 @@ static int write_stdout_sig(void *ud, const char *s, size_t n) {
 }
 
 static int cmd_sample(int argc, char **argv) {
-  enum { O_SEED = 256, O_PROFILE, O_TIMEOUT, O_MAXSTEPS };
+  enum { O_SEED = 256, O_PROFILE, O_TIMEOUT, O_MAXSTEPS, O_JSON };
   static const struct option longopts[] = {
+      {"json", no_argument, NULL, O_JSON},
       {"runs", required_argument, NULL, 'n'},
       {"seed", required_argument, NULL, O_SEED},
       {"profile", required_argument, NULL, O_PROFILE},
@@ -838,7 +842,7 @@ static int cmd_sample(int argc, char **argv) {
   const char **files;
   uint64_t u;
   int c, i, nf = 0, jobs = wll_ncpus(), failed = 0, cut = 0, sig = 0;
-  int progress = isatty(2);
+  int progress = isatty(2), json = 0, first = 1;
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
   opts.runs = 100000;
@@ -856,6 +860,9 @@ static int cmd_sample(int argc, char **argv) {
     switch (c) {
     case 1:
       files[nf++] = v;
+      break;
+    case O_JSON:
+      json = 1;
       break;
     case 'n':
       if (parse_count(v, 1, UINT64_MAX, &opts.runs) != 0)
@@ -917,6 +924,8 @@ static int cmd_sample(int argc, char **argv) {
       fprintf(stderr, "warplab sample: %s\n", note);
     jobs = w > 0 ? w : 1;
   }
+  if (json)
+    fputs("[", stdout);
   for (i = 0; i < nf && sig == 0; i++) {
     const char *f = files[i];
     char err[600];
@@ -967,8 +976,11 @@ static int cmd_sample(int argc, char **argv) {
       /* a signal during the output ends the SC search (no outcome is
        * then called weak) and the output itself */
       wl_hist_set_stop(h, wll_sig_stop, NULL);
-      rc = wl_hist_write(h, partial != WLL_STOP_NONE, now() - t0,
-                         write_stdout_sig, NULL);
+      if (json && !first)
+        fputs(",\n", stdout);
+      first = 0;
+      rc = (json ? wl_hist_write_json : wl_hist_write)(
+          h, partial != WLL_STOP_NONE, now() - t0, write_stdout_sig, NULL);
       if (rc != 0 && wll_sig_pending()) {
         int s2 = wll_sig_take();
         fflush(stdout);
@@ -1000,6 +1012,8 @@ static int cmd_sample(int argc, char **argv) {
     wl_litmus_free(t);
     wl_ctx_free(ctx);
   }
+  if (json)
+    fputs("]\n", stdout);
   free(files);
   if (fflush(stdout) != 0)
     return 1;

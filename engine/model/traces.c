@@ -680,12 +680,14 @@ static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
   return 0;
 }
 
-static int tb_result(wl_tb *tb, const char *name, int64_t value) {
+static int tb_result(wl_tb *tb, const char *name, int type, int64_t value) {
   tgen *g = tb_gen(tb);
-  int r;
+  int r, was;
   /* the callback's results are the thread's registers: the test grows
    * them while it is explored */
-  r = wl__thread_reg(g->x->ctx, (wl_thread *)g->thr, name, strlen(name));
+  r = wl__thread_result(g->x->ctx, (wl_thread *)g->thr, name, type, &was);
+  if (r == -3)
+    return wl__result_type_err(g->x->ctx, g->thr->name, name, was, type);
   if (r == -2)
     return g->x->err = wl__err(g->x->ctx, WL_ENOMEM, "out of memory");
   if (r < 0) {

@@ -118,11 +118,18 @@ int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line) {
 }
 
 int wl_tb_result(wl_tb *tb, const char *name, int64_t value) {
+  return wl_tb_result_typed(tb, name, WL_TYPE_INT64, value);
+}
+
+int wl_tb_result_typed(wl_tb *tb, const char *name, int type, int64_t value) {
   if (tb == NULL)
     return WL_EINVAL;
   if (name == NULL || *name == '\0')
     return bad(tb, "a result needs a name");
-  return tb->ops->result(tb, name, value);
+  if (type < WL_TYPE_INT64 || type > WL_TYPE_DOUBLE)
+    return bad(tb, "a result's type is int64, int32, uint32, float or "
+                   "double");
+  return tb->ops->result(tb, name, type, value);
 }
 
 int wl_tb_thread(const wl_tb *tb) {
