@@ -1,0 +1,682 @@
+/* race.c -- the kernel checkers: data races by the PTX definition
+ * (PTX ISA 6.0, "Memory Consistency Model": two overlapping accesses, at
+ * least one a write, that are not morally strong and not ordered by
+ * causality order), reads of words never written, and weak loads polled
+ * in spin loops.  The representation (epochs, barrier generations, warp
+ * clocks, sparse clocks, two-read shadow words) is described in check.h.
+ *
+ * What orders two accesses here (causality order, ptx-v6.0.cat's
+ * cause-base and observation):
+ *   - program order (the same thread);
+ *   - sync_barrier: __syncthreads() of the block (a generation), and what
+ *     each thread had acquired before it reaches every thread after it;
+ *   - __syncwarp(mask) among the lanes of mask (bar.warp.sync);
+ *   - sync: a release pattern (st.release / atom.release, or fence
+ *     followed by a strong write) observed by an acquire pattern
+ *     (ld.acquire / atom.acquire, or a strong read followed by a fence),
+ *     morally strong, through the release sequence of later RMWs;
+ *   - sync_fence: fence.sc operations in the order they execute;
+ *   - observation: a strong write read by a morally strong read orders
+ *     that write before what follows the read in its thread (it only
+ *     matters for the same word, which is where it is kept).
+ * Simplifications, each deliberate: a release by fence publishes what
+ * the thread knows when it stores, not only what it knew at the fence;
+ * the shadow word is 4 bytes with a byte mask and keeps two reads; scopes
+ * are cta or not (one device: gpu and sys scopes are the same set). */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+#define PAGE_WORDS 256
+#define MAX_FINDINGS 256
+#define SPIN_REPEATS 8
+
+/* An access, as the shadow memory remembers it. */
+typedef struct ep {
+  int32_t blk; /* block + 1; 0: none (the host, or nothing yet) */
+  uint16_t thread;
+  uint8_t kind, sem, scope;
+  uint8_t mask; /* bytes of the word it touched */
+  uint32_t clock, gen;
+  int32_t line;
+} ep;
+
+typedef struct sword {
+  ep w, r[2];        /* the last write; the newest read and an older one
+                      * not ordered before it */
+  int32_t obs_blk;   /* block + 1 of the thread whose morally strong read
+                      * observed w (0: none) */
+  uint16_t obs_thread;
+  uint8_t written;   /* shared memory: the bytes ever written */
+  uint8_t relcta;    /* rel holds a cta-scoped release */
+  int32_t relsrc;    /* block + 1 of the releasing threads; -1: several */
+  wl__kmap *rel;     /* the release clock of the word as a flag */
+} sword;
+
+typedef struct shadow {
+  sword **pages;
+  size_t npages;
+} shadow;
+
+typedef struct tstate {
+  uint32_t clk;   /* from 1 */
+  uint32_t fmark; /* clk at the last fence (0: none yet) */
+  wl__kmap k;     /* what it acquired since the block's last barrier */
+  wl__kmap pend;  /* strong reads' release clocks, for the next fence */
+  /* the spin detector: the last weak load and its repeats */
+  int sobj, sline;
+  uint64_t soff, sval;
+  uint32_t scount;
+} tstate;
+
+typedef struct cslot {
+  int block; /* -1: none */
+  uint32_t gen;
+  tstate *t;    /* nthreads, made when the slot first runs a block */
+  uint32_t *wk; /* nthreads x 32 warp clocks, made at the first
+                 * __syncwarp */
+  wl__kmap bk;  /* joined at barriers: what any thread had acquired */
+  wl__kmap sc;  /* fence.sc.cta order */
+  shadow sh;    /* the block's shared memory */
+} cslot;
+
+struct wl__chk {
+  wl_ctx *ctx;
+  wl__chk_cfg cfg;
+  cslot *slots;
+  wl_vec glob;    /* shadow, per allocation id */
+  wl__kmap sc;    /* fence.sc.gpu/sys order */
+  wl_vec finds;   /* wl_finding */
+  uint32_t *warned; /* lines already warned about (uninit, spin) */
+};
+
+/* ---------------------------- memory ------------------------------ */
+
+static void shadow_free(wl_ctx *ctx, shadow *sh) {
+  size_t p, i;
+  for (p = 0; p < sh->npages; p++) {
+    sword *pg = sh->pages[p];
+    if (pg == NULL)
+      continue;
+    for (i = 0; i < PAGE_WORDS; i++)
+      if (pg[i].rel != NULL) {
+        wl__kmap_free(ctx, pg[i].rel);
+        wl__free(ctx, pg[i].rel, sizeof *pg[i].rel);
+      }
+    wl__free(ctx, pg, sizeof *pg * PAGE_WORDS);
+  }
+  wl__free(ctx, sh->pages, sizeof *sh->pages * sh->npages);
+  sh->pages = NULL;
+  sh->npages = 0;
+}
+
+static sword *word(wl_ctx *ctx, shadow *sh, uint64_t w) {
+  uint64_t p = w / PAGE_WORDS;
+  if (p >= sh->npages) {
+    size_t n = (size_t)p + 1 > sh->npages * 2 ? (size_t)p + 1
+                                              : sh->npages * 2;
+    sword **np = wl__realloc(ctx, sh->pages, sizeof *np * sh->npages,
+                             sizeof *np * n);
+    if (np == NULL)
+      return NULL;
+    memset(np + sh->npages, 0, sizeof *np * (n - sh->npages));
+    sh->pages = np;
+    sh->npages = n;
+  }
+  if (sh->pages[p] == NULL &&
+      (sh->pages[p] = wl__calloc(ctx, sizeof(sword) * PAGE_WORDS)) == NULL)
+    return NULL;
+  return &sh->pages[p][w % PAGE_WORDS];
+}
+
+static void slot_clear(wl__chk *c, cslot *s) {
+  int t, n = c->cfg.nthreads;
+  if (s->t != NULL)
+    for (t = 0; t < n; t++) {
+      wl__kmap_free(c->ctx, &s->t[t].k);
+      wl__kmap_free(c->ctx, &s->t[t].pend);
+    }
+  wl__free(c->ctx, s->wk, sizeof *s->wk * (size_t)n * 32);
+  s->wk = NULL;
+  wl__kmap_free(c->ctx, &s->bk);
+  wl__kmap_free(c->ctx, &s->sc);
+  shadow_free(c->ctx, &s->sh);
+}
+
+int wl__chk_new(wl_ctx *ctx, const wl__chk_cfg *cfg, wl__chk **out) {
+  wl__chk *c;
+  int i;
+  *out = NULL;
+  if ((c = wl__calloc(ctx, sizeof *c)) == NULL)
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  c->ctx = ctx;
+  c->cfg = *cfg;
+  wl__vec_init(&c->glob, sizeof(shadow));
+  wl__vec_init(&c->finds, sizeof(wl_finding));
+  c->slots = wl__calloc(ctx, sizeof *c->slots * (size_t)cfg->nslots);
+  c->warned = wl__calloc(ctx, sizeof *c->warned * 512);
+  if (c->slots == NULL || c->warned == NULL) {
+    wl__chk_free(c);
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  }
+  for (i = 0; i < cfg->nslots; i++)
+    c->slots[i].block = -1;
+  *out = c;
+  return 0;
+}
+
+void wl__chk_free(wl__chk *c) {
+  size_t i;
+  if (c == NULL)
+    return;
+  if (c->slots != NULL) {
+    int k;
+    for (k = 0; k < c->cfg.nslots; k++) {
+      slot_clear(c, &c->slots[k]);
+      wl__free(c->ctx, c->slots[k].t,
+               sizeof(tstate) * (size_t)c->cfg.nthreads);
+    }
+  }
+  for (i = 0; i < c->glob.n; i++)
+    shadow_free(c->ctx, WL_VEC_PTR(&c->glob, shadow, i));
+  wl__vec_free(c->ctx, &c->glob);
+  wl__vec_free(c->ctx, &c->finds);
+  wl__kmap_free(c->ctx, &c->sc);
+  wl__free(c->ctx, c->slots, sizeof *c->slots * (size_t)c->cfg.nslots);
+  wl__free(c->ctx, c->warned, sizeof *c->warned * 512);
+  wl__free(c->ctx, c, sizeof *c);
+}
+
+int wl__chk_block_start(wl__chk *c, int slot, int block) {
+  cslot *s = &c->slots[slot];
+  int t;
+  slot_clear(c, s);
+  if (s->t == NULL &&
+      (s->t = wl__calloc(c->ctx, sizeof(tstate) *
+                                     (size_t)c->cfg.nthreads)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  memset(s->t, 0, sizeof(tstate) * (size_t)c->cfg.nthreads);
+  for (t = 0; t < c->cfg.nthreads; t++)
+    s->t[t].clk = 1;
+  s->block = block;
+  s->gen = 0;
+  return 0;
+}
+
+/* ----------------------------- order ------------------------------ */
+
+static int strong(const ep *e) {
+  return e->kind == WL_ACC_ATOMIC || e->sem != WL_SEM_WEAK;
+}
+
+/* Morally strong (PTX): both strong, the same bytes, each one's scope
+ * including the other's thread (cta: the same block). */
+static int morally_strong(const ep *x, const ep *y) {
+  if (!strong(x) || !strong(y) || x->mask != y->mask)
+    return 0;
+  if ((x->scope == WL_SCOPE_CTA || y->scope == WL_SCOPE_CTA) &&
+      x->blk != y->blk)
+    return 0;
+  return 1;
+}
+
+/* Is access e ordered before what thread t of slot s does now? */
+static int ordered(const cslot *s, int t, const ep *e) {
+  const tstate *ts;
+  uint64_t key;
+  int b;
+  if (e->blk == 0)
+    return 1; /* the host's writes, before the launch */
+  b = e->blk - 1;
+  if (b == s->block) {
+    if (e->thread == t || e->gen < s->gen)
+      return 1;
+    if (s->wk != NULL && e->thread / 32 == t / 32 &&
+        s->wk[(size_t)t * 32 + e->thread % 32] >= e->clock)
+      return 1;
+  }
+  ts = &s->t[t];
+  if (ts->k.n == 0 && s->bk.n == 0)
+    return 0;
+  key = wl__kmap_thread(b, e->thread);
+  if (wl__kmap_get(&ts->k, key) >= e->clock ||
+      wl__kmap_get(&s->bk, key) >= e->clock)
+    return 1;
+  key = wl__kmap_block(b);
+  return wl__kmap_get(&ts->k, key) > e->gen ||
+         wl__kmap_get(&s->bk, key) > e->gen;
+}
+
+/* Joins into dst what thread t knows, its own accesses up to clock own
+ * (a release). */
+static int publish(wl__chk *c, cslot *s, int t, uint32_t own,
+                   wl__kmap *dst) {
+  int rc = 0, u, w = t / 32;
+  rc |= wl__kmap_join(c->ctx, dst, &s->t[t].k);
+  rc |= wl__kmap_join(c->ctx, dst, &s->bk);
+  rc |= wl__kmap_max(c->ctx, dst, wl__kmap_thread(s->block, t), own);
+  rc |= wl__kmap_max(c->ctx, dst, wl__kmap_block(s->block), s->gen);
+  if (s->wk != NULL)
+    for (u = 0; u < 32 && w * 32 + u < c->cfg.nthreads; u++)
+      if (w * 32 + u != t)
+        rc |= wl__kmap_max(c->ctx, dst, wl__kmap_thread(s->block, w * 32 + u),
+                           s->wk[(size_t)t * 32 + u]);
+  return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
+}
+
+/* --------------------------- findings ----------------------------- */
+
+static void coords(int lin, const int d3[3], int out[3]) {
+  out[0] = lin % d3[0];
+  out[1] = lin / d3[0] % d3[1];
+  out[2] = lin / (d3[0] * d3[1]);
+}
+
+static void fill_access(const wl__chk *c, const ep *e, wl_find_access *f) {
+  f->block = e->blk - 1;
+  f->thread = e->thread;
+  coords(f->block, c->cfg.gdim, f->bidx);
+  coords(f->thread, c->cfg.bdim, f->tidx);
+  f->warp = e->thread / 32;
+  f->lane = e->thread % 32;
+  f->line = e->line;
+  f->kind = e->kind;
+  f->sem = e->sem;
+  f->scope = e->scope;
+}
+
+static wl_finding *find_or_add(wl__chk *c, int kind, int la, int lb,
+                               int *fresh) {
+  size_t i;
+  wl_finding *f;
+  int lo = la < lb ? la : lb, hi = la < lb ? lb : la;
+  *fresh = 0;
+  for (i = 0; i < c->finds.n; i++) {
+    f = WL_VEC_PTR(&c->finds, wl_finding, i);
+    if (f->kind == kind &&
+        ((f->a.line == lo && f->b.line == hi) ||
+         (f->a.line == hi && f->b.line == lo))) {
+      f->count++;
+      return NULL;
+    }
+  }
+  if (c->finds.n >= MAX_FINDINGS)
+    return NULL;
+  if ((f = wl__vec_push(c->ctx, &c->finds)) == NULL)
+    return NULL; /* a finding lost to memory; the run goes on */
+  f->kind = kind;
+  f->count = 1;
+  *fresh = 1;
+  return f;
+}
+
+static void where(wl_finding *f, int space, const wl__chk_mem *m) {
+  f->space = space;
+  snprintf(f->name, sizeof f->name, "%s", m->name ? m->name : "?");
+  f->id = m->id;
+  f->off = m->aoff;
+  f->addr = m->addr;
+}
+
+static const char *const space_words[] = {"global", "managed", "constant",
+                                          "param",  "shared",  "local"};
+
+static void race(wl__chk *c, const cslot *s, const ep *prev, const ep *cur,
+                 int space, const wl__chk_mem *m) {
+  int warp = prev->blk == cur->blk && prev->thread / 32 == cur->thread / 32;
+  int fresh;
+  wl_finding *f = find_or_add(c, warp ? WL_FIND_WARP_RACE : WL_FIND_RACE,
+                              cur->line, prev->line, &fresh);
+  (void)s;
+  if (f == NULL || !fresh)
+    return;
+  where(f, space, m);
+  fill_access(c, cur, &f->a);
+  fill_access(c, prev, &f->b);
+  if (warp)
+    snprintf(f->fix, sizeof f->fix,
+             "lanes %d and %d of warp %d are not ordered: put __syncwarp() "
+             "between the two accesses (since Volta the lanes of a warp "
+             "need not run in lockstep; a warp primitive orders no memory)",
+             prev->thread % 32, cur->thread % 32, cur->thread / 32);
+  else if (prev->blk == cur->blk)
+    snprintf(f->fix, sizeof f->fix,
+             "threads %d and %d of the block are in different warps: put "
+             "__syncthreads() between the two accesses%s",
+             prev->thread, cur->thread,
+             strong(prev) || strong(cur)
+                 ? ", or make both strong (atomic, volatile, or "
+                   ".relaxed/.acquire/.release)"
+                 : "");
+  else if (strong(prev) && strong(cur))
+    snprintf(f->fix, sizeof f->fix,
+             "both accesses are strong but a .cta scope does not include "
+             "a thread of another block: use .gpu scope (atomicAdd, not "
+             "atomicAdd_block; __threadfence, not __threadfence_block)");
+  else
+    snprintf(f->fix, sizeof f->fix,
+             "nothing orders accesses of different blocks here: the "
+             "writer must release (__threadfence() then a flag store, or "
+             "st.release.gpu) and the reader acquire that flag "
+             "(ld.acquire.gpu, or a load then __threadfence()) before its "
+             "access; or make both accesses strong (atomic or volatile)");
+}
+
+/* once per line: uninitialised reads and spins */
+static int first_warning(wl__chk *c, int kind, int line) {
+  uint32_t key = (uint32_t)line * 4u + (uint32_t)kind, i;
+  i = (key * 2654435761u) % 512;
+  for (;;) {
+    if (c->warned[i] == key + 1)
+      return 0;
+    if (c->warned[i] == 0)
+      break;
+    i = (i + 1) % 512;
+    if (i == (key * 2654435761u) % 512)
+      return 0; /* full: stay quiet */
+  }
+  c->warned[i] = key + 1;
+  return 1;
+}
+
+static void warn(wl__chk *c, const cslot *s, int thread, int kind,
+                 const wl_access *a, const wl__chk_mem *m) {
+  int fresh;
+  wl_finding *f;
+  ep e;
+  if (!first_warning(c, kind, a->line)) {
+    size_t i;
+    for (i = 0; i < c->finds.n; i++) {
+      f = WL_VEC_PTR(&c->finds, wl_finding, i);
+      if (f->kind == kind && f->a.line == a->line) {
+        f->count++;
+        break;
+      }
+    }
+    return;
+  }
+  if ((f = find_or_add(c, kind, a->line, a->line, &fresh)) == NULL || !fresh)
+    return;
+  where(f, a->space, m);
+  memset(&e, 0, sizeof e);
+  e.blk = s->block + 1;
+  e.thread = (uint16_t)thread;
+  e.kind = (uint8_t)a->kind;
+  e.sem = (uint8_t)a->sem;
+  e.scope = (uint8_t)a->scope;
+  e.line = a->line;
+  fill_access(c, &e, &f->a);
+  f->b.block = f->b.thread = -1;
+  if (kind == WL_FIND_UNINIT)
+    snprintf(f->fix, sizeof f->fix,
+             "no store and no host copy wrote this %s word before: the "
+             "value loaded is undefined (cudaMalloc and __shared__ memory "
+             "start uninitialised)",
+             space_words[a->space]);
+  else
+    snprintf(f->fix, sizeof f->fix,
+             "a weak load polled in a loop: the compiler may load it once "
+             "and spin forever, and no store is ordered before it; use a "
+             "volatile, .relaxed or .acquire load (or an atomic)");
+}
+
+/* ---------------------------- accesses ---------------------------- */
+
+static int acquires(int sem) {
+  return sem == WL_SEM_ACQUIRE || sem == WL_SEM_ACQ_REL || sem == WL_SEM_SC;
+}
+static int releases(int sem) {
+  return sem == WL_SEM_RELEASE || sem == WL_SEM_ACQ_REL || sem == WL_SEM_SC;
+}
+
+/* May thread t of slot s, at scope, acquire what x's releases hold? */
+static int may_acquire(const sword *x, const cslot *s, int scope) {
+  int mine = x->relsrc == s->block + 1;
+  if (x->relcta && !mine)
+    return 0;
+  return scope != WL_SCOPE_CTA || mine;
+}
+
+static int rel_add(wl__chk *c, cslot *s, int t, sword *x, uint32_t own,
+                   int scope) {
+  if (x->rel == NULL &&
+      (x->rel = wl__calloc(c->ctx, sizeof *x->rel)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  if (x->rel->n == 0)
+    x->relsrc = s->block + 1;
+  else if (x->relsrc != s->block + 1)
+    x->relsrc = -1;
+  x->relcta |= scope == WL_SCOPE_CTA;
+  return publish(c, s, t, own, x->rel);
+}
+
+static void rel_clear(sword *x) {
+  if (x->rel != NULL)
+    wl__kmap_clear(x->rel);
+  x->relcta = 0;
+  x->relsrc = 0;
+}
+
+/* Release and acquire through word x (the first of the access). */
+static int sync_word(wl__chk *c, cslot *s, int t, const wl_access *a,
+                     sword *x) {
+  tstate *ts = &s->t[t];
+  int strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK, rc = 0;
+  if (a->kind != WL_ACC_STORE && strong_op && x->rel != NULL &&
+      x->rel->n != 0 && may_acquire(x, s, a->scope))
+    rc = wl__kmap_join(c->ctx, acquires(a->sem) ? &ts->k : &ts->pend, x->rel);
+  if (rc != 0)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  if (a->kind == WL_ACC_LOAD)
+    return 0;
+  if (a->kind == WL_ACC_STORE)
+    rel_clear(x); /* a store starts a new release sequence (or none) */
+  if (strong_op && releases(a->sem)) {
+    if ((rc = rel_add(c, s, t, x, ts->clk, a->scope)) != 0)
+      return rc;
+    ts->clk++;
+  } else if (strong_op && ts->fmark != 0) {
+    rc = rel_add(c, s, t, x, ts->fmark, a->scope);
+  }
+  return rc;
+}
+
+static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
+                      sword *x, uint8_t mask, const wl__chk_mem *m) {
+  int write = a->kind != WL_ACC_LOAD, i;
+  ep cur;
+  cur.blk = s->block + 1;
+  cur.thread = (uint16_t)t;
+  cur.kind = (uint8_t)a->kind;
+  cur.sem = (uint8_t)a->sem;
+  cur.scope = (uint8_t)a->scope;
+  cur.mask = mask;
+  cur.clock = s->t[t].clk;
+  cur.gen = s->gen;
+  cur.line = a->line;
+  if (x->w.blk != 0 && (x->w.mask & mask) &&
+      !(x->obs_blk == cur.blk && x->obs_thread == t) &&
+      !morally_strong(&x->w, &cur) && !ordered(s, t, &x->w))
+    race(c, s, &x->w, &cur, a->space, m);
+  if (write) {
+    for (i = 0; i < 2; i++) {
+      ep *r = &x->r[i];
+      if (r->blk != 0 && (r->mask & mask) && !morally_strong(r, &cur) &&
+          !ordered(s, t, r))
+        race(c, s, r, &cur, a->space, m);
+    }
+    x->w = cur;
+    x->r[0].blk = x->r[1].blk = 0;
+    x->obs_blk = 0;
+    return 0;
+  }
+  if (x->w.blk != 0 && morally_strong(&x->w, &cur)) {
+    x->obs_blk = cur.blk; /* observation: w is ordered before t's next */
+    x->obs_thread = (uint16_t)t;
+  }
+  if (x->r[0].blk == cur.blk && x->r[0].thread == t) {
+    x->r[0] = cur;
+  } else if (x->r[1].blk == cur.blk && x->r[1].thread == t) {
+    x->r[1] = x->r[0];
+    x->r[0] = cur;
+  } else {
+    if (x->r[0].blk != 0 && !ordered(s, t, &x->r[0]))
+      x->r[1] = x->r[0];
+    else if (x->r[1].blk != 0 && ordered(s, t, &x->r[1]))
+      x->r[1].blk = 0;
+    x->r[0] = cur;
+  }
+  return 0;
+}
+
+static void spin(wl__chk *c, cslot *s, int t, const wl_access *a,
+                 const wl__chk_mem *m, const void *data) {
+  tstate *ts = &s->t[t];
+  uint64_t v = 0;
+  if (a->kind != WL_ACC_LOAD || a->sem != WL_SEM_WEAK) {
+    ts->sline = 0;
+    return;
+  }
+  memcpy(&v, data, (size_t)(a->width < 8 ? a->width : 8));
+  if (ts->sline == a->line && ts->sobj == m->obj && ts->soff == m->off &&
+      ts->sval == v) {
+    if (++ts->scount == SPIN_REPEATS)
+      warn(c, s, t, WL_FIND_SPIN, a, m);
+    return;
+  }
+  ts->sline = a->line;
+  ts->sobj = m->obj;
+  ts->soff = m->off;
+  ts->sval = v;
+  ts->scount = 1;
+}
+
+int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
+                   const wl__chk_mem *m, const void *data) {
+  cslot *s = &c->slots[slot];
+  shadow *sh;
+  uint64_t w, w0, w1, end;
+  int flags = c->cfg.flags, rc;
+  sword *first = NULL;
+  if (a->space != WL_SPACE_GLOBAL && a->space != WL_SPACE_MANAGED &&
+      a->space != WL_SPACE_SHARED)
+    return 0; /* read-only or private memory */
+  if (m->obj >= 0) {
+    while (c->glob.n <= (size_t)m->obj)
+      if (wl__vec_push(c->ctx, &c->glob) == NULL)
+        return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    sh = WL_VEC_PTR(&c->glob, shadow, (size_t)m->obj);
+  } else {
+    sh = &s->sh;
+  }
+  end = m->off + (uint64_t)a->width;
+  w0 = m->off / 4;
+  w1 = (end - 1) / 4;
+  for (w = w0; w <= w1; w++) {
+    uint64_t lo = w * 4 > m->off ? w * 4 : m->off;
+    uint64_t hi = w * 4 + 4 < end ? w * 4 + 4 : end;
+    uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - w * 4));
+    sword *x = word(c->ctx, sh, w);
+    if (x == NULL)
+      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    if (w == w0)
+      first = x;
+    if ((flags & WL_CHECK_UNINIT) && a->kind != WL_ACC_STORE) {
+      int unset = m->obj >= 0
+                      ? m->written != NULL && !(m->written[w / 8] >> (w % 8) & 1)
+                      : (x->written & mask) != mask;
+      if (unset)
+        warn(c, s, thread, WL_FIND_UNINIT, a, m);
+    }
+    if (a->kind != WL_ACC_LOAD) {
+      if (m->obj >= 0 && m->written != NULL)
+        m->written[w / 8] |= (uint8_t)(1u << (w % 8));
+      x->written |= mask;
+    }
+    if ((flags & WL_CHECK_RACES) &&
+        (rc = check_word(c, s, thread, a, x, mask, m)) != 0)
+      return rc;
+  }
+  if ((flags & WL_CHECK_RACES) && (rc = sync_word(c, s, thread, a, first)) != 0)
+    return rc;
+  if (flags & WL_CHECK_SPIN)
+    spin(c, s, thread, a, m, data);
+  return 0;
+}
+
+/* ------------------------ synchronization ------------------------- */
+
+int wl__chk_fence(wl__chk *c, int slot, int thread, int sem, int scope) {
+  cslot *s = &c->slots[slot];
+  tstate *ts = &s->t[thread];
+  int rc = 0;
+  (void)sem; /* fence.sc and fence.acq_rel both release and acquire */
+  rc |= wl__kmap_join(c->ctx, &ts->k, &ts->pend);
+  wl__kmap_clear(&ts->pend);
+  ts->fmark = ts->clk++;
+  ts->sline = 0;
+  if (sem == WL_SEM_SC) { /* sync_fence: fence.sc in execution order */
+    wl__kmap *sc = scope == WL_SCOPE_CTA ? &s->sc : &c->sc;
+    rc |= wl__kmap_join(c->ctx, &ts->k, sc);
+    rc |= publish(c, s, thread, ts->fmark, sc);
+  }
+  return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
+}
+
+int wl__chk_barrier(wl__chk *c, int slot) {
+  cslot *s = &c->slots[slot];
+  int t;
+  for (t = 0; t < c->cfg.nthreads; t++) {
+    tstate *ts = &s->t[t];
+    ts->sline = 0;
+    if (ts->k.n == 0)
+      continue;
+    if (wl__kmap_join(c->ctx, &s->bk, &ts->k) != 0)
+      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    wl__kmap_clear(&ts->k);
+  }
+  s->gen++;
+  return 0;
+}
+
+int wl__chk_syncwarp(wl__chk *c, int slot, int warp, uint32_t mask) {
+  cslot *s = &c->slots[slot];
+  uint32_t j[32] = {0}, b;
+  wl__kmap all;
+  int lo = warp * 32, v, any = 0, rc = 0;
+  if (s->wk == NULL &&
+      (s->wk = wl__calloc(c->ctx, sizeof *s->wk * (size_t)c->cfg.nthreads *
+                                      32)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  for (b = mask; b != 0; b &= b - 1) {
+    int u = __builtin_ctz(b), t = lo + u;
+    for (v = 0; v < 32; v++)
+      if (s->wk[(size_t)t * 32 + v] > j[v])
+        j[v] = s->wk[(size_t)t * 32 + v];
+    if (s->t[t].clk > j[u])
+      j[u] = s->t[t].clk;
+    any |= s->t[t].k.n != 0;
+  }
+  memset(&all, 0, sizeof all);
+  for (b = any ? mask : 0; b != 0; b &= b - 1)
+    rc |= wl__kmap_join(c->ctx, &all, &s->t[lo + __builtin_ctz(b)].k);
+  for (b = mask; b != 0; b &= b - 1) {
+    int t = lo + __builtin_ctz(b);
+    memcpy(&s->wk[(size_t)t * 32], j, sizeof j);
+    s->t[t].clk++;
+    s->t[t].sline = 0;
+    if (any)
+      rc |= wl__kmap_join(c->ctx, &s->t[t].k, &all);
+  }
+  wl__kmap_free(c->ctx, &all);
+  return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
+}
+
+int wl__chk_nfindings(const wl__chk *c) { return (int)c->finds.n; }
+
+const wl_finding *wl__chk_finding(const wl__chk *c, int i) {
+  if (i < 0 || (size_t)i >= c->finds.n)
+    return NULL;
+  return WL_VEC_PTR(&c->finds, wl_finding, (size_t)i);
+}
