@@ -2183,10 +2183,12 @@ int wll_check_flags(lua_State *L, int idx) {
                                 strncmp(words[i], p, n) == 0);
            i++)
         ;
-      if (n > 0 && words[i] == NULL)
-        return luaL_error(L, "check: unknown checker '%.*s' (races, uninit, "
+      if (n > 0 && words[i] == NULL) {
+        lua_pushlstring(L, p, n);
+        return luaL_error(L, "check: unknown checker '%s' (races, uninit, "
                              "spin, all)",
-                          (int)n, p);
+                          lua_tostring(L, -1));
+      }
       if (n > 0)
         flags |= 1 << i;
       p += n;

@@ -911,9 +911,9 @@ enum { WL_SCHED_INDEPENDENT, WL_SCHED_LOCKSTEP, WL_SCHED_RANDOM };
  * UNINIT: loads of global, managed or shared words never written (by
  *   the host or a device store; a launch without this checker counts as
  *   writing all of global memory);
- * SPIN: a weak load polled in a loop (the same thread, line and address
- *   reading the same value 8 times in a row): the compiler may read it
- *   once, so the loop may never end. */
+ * SPIN: a weak load of global or managed memory polled in a loop (the
+ *   same thread, line and address reading the same value 8 times in a
+ *   row): the compiler may read it once, so the loop may never end. */
 enum { WL_CHECK_RACES = 1, WL_CHECK_UNINIT = 2, WL_CHECK_SPIN = 4,
        WL_CHECK_ALL = 7 };
 /* What a checker found (wl_finding.kind). */

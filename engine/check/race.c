@@ -57,6 +57,8 @@ typedef struct sword {
 typedef struct shadow {
   sword **pages;
   size_t npages;
+  uint64_t lastp; /* the page looked up last, + 1 (0: none) */
+  sword *last;
 } shadow;
 
 typedef struct tstate {
@@ -109,9 +111,11 @@ static void shadow_free(wl_ctx *ctx, shadow *sh) {
   wl__free(ctx, sh->pages, sizeof *sh->pages * sh->npages);
   sh->pages = NULL;
   sh->npages = 0;
+  sh->lastp = 0;
+  sh->last = NULL;
 }
 
-static sword *word(wl_ctx *ctx, shadow *sh, uint64_t w) {
+static sword *word_slow(wl_ctx *ctx, shadow *sh, uint64_t w) {
   uint64_t p = w / PAGE_WORDS;
   if (p >= sh->npages) {
     size_t n = (size_t)p + 1 > sh->npages * 2 ? (size_t)p + 1
@@ -127,7 +131,15 @@ static sword *word(wl_ctx *ctx, shadow *sh, uint64_t w) {
   if (sh->pages[p] == NULL &&
       (sh->pages[p] = wl__calloc(ctx, sizeof(sword) * PAGE_WORDS)) == NULL)
     return NULL;
+  sh->lastp = p + 1;
+  sh->last = sh->pages[p];
   return &sh->pages[p][w % PAGE_WORDS];
+}
+
+static inline sword *word(wl_ctx *ctx, shadow *sh, uint64_t w) {
+  if (w / PAGE_WORDS + 1 == sh->lastp)
+    return &sh->last[w % PAGE_WORDS];
+  return word_slow(ctx, sh, w);
 }
 
 static void slot_clear(wl__chk *c, cslot *s) {
@@ -515,6 +527,14 @@ static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
     x->obs_blk = cur.blk; /* observation: w is ordered before t's next */
     x->obs_thread = (uint16_t)t;
   }
+  if (x->r[0].blk == cur.blk && x->r[1].blk == cur.blk &&
+      x->r[0].gen == cur.gen && x->r[1].gen == cur.gen &&
+      x->r[0].line == cur.line && x->r[0].mask == mask &&
+      x->r[0].sem == cur.sem && x->r[0].thread != t && x->r[1].thread != t)
+    return 0; /* two other threads of the block read it at this line since
+               * the last barrier: a write this read would race with races
+               * with them too (the tile loads of a matmul: a third of the
+               * checker's time was spent rewriting these) */
   if (x->r[0].blk == cur.blk && x->r[0].thread == t) {
     x->r[0] = cur;
   } else if (x->r[1].blk == cur.blk && x->r[1].thread == t) {
@@ -600,7 +620,11 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
   }
   if ((flags & WL_CHECK_RACES) && (rc = sync_word(c, s, thread, a, first)) != 0)
     return rc;
-  if (flags & WL_CHECK_SPIN)
+  /* spins: on global memory only, where flags between blocks live (the
+   * tracking costs a store per load, and most loads of a tiled kernel
+   * are shared) */
+  if ((flags & WL_CHECK_SPIN) && m->obj >= 0 &&
+      (a->kind == WL_ACC_LOAD || s->t[thread].sline != 0))
     spin(c, s, thread, a, m, data);
   return 0;
 }

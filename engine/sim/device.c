@@ -1502,6 +1502,42 @@ static int l1_policy(const wl_access *a) {
              : L1_BYPASS;
 }
 
+/* What the checkers need of an access's memory (m->off, addr, aoff are
+ * the lane's); 0 when they do not look at that space. */
+static int check_mem(wl_launch *l, const wl_access *a, const region *g,
+                     wl__chk_mem *m) {
+  if (a->space == WL_SPACE_SHARED) {
+    m->obj = -1;
+    m->written = NULL;
+  } else if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED) {
+    alloc *al = get_alloc(l->dev, a->id);
+    m->obj = a->id;
+    m->written = al != NULL && !al->all_written ? al->written : NULL;
+  } else {
+    return 0;
+  }
+  m->name = g->name;
+  m->id = a->id;
+  return 1;
+}
+
+/* Hands the access of lane thread at off (address addr) to the
+ * checkers; m from check_mem. */
+static inline int check_lane(wl_launch *l, slot *s, int thread,
+                             const wl_access *a, wl__chk_mem *m,
+                             uint64_t off, uint64_t addr, const void *data) {
+  int rc;
+  m->off = m->obj < 0 ? addr : off;
+  m->addr = addr;
+  m->aoff = off;
+  if ((rc = wl__chk_access(l->chk, (int)(s - l->slots), thread, a, m,
+                           data)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+  }
+  return rc;
+}
+
 /* Hands a lane's performed access to the checkers. */
 static int check_access(wl_launch *l, slot *s, int thread, const wl_access *a,
                         const region *g, uint64_t addr, const void *data) {
@@ -1574,7 +1610,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   group req;
   sm_st *m;
   uint32_t exist, b;
-  int lo = warp * 32, lane, rc, yield = 0, plain;
+  int lo = warp * 32, lane, rc, yield = 0, plain, chk;
+  wl__chk_mem cm;
   if (s == NULL || warp < 0 || warp >= l->nwarps)
     return wl__err(l->ctx, WL_EINVAL,
                    "wl_kernel_access_warp: warp %d of block %d is not "
@@ -1608,6 +1645,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   req.done = 1;
   req.mask = mask;
   m = &l->sms[s->sm];
+  chk = l->chk != NULL && a->space != WL_SPACE_LOCAL &&
+        check_mem(l, a, &g, &cm);
   plain = plain_access(a) && a->space != WL_SPACE_LOCAL;
   if (plain && ops == NULL && g.size >= (uint64_t)a->width) {
     /* shared, constant and parameter loads and stores: bounds and
@@ -1629,11 +1668,9 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       else
         copy_bytes(g.data + o, d, a->width);
       req.addr[lane] = g.base + o;
-      if (l->chk != NULL) {
-        la.off = o;
-        if ((rc = check_access(l, s, lo + lane, &la, &g, g.base + o, d)) != 0)
-          return rc;
-      }
+      if (chk &&
+          (rc = check_lane(l, s, lo + lane, a, &cm, o, g.base + o, d)) != 0)
+        return rc;
       if (++s->slice[lo + lane] >= lim) {
         s->slice[lo + lane] = 0;
         yield = 1;
@@ -1663,7 +1700,7 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       perform_plain(&la, p, d);
     else if ((rc = perform(l, m, block, t, &la, p, addr, d)) != 0)
       return rc;
-    if (l->chk != NULL && (rc = check_access(l, s, t, &la, &g, addr, d)) != 0)
+    if (chk && (rc = check_lane(l, s, t, &la, &cm, la.off, addr, d)) != 0)
       return rc;
     req.addr[lane] = addr;
     yield |= slice_step(l, s, t);
@@ -2351,6 +2388,7 @@ void wl_launch_free(wl_launch *l) {
   if (l == NULL)
     return;
   launch_release(l);
+  wl__chk_free(l->chk);
   wl__vec_free(l->ctx, &l->finds);
   wl__vec_free(l->ctx, &l->sites);
   wl__free(l->ctx, l->site_hash, sizeof(int) * (size_t)l->site_hash_n);
