@@ -492,7 +492,16 @@ static int result_index(lua_State *L) {
   return 1;
 }
 
+/* For lgraph.c: the result at arg (raises when closed) and its test. */
+const wl_result *wll_checkresult(lua_State *L, int arg, wll_test **t) {
+  wll_result *r = checkresult(L, arg);
+  *t = r->test;
+  return r->r;
+}
+
 static const luaL_Reg result_methods[] = {{"witness", result_witness},
+                                          {"graph", wll_result_graph},
+                                          {"whynot", wll_result_whynot},
                                           {"herd", result_herd},
                                           {"json", result_json},
                                           {"close", result_close},

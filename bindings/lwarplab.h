@@ -141,6 +141,13 @@ WLL_HIDDEN void wll_result_open(lua_State *L);
 /* test:explore(opts) */
 WLL_HIDDEN int wll_test_explore(lua_State *L);
 
+/* The result at arg and its test (raises when closed). */
+WLL_HIDDEN const wl_result *wll_checkresult(lua_State *L, int arg,
+                                            wll_test **t);
+/* lgraph.c: r:graph(i), r:whynot([model]) */
+WLL_HIDDEN int wll_result_graph(lua_State *L);
+WLL_HIDDEN int wll_result_whynot(lua_State *L);
+
 /* lmodel.c: wl.model; adds it to the module table at the top of the
  * stack */
 WLL_HIDDEN void wll_model_open(lua_State *L);

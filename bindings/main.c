@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -54,6 +56,17 @@ static const char usage[] =
     "      --timeout SECONDS      give up on a file after this long (the\n"
     "                             file counts as failed; the rest go on)\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    "      --graph DIR            write the witness of every state as a\n"
+    "                             graph, DIR/NAME.N.dot (and .svg when\n"
+    "                             Graphviz's dot is installed), and, when\n"
+    "                             the condition's outcome is forbidden,\n"
+    "                             DIR/NAME.whynot.dot (.svg)\n"
+    "      --why-not              when no state satisfies the condition,\n"
+    "                             say which axiom of the model (--model,\n"
+    "                             default ptx-v6.0-isa.cat) rules the\n"
+    "                             outcome out, on the closest candidate\n"
+    "                             execution (with --json: a \"whynot\"\n"
+    "                             object in the test's result)\n"
     ;
 static const char usage_sample[] =
     "  sample [options] FILE...   run each .litmus file many times on the\n"
@@ -155,6 +168,20 @@ static const char usage_run[] =
     "      --check-error          exit with status 4 when a checker found\n"
     "                             something (for CI)\n"
     "      --json                 print the summary as one JSON object\n"
+    "  report [options] FILE...   one self-contained HTML page (no network\n"
+    "                             needed) about .litmus files and .lua\n"
+    "                             scripts (the tests they explore and the\n"
+    "                             kernels they launch): allowed states,\n"
+    "                             sampled histograms, witness graphs,\n"
+    "                             why-not explanations, checker findings,\n"
+    "                             per-line costs, bank heatmaps, occupancy\n"
+    "      -o FILE                the page (default report.html)\n"
+    "      --runs N               sampled runs per test (default 1000; 0:\n"
+    "                             no histograms)\n"
+    "      --seed S               the sampling seed (default 1)\n"
+    "      --graphs N             witness graphs per test (default 4)\n"
+    "      --title TEXT           the page's title\n"
+    "      --model FILE.cat       the model of the why-not explanations\n"
     "  help                       this text\n"
     "  version                    the version\n"
     "\n"
@@ -349,10 +376,135 @@ static void litmus_partial(const char *name, int sig, int json, int quiet,
            name, name, wll_sig_name(sig), secs);
 }
 
+
+/* ---------------- graphs and why-not for litmus ---------------- */
+
+typedef struct membuf {
+  char *p;
+  size_t n, cap;
+  int oom;
+} membuf;
+
+static int write_mem(void *ud, const char *s, size_t n) {
+  membuf *m = ud;
+  if (m->n + n + 1 > m->cap) {
+    size_t cap = (m->cap ? m->cap * 2 : 4096) + n;
+    char *p = realloc(m->p, cap);
+    if (p == NULL) {
+      m->oom = 1;
+      return -1;
+    }
+    m->p = p;
+    m->cap = cap;
+  }
+  memcpy(m->p + m->n, s, n);
+  m->n += n;
+  m->p[m->n] = '\0';
+  return 0;
+}
+
+/* dot -Tsvg in -o out; 0 when it worked.  *missing is set once dot
+ * cannot be run, and later calls do nothing. */
+static int render_svg(const char *in, int *missing) {
+  char out[1200];
+  size_t n = strlen(in);
+  pid_t pid;
+  int st;
+  if (*missing || n < 4 || n + 1 > sizeof out)
+    return -1;
+  memcpy(out, in, n - 4);
+  memcpy(out + n - 4, ".svg", 5);
+  fflush(NULL);
+  pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    execlp("dot", "dot", "-Tsvg", in, "-o", out, (char *)NULL);
+    _exit(127);
+  }
+  if (waitpid(pid, &st, 0) < 0)
+    return -1;
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+    *missing = 1;
+    fprintf(stderr, "warplab: Graphviz's dot is not installed: only the "
+                    ".dot files are written (Debian: apt-get install "
+                    "graphviz)\n");
+    return -1;
+  }
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* DIR/NAME.what.dot with the test's name made a file name. */
+static void graph_path(char *buf, size_t n, const char *dir,
+                       const char *name, const char *what) {
+  size_t k, len;
+  snprintf(buf, n, "%s/", dir);
+  len = strlen(buf);
+  for (k = 0; name[k] && len + 1 < n; k++) {
+    char c = name[k];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+             (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' ||
+             c == '_';
+    buf[len++] = ok ? c : '_';
+  }
+  buf[len] = '\0';
+  snprintf(buf + len, n - len, ".%s.dot", what);
+}
+
+static int save_text(const char *path, const membuf *m) {
+  FILE *f = fopen(path, "w");
+  int ok;
+  if (f == NULL) {
+    fprintf(stderr, "warplab: cannot write '%s': %s\n", path,
+            strerror(errno));
+    return -1;
+  }
+  ok = fwrite(m->p ? m->p : "", 1, m->n, f) == m->n;
+  if (fclose(f) != 0 || !ok) {
+    fprintf(stderr, "warplab: cannot write '%s'\n", path);
+    return -1;
+  }
+  return 0;
+}
+
+/* Writes every state's witness graph of r under dir; 0 or -1. */
+static int write_graphs(const wl_result *r, const char *dir,
+                        const char *name, int *missing) {
+  size_t s;
+  for (s = 0; s < wl_result_nstates(r); s++) {
+    char path[1200], what[32];
+    membuf m = {NULL, 0, 0, 0};
+    snprintf(what, sizeof what, "%zu", s + 1);
+    graph_path(path, sizeof path, dir, name, what);
+    if (wl_result_write_dot(r, s, write_mem, &m) != 0 || m.oom ||
+        save_text(path, &m) != 0) {
+      free(m.p);
+      return -1;
+    }
+    free(m.p);
+    render_svg(path, missing);
+  }
+  return 0;
+}
+
+/* Whether no final state is in the condition's outcome (what why-not
+ * explains): none satisfies it (exists, ~exists), or none violates it
+ * (forall). */
+static int outcome_absent(const wl_result *r) {
+  size_t s;
+  int forall = wl_result_cond_kind(r) == WL_COND_FORALL;
+  for (s = 0; s < wl_result_nstates(r); s++)
+    if (wl_result_state_sat(r, s) != forall)
+      return 0;
+  return 1;
+}
+
 static int cmd_litmus(int argc, char **argv) {
-  enum { O_JSON = 256, O_UNROLL, O_TIMEOUT, O_MODEL };
+  enum { O_JSON = 256, O_UNROLL, O_TIMEOUT, O_MODEL, O_GRAPH, O_WHYNOT };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, O_JSON},
+      {"graph", required_argument, NULL, O_GRAPH},
+      {"why-not", no_argument, NULL, O_WHYNOT},
       {"quiet", no_argument, NULL, 'q'},
       {"unroll", required_argument, NULL, O_UNROLL},
       {"timeout", required_argument, NULL, O_TIMEOUT},
@@ -365,6 +517,9 @@ static int cmd_litmus(int argc, char **argv) {
   const char *model_path = NULL, **files;
   litmus_stop ls = {0};
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
+  int whynot = 0, no_dot = 0;
+  const char *graph_dir = NULL;
+  wl_model *why_model = NULL; /* the default model, loaded on first use */
   uint64_t u;
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
@@ -402,6 +557,12 @@ static int cmd_litmus(int argc, char **argv) {
       break;
     case O_MODEL:
       model_path = optarg;
+      break;
+    case O_GRAPH:
+      graph_dir = optarg;
+      break;
+    case O_WHYNOT:
+      whynot = 1;
       break;
     case 'h':
       free(files);
@@ -485,23 +646,86 @@ static int cmd_litmus(int argc, char **argv) {
       failed++;
       continue;
     }
-    if (quiet) {
-      printf("%s %s%s\n", wl_litmus_name(t),
-             wl_result_bound_hit(r) ? "Loop " : "",
-             wl_result_verdict(r) ? "Ok" : "No");
-    } else if (json) {
-      if (!first)
-        fputs(",\n", stdout);
-      wl_result_write_json(r, now() - t0, write_stdout, NULL);
-      first = 0;
-    } else {
-      wl_result_write_herd(r, now() - t0, write_stdout, NULL);
+    {
+      double secs = now() - t0;
+      wl_whynot *w = NULL;
+      membuf wj = {NULL, 0, 0, 0};
+      if ((whynot || graph_dir != NULL) && outcome_absent(r)) {
+        const wl_model *m = model;
+        if (m == NULL && why_model == NULL) {
+          char found[1200];
+          const char *path =
+              wll_find_model("ptx-v6.0-isa.cat", found, sizeof found);
+          if (wl_model_load(ctx, path, &why_model) != 0)
+            fprintf(stderr, "warplab: why-not: %s\n", wl_ctx_errmsg(ctx));
+        }
+        if (m == NULL)
+          m = why_model;
+        if (m != NULL &&
+            wl_whynot_explain(ctx, t, m, opts.unroll, &w) != 0) {
+          fprintf(stderr, "warplab: %s: why-not: %s\n", f,
+                  wl_ctx_errmsg(ctx));
+          w = NULL;
+        }
+      }
+      if (quiet) {
+        printf("%s %s%s\n", wl_litmus_name(t),
+               wl_result_bound_hit(r) ? "Loop " : "",
+               wl_result_verdict(r) ? "Ok" : "No");
+      } else if (json) {
+        membuf rj = {NULL, 0, 0, 0};
+        if (!first)
+          fputs(",\n", stdout);
+        if (whynot && w != NULL &&
+            wl_result_write_json(r, secs, write_mem, &rj) == 0 &&
+            wl_whynot_write_json(w, write_mem, &wj) == 0 && rj.n > 2 &&
+            wj.n > 1) {
+          /* the result's object, with "whynot" added before its end */
+          while (rj.n > 0 && (rj.p[rj.n - 1] == '\n' || rj.p[rj.n - 1] == '}'))
+            if (rj.p[--rj.n] == '}')
+              break;
+          while (wj.n > 0 && wj.p[wj.n - 1] == '\n')
+            wj.n--;
+          fwrite(rj.p, 1, rj.n, stdout);
+          fputs(",\n  \"whynot\": ", stdout);
+          fwrite(wj.p, 1, wj.n, stdout);
+          fputs("}\n", stdout);
+        } else {
+          wl_result_write_json(r, secs, write_stdout, NULL);
+        }
+        free(rj.p);
+        first = 0;
+      } else {
+        wl_result_write_herd(r, secs, write_stdout, NULL);
+        if (whynot && w != NULL)
+          wl_whynot_write_text(w, write_stdout, NULL);
+      }
+      if (graph_dir != NULL) {
+        mkdir(graph_dir, 0777);
+        if (write_graphs(r, graph_dir, wl_litmus_name(t), &no_dot) != 0)
+          failed++;
+        if (w != NULL && wl_whynot_status(w) == WL_WHYNOT_FORBIDDEN) {
+          char path[1200];
+          membuf m = {NULL, 0, 0, 0};
+          graph_path(path, sizeof path, graph_dir, wl_litmus_name(t),
+                     "whynot");
+          if (wl_whynot_write_dot(w, write_mem, &m) == 0 &&
+              save_text(path, &m) == 0)
+            render_svg(path, &no_dot);
+          else
+            failed++;
+          free(m.p);
+        }
+      }
+      free(wj.p);
+      wl_whynot_free(w);
     }
     wl_result_free(r);
     wl_litmus_free(t);
   }
   if (json)
     fputs("]\n", stdout);
+  wl_model_free(why_model);
   wl_model_free(model);
   wl_ctx_free(ctx);
   free(files);
@@ -1292,6 +1516,147 @@ static int cmd_run(int argc, char **argv) {
   return status ? status : rc == LUA_OK ? 0 : 1;
 }
 
+
+/* warplab report: wl.report{FILE..., output = ...} in a fresh state. */
+typedef struct report_args {
+  const char **files;
+  int nf;
+  const char *out, *title, *model;
+  uint64_t runs, seed, graphs;
+} report_args;
+
+static int report_main(lua_State *L) {
+  const report_args *a = lua_touserdata(L, 1);
+  int i;
+  luaL_openlibs(L);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, luaopen_warplab);
+  lua_setfield(L, -2, "warplab");
+  lua_pop(L, 1);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "warplab");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "report");
+  lua_createtable(L, a->nf, 6);
+  for (i = 0; i < a->nf; i++) {
+    lua_pushstring(L, a->files[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_pushstring(L, a->out);
+  lua_setfield(L, -2, "output");
+  if (a->title != NULL) {
+    lua_pushstring(L, a->title);
+    lua_setfield(L, -2, "title");
+  }
+  if (a->model != NULL) {
+    lua_pushstring(L, a->model);
+    lua_setfield(L, -2, "model");
+  }
+  lua_pushinteger(L, (lua_Integer)a->runs);
+  lua_setfield(L, -2, "runs");
+  lua_pushinteger(L, (lua_Integer)a->seed);
+  lua_setfield(L, -2, "seed");
+  lua_pushinteger(L, (lua_Integer)a->graphs);
+  lua_setfield(L, -2, "graphs");
+  wll_sig_lua(L);
+  lua_call(L, 1, 0);
+  wll_sig_lua(NULL);
+  return 0;
+}
+
+static int cmd_report(int argc, char **argv) {
+  enum { O_RUNS = 256, O_SEED, O_TITLE, O_MODEL, O_GRAPHS };
+  static const struct option longopts[] = {
+      {"output", required_argument, NULL, 'o'},
+      {"runs", required_argument, NULL, O_RUNS},
+      {"seed", required_argument, NULL, O_SEED},
+      {"title", required_argument, NULL, O_TITLE},
+      {"model", required_argument, NULL, O_MODEL},
+      {"graphs", required_argument, NULL, O_GRAPHS},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  report_args a;
+  lua_State *L;
+  int c, rc;
+  memset(&a, 0, sizeof a);
+  a.out = "report.html";
+  a.runs = 1000;
+  a.seed = 1;
+  a.graphs = 4;
+  if ((a.files = malloc((size_t)argc * sizeof *a.files)) == NULL) {
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "-:o:h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 1:
+      a.files[a.nf++] = optarg;
+      break;
+    case 'o':
+      a.out = optarg;
+      break;
+    case O_RUNS:
+      if (parse_count(optarg, 0, 100000000, &a.runs) != 0) {
+        free(a.files);
+        return bad_value("report", "--runs", optarg,
+                         "a number from 0 to 100000000");
+      }
+      break;
+    case O_SEED:
+      if (parse_count(optarg, 0, UINT64_MAX, &a.seed) != 0) {
+        free(a.files);
+        return bad_value("report", "--seed", optarg, "a number");
+      }
+      break;
+    case O_GRAPHS:
+      if (parse_count(optarg, 0, 1000, &a.graphs) != 0) {
+        free(a.files);
+        return bad_value("report", "--graphs", optarg,
+                         "a number from 0 to 1000");
+      }
+      break;
+    case O_TITLE:
+      a.title = optarg;
+      break;
+    case O_MODEL:
+      a.model = optarg;
+      break;
+    case 'h':
+      free(a.files);
+      print_usage(stdout);
+      return 0;
+    default:
+      free(a.files);
+      return opt_error("report", c, argv);
+    }
+  }
+  a.nf = add_rest(argc, argv, a.files, a.nf);
+  if (a.nf == 0) {
+    free(a.files);
+    fprintf(stderr, "warplab report: no file given (see warplab help)\n");
+    return 2;
+  }
+  L = luaL_newstate();
+  if (L == NULL) {
+    free(a.files);
+    fprintf(stderr, "warplab: cannot create a Lua state (out of memory)\n");
+    return 1;
+  }
+  lua_pushcfunction(L, report_main);
+  lua_pushlightuserdata(L, &a);
+  rc = lua_pcall(L, 1, 0, 0);
+  if (rc != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "warplab: report: %s\n",
+            msg != NULL ? msg : "(error object is not a string)");
+  }
+  lua_close(L);
+  free(a.files);
+  return rc == LUA_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     print_usage(stderr);
@@ -1300,7 +1665,8 @@ int main(int argc, char **argv) {
   /* one signal policy for every command (lsignal.c): SIGINT and SIGTERM
    * end the work, which reports what it has */
   if (strcmp(argv[1], "litmus") == 0 || strcmp(argv[1], "sample") == 0 ||
-      strcmp(argv[1], "run") == 0 || strcmp(argv[1], "gen") == 0)
+      strcmp(argv[1], "run") == 0 || strcmp(argv[1], "gen") == 0 ||
+      strcmp(argv[1], "report") == 0)
     wll_sig_enter();
   if (strcmp(argv[1], "litmus") == 0)
     return cmd_litmus(argc - 1, argv + 1);
@@ -1310,6 +1676,8 @@ int main(int argc, char **argv) {
     return cmd_run(argc, argv);
   if (strcmp(argv[1], "gen") == 0)
     return cmd_gen(argc - 1, argv + 1);
+  if (strcmp(argv[1], "report") == 0)
+    return cmd_report(argc - 1, argv + 1);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
     print_usage(stdout);

@@ -421,6 +421,60 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
 int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
                          void *ud);
 
+/*
+ * Writes the witness execution of a state as a graph in Graphviz's DOT
+ * language: the events in one column per thread (the instruction, the
+ * value read or written, its semantics and scope, its source line), the
+ * initial writes above them, and edges for program order (po),
+ * reads-from (rf), coherence (co), from-read (fr), the fence-SC order
+ * (sc), barrier phases (bar) and read-modify-writes (rmw).  The edges
+ * that make the outcome possible are highlighted (red, and an id
+ * starting with "hl_", e.g. "hl_fr_e_a", that Graphviz keeps in SVG): a
+ * shortest cycle of po | rf | co | fr when there is one (what sequential
+ * consistency forbids), else the rf edges.  Render it with
+ * `dot -Tsvg`.  WL_EINVAL for a state out of range.
+ */
+int wl_result_write_dot(const wl_result *r, size_t state, wl_write_fn write,
+                        void *ud);
+
+/* ---------------- why not: explanations ---------------- */
+
+/*
+ * Explains why the model m does not allow the test's outcome: the final
+ * states that satisfy the condition's proposition (for forall, those
+ * that do not).  It finds the closest candidate execution reaching the
+ * outcome, the one whose first failing check of m comes latest, by
+ * exploring t under the first K checks of m for K = 0, 1, ...: the
+ * check it names is the first that no candidate reaching the outcome
+ * passes.  The explanation shows that candidate and the cycle (acyclic),
+ * the reflexive event (irreflexive) or the pair (empty) that makes the
+ * check fail, as a path through the candidate's po, rf, co, fr, fence-SC
+ * order (sc), barrier (bar), rmw and dependency edges.  It costs a few
+ * explorations with the cat evaluator.  unroll: as wl_explore_opts
+ * (0: the default).  The explanation refers to t and m's copy: free it
+ * before t.  Errors: those of wl_explore, WL_EINVAL.
+ */
+typedef struct wl_whynot wl_whynot;
+enum {
+  WL_WHYNOT_ALLOWED,      /* m allows the outcome: nothing to explain */
+  WL_WHYNOT_NO_CANDIDATE, /* no candidate execution reaches it at all */
+  WL_WHYNOT_FORBIDDEN     /* a check rules it out */
+};
+int wl_whynot_explain(wl_ctx *ctx, const wl_litmus *t, const wl_model *m,
+                      int unroll, wl_whynot **out);
+void wl_whynot_free(wl_whynot *w);
+int wl_whynot_status(const wl_whynot *w);
+/* The failing check's "as" name ("axiom-Causality"), or NULL unless
+ * the status is WL_WHYNOT_FORBIDDEN.  Owned by w. */
+const char *wl_whynot_check(const wl_whynot *w);
+/* The explanation as text (the check, the checks the candidate passes,
+ * its events, the path), as a DOT graph of the candidate with the path
+ * highlighted (WL_EINVAL unless forbidden), and as JSON ("status",
+ * "check", "check_kind", "passed", "events", "edges"; README). */
+int wl_whynot_write_text(const wl_whynot *w, wl_write_fn write, void *ud);
+int wl_whynot_write_dot(const wl_whynot *w, wl_write_fn write, void *ud);
+int wl_whynot_write_json(const wl_whynot *w, wl_write_fn write, void *ud);
+
 /* ---------------- sequential consistency ---------------- */
 
 /*

@@ -14,11 +14,16 @@ have_pc lua5.4 || need="$need liblua5.4-dev"
 have_cmd lua5.4 || need="$need lua5.4"
 have_pc libuv || need="$need libuv1-dev"
 have_pc cmocka || need="$need libcmocka-dev"
+# Graphviz's dot renders execution graphs as SVG (optional at run time;
+# the tests of graphs and of the report use it)
+have_cmd dot || need="$need graphviz"
 # extra tools for some targets: WARPLAB_DEPS="valgrind clang"
 for t in ${WARPLAB_DEPS:-}; do
   case $t in
     valgrind) have_cmd valgrind || need="$need valgrind" ;;
     clang) have_cmd clang || need="$need clang libclang-rt-dev" ;;
+    # the report's browser test (tests/cli/report_browser.sh)
+    chromium) have_cmd chromium || need="$need chromium" ;;
   esac
 done
 

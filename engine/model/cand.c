@@ -304,8 +304,14 @@ static int report(wl__candx *c, int li) {
   const uint64_t *co = c->c.rel[WL_CAT_R_CO];
   int l, i, r;
   uint64_t maxes = 0, all = 0;
-  if (li == c->nl)
+  if (li == c->nl) {
+    void *ud;
+    wl__cat_observe_fn see = wl__cat_observer(c->m, &ud);
+    /* explanations (model/whynot.c) watch the consistent candidates */
+    if (see != NULL && (r = see(ud, &c->c, E)) != 0)
+      return r;
     return wl__explore_found(c->x, E);
+  }
   l = E->locs[li];
   for (i = 0; i < c->nlw[l]; i++)
     all |= 1ull << c->lw[l][i];

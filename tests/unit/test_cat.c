@@ -968,6 +968,33 @@ static void test_include(void **state) {
 /* ---------------------------------------------------------------- */
 /* The public API                                                    */
 
+/* The checks that can judge a partial candidate (cat/polarity.c): those
+ * whose expression only grows with rf and co.  In ptx-v6.0-isa.cat every
+ * check but the two Coherence ones (co under a difference) qualifies. */
+static void test_monotone_checks(void **state) {
+  fixture *f = *state;
+  const uint64_t rfco = (1ull << WL_CAT_R_RF) | (1ull << WL_CAT_R_CO) |
+                        (1ull << WL_CAT_R_FR);
+  uint64_t mask;
+  int k, n;
+  load_spec(f, "ptx-v6.0-isa.cat");
+  mask = wl__cat_monotone_checks(f->m, rfco, f->ctx);
+  n = wl__cat_nchecks(f->m);
+  for (k = 0; k < n; k++) {
+    const char *name = wl__cat_check_name(f->m, k);
+    int coh = strncmp(name, "axiom-Coherence", 15) == 0;
+    if (((mask >> k) & 1) == (uint64_t)coh)
+      fail_msg("check %s: monotone %d", name, (int)((mask >> k) & 1));
+  }
+  /* a difference by rf, a complement, a negated check */
+  model(f, "M\nacyclic po \\ rf as a\nempty ~rf as b\n"
+           "~empty rf as c\nirreflexive rf;co as d\n");
+  mask = wl__cat_monotone_checks(f->m, rfco, f->ctx);
+  assert_int_equal(mask, 1ull << 3);
+  /* nothing enumerated: every check may judge */
+  assert_int_equal(wl__cat_monotone_checks(f->m, 0, f->ctx), 0xfull);
+}
+
 static void test_model_api(void **state) {
   fixture *f = *state;
   wl_model *m = (wl_model *)1;
@@ -1436,6 +1463,7 @@ int main(int argc, char **argv) {
       T(test_error_limits),
       T(test_include),
       T(test_model_api),
+      T(test_monotone_checks),
       T(test_incremental_specs),
       T(test_incremental_let_rec),
       T(test_incremental_early_stop),

@@ -198,4 +198,32 @@ const char *wl__cat_flag_name(const wl_cat *m, int k);
 int wl__cat_uses_rel(const wl_cat *m, int rel);
 int wl__cat_uses_set(const wl_cat *m, int set);
 
+/* ---------------- explanations (explain.c) ---------------- */
+
+/* Called by the candidate enumerator (model/cand.c) for every
+ * consistent candidate, just before it is reported, with the candidate
+ * and the enumerator's execution (a struct exe of model/model.h); a
+ * non-zero return stops the enumeration with that code. */
+typedef int (*wl__cat_observe_fn)(void *ud, const wl__cand *c,
+                                  const void *exe);
+
+/* A copy of m that may be changed by the calls below (m never is).
+ * WL_ENOMEM. */
+int wl__cat_copy(const wl_cat *m, wl_cat **out);
+/* Non-flag checks (bit k: check k) that no longer decide consistency:
+ * a candidate failing only them is consistent.  0 restores the model. */
+void wl__cat_set_waived(wl_cat *m, uint64_t waived);
+void wl__cat_set_observer(wl_cat *m, wl__cat_observe_fn fn, void *ud);
+/* The observer of m, or NULL (*ud gets its argument). */
+wl__cat_observe_fn wl__cat_observer(const wl_cat *m, void **ud);
+
+/* What check k (a non-flag check) tests on c: *kind is 'a' (acyclic),
+ * 'i' (irreflexive), 'e' (empty relation) or 's' (empty set); rows
+ * (WL_CAT_MAXEV entries) get the relation, *set the set; *negated is
+ * set for a check written with '~'.  Evaluates only what check k reads,
+ * with s.  0, WL_EINVAL (no such check) or WL_ENOMEM. */
+int wl__cat_check_value(const wl_cat *m, wl__cat_scratch *s,
+                        const wl__cand *c, int k, int *kind, int *negated,
+                        uint64_t *rows, uint64_t *set);
+
 #endif

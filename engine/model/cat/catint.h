@@ -227,7 +227,19 @@ struct wl_model {
   size_t names_size;
   size_t *name_off;
   uint64_t uses_rel, uses_set;
+  /* Explanations (explain.c): non-flag checks (bit k) whose failure
+   * does not make a candidate inconsistent, and the observer of the
+   * consistent candidates.  0 and NULL in every model read from text;
+   * only a copy made by wl__cat_copy is given others. */
+  uint64_t waived;
+  wl__cat_observe_fn observe;
+  void *observe_ud;
 };
+
+/* eval.c, for explain.c: register reg's value after the last
+ * evaluation with s (relations: s's candidate size rows). */
+const uint64_t *wl__cat_scratch_rel(const wl__cat_scratch *s, int reg);
+uint64_t wl__cat_scratch_set(const wl__cat_scratch *s, int reg);
 
 /* The base names, in the order of WL_CAT_SETS / WL_CAT_RELS (eval.c). */
 extern const char *const wl__cat_set_names[WL_CAT_NSETS];

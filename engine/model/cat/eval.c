@@ -229,7 +229,8 @@ static void invalidate(const wl_cat *m, wl__cat_scratch *s, int n,
 
 /* Reports check op's verdict (holds: its condition, before negation)
  * into out; 1 when the check fails, which ends the evaluation. */
-static int verdict(const cat_op *op, int holds, wl__cat_out *out) {
+static int verdict(const wl_cat *m, const cat_op *op, int holds,
+                   wl__cat_out *out) {
   holds ^= op->b;
   if (op->c) {
     /* A flag is raised when its condition holds (herd's flag). */
@@ -238,6 +239,9 @@ static int verdict(const cat_op *op, int holds, wl__cat_out *out) {
     return 0;
   }
   if (holds)
+    return 0;
+  /* a waived check (explain.c) does not decide consistency */
+  if (op->d < 64 && ((m->waived >> op->d) & 1))
     return 0;
   /* herd stops at the first failing check: the candidate is not an
    * execution of the model, and nothing later matters. */
@@ -280,7 +284,7 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
     if (st[k] & ST_VALID) {
       /* Kept from an earlier candidate (or this one's loop). */
       if (op->op >= OP_CHK_ACYCLIC &&
-          verdict(op, (st[k] & ST_HOLDS) != 0, out))
+          verdict(m, op, (st[k] & ST_HOLDS) != 0, out))
         return 0;
       continue;
     }
@@ -431,7 +435,7 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
         holds = set[op->a] == 0;
       if (holds)
         st[k] |= ST_HOLDS;
-      if (verdict(op, holds, out))
+      if (verdict(m, op, holds, out))
         return 0;
       break;
     default:
@@ -455,4 +459,13 @@ int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
 int wl__cat_check_only(const wl_cat *m, wl__cat_scratch *s,
                        const wl__cand *c, uint64_t only, wl__cat_out *out) {
   return run(m, s, c, ~(uint64_t)0, ~(uint64_t)0, 1, only, out);
+}
+
+/* For explain.c: a register's value after an evaluation with s. */
+const uint64_t *wl__cat_scratch_rel(const wl__cat_scratch *s, int reg) {
+  return s->rp[reg];
+}
+
+uint64_t wl__cat_scratch_set(const wl__cat_scratch *s, int reg) {
+  return s->set[reg];
 }
