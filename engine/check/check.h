@@ -81,6 +81,8 @@ typedef struct wl__chk_mem {
   int id;            /* what reports name: the allocation or the shared
                       * declaration */
   uint64_t aoff;     /* the byte offset in it */
+  const void *mem;   /* atomics: the access's bytes in memory after it
+                      * (the value written) */
   const char *name;
   uint8_t *written;  /* global: the allocation's bitmap of words ever
                       * written (NULL: everything counts as written) */

@@ -32,30 +32,49 @@
 #define MAX_FINDINGS 256
 #define SPIN_REPEATS 8
 
-/* An access, as the shadow memory remembers it. */
+/* An access, as the shadow memory remembers it (20 bytes). */
 typedef struct ep {
   int32_t blk; /* block + 1; 0: none (the host, or nothing yet) */
   uint16_t thread;
-  uint8_t kind, sem, scope;
-  uint8_t mask; /* bytes of the word it touched */
+  uint8_t bits; /* kind | scope << 2 | mask << 4 (the bytes of the word
+                 * it touched) */
+  uint8_t sem;
   uint32_t clock, gen;
   int32_t line;
 } ep;
+#define EP_KIND(e) ((e)->bits & 3)
+#define EP_SCOPE(e) ((e)->bits >> 2 & 3)
+#define EP_MASK(e) ((e)->bits >> 4)
+_Static_assert(sizeof(ep) == 20, "an epoch is 20 bytes");
 
+/* A word's accesses: one cache line, what every access reads. */
 typedef struct sword {
-  ep w, r[2];        /* the last write; the newest read and an older one
-                      * not ordered before it */
+  ep w, r[2];      /* the last write; the newest read and an older one
+                    * not ordered before it */
+  uint8_t written; /* shared memory: the bytes ever written */
+  uint8_t pad[3];
+} sword;
+_Static_assert(sizeof(sword) == 64, "a shadow word is one cache line");
+
+/* What only strong accesses use, in pages of their own made at the
+ * first strong write to a page (weak code never touches them). */
+typedef struct scold {
   int32_t obs_blk;   /* block + 1 of the thread whose morally strong read
                       * observed w (0: none) */
   uint16_t obs_thread;
-  uint8_t written;   /* shared memory: the bytes ever written */
   uint8_t relcta;    /* rel holds a cta-scoped release */
   int32_t relsrc;    /* block + 1 of the releasing threads; -1: several */
+  uint32_t wval;     /* the bytes a strong w wrote (the word's,
+                      * little-endian): a read that loads other bytes did
+                      * not read from w (it read an older value, from a
+                      * store buffer's point of view), so it neither
+                      * observes nor acquires w */
   wl__kmap *rel;     /* the release clock of the word as a flag */
-} sword;
+} scold;
 
 typedef struct shadow {
   sword **pages;
+  scold **cold; /* NULL until a strong write */
   size_t npages;
   uint64_t lastp; /* the page looked up last, + 1 (0: none) */
   sword *last;
@@ -98,18 +117,21 @@ struct wl__chk {
 static void shadow_free(wl_ctx *ctx, shadow *sh) {
   size_t p, i;
   for (p = 0; p < sh->npages; p++) {
-    sword *pg = sh->pages[p];
-    if (pg == NULL)
+    scold *cp = sh->cold[p];
+    wl__free(ctx, sh->pages[p], sizeof(sword) * PAGE_WORDS);
+    if (cp == NULL)
       continue;
     for (i = 0; i < PAGE_WORDS; i++)
-      if (pg[i].rel != NULL) {
-        wl__kmap_free(ctx, pg[i].rel);
-        wl__free(ctx, pg[i].rel, sizeof *pg[i].rel);
+      if (cp[i].rel != NULL) {
+        wl__kmap_free(ctx, cp[i].rel);
+        wl__free(ctx, cp[i].rel, sizeof *cp[i].rel);
       }
-    wl__free(ctx, pg, sizeof *pg * PAGE_WORDS);
+    wl__free(ctx, cp, sizeof *cp * PAGE_WORDS);
   }
   wl__free(ctx, sh->pages, sizeof *sh->pages * sh->npages);
+  wl__free(ctx, sh->cold, sizeof *sh->cold * sh->npages);
   sh->pages = NULL;
+  sh->cold = NULL;
   sh->npages = 0;
   sh->lastp = 0;
   sh->last = NULL;
@@ -120,12 +142,21 @@ static sword *word_slow(wl_ctx *ctx, shadow *sh, uint64_t w) {
   if (p >= sh->npages) {
     size_t n = (size_t)p + 1 > sh->npages * 2 ? (size_t)p + 1
                                               : sh->npages * 2;
-    sword **np = wl__realloc(ctx, sh->pages, sizeof *np * sh->npages,
-                             sizeof *np * n);
-    if (np == NULL)
+    sword **np = wl__calloc(ctx, sizeof *np * n);
+    scold **nc = wl__calloc(ctx, sizeof *nc * n);
+    if (np == NULL || nc == NULL) {
+      wl__free(ctx, np, sizeof *np * n);
+      wl__free(ctx, nc, sizeof *nc * n);
       return NULL;
-    memset(np + sh->npages, 0, sizeof *np * (n - sh->npages));
+    }
+    if (sh->npages) {
+      memcpy(np, sh->pages, sizeof *np * sh->npages);
+      memcpy(nc, sh->cold, sizeof *nc * sh->npages);
+    }
+    wl__free(ctx, sh->pages, sizeof *sh->pages * sh->npages);
+    wl__free(ctx, sh->cold, sizeof *sh->cold * sh->npages);
     sh->pages = np;
+    sh->cold = nc;
     sh->npages = n;
   }
   if (sh->pages[p] == NULL &&
@@ -140,6 +171,17 @@ static inline sword *word(wl_ctx *ctx, shadow *sh, uint64_t w) {
   if (w / PAGE_WORDS + 1 == sh->lastp)
     return &sh->last[w % PAGE_WORDS];
   return word_slow(ctx, sh, w);
+}
+
+/* The cold part of word w (its page exists), or NULL: none yet and not
+ * made (make 0), or out of memory. */
+static scold *cold_of(wl_ctx *ctx, shadow *sh, uint64_t w, int make) {
+  uint64_t p = w / PAGE_WORDS;
+  if (sh->cold[p] == NULL &&
+      (!make ||
+       (sh->cold[p] = wl__calloc(ctx, sizeof(scold) * PAGE_WORDS)) == NULL))
+    return NULL;
+  return &sh->cold[p][w % PAGE_WORDS];
 }
 
 static void slot_clear(wl__chk *c, cslot *s) {
@@ -219,15 +261,15 @@ int wl__chk_block_start(wl__chk *c, int slot, int block) {
 /* ----------------------------- order ------------------------------ */
 
 static int strong(const ep *e) {
-  return e->kind == WL_ACC_ATOMIC || e->sem != WL_SEM_WEAK;
+  return EP_KIND(e) == WL_ACC_ATOMIC || e->sem != WL_SEM_WEAK;
 }
 
 /* Morally strong (PTX): both strong, the same bytes, each one's scope
  * including the other's thread (cta: the same block). */
 static int morally_strong(const ep *x, const ep *y) {
-  if (!strong(x) || !strong(y) || x->mask != y->mask)
+  if (!strong(x) || !strong(y) || EP_MASK(x) != EP_MASK(y))
     return 0;
-  if ((x->scope == WL_SCOPE_CTA || y->scope == WL_SCOPE_CTA) &&
+  if ((EP_SCOPE(x) == WL_SCOPE_CTA || EP_SCOPE(y) == WL_SCOPE_CTA) &&
       x->blk != y->blk)
     return 0;
   return 1;
@@ -293,9 +335,9 @@ static void fill_access(const wl__chk *c, const ep *e, wl_find_access *f) {
   f->warp = e->thread / 32;
   f->lane = e->thread % 32;
   f->line = e->line;
-  f->kind = e->kind;
+  f->kind = EP_KIND(e);
   f->sem = e->sem;
-  f->scope = e->scope;
+  f->scope = EP_SCOPE(e);
 }
 
 static wl_finding *find_or_add(wl__chk *c, int kind, int la, int lb,
@@ -414,9 +456,8 @@ static void warn(wl__chk *c, const cslot *s, int thread, int kind,
   memset(&e, 0, sizeof e);
   e.blk = s->block + 1;
   e.thread = (uint16_t)thread;
-  e.kind = (uint8_t)a->kind;
+  e.bits = (uint8_t)(a->kind | (a->scope & 3) << 2);
   e.sem = (uint8_t)a->sem;
-  e.scope = (uint8_t)a->scope;
   e.line = a->line;
   fill_access(c, &e, &f->a);
   f->b.block = f->b.thread = -1;
@@ -443,14 +484,14 @@ static int releases(int sem) {
 }
 
 /* May thread t of slot s, at scope, acquire what x's releases hold? */
-static int may_acquire(const sword *x, const cslot *s, int scope) {
+static int may_acquire(const scold *x, const cslot *s, int scope) {
   int mine = x->relsrc == s->block + 1;
   if (x->relcta && !mine)
     return 0;
   return scope != WL_SCOPE_CTA || mine;
 }
 
-static int rel_add(wl__chk *c, cslot *s, int t, sword *x, uint32_t own,
+static int rel_add(wl__chk *c, cslot *s, int t, scold *x, uint32_t own,
                    int scope) {
   if (x->rel == NULL &&
       (x->rel = wl__calloc(c->ctx, sizeof *x->rel)) == NULL)
@@ -463,19 +504,23 @@ static int rel_add(wl__chk *c, cslot *s, int t, sword *x, uint32_t own,
   return publish(c, s, t, own, x->rel);
 }
 
-static void rel_clear(sword *x) {
+static void rel_clear(scold *x) {
   if (x->rel != NULL)
     wl__kmap_clear(x->rel);
   x->relcta = 0;
   x->relsrc = 0;
 }
 
-/* Release and acquire through word x (the first of the access). */
+/* Release and acquire through the first word of the access (x: its cold
+ * part, NULL when it has none); rf: the access read the bytes the
+ * word's last write wrote. */
 static int sync_word(wl__chk *c, cslot *s, int t, const wl_access *a,
-                     sword *x) {
+                     scold *x, int rf) {
   tstate *ts = &s->t[t];
   int strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK, rc = 0;
-  if (a->kind != WL_ACC_STORE && strong_op && x->rel != NULL &&
+  if (x == NULL)
+    return 0;
+  if (a->kind != WL_ACC_STORE && strong_op && rf && x->rel != NULL &&
       x->rel->n != 0 && may_acquire(x, s, a->scope))
     rc = wl__kmap_join(c->ctx, acquires(a->sem) ? &ts->k : &ts->pend, x->rel);
   if (rc != 0)
@@ -494,60 +539,109 @@ static int sync_word(wl__chk *c, cslot *s, int t, const wl_access *a,
   return rc;
 }
 
+/* The bytes of word w (of mask) in the access's bytes p, which start at
+ * byte offset off, as the word's little-endian value. */
+static uint32_t word_bytes(const uint8_t *p, uint64_t off, uint64_t w,
+                           uint8_t mask) {
+  uint32_t v = 0;
+  int i;
+  if (mask == 0xf) {
+    memcpy(&v, p + (w * 4 - off), 4); /* little-endian hosts */
+    return v;
+  }
+  for (i = 0; i < 4; i++)
+    if (mask >> i & 1)
+      v |= (uint32_t)p[w * 4 + (uint64_t)i - off] << (8 * i);
+  return v;
+}
+
+static uint32_t bits_of(uint8_t mask) {
+  return (mask & 1 ? 0xffu : 0) | (mask & 2 ? 0xff00u : 0) |
+         (mask & 4 ? 0xff0000u : 0) | (mask & 8 ? 0xff000000u : 0);
+}
+
+/* The race check of one word (y: its cold part, NULL when it has none;
+ * a strong write makes it).  rd: the bytes read (strong loads and
+ * atomics), wr: those written (strong stores and atomics).  Returns 1
+ * when the access read from the word's last write, -1 when out of
+ * memory. */
 static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
-                      sword *x, uint8_t mask, const wl__chk_mem *m) {
-  int write = a->kind != WL_ACC_LOAD, i;
-  ep cur;
-  cur.blk = s->block + 1;
+                      sword *x, scold *y, uint8_t mask, const wl__chk_mem *m,
+                      uint32_t rd, uint32_t wr) {
+  int write = a->kind != WL_ACC_LOAD, strong_op, i, rf;
+  /* the fields of this access's epoch as locals: building it on the
+   * stack and copying it (or comparing a slot with it) stalled on
+   * store forwarding, a fifth of the checker's time */
+  int32_t blk = s->block + 1;
+  uint8_t bits = (uint8_t)(a->kind | (a->scope & 3) << 2 | mask << 4);
+  uint8_t sem = (uint8_t)a->sem;
+  uint32_t gen = s->gen;
+  ep cur, *dst;
+  strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK;
+  if (!write && x->r[0].blk == blk && x->r[1].blk == blk &&
+      x->r[0].gen == gen && x->r[1].gen == gen &&
+      x->r[0].line == a->line && x->r[0].bits == bits &&
+      x->r[0].sem == sem && x->r[0].thread != t && x->r[1].thread != t &&
+      !strong_op && (x->w.blk == 0 || ordered(s, t, &x->w)))
+    return 0; /* two other threads of the block read it at this line
+               * since the last barrier (and the last write is ordered
+               * before this read): a write this read would race with
+               * races with them too (the tile loads of a matmul: a third
+               * of the checker's time was spent rewriting these) */
+  cur.blk = blk;
   cur.thread = (uint16_t)t;
-  cur.kind = (uint8_t)a->kind;
-  cur.sem = (uint8_t)a->sem;
-  cur.scope = (uint8_t)a->scope;
-  cur.mask = mask;
+  cur.bits = bits;
+  cur.sem = sem;
   cur.clock = s->t[t].clk;
-  cur.gen = s->gen;
+  cur.gen = gen;
   cur.line = a->line;
-  if (x->w.blk != 0 && (x->w.mask & mask) &&
-      !(x->obs_blk == cur.blk && x->obs_thread == t) &&
-      !morally_strong(&x->w, &cur) && !ordered(s, t, &x->w))
+  rf = y != NULL && x->w.blk != 0 && strong(&x->w) &&
+       ((rd ^ y->wval) & bits_of(mask)) == 0;
+  if (x->w.blk != 0 && (EP_MASK(&x->w) & mask) &&
+      !morally_strong(&x->w, &cur) && !ordered(s, t, &x->w) &&
+      !(y != NULL && y->obs_blk == cur.blk && y->obs_thread == t))
     race(c, s, &x->w, &cur, a->space, m);
   if (write) {
     for (i = 0; i < 2; i++) {
       ep *r = &x->r[i];
-      if (r->blk != 0 && (r->mask & mask) && !morally_strong(r, &cur) &&
+      if (r->blk != 0 && (EP_MASK(r) & mask) && !morally_strong(r, &cur) &&
           !ordered(s, t, r))
         race(c, s, r, &cur, a->space, m);
     }
-    x->w = cur;
+    dst = &x->w;
     x->r[0].blk = x->r[1].blk = 0;
-    x->obs_blk = 0;
-    return 0;
-  }
-  if (x->w.blk != 0 && morally_strong(&x->w, &cur)) {
-    x->obs_blk = cur.blk; /* observation: w is ordered before t's next */
-    x->obs_thread = (uint16_t)t;
-  }
-  if (x->r[0].blk == cur.blk && x->r[1].blk == cur.blk &&
-      x->r[0].gen == cur.gen && x->r[1].gen == cur.gen &&
-      x->r[0].line == cur.line && x->r[0].mask == mask &&
-      x->r[0].sem == cur.sem && x->r[0].thread != t && x->r[1].thread != t)
-    return 0; /* two other threads of the block read it at this line since
-               * the last barrier: a write this read would race with races
-               * with them too (the tile loads of a matmul: a third of the
-               * checker's time was spent rewriting these) */
-  if (x->r[0].blk == cur.blk && x->r[0].thread == t) {
-    x->r[0] = cur;
-  } else if (x->r[1].blk == cur.blk && x->r[1].thread == t) {
-    x->r[1] = x->r[0];
-    x->r[0] = cur;
+    if (y != NULL) {
+      y->obs_blk = 0;
+      if (strong_op)
+        y->wval = (y->wval & ~bits_of(mask)) | (wr & bits_of(mask));
+    }
   } else {
-    if (x->r[0].blk != 0 && !ordered(s, t, &x->r[0]))
+    if (rf && morally_strong(&x->w, &cur)) {
+      y->obs_blk = cur.blk; /* observation: w is ordered before t's next */
+      y->obs_thread = (uint16_t)t;
+    }
+    if (x->r[0].blk == blk && x->r[0].thread == t) {
+      dst = &x->r[0];
+    } else if (x->r[1].blk == blk && x->r[1].thread == t) {
       x->r[1] = x->r[0];
-    else if (x->r[1].blk != 0 && ordered(s, t, &x->r[1]))
-      x->r[1].blk = 0;
-    x->r[0] = cur;
+      dst = &x->r[0];
+    } else {
+      if (x->r[0].blk != 0 && !ordered(s, t, &x->r[0]))
+        x->r[1] = x->r[0];
+      else if (x->r[1].blk != 0 && ordered(s, t, &x->r[1]))
+        x->r[1].blk = 0;
+      dst = &x->r[0];
+    }
   }
-  return 0;
+  /* field by field, from the locals (see above) */
+  dst->blk = blk;
+  dst->thread = (uint16_t)t;
+  dst->bits = bits;
+  dst->sem = sem;
+  dst->clock = s->t[t].clk;
+  dst->gen = gen;
+  dst->line = a->line;
+  return rf;
 }
 
 static void spin(wl__chk *c, cslot *s, int t, const wl_access *a,
@@ -577,8 +671,16 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
   cslot *s = &c->slots[slot];
   shadow *sh;
   uint64_t w, w0, w1, end;
-  int flags = c->cfg.flags, rc;
-  sword *first = NULL;
+  int flags = c->cfg.flags, rf = 0;
+  /* values matter for strong accesses only: a weak read observes and
+   * acquires nothing, and what a weak write wrote is never compared */
+  int strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK;
+  const uint8_t *rdp = strong_op && a->kind != WL_ACC_STORE ? data : NULL;
+  const uint8_t *wrp = !strong_op                  ? NULL
+                       : a->kind == WL_ACC_STORE   ? data
+                       : a->kind == WL_ACC_ATOMIC  ? m->mem
+                                                   : NULL;
+  scold *first = NULL;
   if (a->space != WL_SPACE_GLOBAL && a->space != WL_SPACE_MANAGED &&
       a->space != WL_SPACE_SHARED)
     return 0; /* read-only or private memory */
@@ -600,8 +702,6 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
     sword *x = word(c->ctx, sh, w);
     if (x == NULL)
       return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-    if (w == w0)
-      first = x;
     if ((flags & WL_CHECK_UNINIT) && a->kind != WL_ACC_STORE) {
       int unset = m->obj >= 0
                       ? m->written != NULL && !(m->written[w / 8] >> (w % 8) & 1)
@@ -614,12 +714,29 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
         m->written[w / 8] |= (uint8_t)(1u << (w % 8));
       x->written |= mask;
     }
-    if ((flags & WL_CHECK_RACES) &&
-        (rc = check_word(c, s, thread, a, x, mask, m)) != 0)
+    if (flags & WL_CHECK_RACES) {
+      /* the cold part: made by strong writes, looked at by strong reads
+       * and by stores (which end a word's release sequence) */
+      scold *y = strong_op || a->kind == WL_ACC_STORE
+                     ? cold_of(c->ctx, sh, w, strong_op && a->kind != WL_ACC_LOAD)
+                     : NULL;
+      uint32_t rd = rdp ? word_bytes(rdp, m->off, w, mask) : 0;
+      uint32_t wr = wrp ? word_bytes(wrp, m->off, w, mask) : 0;
+      int r1;
+      if (y == NULL && strong_op && a->kind != WL_ACC_LOAD)
+        return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+      r1 = check_word(c, s, thread, a, x, y, mask, m, rd, wr);
+      if (w == w0) {
+        rf = r1;
+        first = y;
+      }
+    }
+  }
+  if (flags & WL_CHECK_RACES) {
+    int rc = sync_word(c, s, thread, a, first, rf);
+    if (rc != 0)
       return rc;
   }
-  if ((flags & WL_CHECK_RACES) && (rc = sync_word(c, s, thread, a, first)) != 0)
-    return rc;
   /* spins: on global memory only, where flags between blocks live (the
    * tracking costs a store per load, and most loads of a tiled kernel
    * are shared) */

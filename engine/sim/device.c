@@ -1525,8 +1525,10 @@ static int check_mem(wl_launch *l, const wl_access *a, const region *g,
  * checkers; m from check_mem. */
 static inline int check_lane(wl_launch *l, slot *s, int thread,
                              const wl_access *a, wl__chk_mem *m,
-                             uint64_t off, uint64_t addr, const void *data) {
+                             uint64_t off, uint64_t addr, const void *data,
+                             const void *mem) {
   int rc;
+  m->mem = mem;
   m->off = m->obj < 0 ? addr : off;
   m->addr = addr;
   m->aoff = off;
@@ -1540,9 +1542,11 @@ static inline int check_lane(wl_launch *l, slot *s, int thread,
 
 /* Hands a lane's performed access to the checkers. */
 static int check_access(wl_launch *l, slot *s, int thread, const wl_access *a,
-                        const region *g, uint64_t addr, const void *data) {
+                        const region *g, uint64_t addr, const void *data,
+                        const void *mem) {
   wl__chk_mem m;
   int rc;
+  m.mem = mem;
   if (a->space == WL_SPACE_SHARED) {
     m.obj = -1;
     m.off = addr;
@@ -1596,7 +1600,7 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
   if ((rc = perform(l, &l->sms[s->sm], block, thread, a, p, addr, data)) != 0)
     return rc;
   if (l->chk != NULL &&
-      (rc = check_access(l, s, thread, a, &g, addr, data)) != 0)
+      (rc = check_access(l, s, thread, a, &g, addr, data, p)) != 0)
     return rc;
   return slice_step(l, s, thread);
 }
@@ -1669,7 +1673,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
         copy_bytes(g.data + o, d, a->width);
       req.addr[lane] = g.base + o;
       if (chk &&
-          (rc = check_lane(l, s, lo + lane, a, &cm, o, g.base + o, d)) != 0)
+          (rc = check_lane(l, s, lo + lane, a, &cm, o, g.base + o, d,
+                           g.data + o)) != 0)
         return rc;
       if (++s->slice[lo + lane] >= lim) {
         s->slice[lo + lane] = 0;
@@ -1700,7 +1705,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       perform_plain(&la, p, d);
     else if ((rc = perform(l, m, block, t, &la, p, addr, d)) != 0)
       return rc;
-    if (chk && (rc = check_lane(l, s, t, &la, &cm, la.off, addr, d)) != 0)
+    if (chk &&
+        (rc = check_lane(l, s, t, &la, &cm, la.off, addr, d, p)) != 0)
       return rc;
     req.addr[lane] = addr;
     yield |= slice_step(l, s, t);
