@@ -990,6 +990,76 @@ static int c_fence(lua_State *L) {
   return 0;
 }
 
+/* After a warp operation's rendezvous: its result (ctx: WL_WARP_*). */
+static int warp_op_k(lua_State *L, int status, lua_KContext ctx) {
+  krun *r = running(L);
+  int isint = 1, kind = (int)ctx;
+  int64_t v = wl_kernel_warp_result(r->l, r->block, r->thread, &isint);
+  (void)status;
+  switch (kind) {
+  case WL_WARP_SYNC:
+    return 0;
+  case WL_WARP_BALLOT:
+    lua_pushinteger(L, (lua_Integer)(uint32_t)v);
+    return 1;
+  case WL_WARP_ANY:
+  case WL_WARP_ALL:
+    lua_pushboolean(L, v != 0);
+    return 1;
+  default:
+    if (isint) {
+      lua_pushinteger(L, (lua_Integer)v);
+    } else {
+      double d;
+      memcpy(&d, &v, sizeof d);
+      lua_pushnumber(L, d);
+    }
+    return 1;
+  }
+}
+
+/* A vote's predicate: false, nil and the number 0 are false. */
+int wll_predicate(lua_State *L, int idx) {
+  if (lua_type(L, idx) == LUA_TNUMBER)
+    return lua_tonumber(L, idx) != 0;
+  return lua_toboolean(L, idx);
+}
+
+/* c:syncwarp([mask]), c:shfl_sync(mask, v, src [, width]),
+ * c:shfl_up_sync / shfl_down_sync (mask, v, delta [, width]),
+ * c:shfl_xor_sync(mask, v, lanemask [, width]), c:ballot_sync(mask, p),
+ * c:any_sync(mask, p), c:all_sync(mask, p); upvalue 2: WL_WARP_* */
+static int c_warp_op(lua_State *L) {
+  int kind = (int)lua_tointeger(L, lua_upvalueindex(2));
+  krun *r = running(L);
+  wl_warp_op op;
+  memset(&op, 0, sizeof op);
+  op.kind = kind;
+  op.width = 32;
+  op.line = wll_curline(L);
+  op.mask = kind == WL_WARP_SYNC && lua_isnoneornil(L, 2)
+                ? 0xffffffffu
+                : (uint32_t)luaL_checkinteger(L, 2);
+  if (kind >= WL_WARP_SHFL && kind <= WL_WARP_SHFL_XOR) {
+    luaL_checknumber(L, 3);
+    if (lua_isinteger(L, 3)) {
+      op.isint = 1;
+      op.value = (int64_t)lua_tointeger(L, 3);
+    } else {
+      double d = lua_tonumber(L, 3);
+      memcpy(&op.value, &d, sizeof d);
+    }
+    op.arg = (int)luaL_checkinteger(L, 4);
+    op.width = (int)luaL_optinteger(L, 5, 32);
+  } else if (kind != WL_WARP_SYNC) {
+    luaL_checkany(L, 3);
+    op.value = wll_predicate(L, 3);
+  }
+  if (wl_kernel_warp_op(r->l, r->block, r->thread, &op) != 0)
+    return raise_launch(L, r);
+  return lua_yieldk(L, 0, (lua_KContext)kind, warp_op_k);
+}
+
 static int c_syncthreads(lua_State *L) {
   krun *r = running(L);
   if (wl_kernel_barrier(r->l, r->block, r->thread, wll_curline(L)) != 0)
@@ -1071,6 +1141,8 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
   a = newarr(L, NULL, id, WL_SPACE_SHARED, type,
              (lua_Integer)(size / (uint64_t)type_sizes[type]), name);
   a->gen = r->gen;
+  if (id >= 0 && id < WLL_PROBE_DECLS)
+    snprintf(r->shname[id], sizeof r->shname[id], "%s", name);
 }
 
 /* c:shared(type, n [, name]) -- a __shared__ array of the block: the
@@ -1213,6 +1285,7 @@ static const luaL_Reg c_methods[] = {
 static const lua_CFunction f_cuda_atomic = c_cuda_atomic;
 static const lua_CFunction f_atomic_rmw = c_atomic_rmw;
 static const lua_CFunction f_threadfence = c_threadfence;
+static const lua_CFunction f_warp_op = c_warp_op;
 static const lua_CFunction f_arr_index = arr_index;
 static const lua_CFunction f_arr_newindex = arr_newindex;
 
@@ -1243,6 +1316,12 @@ static void push_c_methods(lua_State *L, int ks) {
     lua_pushinteger(L, wll_suffix_scope[i]);
     wll_push_gated(L, &f_threadfence, 2);
     lua_setfield(L, -2, wll_fence_names[i]);
+  }
+  for (i = 0; wll_warp_ops[i] != NULL; i++) {
+    lua_pushvalue(L, ks);
+    lua_pushinteger(L, (lua_Integer)i);
+    wll_push_gated(L, &f_warp_op, 2);
+    lua_setfield(L, -2, wll_warp_ops[i]);
   }
 }
 
@@ -1805,6 +1884,8 @@ static int replay_decls(lua_State *L, lctx *x, wl_launch *l) {
       }
       a->id = first;
       a->len = a->hi = (lua_Integer)(size / (uint64_t)es);
+      if (first >= 0 && first < WLL_PROBE_DECLS)
+        snprintf(r->shname[first], sizeof r->shname[first], "%s", a->name);
     }
     a->gen = r->gen;
   }
@@ -2016,16 +2097,18 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
 static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
   lua_State *L = x->r.L;
   int nt = wl_kernel_threads_per_block(l), lane, top = lua_gettop(L), rc;
+  int order[32], norder, k;
   x->r.l = l;
   if ((rc = past_deadline(L, x, l, block, warp * 32)) != 0)
     return rc;
   lua_settop(L, top);
   block_table(L, x, block, nt);
-  for (lane = 0; lane < 32; lane++) {
-    int t = warp * 32 + lane, status, nres = 0, nargs;
+  norder = wl_kernel_lane_order(l, block, warp, order);
+  for (k = 0; k < norder; k++) {
+    int t, status, nres = 0, nargs;
     lua_State *co;
-    if (t >= nt)
-      break;
+    lane = order[k];
+    t = warp * 32 + lane;
     if (wl_kernel_lane_state(l, block, t) != WL_LANE_RUNNABLE)
       continue;
     co = thread_co(L, x, top + 1, t, block, t, 0, &nargs);
@@ -2134,11 +2217,72 @@ static const char *const pref_words[] = {"none", "prefer_shared",
                                          "prefer_l1", "prefer_equal", NULL};
 
 static const char *const launch_keys[] = {
-    "grid",  "block", "shared",    "regs",  "seed",          "max_steps",
-    "slice", "profile", "cache", "static_shared", "max_seconds", NULL};
+    "grid",  "block",   "shared", "regs",          "seed",
+    "max_steps", "slice", "profile", "cache", "static_shared",
+    "max_seconds", "check", "schedule", NULL};
+static const char *const schedule_words[] = {"independent", "lockstep",
+                                             "random", NULL};
 static const char *const occupancy_keys[] = {
     "block", "shared", "static_shared", "regs", "cache", NULL};
 
+
+int wll_check_flags(lua_State *L, int idx) {
+  static const char *const words[] = {"races", "uninit", "spin", NULL};
+  int flags = 0, i;
+  idx = lua_absindex(L, idx);
+  switch (lua_type(L, idx)) {
+  case LUA_TNIL:
+    return 0;
+  case LUA_TBOOLEAN:
+    return lua_toboolean(L, idx) ? WL_CHECK_ALL : 0;
+  case LUA_TSTRING: {
+    const char *p = lua_tostring(L, idx);
+    if (strcmp(p, "all") == 0)
+      return WL_CHECK_ALL;
+    while (*p) {
+      size_t n = strcspn(p, ", ");
+      for (i = 0; words[i] && !(strlen(words[i]) == n &&
+                                strncmp(words[i], p, n) == 0);
+           i++)
+        ;
+      if (n > 0 && words[i] == NULL) {
+        lua_pushlstring(L, p, n);
+        return luaL_error(L, "check: unknown checker '%s' (races, uninit, "
+                             "spin, all)",
+                          lua_tostring(L, -1));
+      }
+      if (n > 0)
+        flags |= 1 << i;
+      p += n;
+      p += strspn(p, ", ");
+    }
+    return flags;
+  }
+  case LUA_TTABLE:
+    for (i = 0; words[i]; i++) {
+      if (lua_getfield(L, idx, words[i]) != LUA_TNIL && lua_toboolean(L, -1))
+        flags |= 1 << i;
+      lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+      lua_pop(L, 1);
+      for (i = 0; words[i] && !(lua_type(L, -1) == LUA_TSTRING &&
+                                strcmp(lua_tostring(L, -1), words[i]) == 0);
+           i++)
+        ;
+      if (words[i] == NULL) {
+        lua_pop(L, 1);
+        return luaL_error(L, "check: unknown checker (races, uninit, spin)");
+      }
+    }
+    return flags;
+  default:
+    return luaL_error(L, "check: true, false, a list like \"races,uninit\" "
+                         "or a table {races = true, ...} expected, got %s",
+                      luaL_typename(L, idx));
+  }
+}
 
 /* Pushes the function of kernel argument k: wl.kernel(...) and
  * wl.warp_kernel(...) tables or plain functions; returns 1 for a
@@ -2274,6 +2418,124 @@ static void push_report(lua_State *L, const wl_launch *l, int banks,
   lua_setfield(L, -2, "sites");
 }
 
+static void push_access(lua_State *L, const wl_find_access *a) {
+  static const char *const kinds[] = {"ld", "st", "atom"};
+  static const char *const sems[] = {"weak", "relaxed", "acquire",
+                                     "release", "acq_rel", "sc"};
+  static const char *const scopes_w[] = {"", "cta", "gpu", "sys"};
+  lua_createtable(L, 0, 10);
+  lua_createtable(L, 0, 3);
+  lua_pushinteger(L, a->bidx[0]);
+  lua_setfield(L, -2, "x");
+  lua_pushinteger(L, a->bidx[1]);
+  lua_setfield(L, -2, "y");
+  lua_pushinteger(L, a->bidx[2]);
+  lua_setfield(L, -2, "z");
+  lua_setfield(L, -2, "block");
+  lua_createtable(L, 0, 3);
+  lua_pushinteger(L, a->tidx[0]);
+  lua_setfield(L, -2, "x");
+  lua_pushinteger(L, a->tidx[1]);
+  lua_setfield(L, -2, "y");
+  lua_pushinteger(L, a->tidx[2]);
+  lua_setfield(L, -2, "z");
+  lua_setfield(L, -2, "thread");
+  lua_pushinteger(L, a->warp);
+  lua_setfield(L, -2, "warp");
+  lua_pushinteger(L, a->lane);
+  lua_setfield(L, -2, "lane");
+  lua_pushinteger(L, a->line);
+  lua_setfield(L, -2, "line");
+  lua_pushstring(L, kinds[a->kind >= 0 && a->kind <= 2 ? a->kind : 0]);
+  lua_setfield(L, -2, "op");
+  lua_pushstring(L, sems[a->sem >= 0 && a->sem <= 5 ? a->sem : 0]);
+  lua_setfield(L, -2, "sem");
+  if (a->scope > 0 && a->scope <= 3) {
+    lua_pushstring(L, scopes_w[a->scope]);
+    lua_setfield(L, -2, "scope");
+  }
+}
+
+/* Pushes the launch's findings: an array of tables {kind, space, name,
+ * offset, address, a, b, count, fix, message}. */
+static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
+                          const char *src) {
+  static const char *const kinds[] = {"race", "warp race", "uninit",
+                                      "spin"};
+  static const char *const sp[] = {"global", "managed", "constant",
+                                   "param",  "shared",  "local"};
+  int i, n = wl_launch_nfindings(l);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    const wl_finding *f = wl_launch_finding(l, i);
+    const char *name = f->name;
+    luaL_Buffer b;
+    if (f->space == WL_SPACE_SHARED)
+      name = f->id == WL_SHARED_EXTERN ? "extern shared"
+             : f->id >= 0 && f->id < WLL_PROBE_DECLS && r->shname[f->id][0]
+                 ? r->shname[f->id]
+                 : "shared";
+    lua_createtable(L, 0, 12);
+    lua_pushstring(L, kinds[f->kind]);
+    lua_setfield(L, -2, "kind");
+    lua_pushstring(L, sp[f->space]);
+    lua_setfield(L, -2, "space");
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "name");
+    lua_pushinteger(L, (lua_Integer)f->off);
+    lua_setfield(L, -2, "offset");
+    lua_pushinteger(L, (lua_Integer)f->addr);
+    lua_setfield(L, -2, "address");
+    lua_pushinteger(L, (lua_Integer)f->count);
+    lua_setfield(L, -2, "count");
+    lua_pushstring(L, f->fix);
+    lua_setfield(L, -2, "fix");
+    push_access(L, &f->a);
+    lua_setfield(L, -2, "a");
+    if (f->b.block >= 0) {
+      push_access(L, &f->b);
+      lua_setfield(L, -2, "b");
+    }
+    /* the message: "file:line: kind ..." naming both threads */
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "%s:%d: ", src, f->a.line);
+    luaL_addvalue(&b);
+    if (f->kind == WL_FIND_RACE || f->kind == WL_FIND_WARP_RACE) {
+      lua_pushfstring(
+          L,
+          "%s on %s '%s' (byte %d, address %p): %s by block (%d,%d,%d) "
+          "thread (%d,%d,%d) warp %d lane %d at line %d and %s by block "
+          "(%d,%d,%d) thread (%d,%d,%d) warp %d lane %d at line %d",
+          f->kind == WL_FIND_RACE ? "data race" : "warp-synchronous hazard "
+                                                  "(a data race between lanes "
+                                                  "of one warp)",
+          sp[f->space], name, (int)f->off, (void *)(uintptr_t)f->addr,
+          f->b.kind == WL_ACC_LOAD ? "load" : f->b.kind == WL_ACC_STORE
+                                                  ? "store" : "atomic",
+          f->b.bidx[0], f->b.bidx[1], f->b.bidx[2], f->b.tidx[0],
+          f->b.tidx[1], f->b.tidx[2], f->b.warp, f->b.lane, f->b.line,
+          f->a.kind == WL_ACC_LOAD ? "load" : f->a.kind == WL_ACC_STORE
+                                                  ? "store" : "atomic",
+          f->a.bidx[0], f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
+          f->a.tidx[1], f->a.tidx[2], f->a.warp, f->a.lane, f->a.line);
+    } else {
+      lua_pushfstring(L, "%s %s '%s' (byte %d): block (%d,%d,%d) thread "
+                         "(%d,%d,%d) warp %d lane %d",
+                      f->kind == WL_FIND_UNINIT
+                          ? "read of memory never written:"
+                          : "possible hang: a spin on",
+                      sp[f->space], name, (int)f->off, f->a.bidx[0], f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
+                      f->a.tidx[1], f->a.tidx[2], f->a.warp, f->a.lane);
+    }
+    luaL_addvalue(&b);
+    luaL_addstring(&b, "; ");
+    luaL_addstring(&b, f->fix);
+    luaL_pushresult(&b);
+    lua_setfield(L, -2, "message");
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
 /* Copies the array of numbers at idx into a new parameter allocation and
  * pushes its (read-only) view. */
 static int make_param(lua_State *L, kdev *d, int idx, int argno) {
@@ -2335,6 +2597,11 @@ static int kd_launch(lua_State *L) {
       wll_optword(L, 3, "launch", "profile", "weak", profile_words) == 1
           ? WL_PROFILE_H100
           : WL_PROFILE_WEAK;
+  cfg.schedule = wll_optword(L, 3, "launch", "schedule", "independent",
+                             schedule_words);
+  lua_getfield(L, 3, "check");
+  cfg.check = wll_check_flags(L, -1);
+  lua_pop(L, 1);
   if (lua_getfield(L, 3, "cache") != LUA_TNIL)
     cfg.cache_pref = wll_optword(L, 3, "launch", "cache", NULL, pref_words);
   else if (lua_type(L, 2) == LUA_TTABLE &&
@@ -2386,6 +2653,7 @@ static int kd_launch(lua_State *L) {
   lua_getinfo(L, ">S", &ar);
   snprintf(src, sizeof src, "%s", ar.short_src);
   cfg.source = src;
+  cfg.end_line = ar.lastlinedefined > 0 ? ar.lastlinedefined : 0;
   /* the time bound, and Lua's count hook so that it holds for code that
    * makes no device call; both from before the probe, which runs the
    * kernel's first thread */
@@ -2459,6 +2727,11 @@ static int kd_launch(lua_State *L) {
     lua_pushcfunction(L, push_report_p);
     lua_pushlightuserdata(L, &ra);
     rc = lua_pcall(L, 1, 1, 0);
+    if (rc == LUA_OK && cfg.check) {
+      /* the checkers' findings, while the launch still holds them */
+      push_findings(L, l, &x.r, src);
+      lua_setfield(L, -2, "findings");
+    }
     wl_launch_free(l);
     if (rc != LUA_OK)
       return lua_error(L);

@@ -31,6 +31,9 @@ const wll_named_op wll_atomic_rmws[] = {
     {"atomic_fetch_max", WL_OP_MAX}, {"atomic_exchange", WL_OP_EXCH},
     {"atomic_compare_exchange", WL_OP_CAS}, {NULL, 0}};
 const char *const wll_scope_suffixes[] = {"", "_block", "_system", NULL};
+const char *const wll_warp_ops[] = {
+    "syncwarp",      "shfl_sync",   "shfl_up_sync", "shfl_down_sync",
+    "shfl_xor_sync", "ballot_sync", "any_sync",     "all_sync", NULL};
 const char *const wll_fence_names[] = {"threadfence", "threadfence_block",
                                        "threadfence_system", NULL};
 const int wll_suffix_scope[] = {WL_SCOPE_GPU, WL_SCOPE_CTA, WL_SCOPE_SYS};

@@ -165,6 +165,14 @@ WLL_HIDDEN void wll_sample_open(lua_State *L);
 /* test:sample{...} */
 WLL_HIDDEN int wll_test_sample(lua_State *L);
 
+/* The warp operations' method names, in WL_WARP_* order. */
+extern WLL_HIDDEN const char *const wll_warp_ops[];
+/* A vote's predicate at idx: false, nil and the number 0 are false. */
+WLL_HIDDEN int wll_predicate(lua_State *L, int idx);
+/* The launch option check = true | false | "races,uninit,spin" | "all" |
+ * {races = true, ...} at idx, as WL_CHECK_* bits. */
+WLL_HIDDEN int wll_check_flags(lua_State *L, int idx);
+
 /* lkernel.c: wl.device and kernels; adds its functions to the module
  * table at the top of the stack */
 /* The engine's carrier (WL_TYPE_* int64 convention) of the integer
@@ -250,6 +258,9 @@ typedef struct wll_krun {
   int warp;        /* the warp running now */
   uint32_t exist;  /* its lanes that exist (a last, partial warp) */
   uint32_t active; /* its active lanes (narrowed by w:where) */
+  /* the names of the block's __shared__ declarations, by id, for the
+   * checkers' findings */
+  char shname[WLL_PROBE_DECLS][40];
 } wll_krun;
 
 /* The source line of every access names its site.  lua_getinfo per

@@ -959,6 +959,74 @@ static int w_threadfence(lua_State *L) {
   return 0;
 }
 
+/* w:syncwarp([mask]), w:shfl_sync(mask, v, src [, width]),
+ * w:shfl_up_sync / w:shfl_down_sync (mask, v, delta [, width]),
+ * w:shfl_xor_sync(mask, v, lanemask [, width]) -> a lane vector;
+ * w:ballot_sync(mask, p) -> an integer; w:any_sync, w:all_sync (mask, p)
+ * -> a boolean.  The lanes of a warp-vector kernel run together, so the
+ * mask must be the active lanes (those of another w:where branch cannot
+ * be waited for); src, delta and lanemask may be lane vectors.
+ * upvalue 3: WL_WARP_* */
+static int w_warp_op(lua_State *L) {
+  int kind = (int)lua_tointeger(L, lua_upvalueindex(3)), k;
+  wll_krun *r = running_warp(L);
+  uint32_t mask, b;
+  mask = (kind == WL_WARP_SYNC && lua_isnoneornil(L, 2)
+              ? ALL
+              : (uint32_t)luaL_checkinteger(L, 2)) &
+         r->exist;
+  if (r->active & ~mask)
+    return wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(r->active & ~mask),
+                           "%s(0x%08x): the calling lane %d is not in the mask "
+                           "(undefined behaviour)",
+                           wll_warp_ops[kind], mask,
+                           __builtin_ctz(r->active & ~mask));
+  if (mask & ~r->active)
+    return wll_kernel_fail(
+        L, r, r->warp * 32 + __builtin_ctz(r->active),
+        "%s(0x%08x): lane %d of the mask is inactive here (another "
+        "w:where branch): the lanes of a warp-vector kernel run together, "
+        "so it can never arrive (a deadlock on a GPU)",
+        wll_warp_ops[kind], mask, __builtin_ctz(mask & ~r->active));
+  if (kind == WL_WARP_SYNC) {
+    if (wl_kernel_syncwarp_lanes(r->l, r->block, r->warp, mask,
+                                 wll_curline(L)) != 0)
+      return wll_kernel_raise(L, r);
+    return 0;
+  }
+  if (kind >= WL_WARP_BALLOT) {
+    uint32_t p = mask_of(L, 3, r->active, 1) & mask;
+    if (kind == WL_WARP_BALLOT)
+      lua_pushinteger(L, (lua_Integer)p);
+    else
+      lua_pushboolean(L, kind == WL_WARP_ANY ? p != 0 : p == mask);
+    return 1;
+  }
+  {
+    wll_lanes tv, ta, *o;
+    const wll_lanes *v = operand(L, 3, &tv), *arg = operand(L, 4, &ta);
+    lua_Integer width = luaL_optinteger(L, 5, 32);
+    if (width < 1 || width > 32 || (width & (width - 1)))
+      return luaL_error(L, "%s: width must be a power of two from 1 to 32",
+                        wll_warp_ops[kind]);
+    o = newvec(L);
+    o->valid = o->isint = 0;
+    for (b = mask; b != 0; b &= b - 1) {
+      int src;
+      k = __builtin_ctz(b);
+      if (!(arg->valid >> k & 1) || !(v->valid >> k & 1))
+        lane_error(L, k, no_value);
+      src = wl_warp_src(kind, k, (int)lane_int(L, arg, k), (int)width, mask);
+      if (!(v->valid >> src & 1))
+        lane_error(L, src, no_value);
+      o->v[k] = v->v[src];
+      o->valid |= 1u << k;
+      o->isint |= (v->isint >> src & 1u) << k;
+    }
+    return 1;
+  }
+}
+
 /* w:shared(type, n [, name]): a __shared__ array of the block */
 static int w_shared(lua_State *L) {
   static const char *const types[] = {"int64", "int32", "uint32", "float",
@@ -1014,6 +1082,7 @@ static const luaL_Reg w_methods[] = {
 
 static const lua_CFunction f_w_atomic = w_atomic;
 static const lua_CFunction f_w_threadfence = w_threadfence;
+static const lua_CFunction f_w_warp_op = w_warp_op;
 
 void wll_warpvec_open(lua_State *L, int ks) {
   /* the methods the probe runs (no device access): the rest are gated */
@@ -1058,6 +1127,13 @@ void wll_warpvec_open(lua_State *L, int ks) {
     lua_pushinteger(L, wll_suffix_scope[i]);
     wll_push_gated(L, &f_w_threadfence, 3);
     lua_setfield(L, -2, wll_fence_names[i]);
+  }
+  for (i = 0; wll_warp_ops[i] != NULL; i++) {
+    lua_pushvalue(L, ks);
+    lua_pushvalue(L, mt);
+    lua_pushinteger(L, (lua_Integer)i);
+    wll_push_gated(L, &f_w_warp_op, 3);
+    lua_setfield(L, -2, wll_warp_ops[i]);
   }
   lua_setiuservalue(L, ks, 2);
   lua_setiuservalue(L, ks, 3); /* the metatable */

@@ -170,6 +170,18 @@ static const char usage_run[] =
     "                             (k, {grid=, block=, shared=}, ...) with\n"
     "                             per-line counters named as Nsight\n"
     "                             Compute names them (README.md)\n"
+    "    options (before SCRIPT.lua):\n"
+    "      --check[=LIST]         run the kernel checkers on every launch\n"
+    "                             that sets no check option: races (data\n"
+    "                             races by the PTX definition, warp-\n"
+    "                             synchronous hazards), uninit (reads of\n"
+    "                             memory never written), spin (weak loads\n"
+    "                             polled in a loop); LIST like races,spin\n"
+    "                             (default all); a summary of every\n"
+    "                             finding follows the script's output\n"
+    "      --check-error          exit with status 4 when a checker found\n"
+    "                             something (for CI)\n"
+    "      --json                 print the summary as one JSON object\n"
     "  report [options] FILE...   one self-contained HTML page (no network\n"
     "                             needed) about .litmus files and .lua\n"
     "                             scripts (the tests they explore and the\n"
@@ -190,7 +202,8 @@ static const char usage_run[] =
     "Exit status: 0 when every file ran, 1 when some file could not be\n"
     "read, parsed, explored or sampled (the reason goes to stderr as\n"
     "file:line:col: message), 2 on a usage error; for sample also 3\n"
-    "when --timeout cut a file's runs short (and no file failed); 130\n"
+    "when --timeout cut a file's runs short (and no file failed); for\n"
+    "run --check-error 4 when a checker found something; 130\n"
     "after Ctrl-C (SIGINT) and 143 after SIGTERM, for every command: the\n"
     "work stops, what it found is printed marked Partial, and the files\n"
     "after the interrupted one are skipped.\n"
@@ -1331,12 +1344,29 @@ static int run_msghandler(lua_State *L) {
   return 1;
 }
 
+/* warplab run's options */
+typedef struct run_opts {
+  const char *check; /* --check's list, "all"; NULL: off */
+  int check_error, json;
+  lua_Integer found; /* the checkers' findings */
+} run_opts;
+
+/* Pushes the warplab module's field name (require "warplab"). */
+static void module_field(lua_State *L, const char *name) {
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "warplab");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, name);
+  lua_remove(L, -2);
+}
+
 /* Runs in protected mode: argv[k] is the script, those after it its
  * arguments, those before the command line up to it (arg[-1] ...). */
 static int run_main(lua_State *L) {
   int argc = (int)lua_tointeger(L, 1);
   char **argv = lua_touserdata(L, 2);
   int k = (int)lua_tointeger(L, 3);
+  run_opts *o = lua_touserdata(L, 4);
   const char *script = argv[k];
   int i, n;
   luaL_openlibs(L);
@@ -1344,6 +1374,12 @@ static int run_main(lua_State *L) {
   lua_pushcfunction(L, luaopen_warplab);
   lua_setfield(L, -2, "warplab");
   lua_pop(L, 1);
+  lua_settop(L, 0);
+  if (o->check != NULL) {
+    module_field(L, "set_check");
+    lua_pushstring(L, o->check);
+    lua_call(L, 1, 0);
+  }
   /* arg: the script at 0, its arguments from 1, the command below */
   lua_createtable(L, argc - k - 1, k + 1);
   for (i = 0; i < argc; i++) {
@@ -1365,6 +1401,14 @@ static int run_main(lua_State *L) {
     return lua_error(L);
   }
   wll_sig_lua(NULL);
+  if (o->check != NULL) { /* the summary, after the script's output */
+    module_field(L, "check_summary");
+    lua_pushboolean(L, o->json);
+    lua_call(L, 1, 2);
+    fflush(stdout);
+    printf("%s\n", lua_tostring(L, -2));
+    o->found = lua_tointeger(L, -1);
+  }
   return 0;
 }
 
@@ -1494,18 +1538,46 @@ static void lua_warn_fn(void *ud, const char *msg, int tocont) {
 /* warplab run [--] SCRIPT [ARGS...]: argv is main's; options end at the
  * script (what follows is the script's). */
 static int cmd_run(int argc, char **argv) {
-  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
-                                           {NULL, 0, NULL, 0}};
+  enum { O_CHECK = 256, O_CHECK_ERROR, O_JSON };
+  static const struct option longopts[] = {
+      {"help", no_argument, NULL, 'h'},
+      {"check", optional_argument, NULL, O_CHECK},
+      {"check-error", no_argument, NULL, O_CHECK_ERROR},
+      {"json", no_argument, NULL, O_JSON},
+      {NULL, 0, NULL, 0}};
   static pool P;
   lua_State *L;
   int c, k, rc, status = 0;
+  run_opts o;
+  memset(&o, 0, sizeof o);
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc - 1, argv + 1, "+:h", longopts, NULL)) != -1) {
-    if (c != 'h')
+    switch (c) {
+    case 'h':
+      print_usage(stdout);
+      return 0;
+    case O_CHECK:
+      o.check = optarg != NULL ? optarg : "all";
+      if (strspn(o.check, "racesuntiplo, ") != strlen(o.check) ||
+          o.check[0] == 0) {
+        fprintf(stderr, "warplab run: --check: a list of races, uninit, "
+                        "spin (or all) expected, got '%s'\n",
+                o.check);
+        return 2;
+      }
+      break;
+    case O_CHECK_ERROR:
+      o.check_error = 1;
+      if (o.check == NULL)
+        o.check = "all";
+      break;
+    case O_JSON:
+      o.json = 1;
+      break;
+    default:
       return opt_error("run", c, argv + 1);
-    print_usage(stdout);
-    return 0;
+    }
   }
   k = optind + 1; /* the script, in main's argv */
   if (k >= argc) {
@@ -1527,7 +1599,8 @@ static int cmd_run(int argc, char **argv) {
   lua_pushinteger(L, argc);
   lua_pushlightuserdata(L, argv);
   lua_pushinteger(L, k);
-  rc = lua_pcall(L, 3, 0, 0);
+  lua_pushlightuserdata(L, &o);
+  rc = lua_pcall(L, 4, 0, 0);
   if (rc != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "warplab: %s\n",
@@ -1543,6 +1616,8 @@ static int cmd_run(int argc, char **argv) {
   pool_release(&P);
   if (fflush(stdout) != 0)
     return 1;
+  if (status == 0 && rc == LUA_OK && o.check_error && o.found > 0)
+    status = 4;
   return status ? status : rc == LUA_OK ? 0 : 1;
 }
 

@@ -1025,7 +1025,72 @@ typedef struct wl_launch_cfg {
   void *ud;
   int (*should_stop)(void *ud); /* polled; non-zero stops: WL_ESTOPPED */
   void *stop_ud;
+  int check;               /* WL_CHECK_* bits: the checkers to run (0:
+                            * none; each costs time, see wl_finding) */
+  int schedule;            /* WL_SCHED_*: how the lanes of a warp take
+                            * turns (per-thread host code) */
+  int end_line;            /* the kernel's last line (where a thread that
+                            * returned stopped, in messages); 0: unknown */
 } wl_launch_cfg;
+
+/* Lane schedules (wl_launch_cfg.schedule).  INDEPENDENT: each lane runs
+ * until it yields (a barrier, its end, or `slice` accesses), one after
+ * the other in lane order, as independent thread scheduling (Volta and
+ * later) allows; LOCKSTEP: every lane yields after each access, lanes in
+ * lane order, so the lanes of a warp make their k-th accesses together
+ * (pre-Volta SIMT; a lane that skips an access in a divergent branch
+ * runs one access ahead, a simplification); RANDOM: each turn takes the
+ * lanes in an order drawn from the seed, each for 1 to 8 accesses. */
+enum { WL_SCHED_INDEPENDENT, WL_SCHED_LOCKSTEP, WL_SCHED_RANDOM };
+
+/* Checkers (wl_launch_cfg.check), engine/check/:
+ * RACES: data races by the PTX definition over global, managed and
+ *   shared memory (two conflicting accesses, one a write, not morally
+ *   strong, not ordered by causality order: program order, barriers,
+ *   __syncwarp, release/acquire patterns, fence.sc order, observation of
+ *   a strong write); races between lanes of one warp are reported as
+ *   warp-synchronous hazards;
+ * UNINIT: loads of global, managed or shared words never written (by
+ *   the host or a device store; a launch without this checker counts as
+ *   writing all of global memory);
+ * SPIN: a weak load of global or managed memory polled in a loop (the
+ *   same thread, line and address reading the same value 8 times in a
+ *   row): the compiler may read it once, so the loop may never end. */
+enum { WL_CHECK_RACES = 1, WL_CHECK_UNINIT = 2, WL_CHECK_SPIN = 4,
+       WL_CHECK_ALL = 7 };
+/* What a checker found (wl_finding.kind). */
+enum { WL_FIND_RACE, WL_FIND_WARP_RACE, WL_FIND_UNINIT, WL_FIND_SPIN };
+
+/* One access of a finding. */
+typedef struct wl_find_access {
+  int block, thread;           /* linear indices */
+  int bidx[3], tidx[3];        /* blockIdx, threadIdx */
+  int warp, lane, line;
+  int kind, sem, scope;        /* WL_ACC_*, WL_SEM_*, WL_SCOPE_* */
+} wl_find_access;
+
+/* A finding: races are reported once per pair of source lines (and
+ * kind), uninitialised reads and spins once per line; count says how
+ * many times it was seen. */
+typedef struct wl_finding {
+  int kind;                    /* WL_FIND_* */
+  int space;                   /* WL_SPACE_* */
+  char name[48];               /* the memory's name */
+  int id;                      /* the allocation (global, managed) or the
+                                * block's shared declaration, in
+                                * wl_kernel_shared's numbering */
+  uint64_t off;                /* byte offset in it */
+  uint64_t addr;               /* global: device address; shared: offset
+                                * in the block's shared memory */
+  wl_find_access a;            /* the access that found it (the later) */
+  wl_find_access b;            /* races: the earlier, conflicting one */
+  uint64_t count;
+  char fix[320];               /* what would order them, or what to do */
+} wl_finding;
+/* The findings of a launch run with checkers, in the order found (at
+ * most 256 distinct; the count goes on). */
+int wl_launch_nfindings(const wl_launch *l);
+const wl_finding *wl_launch_finding(const wl_launch *l, int i);
 
 /* Occupancy as the launch computes it: blocks resident per SM, the
  * resource that limits them, and each resource's own limit. */
@@ -1055,7 +1120,8 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out);
 void wl_launch_free(wl_launch *l);
 
 /* Inside run_warp. */
-enum { WL_LANE_RUNNABLE, WL_LANE_BARRIER, WL_LANE_EXITED, WL_LANE_NONE };
+enum { WL_LANE_RUNNABLE, WL_LANE_BARRIER, WL_LANE_EXITED, WL_LANE_NONE,
+       WL_LANE_WARPSYNC };
 int wl_kernel_lane_state(const wl_launch *l, int block, int thread);
 int wl_kernel_threads_per_block(const wl_launch *l);
 /* A kernel access.  kind: */
@@ -1107,6 +1173,43 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
 /* A fence (WL_SEM_SC/ACQ_REL, scope) by a thread. */
 int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
                     int line);
+/* Warp-level operations of per-thread kernels (__syncwarp and the
+ * warp primitives): the lane waits (it must yield now) until every lane
+ * of mask has reached one with the same mask; then each gets its result
+ * (wl_kernel_warp_result).  A lane of mask that exited, or waits at a
+ * different operation or at __syncthreads() while the others can no
+ * longer run, stops the launch (deadlock).  Only WL_WARP_SYNC orders
+ * memory (bar.warp.sync); the others synchronize execution only (PTX:
+ * shfl.sync, vote.sync). */
+enum { WL_WARP_SYNC, WL_WARP_SHFL, WL_WARP_SHFL_UP, WL_WARP_SHFL_DOWN,
+       WL_WARP_SHFL_XOR, WL_WARP_BALLOT, WL_WARP_ANY, WL_WARP_ALL };
+typedef struct wl_warp_op {
+  int kind;       /* WL_WARP_* */
+  uint32_t mask;  /* the lanes taking part (the calling lane among them) */
+  int64_t value;  /* the lane's value (shfl) or predicate (votes) */
+  int isint;      /* shfl: value is an integer (else a double's bits) */
+  int arg, width; /* shfl: source lane, delta or lane mask; width */
+  int line;
+} wl_warp_op;
+int wl_kernel_warp_op(wl_launch *l, int block, int thread,
+                      const wl_warp_op *op);
+/* The result of the lane's last warp operation: shfl: the value (and
+ * *isint); ballot: the mask; any/all: 0 or 1. */
+int64_t wl_kernel_warp_result(const wl_launch *l, int block, int thread,
+                              int *isint);
+/* The lane a shuffle of kind reads for `lane` (CUDA's rules: within the
+ * lane's segment of width lanes; a source outside the segment, or
+ * outside mask, gives the lane's own value, which CUDA leaves undefined
+ * for the latter). */
+int wl_warp_src(int kind, int lane, int arg, int width, uint32_t mask);
+/* __syncwarp(mask) of a warp-vector kernel, whose lanes of mask run
+ * together: orders memory among them (the race checker). */
+int wl_kernel_syncwarp_lanes(wl_launch *l, int block, int warp,
+                             uint32_t mask, int line);
+/* The order in which run_warp takes the lanes of a warp this turn (the
+ * launch's schedule): fills order[0..n) and returns n (the lanes that
+ * exist). */
+int wl_kernel_lane_order(wl_launch *l, int block, int warp, int order[32]);
 /* __syncthreads(): the lane waits (it must yield now). */
 int wl_kernel_barrier(wl_launch *l, int block, int thread, int line);
 /* The lane's function returned. */

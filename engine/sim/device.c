@@ -9,9 +9,12 @@
  * address) and an L1 of 32-byte sector copies that weak loads may read
  * stale.  Shared, local, constant and parameter memory are accessed
  * directly.  Every scheduler decision comes from the launch's seed. */
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../check/check.h"
 #include "../common/internal.h"
 #include "../perf/perf.h"
 #include "../program/ir.h"
@@ -128,7 +131,14 @@ typedef struct alloc {
   int space, live;
   char name[48];
   uint8_t *data;
+  /* global and managed memory: a bit per 4-byte word ever written (by
+   * the host or a store), for WL_CHECK_UNINIT; all_written once a launch
+   * without that checker ran (it may have written anything) */
+  uint8_t *written;
+  int all_written;
 } alloc;
+
+static uint64_t written_bytes(const alloc *a) { return a->size / 32 + 1; }
 
 struct wl_device {
   wl_ctx *ctx;
@@ -213,6 +223,8 @@ void wl_device_free(wl_device *d) {
     alloc *a = WL_VEC_PTR(&d->allocs, alloc, i);
     if (a->data)
       wl__free(d->ctx, a->data, a->cap);
+    if (a->written)
+      wl__free(d->ctx, a->written, written_bytes(a));
   }
   wl__vec_free(d->ctx, &d->allocs);
   wl__cache_free(d->l2);
@@ -297,6 +309,13 @@ int wl_device_alloc(wl_device *d, int space, uint64_t bytes, const char *name,
   }
   a->base = base;
   a->size = sz;
+  if ((space == WL_SPACE_GLOBAL || space == WL_SPACE_MANAGED) &&
+      (a->written = wl__calloc(d->ctx, written_bytes(a))) == NULL) {
+    wl__free(d->ctx, a->data, a->cap);
+    d->allocs.n--;
+    return wl__err(d->ctx, WL_ENOMEM, "out of memory (%llu bytes for '%s')",
+                   (unsigned long long)bytes, name ? name : "?");
+  }
   a->space = space;
   a->live = 1;
   snprintf(a->name, sizeof a->name, "%s", name ? name : "?");
@@ -332,6 +351,9 @@ int wl_device_release(wl_device *d, int id) {
     d->pnext = a->base;
   wl__free(d->ctx, a->data, a->cap);
   a->data = NULL;
+  if (a->written)
+    wl__free(d->ctx, a->written, written_bytes(a));
+  a->written = NULL;
   a->live = 0;
   return 0;
 }
@@ -355,8 +377,12 @@ int wl_device_write(wl_device *d, int id, uint64_t off, const void *src,
                     uint64_t n) {
   alloc *a = NULL;
   int rc = host_range(d, id, off, n, &a);
+  uint64_t w;
   if (rc == 0 && n)
     memcpy(a->data + off, src, n);
+  if (rc == 0 && n && a->written != NULL)
+    for (w = off / 4; w <= (off + n - 1) / 4; w++)
+      a->written[w / 8] |= (uint8_t)(1u << (w % 8));
   return rc;
 }
 
@@ -580,6 +606,11 @@ typedef struct slot {
   int nexited, nwaiting;
   int dyn_id;       /* WL_SHARED_EXTERN once the extern region is placed */
   uint64_t dyn_off; /* where it is in the block's shared memory */
+  /* warp operations (__syncwarp, shuffles, votes), made at the first:
+   * per thread, the one it waits at and its result */
+  wl_warp_op *wop;
+  int64_t *wres;
+  uint8_t *wresint;
 } slot;
 
 typedef struct sbuf_ent {
@@ -644,6 +675,8 @@ struct wl_launch {
   char err[WL_ERRMSG_MAX];
   int failed;
   int last_block, last_thread, last_line; /* the latest access */
+  wl__chk *chk; /* the checkers (cfg.check), while the launch runs */
+  wl_vec finds; /* wl_finding: what they found */
 };
 
 static uint64_t rnd(wl_launch *l) {
@@ -771,6 +804,16 @@ uint64_t wl_launch_counter(const wl_launch *l, int k, int i) {
 }
 
 const wl_occupancy *wl_launch_occupancy(const wl_launch *l) { return &l->occ; }
+
+int wl_launch_nfindings(const wl_launch *l) {
+  return l != NULL ? (int)l->finds.n : 0;
+}
+
+const wl_finding *wl_launch_finding(const wl_launch *l, int i) {
+  if (l == NULL || i < 0 || (size_t)i >= l->finds.n)
+    return NULL;
+  return WL_VEC_PTR(&l->finds, wl_finding, (size_t)i);
+}
 uint64_t wl_launch_steps(const wl_launch *l) { return l->steps; }
 
 /* --------------------------- pricing ------------------------------ */
@@ -1302,14 +1345,6 @@ static inline int lane_check(wl_launch *l, int block, int thread,
   return 0;
 }
 
-/* the bytes behind an access, with its bounds and rights checked */
-static int locate(wl_launch *l, slot *s, int block, int thread,
-                  const wl_access *a, uint8_t **p, uint64_t *addr) {
-  region g;
-  int rc = resolve(l, s, block, thread, a, &g);
-  return rc != 0 ? rc : lane_check(l, block, thread, a, &g, p, addr);
-}
-
 /* Reads global bytes for SM m as the memory system would. */
 static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
                         uint8_t *p, uint64_t addr, void *out) {
@@ -1457,6 +1492,8 @@ static int perform(wl_launch *l, sm_st *m, int block, int thread,
 
 /* The lane's slice: 1 when it is used up and the lane should yield. */
 static int slice_step(wl_launch *l, slot *s, int thread) {
+  if (l->cfg.schedule == WL_SCHED_LOCKSTEP)
+    return 1;
   if (++s->slice[thread] >= (uint32_t)l->cfg.slice) {
     s->slice[thread] = 0;
     return 1;
@@ -1472,18 +1509,89 @@ static int l1_policy(const wl_access *a) {
              : L1_BYPASS;
 }
 
+/* What the checkers need of an access's memory (m->off, addr, aoff are
+ * the lane's); 0 when they do not look at that space. */
+static int check_mem(wl_launch *l, const wl_access *a, const region *g,
+                     wl__chk_mem *m) {
+  if (a->space == WL_SPACE_SHARED) {
+    m->obj = -1;
+    m->written = NULL;
+  } else if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED) {
+    alloc *al = get_alloc(l->dev, a->id);
+    m->obj = a->id;
+    m->written = al != NULL && !al->all_written ? al->written : NULL;
+  } else {
+    return 0;
+  }
+  m->name = g->name;
+  m->id = a->id;
+  return 1;
+}
+
+/* Hands the access of lane thread at off (address addr) to the
+ * checkers; m from check_mem. */
+static inline int check_lane(wl_launch *l, slot *s, int thread,
+                             const wl_access *a, wl__chk_mem *m,
+                             uint64_t off, uint64_t addr, const void *data,
+                             const void *mem) {
+  int rc;
+  m->mem = mem;
+  m->off = m->obj < 0 ? addr : off;
+  m->addr = addr;
+  m->aoff = off;
+  if ((rc = wl__chk_access(l->chk, (int)(s - l->slots), thread, a, m,
+                           data)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+  }
+  return rc;
+}
+
+/* Hands a lane's performed access to the checkers. */
+static int check_access(wl_launch *l, slot *s, int thread, const wl_access *a,
+                        const region *g, uint64_t addr, const void *data,
+                        const void *mem) {
+  wl__chk_mem m;
+  int rc;
+  m.mem = mem;
+  if (a->space == WL_SPACE_SHARED) {
+    m.obj = -1;
+    m.off = addr;
+    m.written = NULL;
+  } else if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED) {
+    alloc *al = get_alloc(l->dev, a->id);
+    m.obj = a->id;
+    m.off = a->off;
+    m.written = al != NULL && !al->all_written ? al->written : NULL;
+  } else {
+    return 0;
+  }
+  m.addr = addr;
+  m.name = g->name;
+  m.id = a->id;
+  m.aoff = a->off;
+  if ((rc = wl__chk_access(l->chk, (int)(s - l->slots), thread, a, &m,
+                           data)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+  }
+  return rc;
+}
+
 int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
                      void *data) {
   slot *s = slot_of(l, block);
   uint8_t *p = NULL;
   uint64_t addr = 0;
+  region g;
   int rc, k;
   if (s == NULL || thread < 0 || thread >= l->nthreads ||
       s->state[thread] != WL_LANE_RUNNABLE)
     return wl__err(l->ctx, WL_EINVAL,
                    "wl_kernel_access: thread %d of block %d is not running",
                    thread, block);
-  if ((rc = locate(l, s, block, thread, a, &p, &addr)) != 0)
+  if ((rc = resolve(l, s, block, thread, a, &g)) != 0 ||
+      (rc = lane_check(l, block, thread, a, &g, &p, &addr)) != 0)
     return rc;
   l->last_block = block;
   l->last_thread = thread;
@@ -1498,6 +1606,9 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
   }
   if ((rc = perform(l, &l->sms[s->sm], block, thread, a, p, addr, data)) != 0)
     return rc;
+  if (l->chk != NULL &&
+      (rc = check_access(l, s, thread, a, &g, addr, data, p)) != 0)
+    return rc;
   return slice_step(l, s, thread);
 }
 
@@ -1510,7 +1621,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   group req;
   sm_st *m;
   uint32_t exist, b;
-  int lo = warp * 32, lane, rc, yield = 0, plain;
+  int lo = warp * 32, lane, rc, yield = 0, plain, chk;
+  wl__chk_mem cm;
   if (s == NULL || warp < 0 || warp >= l->nwarps)
     return wl__err(l->ctx, WL_EINVAL,
                    "wl_kernel_access_warp: warp %d of block %d is not "
@@ -1544,6 +1656,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   req.done = 1;
   req.mask = mask;
   m = &l->sms[s->sm];
+  chk = l->chk != NULL && a->space != WL_SPACE_LOCAL &&
+        check_mem(l, a, &g, &cm);
   plain = plain_access(a) && a->space != WL_SPACE_LOCAL;
   if (plain && ops == NULL && g.size >= (uint64_t)a->width) {
     /* shared, constant and parameter loads and stores: bounds and
@@ -1565,6 +1679,10 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       else
         copy_bytes(g.data + o, d, a->width);
       req.addr[lane] = g.base + o;
+      if (chk &&
+          (rc = check_lane(l, s, lo + lane, a, &cm, o, g.base + o, d,
+                           g.data + o)) != 0)
+        return rc;
       if (++s->slice[lo + lane] >= lim) {
         s->slice[lo + lane] = 0;
         yield = 1;
@@ -1594,6 +1712,9 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       perform_plain(&la, p, d);
     else if ((rc = perform(l, m, block, t, &la, p, addr, d)) != 0)
       return rc;
+    if (chk &&
+        (rc = check_lane(l, s, t, &la, &cm, la.off, addr, d, p)) != 0)
+      return rc;
     req.addr[lane] = addr;
     yield |= slice_step(l, s, t);
   }
@@ -1610,10 +1731,15 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
 int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
                     int line) {
   slot *s = slot_of(l, block);
-  (void)sem;
   (void)line;
   if (s == NULL || thread < 0 || thread >= l->nthreads)
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_fence: no such thread");
+  if (l->chk != NULL &&
+      wl__chk_fence(l->chk, (int)(s - l->slots), thread, sem, scope) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return WL_ENOMEM;
+  }
   /* a cta fence orders nothing beyond what the SM already keeps in
    * order (its buffer forwards, its L1 copy is current); gpu and sys
    * fences publish the SM's stores and drop its stale copies */
@@ -1762,6 +1888,9 @@ static void slot_release(wl_launch *l, slot *s) {
   wl__free(l->ctx, s->irregular, (size_t)l->nthreads);
   wl__free(l->ctx, s->locals, sizeof(wl_vec) * (size_t)l->nthreads);
   wl__free(l->ctx, s->warps, sizeof(warp_st) * (size_t)l->nwarps);
+  wl__free(l->ctx, s->wop, sizeof(wl_warp_op) * (size_t)l->nthreads);
+  wl__free(l->ctx, s->wres, sizeof(int64_t) * (size_t)l->nthreads);
+  wl__free(l->ctx, s->wresint, (size_t)l->nthreads);
   memset(s, 0, sizeof *s);
   s->block = -1;
 }
@@ -1813,6 +1942,9 @@ static int slot_start(wl_launch *l, slot *s, int block, int sm) {
   }
   l->slot_of[block] = (int)(s - l->slots);
   l->sms[sm].resident++;
+  if (l->chk != NULL &&
+      wl__chk_block_start(l->chk, (int)(s - l->slots), block) != 0)
+    return WL_ENOMEM;
   return 0;
 }
 
@@ -1839,6 +1971,156 @@ static int admit(wl_launch *l) {
   return 0;
 }
 
+/* --------------------- where threads stopped --------------------- */
+
+static void appendf(char *buf, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void appendf(char *buf, size_t n, const char *fmt, ...) {
+  size_t k = strlen(buf);
+  va_list ap;
+  if (k + 1 >= n)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(buf + k, n - k, fmt, ap);
+  va_end(ap);
+}
+
+/* Where thread t stopped: its state and the line (a barrier's, a warp
+ * operation's, or the kernel's end). */
+static int stop_line(const wl_launch *l, const slot *s, int t) {
+  switch (s->state[t]) {
+  case WL_LANE_BARRIER:
+    return s->barline[t];
+  case WL_LANE_WARPSYNC:
+    return s->wop[t].line;
+  case WL_LANE_EXITED:
+    return l->cfg.end_line;
+  default:
+    return 0;
+  }
+}
+
+/* Appends the threads of [lo, hi) that stopped in state at line (line
+ * -1: any) as ranges of linear indices, "0-15, 32". */
+static void add_threads(const wl_launch *l, const slot *s, int lo, int hi,
+                        int state, int line, char *buf, size_t n) {
+  int t = lo, k = 0;
+#define MATCH(x)                                                               \
+  (s->state[x] == state && (line < 0 || stop_line(l, s, x) == line))
+  while (t < hi) {
+    int u;
+    if (!MATCH(t)) {
+      t++;
+      continue;
+    }
+    for (u = t; u + 1 < hi && MATCH(u + 1); u++)
+      ;
+    if (k < 4)
+      appendf(buf, n, u > t ? "%s%d-%d" : "%s%d", k ? ", " : "", t, u);
+    else if (k == 4)
+      appendf(buf, n, ", ...");
+    k++;
+    t = u + 1;
+  }
+#undef MATCH
+}
+
+static const char *warp_op_name(int kind) {
+  static const char *const n[] = {"__syncwarp",      "__shfl_sync",
+                                  "__shfl_up_sync",  "__shfl_down_sync",
+                                  "__shfl_xor_sync", "__ballot_sync",
+                                  "__any_sync",      "__all_sync"};
+  return kind >= 0 && kind <= WL_WARP_ALL ? n[kind] : "?";
+}
+
+/* Appends where the threads of [lo, hi) other than those in state at
+ * line stopped, grouped: "threads 37-63 returned from the kernel (line
+ * 45)"; at most three groups. */
+static void add_others(const wl_launch *l, const slot *s, int lo, int hi,
+                       int state, int line, char *buf, size_t n) {
+  int t, groups = 0;
+  for (t = lo; t < hi && groups < 3; t++) {
+    int st = s->state[t], ln = stop_line(l, s, t), f;
+    if ((st == state && ln == line) || st == WL_LANE_RUNNABLE)
+      continue;
+    for (f = lo; f < t; f++) /* a group is listed at its first thread */
+      if (s->state[f] == st && stop_line(l, s, f) == ln)
+        break;
+    if (f < t)
+      continue;
+    appendf(buf, n, "%sthreads ", groups ? "; " : "");
+    add_threads(l, s, lo, hi, st, ln, buf, n);
+    if (st == WL_LANE_EXITED)
+      appendf(buf, n, ln > 0 ? " returned (the kernel ends at line %d)"
+                             : " returned",
+              ln);
+    else if (st == WL_LANE_BARRIER)
+      appendf(buf, n, " wait at the __syncthreads() of line %d", ln);
+    else
+      appendf(buf, n, " wait at the %s(0x%08x) of line %d",
+              warp_op_name(s->wop[t].kind), s->wop[t].mask, ln);
+    groups++;
+  }
+}
+
+/* Every thread of the block waits or has exited, and not all at one
+ * barrier: the report names who arrived, who did not and where each
+ * stopped. */
+static int barrier_divergence(wl_launch *l, slot *s) {
+  char msg[WL_ERRMSG_MAX];
+  int t, w, line, named = -1, arrived = 0;
+  for (w = 0; w < l->nthreads && s->state[w] != WL_LANE_BARRIER; w++)
+    ;
+  line = s->barline[w];
+  for (t = 0; t < l->nthreads; t++) {
+    if (s->state[t] == WL_LANE_BARRIER && s->barline[t] == line)
+      arrived++;
+    else if (named < 0)
+      named = t;
+  }
+  msg[0] = 0;
+  appendf(msg, sizeof msg,
+          "barrier divergence: the __syncthreads() of line %d is reached "
+          "by %d of the block's %d threads (",
+          line, arrived, l->nthreads);
+  add_threads(l, s, 0, l->nthreads, WL_LANE_BARRIER, line, msg, sizeof msg);
+  appendf(msg, sizeof msg, "); ");
+  add_others(l, s, 0, l->nthreads, WL_LANE_BARRIER, line, msg, sizeof msg);
+  appendf(msg, sizeof msg,
+          " (a barrier must be reached by every thread of the block)");
+  return wl_kernel_fail(
+      l, s->block, named, NULL,
+      s->state[named] == WL_LANE_BARRIER ? s->barline[named] : line, msg);
+}
+
+/* No lane of the warp can run and some wait at a warp operation that
+ * cannot complete. */
+static int warp_deadlock(wl_launch *l, slot *s, int warp) {
+  char msg[WL_ERRMSG_MAX];
+  int lo = warp * 32, hi = lo + 32 < l->nthreads ? lo + 32 : l->nthreads, t;
+  const wl_warp_op *op;
+  for (t = lo; t < hi && s->state[t] != WL_LANE_WARPSYNC; t++)
+    ;
+  if (t == hi)
+    return 0;
+  op = &s->wop[t];
+  msg[0] = 0;
+  appendf(msg, sizeof msg,
+          "warp deadlock: the %s(0x%08x) of line %d cannot complete: "
+          "threads ",
+          warp_op_name(op->kind), op->mask, op->line);
+  add_threads(l, s, lo, hi, WL_LANE_WARPSYNC, op->line, msg, sizeof msg);
+  appendf(msg, sizeof msg, " arrived; ");
+  add_others(l, s, lo, hi, WL_LANE_WARPSYNC, op->line, msg, sizeof msg);
+  appendf(msg, sizeof msg,
+          " (every lane of the mask must reach a warp operation with the "
+          "same mask)");
+  return wl_kernel_fail(l, s->block, t, NULL, op->line, msg);
+}
+
 /* After a warp ran: converged warps are priced, a finished block leaves
  * its SM, a barrier every thread reached opens, and a barrier some
  * threads can never reach is reported. */
@@ -1847,6 +2129,8 @@ static int settle(wl_launch *l, slot *s, int warp) {
   int lo = warp * 32, hi = lo + 32 < l->nthreads ? lo + 32 : l->nthreads;
   for (t = lo; t < hi && s->state[t] != WL_LANE_RUNNABLE; t++)
     ;
+  if (t == hi && s->wop != NULL && (rc = warp_deadlock(l, s, warp)) != 0)
+    return rc;
   if (t == hi && (rc = flush_warp(l, s, warp)) != 0)
     return rc;
   if (s->nexited == l->nthreads) {
@@ -1866,38 +2150,209 @@ static int settle(wl_launch *l, slot *s, int warp) {
     return 0;
   /* every thread waits or has exited */
   for (t = 0; t < l->nthreads; t++) {
-    if (s->state[t] == WL_LANE_EXITED) {
-      char msg[256];
-      int w;
-      for (w = 0; w < l->nthreads && s->state[w] != WL_LANE_BARRIER; w++)
-        ;
-      snprintf(msg, sizeof msg,
-               "barrier divergence: __syncthreads() at line %d is waited "
-               "for by %d threads of the block but this thread has exited "
-               "(a barrier must be reached by every thread of the block)",
-               s->barline[w], s->nwaiting);
-      return wl_kernel_fail(l, s->block, t, NULL, s->barline[w], msg);
-    }
+    if (s->state[t] == WL_LANE_EXITED)
+      return barrier_divergence(l, s);
     if (line < 0)
       line = s->barline[t];
-    else if (s->barline[t] != line) {
-      char msg[256];
-      int f, ft[3];
-      for (f = 0; f < t && s->barline[f] != line; f++)
-        ;
-      coords(f, l->bdim, ft);
-      snprintf(msg, sizeof msg,
-               "barrier divergence: this thread waits at the "
-               "__syncthreads() of line %d while thread (%d,%d,%d) waits at "
-               "line %d",
-               s->barline[t], ft[0], ft[1], ft[2], line);
-      return wl_kernel_fail(l, s->block, t, NULL, s->barline[t], msg);
-    }
+    else if (s->barline[t] != line)
+      return barrier_divergence(l, s);
+  }
+  if (l->chk != NULL && wl__chk_barrier(l->chk, (int)(s - l->slots)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return WL_ENOMEM;
   }
   for (t = 0; t < l->nthreads; t++)
     s->state[t] = WL_LANE_RUNNABLE;
   s->nwaiting = 0;
   return 0;
+}
+
+/* ------------------------ warp operations ------------------------- */
+
+/* The lanes of mask have all reached a warp operation with that mask:
+ * compute each one's result and let them run on. */
+static int warp_meet(wl_launch *l, slot *s, int warp, uint32_t mask) {
+  int lo = warp * 32, kind, u, rc;
+  uint32_t b, votes = 0;
+  for (b = mask; b != 0; b &= b - 1) {
+    int t = lo + __builtin_ctz(b);
+    if (s->state[t] != WL_LANE_WARPSYNC || s->wop[t].mask != mask)
+      return 0;
+  }
+  kind = s->wop[lo + __builtin_ctz(mask)].kind;
+  for (b = mask; b != 0; b &= b - 1) {
+    int t = lo + __builtin_ctz(b);
+    char msg[300];
+    if (s->wop[t].kind == kind) {
+      votes |= (uint32_t)(s->wop[t].value != 0) << (t - lo);
+      continue;
+    }
+    snprintf(msg, sizeof msg,
+             "warp divergence: this lane waits at the %s of line %d while "
+             "lane %d waits at the %s of line %d, with the same mask "
+             "0x%08x (the lanes must meet at the same kind of operation)",
+             warp_op_name(s->wop[t].kind), s->wop[t].line,
+             __builtin_ctz(mask), warp_op_name(kind),
+             s->wop[lo + __builtin_ctz(mask)].line, mask);
+    return wl_kernel_fail(l, s->block, t, NULL, s->wop[t].line, msg);
+  }
+  for (b = mask; b != 0; b &= b - 1) {
+    int t = lo + (u = __builtin_ctz(b));
+    const wl_warp_op *op = &s->wop[t];
+    int src = wl_warp_src(kind, u, op->arg, op->width, mask);
+    if (kind == WL_WARP_BALLOT) {
+      s->wres[t] = (int64_t)votes;
+      s->wresint[t] = 1;
+    } else if (kind == WL_WARP_ANY || kind == WL_WARP_ALL) {
+      s->wres[t] = kind == WL_WARP_ANY ? votes != 0 : votes == mask;
+      s->wresint[t] = 1;
+    } else {
+      s->wres[t] = s->wop[lo + src].value;
+      s->wresint[t] = (uint8_t)s->wop[lo + src].isint;
+    }
+  }
+  if (kind == WL_WARP_SYNC && l->chk != NULL &&
+      (rc = wl__chk_syncwarp(l->chk, (int)(s - l->slots), warp, mask)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return rc;
+  }
+  for (b = mask; b != 0; b &= b - 1)
+    s->state[lo + __builtin_ctz(b)] = WL_LANE_RUNNABLE;
+  return 0;
+}
+
+int wl_warp_src(int kind, int lane, int arg, int width, uint32_t mask) {
+  int w = width >= 1 && width <= 32 && !(width & (width - 1)) ? width : 32;
+  int seg = lane & ~(w - 1), src = lane;
+  switch (kind) {
+  case WL_WARP_SHFL:
+    src = seg + (int)((unsigned)arg & (unsigned)(w - 1));
+    break;
+  case WL_WARP_SHFL_UP:
+    src = arg >= 0 && lane - arg >= seg ? lane - arg : lane;
+    break;
+  case WL_WARP_SHFL_DOWN:
+    src = arg >= 0 && lane + arg < seg + w ? lane + arg : lane;
+    break;
+  case WL_WARP_SHFL_XOR:
+    src = lane ^ (arg & 31);
+    if (src < seg || src >= seg + w)
+      src = lane;
+    break;
+  default:
+    break;
+  }
+  return src >= 0 && src < 32 && (mask >> src & 1) ? src : lane;
+}
+
+int wl_kernel_warp_op(wl_launch *l, int block, int thread,
+                      const wl_warp_op *op) {
+  slot *s = slot_of(l, block);
+  int warp = thread / 32, lane = thread % 32, lo = warp * 32;
+  uint32_t exist, b;
+  char msg[200];
+  size_t nt = (size_t)l->nthreads;
+  if (s == NULL || thread < 0 || thread >= l->nthreads ||
+      s->state[thread] != WL_LANE_RUNNABLE || op == NULL ||
+      op->kind < WL_WARP_SYNC || op->kind > WL_WARP_ALL)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_warp_op: no such thread");
+  exist = l->nthreads - lo >= 32 ? 0xffffffffu
+                                 : (1u << (l->nthreads - lo)) - 1;
+  if (!(op->mask >> lane & 1)) {
+    snprintf(msg, sizeof msg,
+             "%s(0x%08x): the calling lane %d is not in the mask "
+             "(undefined behaviour)",
+             warp_op_name(op->kind), op->mask, lane);
+    return wl_kernel_fail(l, block, thread, NULL, op->line, msg);
+  }
+
+  if (op->width < 1 || op->width > 32 || (op->width & (op->width - 1))) {
+    snprintf(msg, sizeof msg,
+             "%s: width must be a power of two from 1 to 32, not %d",
+             warp_op_name(op->kind), op->width);
+    return wl_kernel_fail(l, block, thread, NULL, op->line, msg);
+  }
+  for (b = op->mask & exist; b != 0; b &= b - 1)
+    if (s->state[lo + __builtin_ctz(b)] == WL_LANE_EXITED) {
+      snprintf(msg, sizeof msg,
+               "%s(0x%08x): lane %d of the mask has exited, so the warp "
+               "can never meet here (undefined behaviour)",
+               warp_op_name(op->kind), op->mask, __builtin_ctz(b));
+      return wl_kernel_fail(l, block, thread, NULL, op->line, msg);
+    }
+  if (s->wop == NULL) {
+    s->wop = wl__calloc(l->ctx, sizeof(wl_warp_op) * nt);
+    s->wres = wl__calloc(l->ctx, sizeof(int64_t) * nt);
+    s->wresint = wl__calloc(l->ctx, nt);
+    if (s->wop == NULL || s->wres == NULL || s->wresint == NULL) {
+      snprintf(l->err, sizeof l->err, "out of memory");
+      l->failed = 1;
+      return wl__err(l->ctx, WL_ENOMEM, "out of memory");
+    }
+  }
+  s->wop[thread] = *op;
+  s->wop[thread].mask &= exist; /* lanes past the block's end: no threads */
+  s->state[thread] = WL_LANE_WARPSYNC;
+  s->slice[thread] = 0;
+  l->last_block = block;
+  l->last_thread = thread;
+  l->last_line = op->line;
+  return warp_meet(l, s, warp, s->wop[thread].mask);
+}
+
+int64_t wl_kernel_warp_result(const wl_launch *l, int block, int thread,
+                              int *isint) {
+  const slot *s = slot_of((wl_launch *)(uintptr_t)l, block);
+  if (s == NULL || s->wres == NULL || thread < 0 || thread >= l->nthreads) {
+    if (isint)
+      *isint = 1;
+    return 0;
+  }
+  if (isint)
+    *isint = s->wresint[thread];
+  return s->wres[thread];
+}
+
+int wl_kernel_syncwarp_lanes(wl_launch *l, int block, int warp,
+                             uint32_t mask, int line) {
+  slot *s = slot_of(l, block);
+  int rc;
+  (void)line;
+  if (s == NULL || warp < 0 || warp >= l->nwarps)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_syncwarp_lanes: no such "
+                                      "warp");
+  if (l->chk != NULL && mask != 0 &&
+      (rc = wl__chk_syncwarp(l->chk, (int)(s - l->slots), warp, mask)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return rc;
+  }
+  return 0;
+}
+
+int wl_kernel_lane_order(wl_launch *l, int block, int warp, int order[32]) {
+  slot *s = slot_of(l, block);
+  int n = l->nthreads - warp * 32, i;
+  if (n > 32)
+    n = 32;
+  if (s == NULL || n <= 0)
+    return 0;
+  for (i = 0; i < n; i++)
+    order[i] = i;
+  if (l->cfg.schedule == WL_SCHED_RANDOM) {
+    uint32_t most = l->cfg.slice < 8 ? (uint32_t)l->cfg.slice : 8;
+    for (i = n - 1; i > 0; i--) {
+      int j = (int)(rnd(l) % (uint64_t)(i + 1)), x = order[i];
+      order[i] = order[j];
+      order[j] = x;
+    }
+    for (i = 0; i < n; i++) /* 1 to 8 accesses before it yields */
+      s->slice[warp * 32 + i] =
+          (uint32_t)l->cfg.slice - 1 - (uint32_t)(rnd(l) % most);
+  }
+  return n;
 }
 
 /* Picks a resident warp with a runnable lane, at random. */
@@ -1946,6 +2401,8 @@ void wl_launch_free(wl_launch *l) {
   if (l == NULL)
     return;
   launch_release(l);
+  wl__chk_free(l->chk);
+  wl__vec_free(l->ctx, &l->finds);
   wl__vec_free(l->ctx, &l->sites);
   wl__free(l->ctx, l->site_hash, sizeof(int) * (size_t)l->site_hash_n);
   wl__free(l->ctx, l, sizeof *l);
@@ -2001,6 +2458,19 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     l->slot_of[i] = -1;
   for (i = 0; i < l->nslots; i++)
     l->slots[i].block = -1;
+  if (cfg->check & WL_CHECK_ALL) {
+    wl__chk_cfg cc;
+    cc.flags = cfg->check & WL_CHECK_ALL;
+    cc.nblocks = l->nblocks;
+    cc.nthreads = l->nthreads;
+    cc.nslots = l->nslots;
+    for (i = 0; i < 3; i++) {
+      cc.gdim[i] = l->gdim[i];
+      cc.bdim[i] = l->bdim[i];
+    }
+    if ((rc = wl__chk_new(d->ctx, &cc, &l->chk)) != 0)
+      return rc;
+  }
   {
     wl_cache_cfg l1c, cc, l2c;
     uint32_t l1bytes = c->l1_shared_bytes - l->occ.shared_per_sm;
@@ -2050,6 +2520,13 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
     l->cfg.slice = 64;
   if (l->cfg.max_steps == 0)
     l->cfg.max_steps = 10000000;
+  if (l->cfg.schedule < WL_SCHED_INDEPENDENT ||
+      l->cfg.schedule > WL_SCHED_RANDOM) {
+    wl__free(d->ctx, l, sizeof *l);
+    return wl__err(d->ctx, WL_EINVAL, "launch: unknown lane schedule %d",
+                   cfg->schedule);
+  }
+  wl__vec_init(&l->finds, sizeof(wl_finding));
   l->prof = &profiles[cfg->profile == WL_PROFILE_H100 ? 1 : 0];
   l->bank_shift = -1;
   for (i = 0; i < 16; i++)
@@ -2064,6 +2541,11 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
   if (out)
     *out = l;
   d->running = 1;
+  /* without the uninitialised-read checker, stores are not tracked: the
+   * launch may have written any word */
+  if (!(cfg->check & WL_CHECK_UNINIT))
+    for (i = 0; i < (int)d->allocs.n; i++)
+      WL_VEC_PTR(&d->allocs, alloc, (size_t)i)->all_written = 1;
   rc = admit(l);
   while (rc == 0 && l->done_blocks < l->nblocks) {
     slot *s;
@@ -2111,6 +2593,17 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
       if (l->slots[i].block >= 0)
         cfg->block_done(cfg->ud, l, l->slots[i].block);
   launch_release(l);
+  if (l->chk != NULL) {
+    int k, n = wl__chk_nfindings(l->chk);
+    for (k = 0; k < n; k++) {
+      wl_finding *f = wl__vec_push(d->ctx, &l->finds);
+      if (f == NULL)
+        break; /* findings lost to memory */
+      *f = *wl__chk_finding(l->chk, k);
+    }
+    wl__chk_free(l->chk);
+    l->chk = NULL;
+  }
   d->running = 0;
   if (rc != 0 && l->err[0])
     wl__err(d->ctx, rc, "%s", l->err);

@@ -121,6 +121,12 @@ function wl.report_text(r)
     row[#row + 1] = ("%10d"):format(col(c, r.counters))
   end
   out[#out + 1] = table.concat(row, " ")
+  if r.findings then
+    out[#out + 1] = #r.findings == 0 and "checks: nothing found" or
+                    ("checks: %d finding%s"):format(#r.findings,
+                      #r.findings > 1 and "s" or "")
+    if #r.findings > 0 then out[#out + 1] = wl.findings_text(r.findings) end
+  end
   return table.concat(out, "\n")
 end
 
@@ -157,12 +163,17 @@ function report_mt.__index(r, key)
 end
 
 -- dev:launch(kernel, {grid=, block=, shared=, seed=, profile=, regs=,
--- cache=, max_steps=, slice=, static_shared=}, args...) -> report
+-- cache=, max_steps=, slice=, static_shared=, check=, schedule=},
+-- args...) -> report.  check: the checkers (warplab/check.lua; the
+-- report's findings); schedule: "independent" (default), "lockstep" or
+-- "random", how the lanes of a warp take turns (engine/warplab.h,
+-- WL_SCHED_*).
 function methods.launch(dev, k, cfg, ...)
   if type(cfg) ~= "table" then
     error("dev:launch(kernel, {grid = ..., block = ...}, args...): a "
           .. "configuration table expected", 2)
   end
+  cfg = wl._check_cfg(cfg)
   if type(k) == "table" and getmetatable(k) == kernel_mt then
     if k.static_shared and cfg.static_shared == nil then
       local c = {}
@@ -187,6 +198,7 @@ function methods.launch(dev, k, cfg, ...)
   local m2 = c["lts__t_sectors_srcunit_tex_lookup_miss.sum"]
   if h1 + m1 > 0 then r.l1_hit_rate = h1 / (h1 + m1) end
   if h2 + m2 > 0 then r.l2_hit_rate = h2 / (h2 + m2) end
+  wl._check_record(k, r)
   return setmetatable(r, report_mt)
 end
 

@@ -278,6 +278,15 @@ local function kernel_html(e, n, opts)
   local r = e.report
   local out = { ('<section class="kernel" id="kernel-%d">'):format(n) }
   out[#out + 1] = "<h3>" .. esc(e.name) .. "</h3>"
+  if r.findings and #r.findings > 0 then -- the checkers (check = true)
+    out[#out + 1] = '<div class="findings"><h4>checker findings</h4><ul>'
+    for _, f in ipairs(r.findings) do
+      out[#out + 1] = "<li>" .. esc(f.message) ..
+        (f.count > 1 and (" (seen %d times)"):format(f.count) or "") ..
+        "</li>"
+    end
+    out[#out + 1] = "</ul></div>"
+  end
   local o = r.occupancy or {}
   out[#out + 1] = '<table class="occupancy"><caption>occupancy</caption>' ..
     "<tbody>"

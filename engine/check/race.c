@@ -1,0 +1,823 @@
+/* race.c -- the kernel checkers: data races by the PTX definition
+ * (PTX ISA 6.0, "Memory Consistency Model": two overlapping accesses, at
+ * least one a write, that are not morally strong and not ordered by
+ * causality order), reads of words never written, and weak loads polled
+ * in spin loops.  The representation (epochs, barrier generations, warp
+ * clocks, sparse clocks, two-read shadow words) is described in check.h.
+ *
+ * What orders two accesses here (causality order, ptx-v6.0.cat's
+ * cause-base and observation):
+ *   - program order (the same thread);
+ *   - sync_barrier: __syncthreads() of the block (a generation), and what
+ *     each thread had acquired before it reaches every thread after it;
+ *   - __syncwarp(mask) among the lanes of mask (bar.warp.sync);
+ *   - sync: a release pattern (st.release / atom.release, or fence
+ *     followed by a strong write) observed by an acquire pattern
+ *     (ld.acquire / atom.acquire, or a strong read followed by a fence),
+ *     morally strong, through the release sequence of later RMWs;
+ *   - sync_fence: fence.sc operations in the order they execute;
+ *   - observation: a strong write read by a morally strong read orders
+ *     that write before what follows the read in its thread (it only
+ *     matters for the same word, which is where it is kept).
+ * Simplifications, each deliberate: a release by fence publishes what
+ * the thread knows when it stores, not only what it knew at the fence;
+ * the shadow word is 4 bytes with a byte mask and keeps two reads; scopes
+ * are cta or not (one device: gpu and sys scopes are the same set). */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+#define PAGE_WORDS 256
+#define MAX_FINDINGS 256
+#define SPIN_REPEATS 8
+
+/* An access, as the shadow memory remembers it (20 bytes). */
+typedef struct ep {
+  int32_t blk; /* block + 1; 0: none (the host, or nothing yet) */
+  uint16_t thread;
+  uint8_t bits; /* kind | scope << 2 | mask << 4 (the bytes of the word
+                 * it touched) */
+  uint8_t sem;
+  uint32_t clock, gen;
+  int32_t line;
+} ep;
+#define EP_KIND(e) ((e)->bits & 3)
+#define EP_SCOPE(e) ((e)->bits >> 2 & 3)
+#define EP_MASK(e) ((e)->bits >> 4)
+_Static_assert(sizeof(ep) == 20, "an epoch is 20 bytes");
+
+/* A word's accesses: one cache line, what every access reads. */
+typedef struct sword {
+  ep w, r[2];      /* the last write; the newest read and an older one
+                    * not ordered before it */
+  uint8_t written; /* shared memory: the bytes ever written */
+  uint8_t pad[3];
+} sword;
+_Static_assert(sizeof(sword) == 64, "a shadow word is one cache line");
+
+/* What only strong accesses use, in pages of their own made at the
+ * first strong write to a page (weak code never touches them). */
+typedef struct scold {
+  int32_t obs_blk;   /* block + 1 of the thread whose morally strong read
+                      * observed w (0: none) */
+  uint16_t obs_thread;
+  uint8_t relcta;    /* rel holds a cta-scoped release */
+  int32_t relsrc;    /* block + 1 of the releasing threads; -1: several */
+  uint32_t wval;     /* the bytes a strong w wrote (the word's,
+                      * little-endian): a read that loads other bytes did
+                      * not read from w (it read an older value, from a
+                      * store buffer's point of view), so it neither
+                      * observes nor acquires w */
+  wl__kmap *rel;     /* the release clock of the word as a flag */
+} scold;
+
+typedef struct shadow {
+  sword **pages;
+  scold **cold; /* NULL until a strong write */
+  size_t npages;
+  uint64_t lastp; /* the page looked up last, + 1 (0: none) */
+  sword *last;
+} shadow;
+
+typedef struct tstate {
+  uint32_t clk;   /* from 1 */
+  uint32_t fmark; /* clk at the last fence (0: none yet) */
+  wl__kmap k;     /* what it acquired since the block's last barrier */
+  wl__kmap pend;  /* strong reads' release clocks, for the next fence */
+  /* the spin detector: the last weak load and its repeats */
+  int sobj, sline;
+  uint64_t soff, sval;
+  uint32_t scount;
+} tstate;
+
+typedef struct cslot {
+  int block; /* -1: none */
+  uint32_t gen;
+  tstate *t;    /* nthreads, made when the slot first runs a block */
+  uint32_t *wk; /* nthreads x 32 warp clocks, made at the first
+                 * __syncwarp */
+  wl__kmap bk;  /* joined at barriers: what any thread had acquired */
+  wl__kmap sc;  /* fence.sc.cta order */
+  shadow sh;    /* the block's shared memory */
+} cslot;
+
+struct wl__chk {
+  wl_ctx *ctx;
+  wl__chk_cfg cfg;
+  cslot *slots;
+  wl_vec glob;    /* shadow, per allocation id */
+  wl__kmap sc;    /* fence.sc.gpu/sys order */
+  wl_vec finds;   /* wl_finding */
+  uint32_t *warned; /* lines already warned about (uninit, spin) */
+};
+
+/* ---------------------------- memory ------------------------------ */
+
+static void shadow_free(wl_ctx *ctx, shadow *sh) {
+  size_t p, i;
+  for (p = 0; p < sh->npages; p++) {
+    scold *cp = sh->cold[p];
+    wl__free(ctx, sh->pages[p], sizeof(sword) * PAGE_WORDS);
+    if (cp == NULL)
+      continue;
+    for (i = 0; i < PAGE_WORDS; i++)
+      if (cp[i].rel != NULL) {
+        wl__kmap_free(ctx, cp[i].rel);
+        wl__free(ctx, cp[i].rel, sizeof *cp[i].rel);
+      }
+    wl__free(ctx, cp, sizeof *cp * PAGE_WORDS);
+  }
+  wl__free(ctx, sh->pages, sizeof *sh->pages * sh->npages);
+  wl__free(ctx, sh->cold, sizeof *sh->cold * sh->npages);
+  sh->pages = NULL;
+  sh->cold = NULL;
+  sh->npages = 0;
+  sh->lastp = 0;
+  sh->last = NULL;
+}
+
+static sword *word_slow(wl_ctx *ctx, shadow *sh, uint64_t w) {
+  uint64_t p = w / PAGE_WORDS;
+  if (p >= sh->npages) {
+    size_t n = (size_t)p + 1 > sh->npages * 2 ? (size_t)p + 1
+                                              : sh->npages * 2;
+    sword **np = wl__calloc(ctx, sizeof *np * n);
+    scold **nc = wl__calloc(ctx, sizeof *nc * n);
+    if (np == NULL || nc == NULL) {
+      wl__free(ctx, np, sizeof *np * n);
+      wl__free(ctx, nc, sizeof *nc * n);
+      return NULL;
+    }
+    if (sh->npages) {
+      memcpy(np, sh->pages, sizeof *np * sh->npages);
+      memcpy(nc, sh->cold, sizeof *nc * sh->npages);
+    }
+    wl__free(ctx, sh->pages, sizeof *sh->pages * sh->npages);
+    wl__free(ctx, sh->cold, sizeof *sh->cold * sh->npages);
+    sh->pages = np;
+    sh->cold = nc;
+    sh->npages = n;
+  }
+  if (sh->pages[p] == NULL &&
+      (sh->pages[p] = wl__calloc(ctx, sizeof(sword) * PAGE_WORDS)) == NULL)
+    return NULL;
+  sh->lastp = p + 1;
+  sh->last = sh->pages[p];
+  return &sh->pages[p][w % PAGE_WORDS];
+}
+
+static inline sword *word(wl_ctx *ctx, shadow *sh, uint64_t w) {
+  if (w / PAGE_WORDS + 1 == sh->lastp)
+    return &sh->last[w % PAGE_WORDS];
+  return word_slow(ctx, sh, w);
+}
+
+/* The cold part of word w (its page exists), or NULL: none yet and not
+ * made (make 0), or out of memory. */
+static scold *cold_of(wl_ctx *ctx, shadow *sh, uint64_t w, int make) {
+  uint64_t p = w / PAGE_WORDS;
+  if (sh->cold[p] == NULL &&
+      (!make ||
+       (sh->cold[p] = wl__calloc(ctx, sizeof(scold) * PAGE_WORDS)) == NULL))
+    return NULL;
+  return &sh->cold[p][w % PAGE_WORDS];
+}
+
+static void slot_clear(wl__chk *c, cslot *s) {
+  int t, n = c->cfg.nthreads;
+  if (s->t != NULL)
+    for (t = 0; t < n; t++) {
+      wl__kmap_free(c->ctx, &s->t[t].k);
+      wl__kmap_free(c->ctx, &s->t[t].pend);
+    }
+  wl__free(c->ctx, s->wk, sizeof *s->wk * (size_t)n * 32);
+  s->wk = NULL;
+  wl__kmap_free(c->ctx, &s->bk);
+  wl__kmap_free(c->ctx, &s->sc);
+  shadow_free(c->ctx, &s->sh);
+}
+
+int wl__chk_new(wl_ctx *ctx, const wl__chk_cfg *cfg, wl__chk **out) {
+  wl__chk *c;
+  int i;
+  *out = NULL;
+  if ((c = wl__calloc(ctx, sizeof *c)) == NULL)
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  c->ctx = ctx;
+  c->cfg = *cfg;
+  wl__vec_init(&c->glob, sizeof(shadow));
+  wl__vec_init(&c->finds, sizeof(wl_finding));
+  c->slots = wl__calloc(ctx, sizeof *c->slots * (size_t)cfg->nslots);
+  c->warned = wl__calloc(ctx, sizeof *c->warned * 512);
+  if (c->slots == NULL || c->warned == NULL) {
+    wl__chk_free(c);
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  }
+  for (i = 0; i < cfg->nslots; i++)
+    c->slots[i].block = -1;
+  *out = c;
+  return 0;
+}
+
+void wl__chk_free(wl__chk *c) {
+  size_t i;
+  if (c == NULL)
+    return;
+  if (c->slots != NULL) {
+    int k;
+    for (k = 0; k < c->cfg.nslots; k++) {
+      slot_clear(c, &c->slots[k]);
+      wl__free(c->ctx, c->slots[k].t,
+               sizeof(tstate) * (size_t)c->cfg.nthreads);
+    }
+  }
+  for (i = 0; i < c->glob.n; i++)
+    shadow_free(c->ctx, WL_VEC_PTR(&c->glob, shadow, i));
+  wl__vec_free(c->ctx, &c->glob);
+  wl__vec_free(c->ctx, &c->finds);
+  wl__kmap_free(c->ctx, &c->sc);
+  wl__free(c->ctx, c->slots, sizeof *c->slots * (size_t)c->cfg.nslots);
+  wl__free(c->ctx, c->warned, sizeof *c->warned * 512);
+  wl__free(c->ctx, c, sizeof *c);
+}
+
+int wl__chk_block_start(wl__chk *c, int slot, int block) {
+  cslot *s = &c->slots[slot];
+  int t;
+  slot_clear(c, s);
+  if (s->t == NULL &&
+      (s->t = wl__calloc(c->ctx, sizeof(tstate) *
+                                     (size_t)c->cfg.nthreads)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  memset(s->t, 0, sizeof(tstate) * (size_t)c->cfg.nthreads);
+  for (t = 0; t < c->cfg.nthreads; t++)
+    s->t[t].clk = 1;
+  s->block = block;
+  s->gen = 0;
+  return 0;
+}
+
+/* ----------------------------- order ------------------------------ */
+
+static int strong(const ep *e) {
+  return EP_KIND(e) == WL_ACC_ATOMIC || e->sem != WL_SEM_WEAK;
+}
+
+/* Morally strong (PTX): both strong, the same bytes, each one's scope
+ * including the other's thread (cta: the same block). */
+static int morally_strong(const ep *x, const ep *y) {
+  if (!strong(x) || !strong(y) || EP_MASK(x) != EP_MASK(y))
+    return 0;
+  if ((EP_SCOPE(x) == WL_SCOPE_CTA || EP_SCOPE(y) == WL_SCOPE_CTA) &&
+      x->blk != y->blk)
+    return 0;
+  return 1;
+}
+
+/* Is access e ordered before what thread t of slot s does now? */
+static int ordered(const cslot *s, int t, const ep *e) {
+  const tstate *ts;
+  uint64_t key;
+  int b;
+  if (e->blk == 0)
+    return 1; /* the host's writes, before the launch */
+  b = e->blk - 1;
+  if (b == s->block) {
+    if (e->thread == t || e->gen < s->gen)
+      return 1;
+    if (s->wk != NULL && e->thread / 32 == t / 32 &&
+        s->wk[(size_t)t * 32 + e->thread % 32] >= e->clock)
+      return 1;
+  }
+  ts = &s->t[t];
+  if (ts->k.n == 0 && s->bk.n == 0)
+    return 0;
+  key = wl__kmap_thread(b, e->thread);
+  if (wl__kmap_get(&ts->k, key) >= e->clock ||
+      wl__kmap_get(&s->bk, key) >= e->clock)
+    return 1;
+  key = wl__kmap_block(b);
+  return wl__kmap_get(&ts->k, key) > e->gen ||
+         wl__kmap_get(&s->bk, key) > e->gen;
+}
+
+/* Joins into dst what thread t knows, its own accesses up to clock own
+ * (a release). */
+static int publish(wl__chk *c, cslot *s, int t, uint32_t own,
+                   wl__kmap *dst) {
+  int rc = 0, u, w = t / 32;
+  rc |= wl__kmap_join(c->ctx, dst, &s->t[t].k);
+  rc |= wl__kmap_join(c->ctx, dst, &s->bk);
+  rc |= wl__kmap_max(c->ctx, dst, wl__kmap_thread(s->block, t), own);
+  rc |= wl__kmap_max(c->ctx, dst, wl__kmap_block(s->block), s->gen);
+  if (s->wk != NULL)
+    for (u = 0; u < 32 && w * 32 + u < c->cfg.nthreads; u++)
+      if (w * 32 + u != t)
+        rc |= wl__kmap_max(c->ctx, dst, wl__kmap_thread(s->block, w * 32 + u),
+                           s->wk[(size_t)t * 32 + u]);
+  return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
+}
+
+/* --------------------------- findings ----------------------------- */
+
+static void coords(int lin, const int d3[3], int out[3]) {
+  out[0] = lin % d3[0];
+  out[1] = lin / d3[0] % d3[1];
+  out[2] = lin / (d3[0] * d3[1]);
+}
+
+static void fill_access(const wl__chk *c, const ep *e, wl_find_access *f) {
+  f->block = e->blk - 1;
+  f->thread = e->thread;
+  coords(f->block, c->cfg.gdim, f->bidx);
+  coords(f->thread, c->cfg.bdim, f->tidx);
+  f->warp = e->thread / 32;
+  f->lane = e->thread % 32;
+  f->line = e->line;
+  f->kind = EP_KIND(e);
+  f->sem = e->sem;
+  f->scope = EP_SCOPE(e);
+}
+
+static wl_finding *find_or_add(wl__chk *c, int kind, int la, int lb,
+                               int *fresh) {
+  size_t i;
+  wl_finding *f;
+  int lo = la < lb ? la : lb, hi = la < lb ? lb : la;
+  *fresh = 0;
+  for (i = 0; i < c->finds.n; i++) {
+    f = WL_VEC_PTR(&c->finds, wl_finding, i);
+    if (f->kind == kind &&
+        ((f->a.line == lo && f->b.line == hi) ||
+         (f->a.line == hi && f->b.line == lo))) {
+      f->count++;
+      return NULL;
+    }
+  }
+  if (c->finds.n >= MAX_FINDINGS)
+    return NULL;
+  if ((f = wl__vec_push(c->ctx, &c->finds)) == NULL)
+    return NULL; /* a finding lost to memory; the run goes on */
+  f->kind = kind;
+  f->count = 1;
+  *fresh = 1;
+  return f;
+}
+
+static void where(wl_finding *f, int space, const wl__chk_mem *m) {
+  f->space = space;
+  snprintf(f->name, sizeof f->name, "%s", m->name ? m->name : "?");
+  f->id = m->id;
+  f->off = m->aoff;
+  f->addr = m->addr;
+}
+
+static const char *const space_words[] = {"global", "managed", "constant",
+                                          "param",  "shared",  "local"};
+
+static void race(wl__chk *c, const cslot *s, const ep *prev, const ep *cur,
+                 int space, const wl__chk_mem *m) {
+  int warp = prev->blk == cur->blk && prev->thread / 32 == cur->thread / 32;
+  int fresh;
+  wl_finding *f = find_or_add(c, warp ? WL_FIND_WARP_RACE : WL_FIND_RACE,
+                              cur->line, prev->line, &fresh);
+  (void)s;
+  if (f == NULL || !fresh)
+    return;
+  where(f, space, m);
+  fill_access(c, cur, &f->a);
+  fill_access(c, prev, &f->b);
+  if (warp)
+    snprintf(f->fix, sizeof f->fix,
+             "lanes %d and %d of warp %d are not ordered: put __syncwarp() "
+             "between the two accesses (since Volta the lanes of a warp "
+             "need not run in lockstep; a warp primitive orders no memory)",
+             prev->thread % 32, cur->thread % 32, cur->thread / 32);
+  else if (prev->blk == cur->blk)
+    snprintf(f->fix, sizeof f->fix,
+             "threads %d and %d of the block are in different warps: put "
+             "__syncthreads() between the two accesses%s",
+             prev->thread, cur->thread,
+             strong(prev) || strong(cur)
+                 ? ", or make both strong (atomic, volatile, or "
+                   ".relaxed/.acquire/.release)"
+                 : "");
+  else if (strong(prev) && strong(cur))
+    snprintf(f->fix, sizeof f->fix,
+             "both accesses are strong but a .cta scope does not include "
+             "a thread of another block: use .gpu scope (atomicAdd, not "
+             "atomicAdd_block; __threadfence, not __threadfence_block)");
+  else
+    snprintf(f->fix, sizeof f->fix,
+             "nothing orders accesses of different blocks here: the "
+             "writer must release (__threadfence() then a flag store, or "
+             "st.release.gpu) and the reader acquire that flag "
+             "(ld.acquire.gpu, or a load then __threadfence()) before its "
+             "access; or make both accesses strong (atomic or volatile)");
+}
+
+/* once per line: uninitialised reads and spins */
+static int first_warning(wl__chk *c, int kind, int line) {
+  uint32_t key = (uint32_t)line * 4u + (uint32_t)kind, i;
+  i = (key * 2654435761u) % 512;
+  for (;;) {
+    if (c->warned[i] == key + 1)
+      return 0;
+    if (c->warned[i] == 0)
+      break;
+    i = (i + 1) % 512;
+    if (i == (key * 2654435761u) % 512)
+      return 0; /* full: stay quiet */
+  }
+  c->warned[i] = key + 1;
+  return 1;
+}
+
+static void warn(wl__chk *c, const cslot *s, int thread, int kind,
+                 const wl_access *a, const wl__chk_mem *m) {
+  int fresh;
+  wl_finding *f;
+  ep e;
+  if (!first_warning(c, kind, a->line)) {
+    size_t i;
+    for (i = 0; i < c->finds.n; i++) {
+      f = WL_VEC_PTR(&c->finds, wl_finding, i);
+      if (f->kind == kind && f->a.line == a->line) {
+        f->count++;
+        break;
+      }
+    }
+    return;
+  }
+  if ((f = find_or_add(c, kind, a->line, a->line, &fresh)) == NULL || !fresh)
+    return;
+  where(f, a->space, m);
+  memset(&e, 0, sizeof e);
+  e.blk = s->block + 1;
+  e.thread = (uint16_t)thread;
+  e.bits = (uint8_t)(a->kind | (a->scope & 3) << 2);
+  e.sem = (uint8_t)a->sem;
+  e.line = a->line;
+  fill_access(c, &e, &f->a);
+  f->b.block = f->b.thread = -1;
+  if (kind == WL_FIND_UNINIT)
+    snprintf(f->fix, sizeof f->fix,
+             "no store and no host copy wrote this %s word before: the "
+             "value loaded is undefined (cudaMalloc and __shared__ memory "
+             "start uninitialised)",
+             space_words[a->space]);
+  else
+    snprintf(f->fix, sizeof f->fix,
+             "a weak load polled in a loop: the compiler may load it once "
+             "and spin forever, and no store is ordered before it; use a "
+             "volatile, .relaxed or .acquire load (or an atomic)");
+}
+
+/* ---------------------------- accesses ---------------------------- */
+
+static int acquires(int sem) {
+  return sem == WL_SEM_ACQUIRE || sem == WL_SEM_ACQ_REL || sem == WL_SEM_SC;
+}
+static int releases(int sem) {
+  return sem == WL_SEM_RELEASE || sem == WL_SEM_ACQ_REL || sem == WL_SEM_SC;
+}
+
+/* May thread t of slot s, at scope, acquire what x's releases hold? */
+static int may_acquire(const scold *x, const cslot *s, int scope) {
+  int mine = x->relsrc == s->block + 1;
+  if (x->relcta && !mine)
+    return 0;
+  return scope != WL_SCOPE_CTA || mine;
+}
+
+static int rel_add(wl__chk *c, cslot *s, int t, scold *x, uint32_t own,
+                   int scope) {
+  if (x->rel == NULL &&
+      (x->rel = wl__calloc(c->ctx, sizeof *x->rel)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  if (x->rel->n == 0)
+    x->relsrc = s->block + 1;
+  else if (x->relsrc != s->block + 1)
+    x->relsrc = -1;
+  x->relcta |= scope == WL_SCOPE_CTA;
+  return publish(c, s, t, own, x->rel);
+}
+
+static void rel_clear(scold *x) {
+  if (x->rel != NULL)
+    wl__kmap_clear(x->rel);
+  x->relcta = 0;
+  x->relsrc = 0;
+}
+
+/* Release and acquire through the first word of the access (x: its cold
+ * part, NULL when it has none); rf: the access read the bytes the
+ * word's last write wrote. */
+static int sync_word(wl__chk *c, cslot *s, int t, const wl_access *a,
+                     scold *x, int rf) {
+  tstate *ts = &s->t[t];
+  int strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK, rc = 0;
+  if (x == NULL)
+    return 0;
+  if (a->kind != WL_ACC_STORE && strong_op && rf && x->rel != NULL &&
+      x->rel->n != 0 && may_acquire(x, s, a->scope))
+    rc = wl__kmap_join(c->ctx, acquires(a->sem) ? &ts->k : &ts->pend, x->rel);
+  if (rc != 0)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  if (a->kind == WL_ACC_LOAD)
+    return 0;
+  if (a->kind == WL_ACC_STORE)
+    rel_clear(x); /* a store starts a new release sequence (or none) */
+  if (strong_op && releases(a->sem)) {
+    if ((rc = rel_add(c, s, t, x, ts->clk, a->scope)) != 0)
+      return rc;
+    ts->clk++;
+  } else if (strong_op && ts->fmark != 0) {
+    rc = rel_add(c, s, t, x, ts->fmark, a->scope);
+  }
+  return rc;
+}
+
+/* The bytes of word w (of mask) in the access's bytes p, which start at
+ * byte offset off, as the word's little-endian value. */
+static uint32_t word_bytes(const uint8_t *p, uint64_t off, uint64_t w,
+                           uint8_t mask) {
+  uint32_t v = 0;
+  int i;
+  if (mask == 0xf) {
+    memcpy(&v, p + (w * 4 - off), 4); /* little-endian hosts */
+    return v;
+  }
+  for (i = 0; i < 4; i++)
+    if (mask >> i & 1)
+      v |= (uint32_t)p[w * 4 + (uint64_t)i - off] << (8 * i);
+  return v;
+}
+
+static uint32_t bits_of(uint8_t mask) {
+  return (mask & 1 ? 0xffu : 0) | (mask & 2 ? 0xff00u : 0) |
+         (mask & 4 ? 0xff0000u : 0) | (mask & 8 ? 0xff000000u : 0);
+}
+
+/* The race check of one word (y: its cold part, NULL when it has none;
+ * a strong write makes it).  rd: the bytes read (strong loads and
+ * atomics), wr: those written (strong stores and atomics).  Returns 1
+ * when the access read from the word's last write, -1 when out of
+ * memory. */
+static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
+                      sword *x, scold *y, uint8_t mask, const wl__chk_mem *m,
+                      uint32_t rd, uint32_t wr) {
+  int write = a->kind != WL_ACC_LOAD, strong_op, i, rf;
+  /* the fields of this access's epoch as locals: building it on the
+   * stack and copying it (or comparing a slot with it) stalled on
+   * store forwarding, a fifth of the checker's time */
+  int32_t blk = s->block + 1;
+  uint8_t bits = (uint8_t)(a->kind | (a->scope & 3) << 2 | mask << 4);
+  uint8_t sem = (uint8_t)a->sem;
+  uint32_t gen = s->gen;
+  ep cur, *dst;
+  strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK;
+  if (!write && x->r[0].blk == blk && x->r[1].blk == blk &&
+      x->r[0].gen == gen && x->r[1].gen == gen &&
+      x->r[0].line == a->line && x->r[0].bits == bits &&
+      x->r[0].sem == sem && x->r[0].thread != t && x->r[1].thread != t &&
+      !strong_op && (x->w.blk == 0 || ordered(s, t, &x->w)))
+    return 0; /* two other threads of the block read it at this line
+               * since the last barrier (and the last write is ordered
+               * before this read): a write this read would race with
+               * races with them too (the tile loads of a matmul: a third
+               * of the checker's time was spent rewriting these) */
+  cur.blk = blk;
+  cur.thread = (uint16_t)t;
+  cur.bits = bits;
+  cur.sem = sem;
+  cur.clock = s->t[t].clk;
+  cur.gen = gen;
+  cur.line = a->line;
+  rf = y != NULL && x->w.blk != 0 && strong(&x->w) &&
+       ((rd ^ y->wval) & bits_of(mask)) == 0;
+  if (x->w.blk != 0 && (EP_MASK(&x->w) & mask) &&
+      !morally_strong(&x->w, &cur) && !ordered(s, t, &x->w) &&
+      !(y != NULL && y->obs_blk == cur.blk && y->obs_thread == t))
+    race(c, s, &x->w, &cur, a->space, m);
+  if (write) {
+    for (i = 0; i < 2; i++) {
+      ep *r = &x->r[i];
+      if (r->blk != 0 && (EP_MASK(r) & mask) && !morally_strong(r, &cur) &&
+          !ordered(s, t, r))
+        race(c, s, r, &cur, a->space, m);
+    }
+    dst = &x->w;
+    x->r[0].blk = x->r[1].blk = 0;
+    if (y != NULL) {
+      y->obs_blk = 0;
+      if (strong_op)
+        y->wval = (y->wval & ~bits_of(mask)) | (wr & bits_of(mask));
+    }
+  } else {
+    if (rf && morally_strong(&x->w, &cur)) {
+      y->obs_blk = cur.blk; /* observation: w is ordered before t's next */
+      y->obs_thread = (uint16_t)t;
+    }
+    if (x->r[0].blk == blk && x->r[0].thread == t) {
+      dst = &x->r[0];
+    } else if (x->r[1].blk == blk && x->r[1].thread == t) {
+      x->r[1] = x->r[0];
+      dst = &x->r[0];
+    } else {
+      if (x->r[0].blk != 0 && !ordered(s, t, &x->r[0]))
+        x->r[1] = x->r[0];
+      else if (x->r[1].blk != 0 && ordered(s, t, &x->r[1]))
+        x->r[1].blk = 0;
+      dst = &x->r[0];
+    }
+  }
+  /* field by field, from the locals (see above) */
+  dst->blk = blk;
+  dst->thread = (uint16_t)t;
+  dst->bits = bits;
+  dst->sem = sem;
+  dst->clock = s->t[t].clk;
+  dst->gen = gen;
+  dst->line = a->line;
+  return rf;
+}
+
+static void spin(wl__chk *c, cslot *s, int t, const wl_access *a,
+                 const wl__chk_mem *m, const void *data) {
+  tstate *ts = &s->t[t];
+  uint64_t v = 0;
+  if (a->kind != WL_ACC_LOAD || a->sem != WL_SEM_WEAK) {
+    ts->sline = 0;
+    return;
+  }
+  memcpy(&v, data, (size_t)(a->width < 8 ? a->width : 8));
+  if (ts->sline == a->line && ts->sobj == m->obj && ts->soff == m->off &&
+      ts->sval == v) {
+    if (++ts->scount == SPIN_REPEATS)
+      warn(c, s, t, WL_FIND_SPIN, a, m);
+    return;
+  }
+  ts->sline = a->line;
+  ts->sobj = m->obj;
+  ts->soff = m->off;
+  ts->sval = v;
+  ts->scount = 1;
+}
+
+int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
+                   const wl__chk_mem *m, const void *data) {
+  cslot *s = &c->slots[slot];
+  shadow *sh;
+  uint64_t w, w0, w1, end;
+  int flags = c->cfg.flags, rf = 0;
+  /* values matter for strong accesses only: a weak read observes and
+   * acquires nothing, and what a weak write wrote is never compared */
+  int strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK;
+  const uint8_t *rdp = strong_op && a->kind != WL_ACC_STORE ? data : NULL;
+  const uint8_t *wrp = !strong_op                  ? NULL
+                       : a->kind == WL_ACC_STORE   ? data
+                       : a->kind == WL_ACC_ATOMIC  ? m->mem
+                                                   : NULL;
+  scold *first = NULL;
+  if (a->space != WL_SPACE_GLOBAL && a->space != WL_SPACE_MANAGED &&
+      a->space != WL_SPACE_SHARED)
+    return 0; /* read-only or private memory */
+  if (m->obj >= 0) {
+    while (c->glob.n <= (size_t)m->obj)
+      if (wl__vec_push(c->ctx, &c->glob) == NULL)
+        return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    sh = WL_VEC_PTR(&c->glob, shadow, (size_t)m->obj);
+  } else {
+    sh = &s->sh;
+  }
+  end = m->off + (uint64_t)a->width;
+  w0 = m->off / 4;
+  w1 = (end - 1) / 4;
+  for (w = w0; w <= w1; w++) {
+    uint64_t lo = w * 4 > m->off ? w * 4 : m->off;
+    uint64_t hi = w * 4 + 4 < end ? w * 4 + 4 : end;
+    uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - w * 4));
+    sword *x = word(c->ctx, sh, w);
+    if (x == NULL)
+      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    if ((flags & WL_CHECK_UNINIT) && a->kind != WL_ACC_STORE) {
+      int unset = m->obj >= 0
+                      ? m->written != NULL && !(m->written[w / 8] >> (w % 8) & 1)
+                      : (x->written & mask) != mask;
+      if (unset)
+        warn(c, s, thread, WL_FIND_UNINIT, a, m);
+    }
+    if (a->kind != WL_ACC_LOAD) {
+      if (m->obj >= 0 && m->written != NULL)
+        m->written[w / 8] |= (uint8_t)(1u << (w % 8));
+      x->written |= mask;
+    }
+    if (flags & WL_CHECK_RACES) {
+      /* the cold part: made by strong writes, looked at by strong reads
+       * and by stores (which end a word's release sequence) */
+      scold *y = strong_op || a->kind == WL_ACC_STORE
+                     ? cold_of(c->ctx, sh, w, strong_op && a->kind != WL_ACC_LOAD)
+                     : NULL;
+      uint32_t rd = rdp ? word_bytes(rdp, m->off, w, mask) : 0;
+      uint32_t wr = wrp ? word_bytes(wrp, m->off, w, mask) : 0;
+      int r1;
+      if (y == NULL && strong_op && a->kind != WL_ACC_LOAD)
+        return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+      r1 = check_word(c, s, thread, a, x, y, mask, m, rd, wr);
+      if (w == w0) {
+        rf = r1;
+        first = y;
+      }
+    }
+  }
+  if (flags & WL_CHECK_RACES) {
+    int rc = sync_word(c, s, thread, a, first, rf);
+    if (rc != 0)
+      return rc;
+  }
+  /* spins: on global memory only, where flags between blocks live (the
+   * tracking costs a store per load, and most loads of a tiled kernel
+   * are shared) */
+  if ((flags & WL_CHECK_SPIN) && m->obj >= 0 &&
+      (a->kind == WL_ACC_LOAD || s->t[thread].sline != 0))
+    spin(c, s, thread, a, m, data);
+  return 0;
+}
+
+/* ------------------------ synchronization ------------------------- */
+
+int wl__chk_fence(wl__chk *c, int slot, int thread, int sem, int scope) {
+  cslot *s = &c->slots[slot];
+  tstate *ts = &s->t[thread];
+  int rc = 0;
+  (void)sem; /* fence.sc and fence.acq_rel both release and acquire */
+  rc |= wl__kmap_join(c->ctx, &ts->k, &ts->pend);
+  wl__kmap_clear(&ts->pend);
+  ts->fmark = ts->clk++;
+  ts->sline = 0;
+  if (sem == WL_SEM_SC) { /* sync_fence: fence.sc in execution order */
+    wl__kmap *sc = scope == WL_SCOPE_CTA ? &s->sc : &c->sc;
+    rc |= wl__kmap_join(c->ctx, &ts->k, sc);
+    rc |= publish(c, s, thread, ts->fmark, sc);
+  }
+  return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
+}
+
+int wl__chk_barrier(wl__chk *c, int slot) {
+  cslot *s = &c->slots[slot];
+  int t;
+  for (t = 0; t < c->cfg.nthreads; t++) {
+    tstate *ts = &s->t[t];
+    ts->sline = 0;
+    if (ts->k.n == 0)
+      continue;
+    if (wl__kmap_join(c->ctx, &s->bk, &ts->k) != 0)
+      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    wl__kmap_clear(&ts->k);
+  }
+  s->gen++;
+  return 0;
+}
+
+int wl__chk_syncwarp(wl__chk *c, int slot, int warp, uint32_t mask) {
+  cslot *s = &c->slots[slot];
+  uint32_t j[32] = {0}, b;
+  wl__kmap all;
+  int lo = warp * 32, v, any = 0, rc = 0;
+  if (s->wk == NULL &&
+      (s->wk = wl__calloc(c->ctx, sizeof *s->wk * (size_t)c->cfg.nthreads *
+                                      32)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  for (b = mask; b != 0; b &= b - 1) {
+    int u = __builtin_ctz(b), t = lo + u;
+    for (v = 0; v < 32; v++)
+      if (s->wk[(size_t)t * 32 + v] > j[v])
+        j[v] = s->wk[(size_t)t * 32 + v];
+    if (s->t[t].clk > j[u])
+      j[u] = s->t[t].clk;
+    any |= s->t[t].k.n != 0;
+  }
+  memset(&all, 0, sizeof all);
+  for (b = any ? mask : 0; b != 0; b &= b - 1)
+    rc |= wl__kmap_join(c->ctx, &all, &s->t[lo + __builtin_ctz(b)].k);
+  for (b = mask; b != 0; b &= b - 1) {
+    int t = lo + __builtin_ctz(b);
+    memcpy(&s->wk[(size_t)t * 32], j, sizeof j);
+    s->t[t].clk++;
+    s->t[t].sline = 0;
+    if (any)
+      rc |= wl__kmap_join(c->ctx, &s->t[t].k, &all);
+  }
+  wl__kmap_free(c->ctx, &all);
+  return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
+}
+
+int wl__chk_nfindings(const wl__chk *c) { return (int)c->finds.n; }
+
+const wl_finding *wl__chk_finding(const wl__chk *c, int i) {
+  if (i < 0 || (size_t)i >= c->finds.n)
+    return NULL;
+  return WL_VEC_PTR(&c->finds, wl_finding, (size_t)i);
+}

@@ -1,0 +1,149 @@
+-- The kernel checkers from Lua: the launch options check and schedule,
+-- the findings tables, the warp operations of both kernel styles, and
+-- the module's default and summary (wl.set_check, wl.findings,
+-- wl.check_summary).
+local wl = require "warplab"
+
+local function check(cond, msg) if not cond then error(msg, 2) end end
+local function fails(pattern, f, ...)
+  local ok, err = pcall(f, ...)
+  check(not ok, "expected an error matching " .. pattern)
+  check(tostring(err):find(pattern, 1, true), "error '" .. tostring(err) ..
+        "' does not match '" .. pattern .. "'")
+  return err
+end
+
+local dev = wl.device { preset = "sm_90", sms = 4 }
+local A = dev:malloc("int32", 64, "A")
+A:write(0)
+
+-- a race between warps, as a table
+local racy = wl.kernel(function(c, A)
+  local s = c:shared("int32", 64, "s")
+  local t = c.threadIdx.x
+  s[t] = t
+  A[t] = s[63 - t]
+end, { name = "racy" })
+local r = dev:launch(racy, { grid = 1, block = 64, check = "races" }, A)
+check(#r.findings >= 1, "a race")
+local f = r.findings[1]
+check(f.kind == "race" or f.kind == "warp race", "kind")
+check(f.space == "shared" and f.name == "s", "where: " .. f.space .. " " .. f.name)
+check(type(f.offset) == "number" and type(f.address) == "number", "address")
+check(f.a.block.x == 0 and type(f.a.thread.x) == "number", "threads")
+check(f.a.op and f.b.op and f.a.sem == "weak", "ops")
+check(f.a.line ~= f.b.line, "two lines")
+check(f.message:find("check.lua:%d+: "), "message names the place")
+check(type(f.fix) == "string" and #f.fix > 0, "fix")
+check(tostring(r):find("checks: "), "the report prints findings")
+-- the option's forms
+for _, v in ipairs({ true, "all", "races,uninit", { races = true } }) do
+  r = dev:launch(racy, { grid = 1, block = 64, check = v }, A)
+  check(#r.findings >= 1, "check = " .. tostring(v))
+end
+r = dev:launch(racy, { grid = 1, block = 64, check = "uninit" }, A)
+for _, x in ipairs(r.findings) do
+  check(x.kind == "uninit", "uninit only")
+end
+r = dev:launch(racy, { grid = 1, block = 64 }, A)
+check(r.findings == nil, "no checkers, no findings")
+fails("unknown checker 'rcaes'", dev.launch, dev, racy,
+      { grid = 1, block = 64, check = "rcaes" }, A)
+fails("check: true, false", dev.launch, dev, racy,
+      { grid = 1, block = 64, check = 3 }, A)
+fails("schedule", dev.launch, dev, racy,
+      { grid = 1, block = 64, schedule = "chaos" }, A)
+
+-- warp operations, per-thread kernels
+local out = dev:malloc("int32", 128, "out")
+local warpops = wl.kernel(function(c, out)
+  local t = c.threadIdx.x
+  local l = t % 32
+  local x = c:shfl_sync(0xffffffff, l * 10, (l + 1) % 32)
+  local up = c:shfl_up_sync(0xffffffff, l, 1)
+  local xr = c:shfl_xor_sync(0xffffffff, l, 16)
+  local fl = c:shfl_down_sync(0xffffffff, l + 0.5, 2, 8)
+  local b = c:ballot_sync(0xffffffff, l < 4)
+  local any = c:any_sync(0xffffffff, l == 7)
+  local all = c:all_sync(0xffffffff, l >= 0)
+  local none = c:all_sync(0xffffffff, l ~= 3)
+  c:syncwarp()
+  check(x == ((l + 1) % 32) * 10, "shfl " .. tostring(x))
+  check(up == (l == 0 and 0 or l - 1), "shfl_up")
+  check(xr == l ~ 16, "shfl_xor")
+  check(fl == (l % 8 < 6 and l + 2.5 or l + 0.5), "shfl_down width 8 " .. fl)
+  check(math.type(fl) == "float" and math.type(x) == "integer", "types")
+  check(b == 15 and any and all and not none, "votes")
+  out[c.blockIdx.x * 64 + t] = x
+end)
+for _, sched in ipairs({ "lockstep", "independent", "random" }) do
+  r = dev:launch(warpops, { grid = 2, block = 64, schedule = sched,
+                            check = true }, out)
+  check(#r.findings == 0, "warp ops are clean under " .. sched)
+end
+-- a lane outside the mask, a mask lane that returned
+fails("not in the mask", dev.launch, dev, wl.kernel(function(c)
+  c:syncwarp(1)
+end), { grid = 1, block = 32 })
+fails("has exited", dev.launch, dev, wl.kernel(function(c)
+  if c.threadIdx.x == 5 then return end
+  c:syncwarp()
+end), { grid = 1, block = 32, schedule = "lockstep" })
+local err = fails("warp deadlock", dev.launch, dev, wl.kernel(function(c)
+  if c.threadIdx.x < 16 then c:syncwarp() else c:syncthreads() end
+end), { grid = 1, block = 32 })
+check(err:find("__syncthreads%(%) of line %d+"), err)
+err = fails("barrier divergence", dev.launch, dev, wl.kernel(function(c)
+  if c.threadIdx.x < 40 then c:syncthreads() end
+end), { grid = 1, block = 64 })
+check(err:find("reached by 40 of the block's 64 threads (0-39)", 1, true), err)
+check(err:find("threads 40-63 returned", 1, true), err)
+
+-- warp operations, warp-vector kernels
+local wk = wl.warp_kernel(function(w, out)
+  local l = w.lane
+  local x = w:shfl_sync(0xffffffff, l * 10, (l + 1) % 32)
+  local d = w:shfl_down_sync(0xffffffff, l, 1)
+  local b = w:ballot_sync(0xffffffff, l:lt(4))
+  check(w:any_sync(0xffffffff, l:eq(7)) and w:all_sync(0xffffffff, true),
+        "votes")
+  check(b == 15, "ballot")
+  check(x:get(31) == 0 and x:get(0) == 10 and d:get(31) == 31, "shfl")
+  w:syncwarp()
+  out[w.threadIdx.x] = x
+end)
+r = dev:launch(wk, { grid = 1, block = 64, check = true }, out)
+check(#r.findings == 0, "warp-vector warp ops are clean")
+check(out:read()[1] == 10, "stored")
+fails("inactive here", dev.launch, dev, wl.warp_kernel(function(w)
+  w:where(w.lane:lt(4), function() w:syncwarp() end)
+end), { grid = 1, block = 32 })
+-- a warp-vector kernel's hazards are found too
+r = dev:launch(wl.warp_kernel(function(w, out)
+  local s = w:shared("int32", 32, "ws")
+  s[w.lane] = w.lane
+  out[w.lane] = s[(w.lane + 1) % 32]
+end), { grid = 1, block = 32, check = true }, out)
+check(#r.findings == 1 and r.findings[1].kind == "warp race",
+      "warp-vector hazard")
+
+-- the module's default and summary
+wl.clear_findings()
+check(wl.set_check(true) == nil, "no default before")
+r = dev:launch(racy, { grid = 1, block = 64 }, A)
+check(#r.findings >= 1, "the default applies")
+dev:launch(racy, { grid = 1, block = 64 }, A)
+local n1 = #wl.findings()
+check(n1 == #r.findings, "a second launch adds counts, not findings")
+check(wl.findings()[1].count >= 2 and wl.findings()[1].kernel == "racy",
+      "counted, named")
+r = dev:launch(racy, { grid = 1, block = 64, check = false }, A)
+check(r.findings == nil, "an explicit false wins")
+check(wl.set_check(nil) == true, "the old default")
+local text, n = wl.check_summary()
+check(n == n1 and text:find("^Checks: "), text)
+local js = wl.check_summary(true)
+check(js:find('^{"count":%d+,"findings":%[{'), js)
+wl.clear_findings()
+check(select(2, wl.check_summary()) == 0, "cleared")
+fails("wl.set_check", wl.set_check, 5)
