@@ -657,10 +657,11 @@ int wl_gen_variant(wl_gen *g, uint64_t seed, const char **text, size_t *len,
 enum {
   WL_PROFILE_WEAK, /* weak outcomes frequent: long queues, stale L1 */
   WL_PROFILE_H100  /* weak outcomes across CTAs at roughly the rates
-                    * measured on an H100 (shared/hw/h100, harness A:
-                    * MP, SB, LB with no fence and __threadfence_block
-                    * within a factor of 2), and none where it showed
-                    * none (__threadfence, CoRR, 2+2W, one CTA) */
+                    * an H100 showed under warplab cuda's harness
+                    * (tests/hw/observed: MP, SB, LB, S, R, 2+2W, WRC,
+                    * IRIW with no fence and __threadfence_block within
+                    * a factor of 2), and none where it showed none
+                    * (__threadfence, CoRR, one CTA) */
 };
 
 typedef struct wl_sample_opts {
@@ -698,8 +699,11 @@ typedef struct wl_hist wl_hist;
  * then enters the machine as the instruction that does the same.  So
  * the callback must be deterministic given its loaded values (else
  * WL_EINVAL, "not deterministic"), and it runs O(events) times per run.
- * Its loads are never deferred (no load buffering from callbacks: the
- * next event may depend on the value).  A thread with more than 256
+ * Its loads may be deferred as a program's are: the callback goes on with
+ * the value read at issue, and the value read late stands only when the
+ * callback, given it, does the same events again (else the load counts
+ * as performed at issue), so load buffering and message passing show at
+ * the rates of the instruction form.  A thread with more than 256
  * events in a run makes the run count as not terminating.  The results
  * it reports with wl_tb_result in its last, complete run are its
  * registers in the outcome (0 when not reported), named as wl_explore

@@ -123,11 +123,12 @@ if [ -d "$C" ] && [ -x "$B/tests/soundness" ]; then
   fail=$((fail + x))
   printf '%s\n' "$out" | grep -v '^ok ' | head -n 20
   echo "soundness: $m files sampled within the model, $x not"
-  out=$("$B/tests/soundness" 200000 "$ROOT"/tests/hw/*.litmus 2>&1)
+  out=$("$B/tests/soundness" 200000 "$ROOT"/tests/hw/shapes/*.litmus 2>&1)
   # a third column, the H100's rate per 200,000, must hold within a
   # factor of 3
   while read -r name want rate; do
     case "$name" in ''|'#'*) continue ;; esac
+    [ "$want" = gap ] && continue
     seen=$(printf '%s\n' "$out" | sed -n "s|^ok .*/$name.litmus (condition seen: weak [0-9]*, h100 \([0-9]*\);.*|\1|p")
     if [ -z "$seen" ]; then
       bad "hw $name: no result"
