@@ -612,12 +612,13 @@ static int cmd_litmus(int argc, char **argv) {
   const char *model_path = NULL, **files;
   litmus_stop ls = {0};
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
-  int whynot = 0, no_dot = 0;
+  int whynot = 0, no_dot = 0, interrupted = 0;
   const char *graph_dir = NULL;
   wl_model *why_model = NULL; /* the default model, loaded on first use */
   uint64_t u;
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
+  opts.keep_partial = 1; /* a signal prints what was found */
   if ((files = malloc((size_t)argc * sizeof *files)) == NULL) {
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
@@ -735,12 +736,15 @@ static int cmd_litmus(int argc, char **argv) {
     if (rc == 0)
       rc = wl_explore(ctx, t, &opts, &r);
     litmus_unprogress(&ls);
+    interrupted = 0;
     if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
-      /* --timeout or a signal: handled as before --max-memory kept
-       * partial results; only a memory stop prints what it found */
-      rc = WL_ESTOPPED;
-      wl_result_free(r);
-      r = NULL;
+      /* a signal: what was found is printed, marked partial, and the
+       * files after it are skipped; --timeout: the file failed */
+      if ((interrupted = wll_sig_take()) == 0) {
+        rc = WL_ESTOPPED;
+        wl_result_free(r);
+        r = NULL;
+      }
     }
     if (rc == WL_ESTOPPED && (sig = wll_sig_take()) != 0) {
       litmus_partial(wl_litmus_name(t), sig, json, quiet, first, now() - t0);
@@ -840,6 +844,22 @@ static int cmd_litmus(int argc, char **argv) {
     }
     {
       const char *why;
+      if (interrupted) {
+        if (quiet)
+          printf("%s Partial\n", wl_litmus_name(t));
+        else if (!json)
+          printf("Partial %s: interrupted by %s after %.2f s; the states "
+                 "above were found before it\n\n",
+                 wl_litmus_name(t), wll_sig_name(interrupted), now() - t0);
+        fflush(stdout);
+        fprintf(stderr, "warplab: %s: interrupted by %s; the result above "
+                        "is partial and the files after it are skipped\n",
+                f, wll_sig_name(interrupted));
+        sig = interrupted;
+        wl_result_free(r);
+        wl_litmus_free(t);
+        break;
+      }
       if (wl_result_partial(r, &why)) {
         fflush(stdout);
         fprintf(stderr, "warplab: %s: %s; the result above is partial\n", f,
