@@ -451,9 +451,9 @@ static int litmus_should_stop(void *ud) {
   return wll_sig_pending() || (ls->deadline > 0 && now() > ls->deadline);
 }
 
-/* A file's exploration ended by a signal: what there is, marked
- * Partial.  (The explorer keeps no states of a stopped exploration, so
- * there are none to print; the files before it are complete.) */
+/* A file's exploration ended by a signal with no result to print (the
+ * explorer normally keeps the states found so far, keep_partial, and
+ * those are printed instead): the Partial line alone. */
 static void litmus_partial(const char *name, int sig, int json, int quiet,
                            int first, double secs) {
   if (quiet)
@@ -591,6 +591,20 @@ static int outcome_absent(const wl_result *r) {
   return 1;
 }
 
+/* Loads the model named by --model (a bare name is also looked up among
+ * the specs: wll_find_model).  0, or the exit status after printing the
+ * reason: 1 for a model that does not parse, 2 for one that cannot be
+ * read. */
+static int load_model(wl_ctx *ctx, const char *name, wl_model **out) {
+  char found[1200];
+  const char *path = wll_find_model(name, found, sizeof found);
+  int rc = wl_model_load(ctx, path, out);
+  if (rc == 0)
+    return 0;
+  fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
+  return rc == WL_ESYNTAX ? 1 : 2;
+}
+
 static int cmd_litmus(int argc, char **argv) {
   enum { O_JSON = 256, O_UNROLL, O_TIMEOUT, O_MODEL, O_GRAPH, O_WHYNOT,
          O_MAXMEM, O_COUNTEX };
@@ -697,14 +711,11 @@ static int cmd_litmus(int argc, char **argv) {
     return 1;
   }
   if (model_path != NULL) {
-    char found[1200];
-    const char *path = wll_find_model(model_path, found, sizeof found);
-    int rc = wl_model_load(ctx, path, &model);
+    int rc = load_model(ctx, model_path, &model);
     if (rc != 0) {
-      fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
       wl_ctx_free(ctx);
       free(files);
-      return rc == WL_ESYNTAX ? 1 : 2;
+      return rc;
     }
     opts.model = model;
   }
@@ -1282,14 +1293,11 @@ static int cmd_compare(int argc, char **argv) {
     return 1;
   }
   if (model_path != NULL) {
-    char found[1200];
-    const char *path = wll_find_model(model_path, found, sizeof found);
-    int rc = wl_model_load(ctx, path, &model);
+    int rc = load_model(ctx, model_path, &model);
     if (rc != 0) {
-      fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
       wl_ctx_free(ctx);
       free(hist);
-      return rc == WL_ESYNTAX ? 1 : 2;
+      return rc;
     }
     opts.model = model;
   }

@@ -91,20 +91,6 @@ uint64_t wl__candx_count(const wl__candx *c) { return c->count; }
 
 /* ---------------- the static part ---------------- */
 
-/* Whether scope s of an event of thread a includes thread b. */
-static int incl(int s, const wl_thread *a, const wl_thread *b) {
-  switch (s) {
-  case SCOPE_CTA:
-    return a->cta == b->cta && a->gpu == b->gpu;
-  case SCOPE_GPU:
-    return a->gpu == b->gpu;
-  case SCOPE_SYS:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 /* An event with a scope: strong accesses, fences and barriers. */
 static int scoped(const wl_ev *e) {
   if (e->type == EV_F || e->type == EV_B)
@@ -237,8 +223,8 @@ static void fill_static(wl__candx *c, const exe *E) {
       if (scoped(a) && scoped(b)) {
         int sa = a->type == EV_B ? SCOPE_CTA : a->scope;
         int sb = b->type == EV_B ? SCOPE_CTA : b->scope;
-        if (incl(sa, &t->threads[ti], &t->threads[tj]) &&
-            incl(sb, &t->threads[tj], &t->threads[ti]))
+        if (wl__scope_includes(sa, &t->threads[ti], &t->threads[tj]) &&
+            wl__scope_includes(sb, &t->threads[tj], &t->threads[ti]))
           k->rel[WL_CAT_R_SR][i] |= bj;
       }
       /* syncbar: an arrival and the waits of other threads in the same
@@ -258,7 +244,8 @@ static int fences_ms(const wl__candx *c, const exe *E, int a, int b) {
     return 1;
   ta = &c->t->threads[E->thread[a]];
   tb = &c->t->threads[E->thread[b]];
-  return incl(E->ev[a].scope, ta, tb) && incl(E->ev[b].scope, tb, ta);
+  return wl__scope_includes(E->ev[a].scope, ta, tb) &&
+         wl__scope_includes(E->ev[b].scope, tb, ta);
 }
 
 /* Collects the distinct sync_fence relations over every total order of

@@ -11,19 +11,6 @@
 /* 2. Candidate executions                                           */
 
 
-static int incl(int scope, const wl_thread *a, const wl_thread *b) {
-  switch (scope) {
-  case SCOPE_CTA:
-    return a->cta == b->cta && a->gpu == b->gpu;
-  case SCOPE_GPU:
-    return a->gpu == b->gpu;
-  case SCOPE_SYS:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 static int is_mem(const wl_ev *e) { return e->type == EV_R || e->type == EV_W; }
 
 /* strong: not .weak (PTX: relaxed, acquire, release, acq_rel, sc, and
@@ -156,10 +143,10 @@ int wl__xp_build_exe(xp *x, exe *E) {
         continue; /* initial writes are weak and in no program order */
       ms1 = (E->thread[i] == E->thread[j]) ||
             ((E->strong >> i & 1) && (E->strong >> j & 1) &&
-             incl(a->scope, &t->threads[E->thread[i]],
-                  &t->threads[E->thread[j]]) &&
-             incl(b->scope, &t->threads[E->thread[j]],
-                  &t->threads[E->thread[i]]));
+             wl__scope_includes(a->scope, &t->threads[E->thread[i]],
+                                &t->threads[E->thread[j]]) &&
+             wl__scope_includes(b->scope, &t->threads[E->thread[j]],
+                                &t->threads[E->thread[i]]));
       ms2 = (is_mem(a) && is_mem(b)) ? a->loc == b->loc : 1;
       if (ms1 && ms2 && a->type != EV_B && b->type != EV_B)
         E->ms[i] |= 1ull << j;

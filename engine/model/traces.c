@@ -535,22 +535,31 @@ static int tb_bound(tgen *g, int loc) {
   return 0;
 }
 
-static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
-                   int64_t *value) {
-  tgen *g = tb_gen(tb);
-  wl_ev *e;
+/* The read of a load or an RMW (nev events in all): its value chosen
+ * from the location's domain, in *e. */
+static int tb_read(tgen *g, int loc, int scope, int line, int nev,
+                   wl_ev **e) {
   int64_t v;
   int r;
-  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 1)) != 0)
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, nev)) != 0)
     return r;
   if ((r = tb_choose(g, loc, &v)) != 0)
     return r;
-  e = tb_push(g, EV_R, loc, line);
+  *e = tb_push(g, EV_R, loc, line);
+  (*e)->scope = (uint8_t)scope;
+  (*e)->val = v;
+  return 0;
+}
+
+static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
+                   int64_t *value) {
+  wl_ev *e;
+  int r = tb_read(tb_gen(tb), loc, scope, line, 1, &e);
+  if (r != 0)
+    return r;
   e->sem = (uint8_t)sem;
-  e->scope = (uint8_t)scope;
-  e->val = v;
   if (value != NULL)
-    *value = v;
+    *value = e->val;
   return 0;
 }
 
@@ -622,14 +631,10 @@ static int tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
   tgen *g = tb_gen(tb);
   wl_ev *e;
   int64_t v;
-  int r;
-  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 2)) != 0)
+  int r = tb_read(g, loc, scope, line, 2, &e);
+  if (r != 0)
     return r;
-  if ((r = tb_choose(g, loc, &v)) != 0)
-    return r;
-  e = tb_push(g, EV_R, loc, line);
-  e->scope = (uint8_t)scope;
-  e->val = v;
+  v = e->val;
   e->sem = (sem == WL_SEM_ACQUIRE || sem == WL_SEM_ACQ_REL) ? SEM_ACQUIRE
                                                             : SEM_RELAXED;
   if (!(op == WL_OP_CAS && v != a)) {

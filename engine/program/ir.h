@@ -210,6 +210,9 @@ int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b);
 /* The same in a location's value type (WL_TYPE_*). */
 int64_t wl__aop_typed(int type, int aop, int64_t old, int64_t a, int64_t b);
 int wl__cond_holds(int cond, int64_t a, int64_t b);
+/* Whether scope (SCOPE_*) of an event of thread a includes thread b: the
+ * same CTA (and GPU), the same GPU, or any thread; 0 for SCOPE_NONE. */
+int wl__scope_includes(int scope, const wl_thread *a, const wl_thread *b);
 int wl__litmus_check_labels(const wl_litmus *t);
 /* WL_EUNSUPPORTED (with "file:line:col: ..." naming the first alias or
  * proxy instruction) when t uses PTX 7.5 proxies or aliases, which the

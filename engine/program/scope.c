@@ -1,0 +1,17 @@
+/* scope.c -- scope instances: which threads a scope of an event
+ * includes, from the threads' placement (CTA, GPU).  Program semantics,
+ * shared by the explorer and the cat engine's candidates. */
+#include "ir.h"
+
+int wl__scope_includes(int scope, const wl_thread *a, const wl_thread *b) {
+  switch (scope) {
+  case SCOPE_CTA:
+    return a->cta == b->cta && a->gpu == b->gpu;
+  case SCOPE_GPU:
+    return a->gpu == b->gpu;
+  case SCOPE_SYS:
+    return 1;
+  default:
+    return 0;
+  }
+}
