@@ -26,6 +26,7 @@
 #define WLL_KDEV "warplab.SimDevice"
 #define WLL_DARRAY "warplab.DeviceArray"
 #define WLL_KSTATE "warplab.KernelState"
+#define WLL_LAUNCH "warplab.Launch"
 
 typedef struct kdev {
   wl_ctx *ctx;
@@ -2447,7 +2448,8 @@ static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
                       f->kind == WL_FIND_UNINIT
                           ? "read of memory never written:"
                           : "possible hang: a spin on",
-                      sp[f->space], name, (int)f->off, f->a.bidx[0], f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
+                      sp[f->space], name, (int)f->off, f->a.bidx[0],
+                      f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
                       f->a.tidx[1], f->a.tidx[2], f->a.warp, f->a.lane);
     }
     luaL_addvalue(&b);
@@ -2488,13 +2490,22 @@ static int make_param(lua_State *L, kdev *d, int idx, int argno) {
 
 /* dev:launch(kernel, {grid=, block=, shared=, seed=, profile=, regs=,
  * cache=, max_steps=, slice=}, args...) -> report */
+/* A finished launch's box: it holds the launch while the report is
+ * built, so that a memory error there frees it (its __gc). */
+static int launch_gc(lua_State *L) {
+  wl_launch **b = luaL_checkudata(L, 1, WLL_LAUNCH);
+  wl_launch_free(*b);
+  *b = NULL;
+  return 0;
+}
+
 static int kd_launch(lua_State *L) {
   kdev *d = checkkdev(L, 1);
   kstate *ks = KS(L);
   int nargs = lua_gettop(L) - 3, i, rc;
   lctx x;
   wl_launch_cfg cfg;
-  wl_launch *l = NULL;
+  wl_launch *l = NULL, **box;
   int params[64], nparams = 0;
   uint64_t bsz;
   lua_Debug ar;
@@ -2616,9 +2627,13 @@ static int kd_launch(lua_State *L) {
   memset(ks->lines, 0, sizeof ks->lines);
   ks->run = &x.r;
   lua_settop(L, x.dims);
+  box = lua_newuserdatauv(L, sizeof *box, 0); /* before the launch */
+  *box = NULL;
+  luaL_setmetatable(L, WLL_LAUNCH);
   wll_sig_enter();
   rc = wl_launch_run(d->d, &cfg, &l);
   wll_sig_leave();
+  *box = l;
   ks->run = NULL;
   hook_off(L, ks);
   luaL_unref(L, LUA_REGISTRYINDEX, x.r.probe_ref);
@@ -2628,6 +2643,7 @@ static int kd_launch(lua_State *L) {
     wll_sig_take(); /* a signal that ended it is reported by this error */
     lua_pushstring(L, l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
                                                   : wl_ctx_errmsg(d->ctx));
+    *box = NULL;
     wl_launch_free(l);
     return lua_error(L);
   }
@@ -2637,6 +2653,7 @@ static int kd_launch(lua_State *L) {
     push_findings(L, l, &x.r, src);
     lua_setfield(L, -2, "findings");
   }
+  *box = NULL;
   wl_launch_free(l);
   return 1;
 }
@@ -2764,6 +2781,11 @@ void wll_kernel_open(lua_State *L) {
   lua_pushvalue(L, ks);
   lua_pushcclosure(L, arr_tostring, 1);
   lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  /* a launch's box (kd_launch) */
+  luaL_newmetatable(L, WLL_LAUNCH);
+  lua_pushcfunction(L, launch_gc);
+  lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
   /* devices */
   luaL_newmetatable(L, WLL_KDEV);

@@ -989,11 +989,11 @@ static int w_warp_op(lua_State *L) {
               : (uint32_t)luaL_checkinteger(L, 2)) &
          r->exist;
   if (r->active & ~mask)
-    return wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(r->active & ~mask),
-                           "%s(0x%08x): the calling lane %d is not in the mask "
-                           "(undefined behaviour)",
-                           wll_warp_ops[kind], mask,
-                           __builtin_ctz(r->active & ~mask));
+    return wll_kernel_fail(
+        L, r, r->warp * 32 + __builtin_ctz(r->active & ~mask),
+        "%s(0x%08x): the calling lane %d is not in the mask (undefined "
+        "behaviour)",
+        wll_warp_ops[kind], mask, __builtin_ctz(r->active & ~mask));
   if (mask & ~r->active)
     return wll_kernel_fail(
         L, r, r->warp * 32 + __builtin_ctz(r->active),

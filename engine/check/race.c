@@ -703,9 +703,9 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
     if (x == NULL)
       return wl__err(c->ctx, WL_ENOMEM, "out of memory");
     if ((flags & WL_CHECK_UNINIT) && a->kind != WL_ACC_STORE) {
-      int unset = m->obj >= 0
-                      ? m->written != NULL && !(m->written[w / 8] >> (w % 8) & 1)
-                      : (x->written & mask) != mask;
+      int unset = m->obj >= 0 ? m->written != NULL &&
+                                    !(m->written[w / 8] >> (w % 8) & 1)
+                              : (x->written & mask) != mask;
       if (unset)
         warn(c, s, thread, WL_FIND_UNINIT, a, m);
     }
@@ -717,13 +717,14 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
     if (flags & WL_CHECK_RACES) {
       /* the cold part: made by strong writes, looked at by strong reads
        * and by stores (which end a word's release sequence) */
+      int make = strong_op && a->kind != WL_ACC_LOAD;
       scold *y = strong_op || a->kind == WL_ACC_STORE
-                     ? cold_of(c->ctx, sh, w, strong_op && a->kind != WL_ACC_LOAD)
+                     ? cold_of(c->ctx, sh, w, make)
                      : NULL;
       uint32_t rd = rdp ? word_bytes(rdp, m->off, w, mask) : 0;
       uint32_t wr = wrp ? word_bytes(wrp, m->off, w, mask) : 0;
       int r1;
-      if (y == NULL && strong_op && a->kind != WL_ACC_LOAD)
+      if (y == NULL && make)
         return wl__err(c->ctx, WL_ENOMEM, "out of memory");
       r1 = check_word(c, s, thread, a, x, y, mask, m, rd, wr);
       if (w == w0) {
