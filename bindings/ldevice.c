@@ -171,6 +171,29 @@ static int d_load(lua_State *L) {
   return 1;
 }
 
+static const char *const cmp_words[] = {"==", "~=", "<", "<=", ">", ">=",
+                                        "!=", NULL};
+static const int cmp_val[] = {WL_CMP_EQ, WL_CMP_NE, WL_CMP_LT, WL_CMP_LE,
+                              WL_CMP_GT, WL_CMP_GE, WL_CMP_NE};
+
+/* d:await(name, cmp, value [, sem [, scope]]) -> the value read: a spin
+ * loop (`repeat v = d:load(...) until v cmp value`) the explorer runs as
+ * one load of a value that passes, whatever the unroll bound. */
+static int d_await(lua_State *L) {
+  wll_device *d = checkdev(L, 1);
+  int loc = checkloc(L, d, 2);
+  int cmp = cmp_val[luaL_checkoption(L, 3, NULL, cmp_words)];
+  int64_t operand = checkval(L, d, loc, 4);
+  int sem = load_semv[wll_checkword(L, 5, "weak", load_sems, "load semantics")];
+  int scope = checkscope(L, 6, sem);
+  int64_t v = 0;
+  int rc = wl_tb_await(d->tb, loc, sem, scope, cmp, operand, wll_curline(L),
+                       &v);
+  tbcheck(L, d, rc, "await");
+  pushval(L, d, loc, v);
+  return 1;
+}
+
 /* d:store(name, value [, sem [, scope]]) */
 static int d_store(lua_State *L) {
   wll_device *d = checkdev(L, 1);
@@ -563,7 +586,7 @@ static int run_thread(lua_State *L) {
   }
   for (;;) {
     const char *best = NULL;
-    int rc, isnum;
+    int rc, isnum, type;
     lua_Integer v;
     lua_pushnil(L);
     while (lua_next(L, 5) != 0) {
@@ -583,33 +606,40 @@ static int run_thread(lua_State *L) {
       break;
     prev = best;
     lua_getfield(L, 5, best);
+    /* integers and booleans are int64 results; a float (the old value
+     * of a float atomicAdd) is carried as a double, Lua's own number */
+    type = WL_TYPE_INT64;
     if (lua_type(L, -1) == LUA_TBOOLEAN) {
       v = lua_toboolean(L, -1);
       isnum = 1;
-    } else {
+    } else if (lua_isinteger(L, -1)) {
       v = lua_tointegerx(L, -1, &isnum);
+    } else if (lua_type(L, -1) == LUA_TNUMBER) {
+      type = WL_TYPE_DOUBLE;
+      v = wl_value_from_double(type, lua_tonumber(L, -1));
+      isnum = 1;
+    } else {
+      isnum = 0;
     }
     if (!isnum) {
       /* the function has returned: its definition is the place left */
       lua_Debug ar;
-      const char *what = lua_type(L, -1) == LUA_TNUMBER
-                             ? "a fraction"
-                             : luaL_typename(L, -1);
+      const char *what = luaL_typename(L, -1);
       lua_rawgeti(L, 3, index + 1);
       lua_getinfo(L, ">S", &ar);
       return luaL_error(L,
                         "%s:%d: the function of P%d returned %s for "
-                        "result '%s' (results are integers or booleans: "
-                        "return math.floor(v), or a comparison such as "
-                        "v == 2.0)",
+                        "result '%s' (results are numbers or booleans)",
                         ar.short_src, ar.linedefined, index, what, best);
     }
     lua_pop(L, 1);
-    rc = wl_tb_result(tb, best, (int64_t)v);
+    rc = wl_tb_result_typed(tb, best, type, (int64_t)v);
     if (rc == WL_ELIMIT)
       raise_bound(L, d);
     if (rc != 0) {
       const char *m = wl_ctx_errmsg(t->ctx);
+      if (strncmp(m, "result '", 8) == 0) /* it names them itself */
+        return luaL_error(L, "%s", m);
       return luaL_error(L, "result '%s' of P%d: %s", best, index,
                         m[0] ? m : wl_strerror(rc));
     }
@@ -673,6 +703,7 @@ wll_device *wll_device_new(lua_State *L, wll_thread *th, int testarg) {
 }
 
 static const luaL_Reg dev_methods[] = {{"load", d_load},
+                                       {"await", d_await},
                                        {"store", d_store},
                                        {"volatile_load", d_volatile_load},
                                        {"volatile_store", d_volatile_store},

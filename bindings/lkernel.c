@@ -163,43 +163,140 @@ static int probe_lines(lua_State *L) {
 /* types and values                                                    */
 /* ------------------------------------------------------------------ */
 
-/* Element types: the engine's scalar types (WL_TYPE_*), then vectors of
- * them (CUDA's float2, float4, int2, int4, double2: 8- and 16-byte
- * accesses, read with c:load_vec and written with c:store_vec). */
+/* Element types: the engine's scalar types (WL_TYPE_*, in its order:
+ * index == WL_TYPE_* below WLL_NSCALAR), then vectors of them (CUDA's
+ * float2, float4, int2, int4, double2: 8- and 16-byte accesses, read
+ * with c:load_vec and written with c:store_vec), then the words that
+ * are other names of a type (C's short and unsigned short), which
+ * checktype maps to the type itself. */
 #define type_words wll_type_words
 #define type_sizes wll_type_sizes
 #define type_base wll_type_base
 #define NSCALAR WLL_NSCALAR
 const char *const wll_type_words[] = {
-    "int64",  "int32", "uint32", "float", "double", "float2",
-    "float4", "int2",  "int4",   "double2", NULL};
-const int wll_type_sizes[] = {8, 4, 4, 4, 8, 8, 16, 8, 16, 16};
-const int wll_type_base[] = {WL_TYPE_INT64,  WL_TYPE_INT32, WL_TYPE_UINT32,
-                                WL_TYPE_FLOAT,  WL_TYPE_DOUBLE, WL_TYPE_FLOAT,
-                                WL_TYPE_FLOAT,  WL_TYPE_INT32, WL_TYPE_INT32,
-                                WL_TYPE_DOUBLE};
-static const int type_ncomp[] = {1, 1, 1, 1, 1, 2, 4, 2, 4, 2};
+    "int64", "int32",  "uint32", "float", "double", "int16",   "uint16",
+    "half",  "float2", "float4", "int2",  "int4",   "double2", "short",
+    "ushort", NULL};
+const int wll_type_sizes[] = {8, 4, 4, 4, 8, 2, 2, 2, 8, 16, 8, 16, 16};
+const int wll_type_base[] = {
+    WL_TYPE_INT64, WL_TYPE_INT32, WL_TYPE_UINT32, WL_TYPE_FLOAT,
+    WL_TYPE_DOUBLE, WL_TYPE_INT16, WL_TYPE_UINT16, WL_TYPE_HALF,
+    WL_TYPE_FLOAT, WL_TYPE_FLOAT, WL_TYPE_INT32, WL_TYPE_INT32,
+    WL_TYPE_DOUBLE};
+static const int type_ncomp[] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 2, 4, 2};
+/* the types the alias words (from index WLL_NTYPES on) name */
+static const int type_alias[] = {WL_TYPE_INT16, WL_TYPE_UINT16};
 
 static int checktype(lua_State *L, int arg) {
-  return wll_checkword(L, arg, NULL, type_words, "element type");
+  int k = wll_checkword(L, arg, NULL, type_words, "element type");
+  return k < WLL_NTYPES ? k : type_alias[k - WLL_NTYPES];
+}
+
+int wll_type_isfloat(int base) {
+  return base == WL_TYPE_FLOAT || base == WL_TYPE_DOUBLE ||
+         base == WL_TYPE_HALF;
+}
+
+int wll_base_size(int base) {
+  switch (base) {
+  case WL_TYPE_INT64:
+  case WL_TYPE_DOUBLE:
+    return 8;
+  case WL_TYPE_INT16:
+  case WL_TYPE_UINT16:
+  case WL_TYPE_HALF:
+    return 2;
+  default:
+    return 4;
+  }
+}
+
+/* Carriers and the little-endian bytes of memory: the low bytes of the
+ * carrier are the value's bytes in every type (hosts are little-endian,
+ * as the engine assumes too). */
+void wll_carrier_bytes(int base, int64_t c, uint8_t *out) {
+  memcpy(out, &c, (size_t)wll_base_size(base));
+}
+
+int64_t wll_bytes_carrier(int base, const uint8_t *p) {
+  uint64_t u = 0;
+  memcpy(&u, p, (size_t)wll_base_size(base));
+  switch (base) {
+  case WL_TYPE_INT32:
+    return (int64_t)(int32_t)(uint32_t)u;
+  case WL_TYPE_INT16:
+    return (int64_t)(int16_t)(uint16_t)u;
+  default: /* zero-extended, or all 8 bytes */
+    return (int64_t)u;
+  }
+}
+
+void wll_push_carrier(lua_State *L, int base, int64_t c) {
+  if (wll_type_isfloat(base))
+    lua_pushnumber(L, (lua_Number)wl_value_to_double(base, c));
+  else
+    lua_pushinteger(L, (lua_Integer)c);
+}
+
+int wll_device_sm(const char *name) {
+  int sm = 0;
+  if (name == NULL || strncmp(name, "sm_", 3) != 0)
+    return 0;
+  for (name += 3; *name >= '0' && *name <= '9' && sm < 1000; name++)
+    sm = sm * 10 + (*name - '0');
+  return *name == '\0' ? sm : 0;
+}
+
+/* CUDA's atomics on 16-bit types are __half atomicAdd and unsigned
+ * short atomicCAS, both for compute capability 7.x and later (CUDA
+ * Programming Guide, atomicAdd and atomicCAS; sm_70_rt.h); PTX has
+ * atom.add.noftz.f16 and atom.cas.b16 (sm_70), so c:atom takes a 16-bit
+ * cas on short too.  No other atomic exists for them: NULL when op is
+ * allowed on base for this api, else why not (msg, n bytes). */
+const char *wll_atomic16_refusal(int base, int op, int ptx, int sm,
+                                 const char *name, char *msg, size_t n) {
+  static const char *const opn[] = {
+      "atomicAdd", "atomicSub", "mul",   "div", "rem",        "atomicAnd",
+      "atomicOr",  "atomicXor", "atomicMin", "atomicMax", "atomicInc",
+      "atomicDec", "atomicExch", "atomicCAS"};
+  const char *tw = base == WL_TYPE_HALF    ? "half"
+                   : base == WL_TYPE_INT16 ? "int16"
+                                           : "uint16";
+  int ok;
+  if (base != WL_TYPE_INT16 && base != WL_TYPE_UINT16 && base != WL_TYPE_HALF)
+    return NULL;
+  ok = base == WL_TYPE_HALF ? op == WL_OP_ADD
+       : op == WL_OP_CAS    ? base == WL_TYPE_UINT16 || ptx
+                            : 0;
+  if (!ok) {
+    snprintf(msg, n,
+             "CUDA has no %s on %s ('%s'): 16-bit atomics are atomicAdd "
+             "on half and atomicCAS on ushort (sm_70 and later)",
+             op >= WL_OP_ADD && op <= WL_OP_CAS ? opn[op - WL_OP_ADD] : "?",
+             tw, name);
+    return msg;
+  }
+  if (sm != 0 && sm < 70) {
+    snprintf(msg, n,
+             "%s on %s ('%s') needs compute capability 7.0 or later; "
+             "this device is sm_%d",
+             op == WL_OP_ADD ? "atomicAdd" : "atomicCAS", tw, name, sm);
+    return msg;
+  }
+  return NULL;
 }
 
 /* Converts the Lua value at arg to the bytes of type (little-endian). */
 static void tobytes(lua_State *L, int type, int arg, void *out) {
   int isnum;
-  if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE) {
+  int64_t c;
+  if (wll_type_isfloat(type)) {
     lua_Number n = lua_tonumberx(L, arg, &isnum);
     if (!isnum)
       luaL_error(L, "number expected, got %s", luaL_typename(L, arg));
-    if (type == WL_TYPE_FLOAT) {
-      float f = (float)n;
-      memcpy(out, &f, 4);
-    } else {
-      memcpy(out, &n, 8);
-    }
+    c = wl_value_from_double(type, n);
   } else {
     lua_Integer i = lua_tointegerx(L, arg, &isnum);
-    int64_t v;
     if (!isnum) {
       if (lua_type(L, arg) == LUA_TBOOLEAN)
         i = lua_toboolean(L, arg);
@@ -208,67 +305,28 @@ static void tobytes(lua_State *L, int type, int arg, void *out) {
                    lua_type(L, arg) == LUA_TNUMBER ? "a fraction"
                                                     : luaL_typename(L, arg));
     }
-    v = (int64_t)i;
-    memcpy(out, &v, type == WL_TYPE_INT64 ? 8 : 4);
+    c = wl_value_from_int(type, (int64_t)i);
   }
+  wll_carrier_bytes(type, c, out);
 }
 
 static void pushbytes(lua_State *L, int type, const void *p) {
-  switch (type) {
-  case WL_TYPE_INT32: {
-    int32_t v;
-    memcpy(&v, p, 4);
-    lua_pushinteger(L, v);
-    break;
-  }
-  case WL_TYPE_UINT32: {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    lua_pushinteger(L, (lua_Integer)v);
-    break;
-  }
-  case WL_TYPE_FLOAT: {
-    float f;
-    memcpy(&f, p, 4);
-    lua_pushnumber(L, f);
-    break;
-  }
-  case WL_TYPE_DOUBLE: {
-    double d;
-    memcpy(&d, p, 8);
-    lua_pushnumber(L, d);
-    break;
-  }
-  default: {
-    int64_t v;
-    memcpy(&v, p, 8);
-    lua_pushinteger(L, (lua_Integer)v);
-  }
-  }
+  wll_push_carrier(L, type, wll_bytes_carrier(type, p));
 }
 
 /* The carrier (engine convention) of the Lua value at arg, for atomics. */
 static int64_t tocarrier(lua_State *L, int type, int arg) {
-  if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE)
+  if (wll_type_isfloat(type))
     return wl_value_from_double(type, luaL_checknumber(L, arg));
   {
     uint8_t b[8] = {0};
     tobytes(L, type, arg, b);
-    return wll_int_carrier(type, b);
+    return wll_bytes_carrier(type, b);
   }
 }
 
 int64_t wll_int_carrier(int type, const uint8_t *b) {
-  if (type == WL_TYPE_INT64) {
-    int64_t v;
-    memcpy(&v, b, 8);
-    return v;
-  }
-  {
-    int32_t v;
-    memcpy(&v, b, 4);
-    return wl_value_from_int(type, v);
-  }
+  return wll_bytes_carrier(type, b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -788,17 +846,21 @@ static int c_st(lua_State *L) {
 }
 
 static int atomic_with(lua_State *L, int op, int sem, int scope, int aarg,
-                       int barg) {
+                       int barg, int ptx) {
   krun *r = running(L);
   darray *a = checkarr(L, 1);
   uint64_t off = elem_off(L, r, a, 2);
   wl_access acc;
   uint8_t buf[16] = {0};
+  char why[200];
   int rc;
   memset(&acc, 0, sizeof acc);
   if (a->type >= NSCALAR)
     lane_fail(L, r, "atomics need a scalar array; '%s' holds %s", a->name,
               type_words[a->type]);
+  if (wll_atomic16_refusal(a->type, op, ptx, r->sm, a->name, why,
+                           sizeof why) != NULL)
+    lane_fail(L, r, "%s", why);
   if (a->type == WL_TYPE_FLOAT || a->type == WL_TYPE_DOUBLE) {
     if (op != WL_OP_ADD && op != WL_OP_SUB && op != WL_OP_EXCH &&
         op != WL_OP_MIN && op != WL_OP_MAX && op != WL_OP_CAS)
@@ -835,7 +897,7 @@ static int c_cuda_atomic(lua_State *L) {
                        op == WL_OP_MIN ? "min" : "max");
   }
   return atomic_with(L, op, WL_SEM_RELAXED, scope, 3,
-                     op == WL_OP_CAS ? 4 : 0);
+                     op == WL_OP_CAS ? 4 : 0, 0);
 }
 
 /* c:atom(op, A, i, a [, b], sem, scope) */
@@ -854,7 +916,7 @@ static int c_atom(lua_State *L) {
   int scope = scopev[wll_checkword(L, arg + 1, "gpu", scopes, "scope")];
   lua_remove(L, 1);
   lua_remove(L, 1); /* A, i, a [, b] */
-  return atomic_with(L, op, sem, scope, 3, op == WL_OP_CAS ? 4 : 0);
+  return atomic_with(L, op, sem, scope, 3, op == WL_OP_CAS ? 4 : 0, 1);
 }
 
 /* cuda::atomic_ref-style: c:atomic_load(A, i [, order [, scope]]) ... */
@@ -908,7 +970,7 @@ static int c_atomic_rmw(lua_State *L) {
   if (o == 4)
     do_fence(L, r, WL_SEM_SC, scope);
   lua_remove(L, 1);
-  return atomic_with(L, op, semv[o], scope, 3, op == WL_OP_CAS ? 4 : 0);
+  return atomic_with(L, op, semv[o], scope, 3, op == WL_OP_CAS ? 4 : 0, 0);
 }
 
 /* __threadfence_block / __threadfence / __threadfence_system; upvalue 2 */
@@ -2284,6 +2346,21 @@ static void push_counters(lua_State *L, const wl_launch *l, int site) {
 
 /* Pushes the launch report: {occupancy, counters, sites, steps}. */
 static void push_report(lua_State *L, const wl_launch *l, int banks,
+                        int bank_bytes);
+
+typedef struct report_args {
+  const wl_launch *l;
+  int banks, bank_bytes;
+} report_args;
+
+/* push_report run by lua_pcall: (report_args *) -> the report */
+static int push_report_p(lua_State *L) {
+  const report_args *a = lua_touserdata(L, 1);
+  push_report(L, a->l, a->banks, a->bank_bytes);
+  return 1;
+}
+
+static void push_report(lua_State *L, const wl_launch *l, int banks,
                         int bank_bytes) {
   static const char *const sp[] = {"global", "managed", "constant",
                                    "param",  "shared",  "local"};
@@ -2582,6 +2659,7 @@ static int kd_launch(lua_State *L) {
     x.r.gdim[i] = cfg.grid[i];
     x.r.bdim[i] = cfg.block[i];
   }
+  x.r.sm = wll_device_sm(wl_device_config(d->d)->name);
   lua_pushvalue(L, x.fn);
   lua_getinfo(L, ">S", &ar);
   snprintf(src, sizeof src, "%s", ar.short_src);
@@ -2640,21 +2718,43 @@ static int kd_launch(lua_State *L) {
   for (i = nparams - 1; i >= 0; i--) /* newest first: the space returns */
     wl_device_release(d->d, params[i]);
   if (rc != 0) {
+    /* the message is copied out first: pushing it may raise (out of
+     * memory), and the launch must be freed before anything raises */
+    char msg[1024];
     wll_sig_take(); /* a signal that ended it is reported by this error */
-    lua_pushstring(L, l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
-                                                  : wl_ctx_errmsg(d->ctx));
+    snprintf(msg, sizeof msg, "%s",
+             l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
+                                         : wl_ctx_errmsg(d->ctx));
     *box = NULL;
     wl_launch_free(l);
-    return lua_error(L);
+    return luaL_error(L, "%s", msg);
   }
-  push_report(L, l, wl_device_config(d->d)->banks,
-              wl_device_config(d->d)->bank_bytes);
-  if (cfg.check) {
-    push_findings(L, l, &x.r, src);
-    lua_setfield(L, -2, "findings");
+  {
+    /* the report is built in a protected call, so that a memory error
+     * there frees the launch before it goes on up */
+    report_args ra;
+    ra.l = l;
+    ra.banks = wl_device_config(d->d)->banks;
+    ra.bank_bytes = wl_device_config(d->d)->bank_bytes;
+    if (!lua_checkstack(L, 4)) {
+      *box = NULL;
+      wl_launch_free(l);
+      return luaL_error(L, "launch: out of memory");
+    }
+    lua_pushcfunction(L, push_report_p);
+    lua_pushlightuserdata(L, &ra);
+    rc = lua_pcall(L, 1, 1, 0);
+    if (rc == LUA_OK && cfg.check) {
+      /* the checkers' findings, while the launch still holds them (a
+       * memory error here frees the launch through its box) */
+      push_findings(L, l, &x.r, src);
+      lua_setfield(L, -2, "findings");
+    }
+    *box = NULL;
+    wl_launch_free(l);
+    if (rc != LUA_OK)
+      return lua_error(L);
   }
-  *box = NULL;
-  wl_launch_free(l);
   return 1;
 }
 

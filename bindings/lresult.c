@@ -18,11 +18,10 @@ typedef struct wll_result {
 
 /* Pushes value v of location loc in the location's type. */
 static void push_locval(lua_State *L, const wll_result *r, int loc, int64_t v) {
-  int ty = loc >= 0 ? wl_litmus_location_type(r->test->lt, loc) : WL_TYPE_INT64;
-  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE)
-    lua_pushnumber(L, (lua_Number)wl_value_to_double(ty, v));
-  else
-    lua_pushinteger(L, (lua_Integer)v);
+  wll_push_carrier(L,
+                 loc >= 0 ? wl_litmus_location_type(r->test->lt, loc)
+                          : WL_TYPE_INT64,
+                 v);
 }
 
 static double now(void) {
@@ -89,18 +88,19 @@ static void push_states(lua_State *L, int arg, wll_result *r) {
     }
     for (v = 0; v < nv; v++) {
       const char *name = wl_result_var_name(r->r, v);
-      lua_Integer val = (lua_Integer)wl_result_value(r->r, k, v);
+      int64_t val = wl_result_value(r->r, k, v);
+      int ty = wl_result_var_type(r->r, v);
       th = wl_result_var_thread(r->r, v);
-      if (th >= 0 && th < nt) {
+      if (th >= 0 && th < nt) { /* a register, or a typed result */
         lua_pushfstring(L, "%d:%s", th, name);
-        lua_pushinteger(L, val);
+        wll_push_carrier(L, ty, val);
         lua_rawset(L, -3);
         lua_rawgeti(L, -1, th + 1);
-        lua_pushinteger(L, val);
+        wll_push_carrier(L, ty, val);
         lua_setfield(L, -2, name);
         lua_pop(L, 1);
       } else {
-        push_locval(L, r, wl_litmus_location(r->test->lt, name), val);
+        wll_push_carrier(L, ty, val);
         lua_setfield(L, -2, name);
       }
     }
@@ -153,18 +153,28 @@ static void eval_pred(lua_State *L, int arg, wll_result *r) {
                                               : nsat == ns;
 }
 
-/* test:explore([{unroll = N}]) -> warplab.Result */
+static int explore_stop(void *ud) {
+  double d = *(const double *)ud;
+  return wll_sig_stop(NULL) || (d > 0 && now() > d);
+}
+
+/* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
+ * count_executions = B, model = M}]) -> warplab.Result.  A timeout or
+ * the memory limit stops the exploration with the states found so far:
+ * result.partial says why (nil for a complete result). */
 int wll_test_explore(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_explore_opts o;
   wll_result *r;
-  double t0;
+  double t0, deadline = 0;
   int rc;
   memset(&o, 0, sizeof o);
   if (t->exploring)
     return luaL_error(L, "explore: this test is already being explored");
   if (!lua_isnoneornil(L, 2)) {
-    static const char *const keys[] = {"unroll", "model", NULL};
+    static const char *const keys[] = {"unroll", "model", "timeout",
+                                       "max_memory", "count_executions",
+                                       NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -175,7 +185,26 @@ int wll_test_explore(lua_State *L) {
                              "1000");
       o.unroll = (int)n;
     }
+    if (lua_getfield(L, 2, "timeout") != LUA_TNIL) {
+      int isnum;
+      lua_Number sec = lua_tonumberx(L, -1, &isnum);
+      if (!isnum || !(sec > 0) || sec > 1e9)
+        return luaL_error(L, "explore: timeout must be a positive number "
+                             "of seconds");
+      deadline = sec;
+    }
+    if (lua_getfield(L, 2, "max_memory") != LUA_TNIL) {
+      int isnum;
+      lua_Number b = lua_tonumberx(L, -1, &isnum);
+      if (!isnum || !(b >= 1) || b > 1e18)
+        return luaL_error(L, "explore: max_memory must be a positive number "
+                             "of bytes");
+      o.max_memory = (size_t)b;
+    }
+    if (lua_getfield(L, 2, "count_executions") != LUA_TNIL)
+      o.count_executions = lua_toboolean(L, -1);
   }
+  o.keep_partial = 1;
   lua_settop(L, 2);
   r = lua_newuserdatauv(L, sizeof *r, 2); /* 3 */
   memset(r, 0, sizeof *r);
@@ -199,7 +228,11 @@ int wll_test_explore(lua_State *L) {
   t->errslot = 4;
   t->exploring = 1;
   t0 = now();
-  o.should_stop = wll_sig_stop; /* SIGINT/SIGTERM (lsignal.c) */
+  if (deadline > 0)
+    deadline += t0;
+  /* SIGINT/SIGTERM (lsignal.c), or the timeout */
+  o.should_stop = explore_stop;
+  o.stop_ud = &deadline;
   wll_sig_enter();
   rc = wl_explore(t->ctx, t->lt, &o, &r->r);
   wll_sig_leave();
@@ -473,6 +506,14 @@ static int result_index(lua_State *L) {
                                                   : wl_result_negative(r->r)));
   else if (strcmp(k, "bound_hit") == 0)
     lua_pushboolean(L, wl_result_bound_hit(r->r));
+  else if (strcmp(k, "partial") == 0) {
+    /* nil for a complete result, else why the exploration stopped */
+    const char *why;
+    if (wl_result_partial(r->r, &why))
+      lua_pushstring(L, why);
+    else
+      lua_pushnil(L);
+  }
   else if (strcmp(k, "traces_cut") == 0)
     lua_pushinteger(L, (lua_Integer)wl_result_traces_cut(r->r));
   else if (strcmp(k, "nstates") == 0)

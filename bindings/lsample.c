@@ -76,22 +76,39 @@ static int write_hist(const void *obj, int partial, double secs, wl_write_fn w,
   return wl_hist_write(obj, partial, secs, w, ud);
 }
 
+static int write_hist_json(const void *obj, int partial, double secs,
+                           wl_write_fn w, void *ud) {
+  return wl_hist_write_json(obj, partial, secs, w, ud);
+}
+
+/* The key of a sample result's histogram box (the result keeps it, so
+ * that r:json() can write the histogram when asked). */
+static const char box_key = 0;
+
+/* r:json() -- the histogram as wl_hist_write_json writes it */
+static int sample_json(lua_State *L) {
+  hist_box *box;
+  int partial;
+  double secs;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_rawgetp(L, 1, &box_key);
+  box = luaL_testudata(L, -1, WLL_HIST);
+  if (box == NULL || box->h == NULL)
+    return luaL_error(L, "json: not a sample result");
+  lua_getfield(L, 1, "partial");
+  partial = lua_toboolean(L, -1);
+  lua_getfield(L, 1, "time");
+  secs = lua_tonumber(L, -1);
+  lua_pop(L, 2);
+  wll_push_written(L, "json", write_hist_json, box->h, partial, secs);
+  return 1;
+}
+
 static void push_hist_text(lua_State *L, const wl_hist *h, int partial,
                            double secs) {
   wll_push_written(L, "sample", write_hist, h, partial, secs);
 }
 
-/* Pushes value v of a variable: registers as integers, locations in
- * their type. */
-static void push_value(lua_State *L, wll_test *t, const char *name, int th,
-                       int64_t v) {
-  int loc = th < 0 ? wl_litmus_location(t->lt, name) : -1;
-  int ty = loc >= 0 ? wl_litmus_location_type(t->lt, loc) : WL_TYPE_INT64;
-  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE)
-    lua_pushnumber(L, (lua_Number)wl_value_to_double(ty, v));
-  else
-    lua_pushinteger(L, (lua_Integer)v);
-}
 
 /* Pushes outcome i: { count=, sat=, values={...}, ["1:r0"]=, x=,
  * [thread+1] = { r0=, ... } } (the shape of test:explore()'s states). */
@@ -111,7 +128,7 @@ static void push_outcome(lua_State *L, wll_test *t, const wl_hist *h, size_t i,
   }
   lua_createtable(L, nv, 0);
   for (v = 0; v < nv; v++) {
-    lua_pushinteger(L, (lua_Integer)vals[v]);
+    wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
     lua_rawseti(L, -2, v + 1);
   }
   lua_setfield(L, -2, "values");
@@ -129,14 +146,14 @@ static void push_outcome(lua_State *L, wll_test *t, const wl_hist *h, size_t i,
     }
     if (th >= 0 && th < nt) {
       lua_pushfstring(L, "%d:%s", th, name);
-      lua_pushinteger(L, (lua_Integer)vals[v]);
+      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
       lua_rawset(L, -5);
       lua_rawgeti(L, -3, th + 1);
-      lua_pushinteger(L, (lua_Integer)vals[v]);
+      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
       lua_setfield(L, -2, name);
       lua_pop(L, 1);
     } else {
-      push_value(L, t, name, th, vals[v]);
+      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
       lua_setfield(L, -4, name);
     }
     lua_pop(L, 2);
@@ -678,7 +695,9 @@ int wll_test_sample(lua_State *L) {
   lua_setfield(L, res, "outcomes");
   lua_pushboolean(L, observed);
   lua_setfield(L, res, "observed");
-  hist_release(box); /* the histogram and the test's count go now */
+  /* the result keeps the histogram (and so the test) for r:json() */
+  lua_pushvalue(L, 3);
+  lua_rawsetp(L, res, &box_key);
   lua_settop(L, res);
   luaL_setmetatable(L, WLL_SAMPLE);
   return 1;
@@ -708,5 +727,9 @@ void wll_sample_open(lua_State *L) {
   luaL_newmetatable(L, WLL_SAMPLE);
   lua_pushcfunction(L, sample_tostring);
   lua_setfield(L, -2, "__tostring");
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, sample_json);
+  lua_setfield(L, -2, "json");
+  lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
 }

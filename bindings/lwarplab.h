@@ -178,6 +178,24 @@ WLL_HIDDEN int wll_check_flags(lua_State *L, int idx);
 /* The engine's carrier (WL_TYPE_* int64 convention) of the integer
  * bytes b of type, for atomics' operands. */
 WLL_HIDDEN int64_t wll_int_carrier(int type, const uint8_t *b);
+/* Of a scalar WL_TYPE_* (an element type's wll_type_base): whether it is
+ * a floating-point type, its size in bytes, a carrier to the value's
+ * bytes and back, and a carrier pushed as a Lua number or integer. */
+WLL_HIDDEN int wll_type_isfloat(int base);
+WLL_HIDDEN int wll_base_size(int base);
+WLL_HIDDEN void wll_carrier_bytes(int base, int64_t c, uint8_t *out);
+WLL_HIDDEN int64_t wll_bytes_carrier(int base, const uint8_t *p);
+WLL_HIDDEN void wll_push_carrier(lua_State *L, int base, int64_t c);
+/* The compute capability (x10) of a device preset name "sm_NN", 0 for
+ * other names. */
+WLL_HIDDEN int wll_device_sm(const char *name);
+/* NULL when atomic op (WL_OP_*) is allowed on an array of scalar type
+ * base; for 16-bit types, the reason it is not, written to msg (the
+ * array's name in it).  ptx: made through c:atom (PTX's b16 cas). sm:
+ * the device's compute capability x10 (0: unknown, not checked). */
+WLL_HIDDEN const char *wll_atomic16_refusal(int base, int op, int ptx, int sm,
+                                            const char *name, char *msg,
+                                            size_t n);
 WLL_HIDDEN void wll_kernel_open(lua_State *L);
 
 /* Kernels on the simulated device: what lkernel.c (device memory, the
@@ -233,6 +251,7 @@ typedef struct wll_krun {
   double max_seconds;
   unsigned gen;
   int gdim[3], bdim[3];
+  int sm; /* the device's compute capability x10, 0 when not an sm_NN */
   struct wll_kstate *ks;
   /* warp-vector kernels (wl.warp_kernel): one coroutine per warp */
   int warp_mode;
@@ -275,7 +294,10 @@ typedef struct wll_kstate {
 
 /* Element types: the engine's scalar types, then CUDA's vector types;
  * wll_type_base gives a type's WL_TYPE_* (of its components). */
-#define WLL_NSCALAR 5
+#define WLL_NSCALAR 8
+/* the types (scalars and vectors); wll_type_words goes on with other
+ * names of some of them (short, ushort) */
+#define WLL_NTYPES 13
 extern WLL_HIDDEN const char *const wll_type_words[];
 extern WLL_HIDDEN const int wll_type_sizes[];
 extern WLL_HIDDEN const int wll_type_base[];

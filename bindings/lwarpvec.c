@@ -682,14 +682,10 @@ static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
  * tobytes in lkernel.c converts a number. */
 static void lane_bytes(lua_State *L, wll_krun *r, int type,
                        const wll_lanes *x, int k, uint8_t *out) {
-  if (type == WL_TYPE_FLOAT) {
-    float f = (float)num(x, k);
-    memcpy(out, &f, 4);
-  } else if (type == WL_TYPE_DOUBLE) {
-    lua_Number n = num(x, k);
-    memcpy(out, &n, 8);
+  int64_t v;
+  if (wll_type_isfloat(type)) {
+    v = wl_value_from_double(type, num(x, k));
   } else {
-    int64_t v;
     if (x->isint >> k & 1) {
       v = (int64_t)x->v[k].i;
     } else {
@@ -700,41 +696,27 @@ static void lane_bytes(lua_State *L, wll_krun *r, int type,
                         "integer expected, got a fraction");
       v = (int64_t)n;
     }
-    memcpy(out, &v, type == WL_TYPE_INT64 ? 8 : 4);
+    v = wl_value_from_int(type, v);
   }
+  wll_carrier_bytes(type, v, out);
 }
 
 /* Pushes the values loaded for the lanes of mask as a vector. */
 static void push_loaded(lua_State *L, int type, uint32_t mask,
                         const uint8_t *buf, int width) {
   wll_lanes *v = wll_lanes_new(L, lua_upvalueindex(1));
-  int k, fl = type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE;
+  int k, fl = wll_type_isfloat(type);
   v->valid = mask;
   v->isint = fl ? 0 : mask;
-#define EACH(T, field, conv)                                                   \
-  for (; mask != 0; mask &= mask - 1) {                                        \
-    T x;                                                                       \
-    k = __builtin_ctz(mask);                                                   \
-    memcpy(&x, buf + k * width, sizeof x);                                     \
-    v->v[k].field = conv x;                                                    \
+  for (; mask != 0; mask &= mask - 1) {
+    int64_t c;
+    k = __builtin_ctz(mask);
+    c = wll_bytes_carrier(type, buf + k * width);
+    if (fl)
+      v->v[k].n = (lua_Number)wl_value_to_double(type, c);
+    else
+      v->v[k].i = (lua_Integer)c;
   }
-  switch (type) {
-  case WL_TYPE_INT32:
-    EACH(int32_t, i, (lua_Integer))
-    break;
-  case WL_TYPE_UINT32:
-    EACH(uint32_t, i, (lua_Integer))
-    break;
-  case WL_TYPE_FLOAT:
-    EACH(float, n, (lua_Number))
-    break;
-  case WL_TYPE_DOUBLE:
-    EACH(double, n, (lua_Number))
-    break;
-  default:
-    EACH(int64_t, i, (lua_Integer))
-  }
-#undef EACH
 }
 
 static void access_init(lua_State *L, wll_krun *r, wll_darray *a,
@@ -872,10 +854,10 @@ static int w_ldg(lua_State *L) {
 static int64_t lane_carrier(lua_State *L, wll_krun *r, int type,
                             const wll_lanes *x, int k) {
   uint8_t b[8] = {0};
-  if (type == WL_TYPE_FLOAT || type == WL_TYPE_DOUBLE)
+  if (wll_type_isfloat(type))
     return wl_value_from_double(type, num(x, k));
   lane_bytes(L, r, type, x, k, b);
-  return wll_int_carrier(type, b);
+  return wll_bytes_carrier(type, b);
 }
 
 /* w:atomicAdd(A, i, x) and friends (x: a number or a vector; atomicCAS
@@ -898,6 +880,11 @@ static int w_atomic(lua_State *L) {
     return 1;
   }
   offsets(L, r, a, 3, mask, off);
+  {
+    char why[200];
+    if (wll_atomic16_refusal(bt, op, 0, r->sm, a->name, why, sizeof why))
+      return wll_kernel_fail(L, r, lo + __builtin_ctz(mask), "%s", why);
+  }
   if ((bt == WL_TYPE_FLOAT || bt == WL_TYPE_DOUBLE) &&
       (op == WL_OP_MIN || op == WL_OP_MAX))
     return wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(r->active),

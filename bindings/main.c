@@ -55,6 +55,15 @@ static const char usage[] =
     "                             follows\n"
     "      --timeout SECONDS      give up on a file after this long (the\n"
     "                             file counts as failed; the rest go on)\n"
+    "      --max-memory SIZE      stop a file's exploration when it holds\n"
+    "                             more than SIZE (MiB, or with a K, M or G\n"
+    "                             suffix): the states found so far are\n"
+    "                             printed, marked partial, and the file\n"
+    "                             counts as failed\n"
+    "      --count-executions     count every consistent execution (herd's\n"
+    "                             Positive/Negative); by default the\n"
+    "                             explorer finds each final state once, and\n"
+    "                             the counts are counts of states\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
     "      --graph DIR            write the witness of every state as a\n"
     "                             graph, DIR/NAME.N.dot (and .svg when\n"
@@ -67,6 +76,8 @@ static const char usage[] =
     "                             outcome out, on the closest candidate\n"
     "                             execution (with --json: a \"whynot\"\n"
     "                             object in the test's result)\n"
+    "  A progress line is drawn on stderr (a terminal only) when a file\n"
+    "  takes longer than a second.\n"
     ;
 static const char usage_sample[] =
     "  sample [options] FILE...   run each .litmus file many times on the\n"
@@ -75,6 +86,9 @@ static const char usage_sample[] =
     "                             (count, '*>' where the condition holds,\n"
     "                             'weak' for outcomes sequential\n"
     "                             consistency cannot give, the verdict)\n"
+    "      --json                 print JSON instead (one array of\n"
+    "                             histograms: every outcome with its\n"
+    "                             values, count, condition and weak mark)\n"
     "      -n, --runs N           runs per file (default 100000)\n"
     "      --seed S               seed (default 1); the same seed gives the\n"
     "                             same histogram for any --jobs\n"
@@ -351,7 +365,52 @@ static int sig_status(int sig) { return 128 + sig; }
 
 typedef struct litmus_stop {
   double deadline; /* 0: none */
+  double started;  /* the file's start, for the progress line */
+  const char *file;
+  int shown;       /* a progress line is on the terminal */
 } litmus_stop;
+
+/* The progress line: on a terminal only, once a file has taken more than
+ * a second, at most ten times a second; erased before the result. */
+static void litmus_progress(void *ud, const wl_explore_progress *p) {
+  litmus_stop *ls = ud;
+  static double last;
+  double t = now();
+  if (t - ls->started < 1 || t - last < 0.1 || !isatty(2))
+    return;
+  last = t;
+  fprintf(stderr, "\r\033[K%s: %.0f s, %zu states, %llu combinations, %zu MB",
+          ls->file, t - ls->started, p->states,
+          (unsigned long long)p->combinations, p->memory >> 20);
+  ls->shown = 1;
+}
+
+static void litmus_unprogress(litmus_stop *ls) {
+  if (ls->shown)
+    fputs("\r\033[K", stderr);
+  ls->shown = 0;
+}
+
+/* "512", "512M", "2G", "64k": a size; a bare number is in MiB.  0 on a
+ * bad or zero size. */
+static size_t parse_size(const char *v) {
+  char *end;
+  double n = strtod(v, &end);
+  double mul = 1 << 20;
+  if (*v == '\0' || !(n > 0))
+    return 0;
+  if (*end == 'k' || *end == 'K')
+    mul = 1 << 10, end++;
+  else if (*end == 'm' || *end == 'M')
+    end++;
+  else if (*end == 'g' || *end == 'G')
+    mul = (double)(1 << 30), end++;
+  if (*end == 'B' || *end == 'b')
+    end++;
+  if (*end != '\0' || n * mul > 1e18)
+    return 0;
+  return (size_t)(n * mul);
+}
 
 /* The explorer's should_stop: --timeout, SIGINT and SIGTERM. */
 static int litmus_should_stop(void *ud) {
@@ -500,9 +559,12 @@ static int outcome_absent(const wl_result *r) {
 }
 
 static int cmd_litmus(int argc, char **argv) {
-  enum { O_JSON = 256, O_UNROLL, O_TIMEOUT, O_MODEL, O_GRAPH, O_WHYNOT };
+  enum { O_JSON = 256, O_UNROLL, O_TIMEOUT, O_MODEL, O_GRAPH, O_WHYNOT,
+         O_MAXMEM, O_COUNTEX };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, O_JSON},
+      {"max-memory", required_argument, NULL, O_MAXMEM},
+      {"count-executions", no_argument, NULL, O_COUNTEX},
       {"graph", required_argument, NULL, O_GRAPH},
       {"why-not", no_argument, NULL, O_WHYNOT},
       {"quiet", no_argument, NULL, 'q'},
@@ -555,6 +617,17 @@ static int cmd_litmus(int argc, char **argv) {
                          "a positive number of seconds");
       }
       break;
+    case O_MAXMEM:
+      if ((opts.max_memory = parse_size(optarg)) == 0) {
+        free(files);
+        return bad_value("litmus", "--max-memory", optarg,
+                         "a size (MiB, or with a K, M or G suffix)");
+      }
+      opts.keep_partial = 1;
+      break;
+    case O_COUNTEX:
+      opts.count_executions = 1;
+      break;
     case O_MODEL:
       model_path = optarg;
       break;
@@ -582,6 +655,8 @@ static int cmd_litmus(int argc, char **argv) {
   }
   opts.should_stop = litmus_should_stop;
   opts.stop_ud = &ls;
+  opts.progress = litmus_progress;
+  opts.progress_ud = &ls;
   if (wl_ctx_new(NULL, &ctx) != 0) {
     free(files);
     fprintf(stderr, "warplab: out of memory\n");
@@ -620,10 +695,20 @@ static int cmd_litmus(int argc, char **argv) {
     }
     t0 = now();
     ls.deadline = timeout > 0 ? t0 + timeout : 0;
+    ls.started = t0;
+    ls.file = f;
     rc = wl_litmus_parse(ctx, f, src, len, &t);
     free(src);
     if (rc == 0)
       rc = wl_explore(ctx, t, &opts, &r);
+    litmus_unprogress(&ls);
+    if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
+      /* --timeout or a signal: handled as before --max-memory kept
+       * partial results; only a memory stop prints what it found */
+      rc = WL_ESTOPPED;
+      wl_result_free(r);
+      r = NULL;
+    }
     if (rc == WL_ESTOPPED && (sig = wll_sig_take()) != 0) {
       litmus_partial(wl_litmus_name(t), sig, json, quiet, first, now() - t0);
       first = 0;
@@ -720,6 +805,15 @@ static int cmd_litmus(int argc, char **argv) {
       free(wj.p);
       wl_whynot_free(w);
     }
+    {
+      const char *why;
+      if (wl_result_partial(r, &why)) {
+        fflush(stdout);
+        fprintf(stderr, "warplab: %s: %s; the result above is partial\n", f,
+                why);
+        failed++;
+      }
+    }
     wl_result_free(r);
     wl_litmus_free(t);
   }
@@ -746,8 +840,9 @@ static int write_stdout_sig(void *ud, const char *s, size_t n) {
 }
 
 static int cmd_sample(int argc, char **argv) {
-  enum { O_SEED = 256, O_PROFILE, O_TIMEOUT, O_MAXSTEPS };
+  enum { O_SEED = 256, O_PROFILE, O_TIMEOUT, O_MAXSTEPS, O_JSON };
   static const struct option longopts[] = {
+      {"json", no_argument, NULL, O_JSON},
       {"runs", required_argument, NULL, 'n'},
       {"seed", required_argument, NULL, O_SEED},
       {"profile", required_argument, NULL, O_PROFILE},
@@ -760,7 +855,7 @@ static int cmd_sample(int argc, char **argv) {
   const char **files;
   uint64_t u;
   int c, i, nf = 0, jobs = wll_ncpus(), failed = 0, cut = 0, sig = 0;
-  int progress = isatty(2);
+  int progress = isatty(2), json = 0, first = 1;
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
   opts.runs = 100000;
@@ -778,6 +873,9 @@ static int cmd_sample(int argc, char **argv) {
     switch (c) {
     case 1:
       files[nf++] = v;
+      break;
+    case O_JSON:
+      json = 1;
       break;
     case 'n':
       if (parse_count(v, 1, UINT64_MAX, &opts.runs) != 0)
@@ -839,6 +937,8 @@ static int cmd_sample(int argc, char **argv) {
       fprintf(stderr, "warplab sample: %s\n", note);
     jobs = w > 0 ? w : 1;
   }
+  if (json)
+    fputs("[", stdout);
   for (i = 0; i < nf && sig == 0; i++) {
     const char *f = files[i];
     char err[600];
@@ -889,8 +989,11 @@ static int cmd_sample(int argc, char **argv) {
       /* a signal during the output ends the SC search (no outcome is
        * then called weak) and the output itself */
       wl_hist_set_stop(h, wll_sig_stop, NULL);
-      rc = wl_hist_write(h, partial != WLL_STOP_NONE, now() - t0,
-                         write_stdout_sig, NULL);
+      if (json && !first)
+        fputs(",\n", stdout);
+      first = 0;
+      rc = (json ? wl_hist_write_json : wl_hist_write)(
+          h, partial != WLL_STOP_NONE, now() - t0, write_stdout_sig, NULL);
       if (rc != 0 && wll_sig_pending()) {
         int s2 = wll_sig_take();
         fflush(stdout);
@@ -922,6 +1025,8 @@ static int cmd_sample(int argc, char **argv) {
     wl_litmus_free(t);
     wl_ctx_free(ctx);
   }
+  if (json)
+    fputs("]\n", stdout);
   free(files);
   if (fflush(stdout) != 0)
     return 1;

@@ -178,8 +178,17 @@ enum {
   WL_TYPE_INT32,
   WL_TYPE_UINT32,
   WL_TYPE_FLOAT,
-  WL_TYPE_DOUBLE
+  WL_TYPE_DOUBLE,
+  /* 16-bit element types of device memory (kernels): int16 (short)
+   * sign-extended, uint16 (unsigned short) zero-extended, half (IEEE
+   * binary16, CUDA's __half) as its 16-bit pattern, converted from other
+   * values rounding to nearest, ties to even.  Locations of litmus tests
+   * do not take them (wl_litmus_set_type refuses them). */
+  WL_TYPE_INT16,
+  WL_TYPE_UINT16,
+  WL_TYPE_HALF
 };
+/* WL_TYPE_INT64 .. WL_TYPE_DOUBLE; WL_EINVAL otherwise. */
 int wl_litmus_set_type(wl_litmus *t, int loc, int type);
 /* Marks a location as shared memory (__shared__): it exists once per
  * CTA, so threads of two different CTAs cannot both use it; exploring a
@@ -207,7 +216,9 @@ int wl_litmus_add_alias(wl_litmus *t, const char *name, int proxy,
 int wl_litmus_alias(const wl_litmus *t, const char *name);
 int wl_litmus_location_type(const wl_litmus *t, int loc);
 /* Conversions between a value of a type and its int64_t carrier; the
- * carrier of a double d of type WL_TYPE_INT32 wraps like a C cast. */
+ * carrier of a double d of type WL_TYPE_INT32 wraps like a C cast (NaN
+ * gives 0, an integer type saturates a double past int64's range first);
+ * a half rounds to nearest even (overflow gives infinity). */
 int64_t wl_value_from_double(int type, double d);
 int64_t wl_value_from_int(int type, int64_t i);
 double wl_value_to_double(int type, int64_t carrier);
@@ -257,6 +268,16 @@ int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
                int64_t *value);
 int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                 int line);
+/* A spin loop in one call: loads loc until its value v satisfies
+ * "v <cmp> operand" (cmp a WL_CMP_*) and returns that value in *value.
+ * The explorer chooses only values that satisfy the condition (the
+ * failed iterations of a side-effect-free spin loop change no final
+ * state), so waiting costs one event, not one per iteration and never
+ * the loop bound; a thread that can never pass waits forever and has no
+ * final state.  Engines without a native await run the loop of loads. */
+enum { WL_CMP_EQ, WL_CMP_NE, WL_CMP_LT, WL_CMP_LE, WL_CMP_GT, WL_CMP_GE };
+int wl_tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
+                int64_t operand, int line, int64_t *value);
 /* RMW: *old gets the value read; cas writes b when old == a. */
 int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
                  int scope, int line, int64_t *old);
@@ -266,6 +287,15 @@ int wl_tb_fence(wl_tb *tb, int sem, int scope, int line);
 int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line);
 /* A named result of this trace, reported like a register ("1:A"). */
 int wl_tb_result(wl_tb *tb, const char *name, int64_t value);
+/* The same with a value type: value is the carrier of a value of type
+ * (WL_TYPE_INT64 .. WL_TYPE_DOUBLE, the types of locations), and states
+ * print and give the result in that type (wl_result_var_type,
+ * wl_hist_var_type): the old value of a float atomicAdd is a float.
+ * wl_tb_result is this with WL_TYPE_INT64.  A result's first report
+ * fixes its type for the test; a report of the same name with another
+ * type fails with WL_EINVAL ("result 'A' of P0 is a double in one trace
+ * and an int64 in another"). */
+int wl_tb_result_typed(wl_tb *tb, const char *name, int type, int64_t value);
 /* The thread's index, placement, and the explorer's context. */
 int wl_tb_thread(const wl_tb *tb);
 /* Sets the message the exploration fails with; returns err. */
@@ -301,6 +331,7 @@ void wl_model_free(wl_model *m);
 /* The model's title (its first line); owned by m. */
 const char *wl_model_name(const wl_model *m);
 
+struct wl_explore_progress;
 typedef struct wl_explore_opts {
   /* Each backward branch is taken at most `unroll` times in a trace;
    * 0 means the default (WL_DEFAULT_UNROLL).  Iterations that only
@@ -315,7 +346,34 @@ typedef struct wl_explore_opts {
    * Otherwise the model is evaluated literally on every candidate
    * execution (wl_model_load); it must outlive the call. */
   const wl_model *model;
+  /* 0 (the default): the question is the final states and the verdict;
+   * the search keeps one witness per state and stops expanding a branch
+   * whose final state is known, so each state's count is 1 and the
+   * result's positive and negative counts are counts of states.
+   * Non-zero: every consistent execution is found and counted, as herd
+   * counts them (slower: their number grows much faster than the
+   * number of states). */
+  int count_executions;
+  /* Bytes the exploration may hold (traces, states, witnesses, search
+   * state); 0: no limit.  Past it the exploration stops with WL_ELIMIT
+   * and a message naming the test and the limit, as should_stop stops
+   * it with WL_ESTOPPED: never the system's out-of-memory killer. */
+  size_t max_memory;
+  /* Non-zero: a stop (should_stop or max_memory) returns 0 and the
+   * states found so far, in a result marked partial (wl_result_partial
+   * says why); zero: a stop is an error and there is no result. */
+  int keep_partial;
+  /* Optional: called now and then (about as often as should_stop) with
+   * the exploration's progress; the host decides whether to draw it. */
+  void (*progress)(void *ud, const struct wl_explore_progress *p);
+  void *progress_ud;
 } wl_explore_opts;
+
+typedef struct wl_explore_progress {
+  size_t states;         /* final states found so far */
+  uint64_t combinations; /* combinations of traces searched */
+  size_t memory;         /* bytes the exploration holds */
+} wl_explore_progress;
 
 #define WL_DEFAULT_UNROLL 4
 
@@ -360,6 +418,12 @@ uint64_t wl_result_negative(const wl_result *r);
 int wl_result_bound_hit(const wl_result *r);
 /* Number of the thread's traces cut by the bound. */
 uint64_t wl_result_traces_cut(const wl_result *r);
+/* 0 for a complete result; WL_ESTOPPED or WL_ELIMIT (max_memory) when
+ * the exploration stopped early and keep_partial kept what it had found:
+ * the states listed are allowed, others may be missing, and only an
+ * "Ok" for exists (a "No" for ~exists/forall) is a proof.  *why (may be
+ * NULL) gets the message, owned by r. */
+int wl_result_partial(const wl_result *r, const char **why);
 
 /* ---------------- results as values ---------------- */
 
@@ -371,6 +435,10 @@ int wl_result_var_thread(const wl_result *r, int var);
 /* register or location name (owned by the test) */
 const char *wl_result_var_name(const wl_result *r, int var);
 int64_t wl_result_value(const wl_result *r, size_t state, int var);
+/* the variable's value type (WL_TYPE_*): a location's type, int64 for a
+ * register, a callback result's reported type (wl_tb_result_typed);
+ * WL_EINVAL for a bad index.  wl_result_value gives its carrier. */
+int wl_result_var_type(const wl_result *r, int var);
 /* 1 when the state satisfies the condition's proposition */
 int wl_result_state_sat(const wl_result *r, size_t state);
 /* consistent executions that end in the state */
@@ -780,6 +848,8 @@ int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n);
 int wl_hist_nvars(const wl_hist *h);
 int wl_hist_var_thread(const wl_hist *h, int var); /* -1: a location */
 const char *wl_hist_var_name(const wl_hist *h, int var);
+/* its value type, as wl_result_var_type (WL_EINVAL for a bad index) */
+int wl_hist_var_type(const wl_hist *h, int var);
 /* 1 when sequential consistency cannot produce outcome i (a weak
  * outcome), 0 when it can, -1 when the search for SC outcomes gave up
  * (large loops, or a callback thread failed).  Computed once per
@@ -809,6 +879,24 @@ void wl_hist_set_stop(wl_hist *h, int (*should_stop)(void *ud), void *ud);
  * O(n log n) in the outcomes. */
 int wl_hist_write(const wl_hist *h, int partial, double seconds,
                   wl_write_fn write, void *ud);
+/*
+ * The same histogram as one JSON object, with wl_result_write_json's
+ * names where they mean the same ("test", "file", "kind", "condition",
+ * "ok", "verdict", "positive", "negative", "time"), then
+ *   "runs", "hung": runs attempted, runs that did not terminate;
+ *   "partial": true when the caller says the runs were cut short;
+ *   "weak_known": false when the search for SC outcomes gave up;
+ *   "variables": every value's name, "1:r0" for registers and callback
+ *     results, then locations (wl_hist_var_name's order);
+ *   "outcomes": [{"values": {"1:r0": 1, "x": 2.5, ...}, "count": runs,
+ *     "condition": bool, "weak": bool, or null when weak_known is
+ *     false}, ...]: values as in the JSON of results' final_states
+ *     (every variable, in its type; NaN and infinities as strings),
+ *     outcomes sorted as wl_hist_write sorts them.
+ * Written in pieces like wl_hist_write; WL_EIO when write stops it.
+ */
+int wl_hist_write_json(const wl_hist *h, int partial, double seconds,
+                       wl_write_fn write, void *ud);
 
 /* ------------------------------------------------------------------ */
 /* The simulated device: memory spaces, kernels, SIMT warps            */

@@ -83,6 +83,25 @@ static const lcase cases[] = {
      "  exists = '1:r0 == 1' }\n"
      "local s = t:sample { n = 50, seed = 1 }\n"
      "assert(#s.outcomes >= 1)\n"},
+    {"float_results_json",
+     "local t = wl.litmus { init = { f = 0.5 }, types = { f = 'float' },\n"
+     "  function(d) return { o = d:atomicAdd('f', 0.25) } end,\n"
+     "  { at = 'cta1', fn = function(d) d:atomicAdd('f', 1.0) end } }\n"
+     "local r = t:explore()\n"
+     "assert(math.type(r.states[1]['0:o']) == 'float')\n"
+     "assert(#r:json() > 0 and #tostring(r) > 0)\n"
+     "local s = t:sample { n = 20, seed = 1, jobs = 1 }\n"
+     "assert(s:json():find('\"outcomes\"', 1, true))\n"},
+    {"types16",
+     "local dev = wl.device { preset = 'sm_90', sms = 1 }\n"
+     "local H = dev:malloc('half', 4, 'H')\n"
+     "H:write { 0.5, 1.5, 2.5, 3.5 }\n"
+     "dev:launch(wl.kernel(function(c, H)\n"
+     "  local s = c:extern_shared('short', 2, 4)\n"
+     "  s[c.threadIdx.x] = -c.threadIdx.x\n"
+     "  c:atomicAdd(H, c.threadIdx.x, 0.25)\n"
+     "end), { block = 4, shared = 16 }, H)\n"
+     "assert(H:read()[4] == 3.75)\n"},
     {"device_kernel",
      "local dev = wl.device { preset = 'sm_90', sms = 2 }\n"
      "local A = dev:malloc('float', 40, 'A')\n"

@@ -225,3 +225,17 @@ void wl__vec_free(wl_ctx *ctx, wl_vec *v) {
   v->p = NULL;
   v->n = v->cap = 0;
 }
+
+void wl__buf_json_str(wl_buf *b, const char *s) {
+  wl__buf_puts(b, "\"");
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      wl__buf_printf(b, "\\%c", c);
+    else if (c < 0x20)
+      wl__buf_printf(b, "\\u%04x", c);
+    else
+      wl__buf_add(b, (const char *)&c, 1);
+  }
+  wl__buf_puts(b, "\"");
+}

@@ -51,6 +51,10 @@ void wl__buf_printf(wl_buf *b, const char *fmt, ...)
 #endif
     ;
 
+/* Appends s as a JSON string: quoted, '"' and backslash escaped,
+ * control characters as \u00XX. */
+void wl__buf_json_str(wl_buf *b, const char *s);
+
 /* A growable array of fixed-size items. */
 typedef struct wl_vec {
   void *p;

@@ -24,6 +24,10 @@
 #include "cand.h"
 
 #define MAXSF 5040 /* distinct sync_fence relations kept (7!) */
+/* fence.sc in one execution: the cat evaluator enumerates their orders
+ * whole, so it keeps the limit the built-in explorer had (which now
+ * orders them pair by pair, up to WL_MAX_SCF) */
+#define CAND_MAX_SCF 8
 
 struct wl__candx {
   wl_ctx *ctx;
@@ -46,8 +50,8 @@ struct wl__candx {
   /* distinct sync_fence relations of this combination, each with one
    * fence order inducing it */
   int nsf;
-  uint64_t (*sf)[WL_MAX_SCF];
-  int (*sforder)[WL_MAX_SCF];
+  uint64_t (*sf)[CAND_MAX_SCF];
+  int (*sforder)[CAND_MAX_SCF];
 };
 
 int wl__candx_new(wl_ctx *ctx, const wl_cat *m, const wl_litmus *t,
@@ -263,7 +267,7 @@ static int sf_collect(wl__candx *c, const exe *E, int k, int *ord,
                       uint64_t used) {
   int i, j, s;
   if (k == E->nscf) {
-    uint64_t rows[WL_MAX_SCF];
+    uint64_t rows[CAND_MAX_SCF];
     memset(rows, 0, sizeof rows);
     for (i = 0; i < E->nscf; i++)
       for (j = i + 1; j < E->nscf; j++) {
@@ -537,13 +541,18 @@ int wl__candx_run(wl__candx *c, struct xp *x, exe *E) {
   }
   /* the fence-SC order first: the checks that judge partial candidates
    * (may_complete) read sync_fence as fixed */
+  if (E->nscf > CAND_MAX_SCF)
+    return wl__err(c->ctx, WL_ELIMIT,
+                   "%s: an execution has %d fence.sc; the cat evaluator "
+                   "takes at most %d (the built-in explorer %d)",
+                   c->t->name, E->nscf, CAND_MAX_SCF, WL_MAX_SCF);
   for (i = 0; i < E->nscf; i++)
     E->scorder[i] = i;
   c->nsf = 0;
   if (!c->use_sf || E->nscf < 2)
     return may_complete(c) ? rf_dfs(c, 0) : 0;
   {
-    int ord[WL_MAX_SCF], r, s;
+    int ord[CAND_MAX_SCF], r, s;
     if ((r = sf_collect(c, E, 0, ord, 0)) != 0)
       return r;
     for (s = 0; s < c->nsf; s++) {

@@ -7,8 +7,8 @@
 
 #define WL_MAX_EVENTS 64  /* events in one execution (bit-matrix width) */
 #define WL_MAX_TEV 48     /* events in one thread's trace */
-#define WL_MAX_SCF 8      /* fence.sc events in one execution */
-#define WL_MAX_VALUES 256 /* distinct values per location */
+#define WL_MAX_SCF 32     /* fence.sc events in one execution */
+#define WL_MAX_VALUES 1024 /* distinct values per location */
 #define WL_MAX_TRACES 200000
 
 enum { EV_R, EV_W, EV_F, EV_B };
@@ -80,6 +80,8 @@ struct wl_result {
   uint64_t pos, neg;
   int bound_hit;
   uint64_t traces_cut;
+  int partial;     /* 0, or why the exploration stopped early */
+  char *why;       /* the stop's message when partial */
   int unroll;
   wl_layout lay; /* the state vector's layout */
   wl_state *states;
@@ -109,6 +111,12 @@ typedef struct exe {
   rel rfr, sb, obs, sync, sf, cause;
   rel cok; /* coherence pairs known so far */
   int scf[WL_MAX_SCF], nscf, scorder[WL_MAX_SCF];
+  /* the morally strong fence.sc pairs whose order the search chooses */
+  int16_t scp[WL_MAX_SCF * (WL_MAX_SCF - 1) / 2][2];
+  int nscp;
+  int last[WL_MAX_LOCS]; /* states mode: the co-last write chosen */
+  rel colast;            /* and the coherence pairs that choice makes */
+  rel coreq;             /* pairs required before any fence-SC choice */
   int16_t phase[WL_MAX_EVENTS];
   /* coherence */
   int wl[WL_MAX_LOCS][WL_MAX_EVENTS]; /* writes per location, in co order */

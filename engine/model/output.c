@@ -162,16 +162,21 @@ static int64_t *project(const wl_result *r, const obsvar *v, int nv,
 
 /* A value of a location in its type (float and double as numbers). */
 static void put_val(wl_buf *b, const wl_litmus *t, int loc, int64_t v) {
-  int ty = loc >= 0 ? t->loctype[loc] : WL_TYPE_INT64;
-  if (ty == WL_TYPE_FLOAT || ty == WL_TYPE_DOUBLE) {
-    double d = wl_value_to_double(ty, v);
-    if (d != d || d - d != 0) /* NaN, inf: JSON has no literal */
-      wl__buf_printf(b, "\"%g\"", d);
-    else
-      wl__buf_printf(b, ty == WL_TYPE_FLOAT ? "%.9g" : "%.17g", d);
-    return;
-  }
-  wl__buf_printf(b, "%lld", (long long)v);
+  wl__buf_value(b, loc >= 0 ? t->loctype[loc] : WL_TYPE_INT64, v);
+}
+
+/* A value of an observed variable in its type: a location's, or a
+ * register's (a callback's result may be a float). */
+static void put_var(wl_buf *b, const wl_litmus *t, const obsvar *o,
+                    int64_t v) {
+  wl__buf_value(b,
+                o->is_reg ? t->threads[o->thread].regtype[o->idx]
+                          : t->loctype[o->idx],
+                v);
+}
+
+int wl_result_var_type(const wl_result *r, int var) {
+  return r == NULL ? WL_EINVAL : wl__layout_type(&r->lay, r->t, var);
 }
 
 static void var_name(const wl_litmus *t, const obsvar *v, wl_buf *b) {
@@ -219,8 +224,7 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
     for (i = 0; i < nv; i++) {
       var_name(t, &v[i], &o.b);
       wl__buf_puts(&o.b, "=");
-      put_val(&o.b, t, v[i].is_reg ? -1 : v[i].idx,
-              proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
+      put_var(&o.b, t, &v[i], proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
       wl__buf_puts(&o.b, i + 1 < nv ? "; " : ";");
     }
     wl__buf_puts(&o.b, "\n");
@@ -247,25 +251,18 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
                    "Warning %s: loop unroll bound %d reached; outcomes that "
                    "need more iterations are not listed\n",
                    t->name, r->unroll);
+  if (r->partial)
+    wl__buf_printf(&o.b,
+                   "Warning %s: partial result (%s); the states listed are "
+                   "allowed, others may be missing\n",
+                   t->name, r->why ? r->why : wl_strerror(r->partial));
   wl__buf_printf(&o.b, "Time %s %.2f\n\n", t->name, seconds);
   return finish(&o);
 }
 
 /* ---------------------------------------------------------------- */
 
-static void json_str(wl_buf *b, const char *s) {
-  wl__buf_puts(b, "\"");
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      wl__buf_printf(b, "\\%c", c);
-    else if (c < 0x20)
-      wl__buf_printf(b, "\\u%04x", c);
-    else
-      wl__buf_add(b, (const char *)&c, 1);
-  }
-  wl__buf_puts(b, "\"");
-}
+static void json_str(wl_buf *b, const char *s) { wl__buf_json_str(b, s); }
 
 static const char *sem_word(int s) {
   static const char *w[] = {"weak",    "relaxed", "acquire",
@@ -286,7 +283,9 @@ static void json_state_vals(const wl_result *r, const wl_state *s, wl_buf *b) {
     for (i = 0; i < t->threads[th].nregs; i++) {
       wl__buf_printf(b, "%s\"%d:", first ? "" : ", ", th);
       wl__buf_puts(b, t->threads[th].regnames[i]);
-      wl__buf_printf(b, "\": %lld", (long long)s->vals[r->lay.regoff[th] + i]);
+      wl__buf_puts(b, "\": ");
+      wl__buf_value(b, t->threads[th].regtype[i],
+                    s->vals[r->lay.regoff[th] + i]);
       first = 0;
     }
   for (i = 0; i < t->nlocs; i++) {
@@ -370,10 +369,11 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
   wl__buf_printf(&o.b,
                  ", \"ok\": %s, \"verdict\": %d, \"positive\": %llu, "
                  "\"negative\": %llu, \"bound_hit\": %s, \"unroll\": %d, "
-                 "\"time\": %.6f,\n  \"observed\": [",
+                 "\"partial\": %s, \"time\": %.6f,\n  \"observed\": [",
                  r->verdict ? "true" : "false", r->verdict,
                  (unsigned long long)r->pos, (unsigned long long)r->neg,
-                 r->bound_hit ? "true" : "false", r->unroll, seconds);
+                 r->bound_hit ? "true" : "false", r->unroll,
+                 r->partial ? "true" : "false", seconds);
   for (i = 0; i < nv; i++) {
     wl_buf nb;
     wl__buf_init(&nb, r->ctx);
@@ -389,8 +389,7 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
     wl__buf_puts(&o.b, k ? ", [" : "[");
     for (i = 0; i < nv; i++) {
       wl__buf_puts(&o.b, i ? ", " : "");
-      put_val(&o.b, t, v[i].is_reg ? -1 : v[i].idx,
-              proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
+      put_var(&o.b, t, &v[i], proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
     }
     wl__buf_puts(&o.b, "]");
   }

@@ -466,15 +466,17 @@ static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
 
 /* Results are the thread's registers: like the explorer, the test grows
  * them. */
-static int tb_result(wl_tb *tb, const char *name, int64_t value) {
+static int tb_result(wl_tb *tb, const char *name, int type, int64_t value) {
   sctb *d = tb_self(tb);
   wl_thread *w = (wl_thread *)&d->c->t->threads[d->th];
-  int r;
+  int r, was;
   if (d->err)
     return d->err;
   if (d->stopped)
     return WL_ELIMIT;
-  r = wl__thread_reg(d->c->ctx, w, name, strlen(name));
+  r = wl__thread_result(d->c->ctx, w, name, type, &was);
+  if (r == -3)
+    return d->err = wl__result_type_err(d->c->ctx, w->name, name, was, type);
   if (r == -2)
     return d->err = wl__err(d->c->ctx, WL_ENOMEM, "out of memory");
   if (r < 0)

@@ -97,6 +97,11 @@ typedef struct wl_thread {
   int ninsns, cap;
   int nregs;
   char *regnames[WL_MAX_REGS];
+  /* WL_TYPE_* of each register's values: int64, except the results of
+   * a callback thread, typed by their first report (wl__thread_result) */
+  uint8_t regtype[WL_MAX_REGS];
+  uint8_t regtyped[WL_MAX_REGS]; /* a report fixed regtype (a register a
+                                  * condition names exists before) */
   int64_t reginit[WL_MAX_REGS];
   int line; /* where the thread is declared */
   /* threads built instruction by instruction keep their labels until
@@ -179,6 +184,23 @@ struct wl_litmus {
 
 /* Finds or adds a register / location by name; -1 when full. */
 int wl__thread_reg(wl_ctx *ctx, wl_thread *t, const char *name, size_t n);
+/* Finds or adds the register of a callback's result `name` of value type
+ * `type` (WL_TYPE_*): the first report of a name fixes its type, so
+ * that every state carries its values alike.  The register's index, -1
+ * when full, -2 out of memory, -3 when it was reported with another type
+ * before (*was gets that type, which stays). */
+int wl__thread_result(wl_ctx *ctx, wl_thread *t, const char *name, int type,
+                      int *was);
+/* WL_EINVAL with "result 'A' of P0 is an int64 in one trace and a
+ * double in another" (was: its type so far; wl__thread_result's -3). */
+int wl__result_type_err(wl_ctx *ctx, const char *thread, const char *name,
+                        int was, int type);
+/* "int64", "float"... for a WL_TYPE_* */
+const char *wl__type_name(int type);
+/* Appends carrier v of a value of type as a number: integers in
+ * decimal, floating-point values in the fewest digits that read back as
+ * the same value (NaN and infinities quoted, JSON having no literal). */
+void wl__buf_value(wl_buf *b, int type, int64_t v);
 int wl__litmus_loc(wl_litmus *t, const char *name, size_t n);
 /* Evaluates the condition on a final state (regs[thread][reg], mem[loc]).*/
 int wl__cond_eval(const wl_litmus *t, int node, int64_t *const *regs,
@@ -211,5 +233,7 @@ void wl__layout_init(wl_layout *l, const wl_litmus *t);
 int wl__layout_thread(const wl_layout *l, const wl_litmus *t, int var);
 /* its register or location name, NULL for a bad index */
 const char *wl__layout_name(const wl_layout *l, const wl_litmus *t, int var);
+/* its value type (WL_TYPE_*), WL_EINVAL for a bad index */
+int wl__layout_type(const wl_layout *l, const wl_litmus *t, int var);
 
 #endif

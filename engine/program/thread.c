@@ -49,6 +49,30 @@ int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
   return tb->ops->load(tb, loc, sem, scope, line, value);
 }
 
+int wl_tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
+                int64_t operand, int line, int64_t *value) {
+  int r;
+  int64_t v;
+  if (tb == NULL)
+    return WL_EINVAL;
+  if ((r = check_access(tb, loc, sem, scope)) != 0)
+    return r;
+  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_ACQUIRE)
+    return bad(tb, "an await loads: weak, relaxed or acquire");
+  if (cmp < WL_CMP_EQ || cmp > WL_CMP_GE)
+    return bad(tb, "bad comparison %d", cmp);
+  if (tb->ops->await != NULL)
+    return tb->ops->await(tb, loc, sem, scope, cmp, operand, line, value);
+  /* the plain loop; the engine's load bounds it */
+  do {
+    if ((r = tb->ops->load(tb, loc, sem, scope, line, &v)) != 0)
+      return r;
+  } while (!wl__cond_holds(cmp, v, operand));
+  if (value != NULL)
+    *value = v;
+  return 0;
+}
+
 int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                 int line) {
   int r;
@@ -94,11 +118,18 @@ int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line) {
 }
 
 int wl_tb_result(wl_tb *tb, const char *name, int64_t value) {
+  return wl_tb_result_typed(tb, name, WL_TYPE_INT64, value);
+}
+
+int wl_tb_result_typed(wl_tb *tb, const char *name, int type, int64_t value) {
   if (tb == NULL)
     return WL_EINVAL;
   if (name == NULL || *name == '\0')
     return bad(tb, "a result needs a name");
-  return tb->ops->result(tb, name, value);
+  if (type < WL_TYPE_INT64 || type > WL_TYPE_DOUBLE)
+    return bad(tb, "a result's type is int64, int32, uint32, float or "
+                   "double");
+  return tb->ops->result(tb, name, type, value);
 }
 
 int wl_tb_thread(const wl_tb *tb) {

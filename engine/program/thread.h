@@ -14,9 +14,10 @@
  * call an op, so an op sees a non-NULL tb, a location of the test, a
  * semantics/scope pair that is well formed and allowed for the operation,
  * a known atomic operation, barrier kind and a count >= 0, and a
- * non-empty result name.  A bad argument is reported through the
- * engine's fail op with WL_EINVAL and the wrapper's message, so each
- * engine keeps its own rule for what a failure does to the run.
+ * non-empty result name with a type of locations.  A bad argument is
+ * reported through the engine's fail op with WL_EINVAL and the wrapper's
+ * message, so each engine keeps its own rule for what a failure does to
+ * the run.
  */
 #ifndef WL_THREAD_H
 #define WL_THREAD_H
@@ -30,12 +31,16 @@ typedef struct wl__tb_ops {
   /* *value gets the value the load returns (value may be NULL). */
   int (*load)(wl_tb *tb, int loc, int sem, int scope, int line, int64_t *value);
   int (*store)(wl_tb *tb, int loc, int64_t value, int sem, int scope, int line);
+  /* optional (NULL: wl_tb_await loops on load) */
+  int (*await)(wl_tb *tb, int loc, int sem, int scope, int cmp,
+               int64_t operand, int line, int64_t *value);
   /* op is a WL_OP_*; *old gets the value read (old may be NULL). */
   int (*atomic)(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
                 int scope, int line, int64_t *old);
   int (*fence)(wl_tb *tb, int sem, int scope, int line);
   int (*barrier)(wl_tb *tb, int kind, int64_t id, int64_t count, int line);
-  int (*result)(wl_tb *tb, const char *name, int64_t value);
+  /* type: WL_TYPE_INT64 .. WL_TYPE_DOUBLE, value its carrier */
+  int (*result)(wl_tb *tb, const char *name, int type, int64_t value);
   /* the thread's index in the test */
   int (*thread)(const wl_tb *tb);
   /* records msg as the failure of the run (the engine decides whether

@@ -1074,6 +1074,11 @@ static int64_t to_carrier(int type, uint64_t bits) {
   case WL_TYPE_UINT32:
   case WL_TYPE_FLOAT:
     return (int64_t)(uint32_t)bits;
+  case WL_TYPE_INT16:
+    return (int64_t)(int16_t)(uint16_t)bits;
+  case WL_TYPE_UINT16:
+  case WL_TYPE_HALF:
+    return (int64_t)(uint16_t)bits;
   default:
     return (int64_t)bits;
   }
@@ -1456,9 +1461,11 @@ static int perform(wl_launch *l, sm_st *m, int block, int thread,
   } else { /* atomic: at L2 (global) or on the block's shared memory */
     int64_t old, nw;
     uint64_t bits;
-    if (a->width != 4 && a->width != 8)
+    /* 2 bytes: CUDA's __half atomicAdd and 16-bit atomicCAS (sm_70+;
+     * the bindings decide which operations a type has) */
+    if (a->width != 2 && a->width != 4 && a->width != 8)
       return wl_kernel_fail(l, block, thread, NULL, a->line,
-                            "atomics are 4 or 8 bytes wide");
+                            "atomics are 2, 4 or 8 bytes wide");
     if (global) {
       if (a->sem == WL_SEM_RELEASE || a->sem == WL_SEM_ACQ_REL ||
           a->sem == WL_SEM_SC)

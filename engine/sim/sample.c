@@ -768,6 +768,10 @@ struct wl_hist {
    * which the simulator, run by several workers at once, must not). */
   int tregs[WL_MAX_THREADS], nx[WL_MAX_THREADS];
   char *xname[WL_MAX_THREADS][WL_MAX_REGS];
+  /* each register's and result's WL_TYPE_*, and whether a report has
+   * fixed it (the test's registers start as the test has them) */
+  uint8_t rtype[WL_MAX_THREADS][WL_MAX_REGS];
+  uint8_t rtyped[WL_MAX_THREADS][WL_MAX_REGS];
 };
 
 static int nreg(const wl_hist *h, int th) { return h->tregs[th] + h->nx[th]; }
@@ -784,8 +788,12 @@ static void hist_relayout(wl_hist *h) {
 
 static void hist_layout_init(wl_hist *h) {
   int th;
-  for (th = 0; th < h->t->nthreads; th++)
-    h->tregs[th] = h->t->threads[th].nregs;
+  for (th = 0; th < h->t->nthreads; th++) {
+    const wl_thread *w = &h->t->threads[th];
+    h->tregs[th] = w->nregs;
+    memcpy(h->rtype[th], w->regtype, (size_t)w->nregs);
+    memcpy(h->rtyped[th], w->regtyped, (size_t)w->nregs);
+  }
   hist_relayout(h);
 }
 
@@ -808,6 +816,33 @@ static const char *hist_var_name(const wl_hist *h, int var) {
   k = var - h->lay.regoff[th];
   return k < h->tregs[th] ? h->t->threads[th].regnames[k]
                           : h->xname[th][k - h->tregs[th]];
+}
+
+static int hist_reg_type(const wl_hist *h, int th, int k) {
+  return h->rtype[th][k];
+}
+
+/* Result k of thread th reported with type: fixes its type the first
+ * time, else WL_EINVAL when the type differs. */
+static int hist_type_result(wl_hist *h, int th, int k, const char *name,
+                            int type) {
+  if (!h->rtyped[th][k]) {
+    h->rtype[th][k] = (uint8_t)type;
+    h->rtyped[th][k] = 1;
+  }
+  if (h->rtype[th][k] == type)
+    return 0;
+  return wl__result_type_err(h->ctx, h->t->threads[th].name, name,
+                             h->rtype[th][k], type);
+}
+
+static int hist_var_type(const wl_hist *h, int var) {
+  int th = hist_var_thread(h, var);
+  if (var < 0 || var >= h->lay.nvals)
+    return WL_EINVAL;
+  if (th < 0)
+    return h->t->loctype[var - h->lay.regoff[h->t->nthreads]];
+  return hist_reg_type(h, th, var - h->lay.regoff[th]);
 }
 
 /* The index of a register or result name in thread th's slice, or -1. */
@@ -887,7 +922,7 @@ static long hist_find(const wl_hist *h, const int64_t *vals) {
 /* Adds a result name to thread th's slice: every outcome so far gets
  * the value 0 for it (a result a run did not report is 0, as in the
  * explorer).  All or nothing.  Returns its index or a WL_E* code. */
-static int hist_add_name(wl_hist *h, int th, const char *name) {
+static int hist_add_name(wl_hist *h, int th, const char *name, int type) {
   int k = nreg(h, th), at = h->lay.regoff[th] + k, nv = h->lay.nvals;
   size_t i, scap = 0;
   int64_t **nvals;
@@ -917,6 +952,8 @@ static int hist_add_name(wl_hist *h, int th, const char *name) {
     h->o[i].vals = nvals[i];
   }
   wl__free(h->ctx, nvals, (h->n + 1) * sizeof *nvals);
+  h->rtype[th][k] = (uint8_t)type;
+  h->rtyped[th][k] = 1;
   h->xname[th][h->nx[th]++] = c;
   hist_relayout(h);
   otab_fill(h, slot, scap);
@@ -1020,9 +1057,16 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
   /* the result names of from that into lacks, in from's order */
   for (v = 0; v < from->lay.nvals; v++) {
     const char *name = hist_var_name(from, v);
+    int k, ty = hist_var_type(from, v);
     th = hist_var_thread(from, v);
-    if (th >= 0 && hist_reg(into, th, name) < 0) {
-      int rc = hist_add_name(into, th, name);
+    if (th < 0)
+      continue;
+    if ((k = hist_reg(into, th, name)) < 0) {
+      int rc = hist_add_name(into, th, name, ty);
+      if (rc < 0)
+        return rc;
+    } else if (from->rtyped[th][v - from->lay.regoff[th]]) {
+      int rc = hist_type_result(into, th, k, name, ty);
       if (rc < 0)
         return rc;
     }
@@ -1104,6 +1148,10 @@ int wl_hist_values(const wl_hist *h, size_t i, int64_t *vals, int n) {
 }
 
 int wl_hist_nvars(const wl_hist *h) { return h ? h->lay.nvals : 0; }
+
+int wl_hist_var_type(const wl_hist *h, int var) {
+  return h == NULL ? WL_EINVAL : hist_var_type(h, var);
+}
 
 int wl_hist_var_thread(const wl_hist *h, int var) {
   return h == NULL ? -1 : hist_var_thread(h, var);
@@ -1321,17 +1369,19 @@ static int cb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
   return cb_event(d, &e, NULL);
 }
 
-static int cb_result(wl_tb *tb, const char *name, int64_t value) {
+static int cb_result(wl_tb *tb, const char *name, int type, int64_t value) {
   simtb *d = cb_self(tb);
   int k, r = cb_gone(d);
   if (r != 0)
     return r;
   k = hist_reg(d->h, d->th, name);
   if (k < 0 && d->grow) {
-    k = hist_add_name(d->h, d->th, name);
+    k = hist_add_name(d->h, d->th, name, type);
     if (k < 0)
       return d->err = k;
   }
+  if (k >= 0 && (r = hist_type_result(d->h, d->th, k, name, type)) != 0)
+    return d->err = r;
   if (k < 0) {
     /* (SC search) a result no sampled run reported: its outcome is
      * one of the sampled ones only when the value is the implicit 0 */
@@ -2087,29 +2137,62 @@ static void sort_outcomes(const wl_hist *h, size_t *order, size_t *tmp,
   }
 }
 
+/* What both writers start with: the SC outcomes, to call the others
+ * weak (cached in h), and the outcomes' order by value (the same text
+ * whatever the merge order), in *order (2 (n + 1) entries, the second
+ * half scratch; the caller frees it with hist_order_free). */
+static int hist_order(const wl_hist *h, size_t **order) {
+  size_t i, *o;
+  int rc;
+  *order = NULL;
+  if ((h->weak == NULL || h->nweak != h->n + 1) &&
+      (rc = compute_weak((wl_hist *)h)) != 0)
+    return rc;
+  if (h->n > SIZE_MAX / 2 / sizeof *o - 1)
+    return wl__err(h->ctx, WL_ENOMEM, "out of memory");
+  o = wl__alloc(h->ctx, 2 * (h->n + 1) * sizeof *o);
+  if (o == NULL)
+    return wl__err(h->ctx, WL_ENOMEM, "out of memory");
+  for (i = 0; i < h->n; i++)
+    o[i] = i;
+  sort_outcomes(h, o, o + h->n + 1, h->n);
+  *order = o;
+  return 0;
+}
+
+static void hist_order_free(const wl_hist *h, size_t *order) {
+  wl__free(h->ctx, order, 2 * (h->n + 1) * sizeof *order);
+}
+
+/* Appends value v of variable var: integers by buf_int (fast), the
+ * floating-point types as wl__buf_value writes them. */
+static void buf_var(wl_buf *b, const uint8_t *types, int var, int64_t v) {
+  if (types[var] == WL_TYPE_FLOAT || types[var] == WL_TYPE_DOUBLE)
+    wl__buf_value(b, types[var], v);
+  else
+    buf_int(b, v);
+}
+
+static void hist_types(const wl_hist *h, uint8_t *types) {
+  int v;
+  for (v = 0; v < h->lay.nvals; v++)
+    types[v] = (uint8_t)hist_var_type(h, v);
+}
+
 int wl_hist_write(const wl_hist *h, int partial, double seconds,
                   wl_write_fn write, void *ud) {
   const wl_litmus *t;
   wl_buf b;
   size_t *order, i;
   uint64_t pos = 0, neg = 0;
+  uint8_t types[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
   int rc = 0;
   if (h == NULL || write == NULL)
     return WL_EINVAL;
   t = h->t;
-  /* the SC outcomes, to call the others weak (cached in h) */
-  if ((h->weak == NULL || h->nweak != h->n + 1) &&
-      (rc = compute_weak((wl_hist *)h)) != 0)
+  if ((rc = hist_order(h, &order)) != 0)
     return rc;
-  if (h->n > SIZE_MAX / 2 / sizeof *order - 1)
-    return wl__err(h->ctx, WL_ENOMEM, "out of memory");
-  order = wl__alloc(h->ctx, 2 * (h->n + 1) * sizeof *order);
-  if (order == NULL)
-    return wl__err(h->ctx, WL_ENOMEM, "out of memory");
-  /* outcomes sorted by value: the same text whatever the merge order */
-  for (i = 0; i < h->n; i++)
-    order[i] = i;
-  sort_outcomes(h, order, order + h->n + 1, h->n);
+  hist_types(h, types);
   wl__buf_init(&b, h->ctx);
   wl__buf_printf(&b, "Test %s %s\nHistogram (%zu states)\n", t->name,
                  h->kind == WL_COND_EXISTS   ? "Allowed"
@@ -2131,7 +2214,7 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
       }
       wl__buf_puts(&b, hist_var_name(h, v));
       wl__buf_add(&b, "=", 1);
-      buf_int(&b, o->vals[v]);
+      buf_var(&b, types, v, o->vals[v]);
       wl__buf_add(&b, ";", 1);
     }
     if (h->weak_known && h->weak[order[i]])
@@ -2150,7 +2233,7 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
   }
   if (i < h->n) {
     wl__buf_free(&b);
-    wl__free(h->ctx, order, 2 * (h->n + 1) * sizeof *order);
+    hist_order_free(h, order);
     return wl__err(h->ctx, WL_EIO, "the writer stopped the output");
   }
   {
@@ -2187,6 +2270,114 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
   else if (write(ud, b.p, b.n) != 0)
     rc = wl__err(h->ctx, WL_EIO, "the writer stopped the output");
   wl__buf_free(&b);
-  wl__free(h->ctx, order, 2 * (h->n + 1) * sizeof *order);
+  hist_order_free(h, order);
+  return rc;
+}
+
+/* The herd/JSON words of a condition kind. */
+static const char *kind_cond(int k) {
+  return k == WL_COND_EXISTS   ? "exists"
+         : k == WL_COND_FORALL ? "forall"
+                               : "~exists";
+}
+
+int wl_hist_write_json(const wl_hist *h, int partial, double seconds,
+                       wl_write_fn write, void *ud) {
+  const wl_litmus *t;
+  wl_buf b;
+  size_t *order, i;
+  uint64_t pos = 0, neg = 0;
+  uint8_t types[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
+  size_t noff[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS + 1];
+  wl_buf names;
+  int rc, v, ok;
+  if (h == NULL || write == NULL)
+    return WL_EINVAL;
+  t = h->t;
+  if ((rc = hist_order(h, &order)) != 0)
+    return rc;
+  hist_types(h, types);
+  for (i = 0; i < h->n; i++) {
+    if (h->o[i].sat)
+      pos += h->o[i].count;
+    else
+      neg += h->o[i].count;
+  }
+  ok = h->kind == WL_COND_EXISTS   ? pos > 0
+       : h->kind == WL_COND_FORALL ? neg == 0
+                                   : pos == 0;
+  /* each variable's name as a JSON string ("1:r0"), once: names.p +
+   * noff[v], up to noff[v + 1] */
+  wl__buf_init(&names, h->ctx);
+  for (v = 0; v < h->lay.nvals; v++) {
+    int th = hist_var_thread(h, v);
+    wl_buf nb;
+    wl__buf_init(&nb, h->ctx);
+    if (th >= 0)
+      wl__buf_printf(&nb, "%d:", th);
+    wl__buf_puts(&nb, hist_var_name(h, v));
+    noff[v] = names.n;
+    wl__buf_json_str(&names, nb.p ? nb.p : "");
+    if (nb.oom)
+      names.oom = 1;
+    wl__buf_free(&nb);
+  }
+  noff[h->lay.nvals] = names.n;
+  wl__buf_init(&b, h->ctx);
+  if (names.oom)
+    b.oom = 1;
+  wl__buf_puts(&b, "{\"test\": ");
+  wl__buf_json_str(&b, t->name);
+  wl__buf_puts(&b, ", \"file\": ");
+  wl__buf_json_str(&b, t->filename ? t->filename : "");
+  wl__buf_printf(&b, ", \"kind\": \"%s\", \"condition\": ",
+                 kind_cond(h->kind));
+  wl__buf_json_str(&b, h->cond ? h->cond : t->cond_text ? t->cond_text
+                                                         : "true");
+  wl__buf_printf(&b,
+                 ", \"ok\": %s, \"verdict\": %d, \"positive\": %llu, "
+                 "\"negative\": %llu, \"runs\": %llu, \"hung\": %llu, "
+                 "\"partial\": %s, \"weak_known\": %s, \"time\": %.6f,\n"
+                 "  \"variables\": [",
+                 ok ? "true" : "false", ok, (unsigned long long)pos,
+                 (unsigned long long)neg, (unsigned long long)h->runs,
+                 (unsigned long long)h->hung, partial ? "true" : "false",
+                 h->weak_known ? "true" : "false", seconds);
+  for (v = 0; v < h->lay.nvals && !names.oom; v++) {
+    wl__buf_puts(&b, v ? ", " : "");
+    wl__buf_add(&b, names.p + noff[v], noff[v + 1] - noff[v]);
+  }
+  wl__buf_puts(&b, "],\n  \"outcomes\": [");
+  for (i = 0; i < h->n; i++) {
+    const hout *o = &h->o[order[i]];
+    wl__buf_puts(&b, i ? ",\n    {\"values\": {" : "\n    {\"values\": {");
+    for (v = 0; v < h->lay.nvals && !names.oom; v++) {
+      if (v)
+        wl__buf_add(&b, ", ", 2);
+      wl__buf_add(&b, names.p + noff[v], noff[v + 1] - noff[v]);
+      wl__buf_add(&b, ": ", 2);
+      buf_var(&b, types, v, o->vals[v]);
+    }
+    wl__buf_printf(&b, "}, \"count\": %llu, \"condition\": %s, \"weak\": %s}",
+                   (unsigned long long)o->count, o->sat ? "true" : "false",
+                   !h->weak_known       ? "null"
+                   : h->weak[order[i]] ? "true"
+                                        : "false");
+    if (b.n >= WRITE_CHUNK && !b.oom) {
+      if (write(ud, b.p, b.n) != 0)
+        break;
+      b.n = 0;
+    }
+  }
+  wl__buf_puts(&b, "]}\n");
+  if (i < h->n)
+    rc = wl__err(h->ctx, WL_EIO, "the writer stopped the output");
+  else if (b.oom)
+    rc = wl__err(h->ctx, WL_ENOMEM, "out of memory");
+  else if (write(ud, b.p, b.n) != 0)
+    rc = wl__err(h->ctx, WL_EIO, "the writer stopped the output");
+  wl__buf_free(&b);
+  wl__buf_free(&names);
+  hist_order_free(h, order);
   return rc;
 }

@@ -256,7 +256,8 @@ assert(r.states[1].x == 15 and r.states[1]["0:o"] == 3, "d:atom mul")
 print("device_api: ok")
 
 -- CUDA has no floating-point atomicMax/atomicMin (kernels refuse them
--- too); a result that is a fraction names the function's line
+-- too); a result that is no number names the function's line (a float
+-- is a result: tests/lua/float_results.lua)
 do
   local t = wl.litmus { init = { f = 0.5 }, types = { f = "float" },
     function(d) d:atomicMax("f", 1.5) end }
@@ -264,10 +265,10 @@ do
   assert(not ok and err:find("atomicMax on 'f' %(float%): CUDA has no"), err)
   local line = debug.getinfo(1, "l").currentline + 2
   t = wl.litmus { init = { f = 0.5 }, types = { f = "float" },
-    function(d) return { o = d:atomicAdd("f", 1.5) } end }
+    function(d) return { o = { d:atomicAdd("f", 1.5) } } end }
   ok, err = pcall(t.explore, t)
   assert(not ok and err:find(":" .. line .. ": the function of P0 returned "
-         .. "a fraction for result 'o'", 1, true), err)
+         .. "table for result 'o'", 1, true), err)
   t = wl.litmus { init = { f = 0.5 }, types = { f = "float" },
     function(d) return { o = d:atomicAdd("f", 1.5) == 0.5 } end }
   assert(t:explore().states[1]["0:o"] == 1, "a comparison as a result")

@@ -104,31 +104,31 @@ local function at(col)
   local line = debug.getinfo(2, "l").currentline + 1 -- the next line's
   return here .. ":" .. line .. (col and ":" .. col or "") .. ": "
 end
-fails(at(1) .. "more than 8 fence.sc in one execution", function()
-  return wl.litmus { rep("fence.sc.gpu", 9) }:explore() end)
+fails(at(1) .. "more than 32 fence.sc in one execution", function()
+  return wl.litmus { rep("fence.sc.gpu", 33) }:explore() end)
 fails(at(1) .. "an execution has more than 64 events", function()
   return wl.litmus { rep("st.weak x, 1", 40), rep("st.weak y, 1", 40) }
   :explore() end)
 fails(at(1) .. "thread P0 executes more than 48 memory events", function()
   return wl.litmus { rep("st.weak x, 1", 49) }:explore() end)
 local nine_fences = wl.litmus { function(d)
-  for _ = 1, 9 do
-    d:fence("sc", "gpu") -- the ninth crosses the limit
+  for _ = 1, 33 do
+    d:fence("sc", "gpu") -- the 33rd crosses the limit
   end end }
 fails(here .. ":" .. debug.getinfo(1, "l").currentline - 2 ..
-      ": more than 8 fence.sc in one execution", nine_fences.explore,
+      ": more than 32 fence.sc in one execution", nine_fences.explore,
       nine_fences)
 local st1, st2 = {}, {}
-for i = 1, 16 do st1[i] = "st.weak y, " .. i end
-for i = 1, 15 do st2[i] = "st.weak z, " .. i end
--- 17 values of y times 16 of z: 272 values of x, past the 256 allowed
+for i = 1, 32 do st1[i] = "st.weak y, " .. i end
+for i = 1, 31 do st2[i] = "st.weak z, " .. i end
+-- 33 values of y times 32 of z: 1056 values of x, past the 1024 allowed
 local many = wl.litmus { init = { x = 0, y = 0, z = 0 }, st1, st2,
   function(d)
     local a, b = d.y, d.z
-    d.x = a * 17 + b -- the write past the limit
+    d.x = a * 33 + b -- the write past the limit
   end }
 fails(here .. ":" .. debug.getinfo(1, "l").currentline - 2 ..
-      ": location 'x' can hold more than 256 values", many.explore, many)
+      ": location 'x' can hold more than 1024 values", many.explore, many)
 
 -- barrier counts: zero or negative is refused where it is written; so
 -- is a barrier id PTX does not have, and bar_arrive without a count

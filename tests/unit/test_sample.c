@@ -625,6 +625,32 @@ static void test_write_text(void **state) {
   /* a sink that stops the output */
   assert_int_equal(wl_hist_write(h, 0, 0.0, sink_stop, NULL), WL_EIO);
   has(wl_ctx_errmsg(f->ctx), "the writer stopped the output");
+  /* the JSON form: the result's names, every outcome as its values */
+  {
+    sbuf j = {NULL, 0, 0, 0, 0};
+    assert_int_equal(wl_hist_write_json(h, 1, 0.0, sbuf_write, &j), 0);
+    has(j.p, "{\"test\": \"SB\", \"file\": \"t.litmus\", \"kind\": "
+             "\"exists\", \"condition\": \"(P0:r0 == 0 /\\\\ P1:r0 == 0)\", "
+             "\"ok\": true, \"verdict\": 1, ");
+    snprintf(line, sizeof line,
+             "\"positive\": %llu, \"negative\": %llu, \"runs\": 20000, "
+             "\"hung\": 0, \"partial\": true, \"weak_known\": true, ",
+             (unsigned long long)pos, (unsigned long long)neg);
+    has(j.p, line);
+    has(j.p, "\"variables\": [\"0:r0\", \"1:r0\", \"x\", \"y\"]");
+    snprintf(line, sizeof line,
+             "{\"values\": {\"0:r0\": 0, \"1:r0\": 0, \"x\": 1, \"y\": 1}, "
+             "\"count\": %llu, \"condition\": true, \"weak\": true}",
+             (unsigned long long)pos);
+    has(j.p, line);
+    has(j.p, "{\"values\": {\"0:r0\": 1, \"1:r0\": 1, \"x\": 1, \"y\": 1}, ");
+    assert_int_equal(j.p[j.n - 1], '\n');
+    free(j.p);
+    assert_int_equal(wl_hist_write_json(h, 0, 0.0, sink_stop, NULL), WL_EIO);
+    assert_int_equal(wl_hist_write_json(h, 0, 0.0, NULL, NULL), WL_EINVAL);
+    assert_int_equal(wl_hist_write_json(NULL, 0, 0.0, sbuf_write, NULL),
+                     WL_EINVAL);
+  }
   assert_int_equal(wl_hist_write(h, 0, 0.0, NULL, NULL), WL_EINVAL);
   assert_int_equal(wl_hist_write(NULL, 0, 0.0, sbuf_write, NULL), WL_EINVAL);
 }
@@ -1015,6 +1041,16 @@ static void test_many_outcomes_merge(void **state) {
   assert_int_equal(wl_hist_write(f->h[1], 0, 0.0, sbuf_write, &t), WL_EIO);
   assert_true(t.n < strlen(a));
   free(t.p);
+  /* the JSON in pieces too, and stopped the same way */
+  memset(&t, 0, sizeof t);
+  assert_int_equal(wl_hist_write_json(f->h[1], 0, 0.0, sbuf_write, &t), 0);
+  assert_true(t.calls > 1);
+  free(t.p);
+  memset(&t, 0, sizeof t);
+  t.fail_at = 2;
+  assert_int_equal(wl_hist_write_json(f->h[1], 0, 0.0, sbuf_write, &t),
+                   WL_EIO);
+  free(t.p);
   free(a);
   assert_int_equal(wl_hist_merge(f->h[1], f->h[0]), 0);
   assert_int_equal(wl_hist_noutcomes(f->h[1]), n);
@@ -1065,13 +1101,14 @@ typedef struct outcome {
   int rc;
   const char *stage;
   char errmsg[512];
-  sbuf text, merged;
+  sbuf text, merged, json;
   char weak[64];
 } outcome;
 
 static void outcome_free(outcome *o) {
   free(o->text.p);
   free(o->merged.p);
+  free(o->json.p);
   memset(o, 0, sizeof *o);
 }
 
@@ -1128,6 +1165,10 @@ static void pipeline(const wl_config *cfg, const char *src, uint64_t runs,
     o->stage = "wl_hist_write (merged)";
     o->rc = wl_hist_write(m, 0, 0.0, sbuf_write, &o->merged);
   }
+  if (o->rc == 0) {
+    o->stage = "wl_hist_write_json";
+    o->rc = wl_hist_write_json(m, 0, 0.0, sbuf_write, &o->json);
+  }
   if (o->rc != 0)
     snprintf(o->errmsg, sizeof o->errmsg, "%s", wl_ctx_errmsg(ctx));
   else
@@ -1171,6 +1212,7 @@ static long fault_sweep(const char *src, uint64_t runs) {
       assert_int_equal(n, total + 1);
       assert_string_equal(o.text.p, ref.text.p);
       assert_string_equal(o.merged.p, ref.merged.p);
+      assert_string_equal(o.json.p, ref.json.p);
       assert_string_equal(o.weak, ref.weak);
       outcome_free(&o);
       break;

@@ -1,0 +1,205 @@
+/* exe.c -- a combination of traces as one execution: its events
+ * (initial writes first, then each thread's events in program order)
+ * and the relations fixed before any choice: po, po-loc, rmw,
+ * dependencies, morally strong, release and acquire patterns. */
+#include <stdio.h>
+#include <string.h>
+
+#include "explore.h"
+
+/* ---------------------------------------------------------------- */
+/* 2. Candidate executions                                           */
+
+
+static int incl(int scope, const wl_thread *a, const wl_thread *b) {
+  switch (scope) {
+  case SCOPE_CTA:
+    return a->cta == b->cta && a->gpu == b->gpu;
+  case SCOPE_GPU:
+    return a->gpu == b->gpu;
+  case SCOPE_SYS:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int is_mem(const wl_ev *e) { return e->type == EV_R || e->type == EV_W; }
+
+/* strong: not .weak (PTX: relaxed, acquire, release, acq_rel, sc, and
+ * fences, which always carry a scope). */
+static int is_strong(const wl_ev *e) {
+  if (e->type == EV_F)
+    return 1;
+  if (e->type == EV_B)
+    return 0;
+  return e->sem != SEM_WEAK;
+}
+
+/* Builds the static relations of a combination of traces. */
+int wl__xp_build_exe(xp *x, exe *E) {
+  const wl_litmus *t = x->t;
+  int th, i, j, n = 0, l, bth = -1;
+  uint64_t used = 0;
+  const wl_ev *bev = NULL; /* toobig: the event past the limit */
+  char where[300];
+  memset(E->initloc, -1, sizeof E->initloc);
+  /* which locations are accessed */
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
+    for (i = 0; i < tr->nev; i++)
+      if (is_mem(&ev[i]))
+        used |= 1ull << ev[i].loc;
+  }
+  E->nlocs = 0;
+  for (l = 0; l < t->nlocs; l++) {
+    if (!(used >> l & 1))
+      continue;
+    if (n >= WL_MAX_EVENTS)
+      goto toobig;
+    memset(&E->ev[n], 0, sizeof E->ev[n]);
+    E->ev[n].type = EV_W;
+    E->ev[n].loc = (int16_t)l;
+    E->ev[n].vloc = (int16_t)l;
+    E->ev[n].val = t->locinit[l];
+    E->ev[n].sem = SEM_WEAK;
+    E->thread[n] = -1;
+    E->initloc[l] = n;
+    E->locs[E->nlocs++] = l;
+    n++;
+  }
+  E->ninit = (int16_t)n;
+  E->cut = 0;
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
+    if (tr->cut)
+      E->cut = 1;
+    if (n + tr->nev > WL_MAX_EVENTS) {
+      bth = th;
+      bev = &ev[n < WL_MAX_EVENTS ? WL_MAX_EVENTS - n : 0];
+      goto toobig;
+    }
+    for (i = 0; i < tr->nev; i++) {
+      E->ev[n + i] = ev[i];
+      E->thread[n + i] = (int8_t)th;
+    }
+    n += tr->nev;
+  }
+  E->n = n;
+  rel_zero(E->po, n);
+  rel_zero(E->poloc, n);
+  rel_zero(E->rmw, n);
+  rel_zero(E->dep, n);
+  rel_zero(E->ms, n);
+  E->setR = E->setW = E->setF = E->setB = E->setSC = E->strong = 0;
+  E->nreads = 0;
+  E->nscf = 0;
+  {
+    int base = E->ninit;
+    for (th = 0; th < t->nthreads; th++) {
+      int m = E->tr[th]->nev;
+      for (i = 0; i < m; i++) {
+        int a = base + i;
+        uint64_t d = E->ev[a].deps;
+        for (j = i + 1; j < m; j++)
+          E->po[a] |= 1ull << (base + j);
+        while (d) {
+          int k = __builtin_ctzll(d);
+          d &= d - 1;
+          E->dep[base + k] |= 1ull << a;
+        }
+        if (E->ev[a].type == EV_R && E->ev[a].rmw)
+          E->rmw[a] |= 1ull << (a + 1);
+      }
+      base += m;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    const wl_ev *e = &E->ev[i];
+    uint64_t b = 1ull << i;
+    if (e->type == EV_R) {
+      E->setR |= b;
+      E->reads[E->nreads++] = i;
+    } else if (e->type == EV_W) {
+      E->setW |= b;
+    } else if (e->type == EV_F) {
+      E->setF |= b;
+      if (e->sem == SEM_SC) {
+        if (E->nscf == WL_MAX_SCF)
+          return x->err = wl__err(x->ctx, WL_ELIMIT,
+                                  "%s: more than %d fence.sc in one "
+                                  "execution",
+                                  wl__xp_ev_place(x, E->thread[i], e, where,
+                                                  sizeof where),
+                                  WL_MAX_SCF);
+        E->setSC |= b;
+        E->scf[E->nscf++] = i;
+      }
+    } else {
+      E->setB |= b;
+    }
+    if (E->thread[i] >= 0 && is_strong(e))
+      E->strong |= b;
+  }
+  /* po-loc, morally strong */
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < n; j++) {
+      const wl_ev *a = &E->ev[i], *b = &E->ev[j];
+      int ms1, ms2;
+      if (i == j)
+        continue;
+      if ((E->po[i] >> j & 1) && is_mem(a) && is_mem(b) && a->loc == b->loc)
+        E->poloc[i] |= 1ull << j;
+      if (E->thread[i] < 0 || E->thread[j] < 0)
+        continue; /* initial writes are weak and in no program order */
+      ms1 = (E->thread[i] == E->thread[j]) ||
+            ((E->strong >> i & 1) && (E->strong >> j & 1) &&
+             incl(a->scope, &t->threads[E->thread[i]],
+                  &t->threads[E->thread[j]]) &&
+             incl(b->scope, &t->threads[E->thread[j]],
+                  &t->threads[E->thread[i]]));
+      ms2 = (is_mem(a) && is_mem(b)) ? a->loc == b->loc : 1;
+      if (ms1 && ms2 && a->type != EV_B && b->type != EV_B)
+        E->ms[i] |= 1ull << j;
+    }
+  }
+  /* release pattern: [W&REL]; po-loc?; [strong-write]
+   *                | [F&ACQ_REL]; po; [strong-write]
+   * acquire pattern: [strong-read]; po-loc?; [R&ACQ]
+   *                | [strong-read]; po; [F&ACQ_REL]
+   * (fence.sc counts as a fence.acq_rel: FenceSC extends FenceAcqRel.) */
+  rel_zero(E->rp, n);
+  rel_zero(E->ap, n);
+  {
+    uint64_t sw = E->setW & E->strong, sr = E->setR & E->strong;
+    for (i = 0; i < n; i++) {
+      const wl_ev *e = &E->ev[i];
+      if (E->thread[i] < 0)
+        continue;
+      if (e->type == EV_W && e->sem == SEM_RELEASE)
+        E->rp[i] |= ((E->poloc[i] & sw) | (1ull << i));
+      if (e->type == EV_F)
+        E->rp[i] |= E->po[i] & sw;
+      if (e->type == EV_R && (sr >> i & 1)) {
+        uint64_t acq = 0;
+        int k;
+        for (k = 0; k < n; k++)
+          if (E->ev[k].type == EV_R && E->ev[k].sem == SEM_ACQUIRE)
+            acq |= 1ull << k;
+        E->ap[i] |=
+            (E->poloc[i] & acq) | (e->sem == SEM_ACQUIRE ? 1ull << i : 0);
+        E->ap[i] |= E->po[i] & E->setF;
+      }
+    }
+  }
+  return 0;
+toobig:
+  return x->err = wl__err(x->ctx, WL_ELIMIT,
+                          "%s: an execution has more than %d events (the "
+                          "explorer's limit); lower --unroll or split the "
+                          "test",
+                          wl__xp_ev_place(x, bth, bev, where, sizeof where),
+                          WL_MAX_EVENTS);
+}

@@ -1,0 +1,128 @@
+/* explore.h -- what the files of the built-in explorer share: its state
+ * (xp), the barrier schedules, and the functions each file gives the
+ * others.  The explorer is split by concept:
+ *   traces.c    each thread's traces under a load-value oracle (PTX and
+ *               callback threads), value domains, loops;
+ *   exe.c       a combination's events and static relations;
+ *   barriers.c  the orders in which threads arrive at barriers;
+ *   axioms.c    the PTX axioms on partial and complete executions;
+ *   results.c   final states, witnesses, the wl_result API;
+ *   explore.c   the search: combinations, reads-from, co-last, fence-SC
+ *               and coherence choices, wl_explore.
+ * Not installed. */
+#ifndef WL_EXPLORE_H
+#define WL_EXPLORE_H
+
+#include "cand.h"
+#include "rel.h"
+
+typedef struct tpool {
+  wl_vec ev;     /* wl_ev */
+  wl_vec regs;   /* int64_t */
+  wl_vec traces; /* wl_trace */
+  wl_vec ch;     /* int: load choices of callback traces */
+} tpool;
+
+typedef struct vdom {
+  int64_t *v;
+  int n, cap;
+} vdom;
+
+typedef struct xp {
+  wl_ctx *ctx;
+  const wl_litmus *t;
+  const wl_explore_opts *opts;
+  wl_result *res;
+  int unroll;
+  vdom dom[WL_MAX_LOCS];
+  tpool pool[WL_MAX_THREADS];
+  int err;
+  uint64_t work;
+  /* trace generation scratch */
+  int loophead[4096];
+  uint64_t live[4096]; /* registers live at each instruction */
+  /* the current combination */
+  int choice[WL_MAX_THREADS];
+  /* value-collection mode (domain fixpoint) */
+  int collecting;
+  vdom newv[WL_MAX_LOCS];
+  int grew;
+  /* collecting: chosen traces that write a value not in its domain yet,
+   * and whether any trace of thread th or later does (a subtree where
+   * neither holds cannot grow a domain) */
+  int chosen_new;
+  uint8_t rest_new[WL_MAX_THREADS + 1];
+  /* the values some trace of each thread writes to each location (for
+   * the value check of combinations still being chosen) */
+  vdom wvals[WL_MAX_THREADS][WL_MAX_LOCS];
+  /* a cat model given: its candidate enumerator (the second engine) */
+  wl__candx *cand;
+  /* the question: every consistent execution counted (all), or only
+   * the final states with a witness each (the default); in the latter
+   * the search unwinds once the state it aims at is found (found) or
+   * once every state the combination can reach is known (combo_done) */
+  int all, found, combo_done;
+  uint64_t combos;
+  int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS]; /* scratch */
+  /* the context's allocator, wrapped to count the bytes held */
+  wl_alloc_fn alloc;
+  void *alloc_ud;
+  size_t mem, mem_peak;
+  int mem_stop; /* stopped by max_memory */
+} xp;
+
+typedef struct bsched {
+  int nb[WL_MAX_THREADS];
+  int bev[WL_MAX_THREADS][WL_MAX_TEV]; /* events, per thread */
+  int pos[WL_MAX_THREADS];
+  int waiting[WL_MAX_THREADS];
+  int16_t phase[WL_MAX_EVENTS];
+  int nphase;
+  /* open phases: key index -> arrivals */
+  int nkeys;
+  int keyev[WL_MAX_EVENTS]; /* a representative event of each key */
+  int keycta[WL_MAX_EVENTS];
+  int open[WL_MAX_EVENTS][WL_MAX_EVENTS];
+  int nopen[WL_MAX_EVENTS];
+  int evkey[WL_MAX_EVENTS];
+  int need[WL_MAX_EVENTS];
+  /* outcomes */
+  int16_t (*out)[WL_MAX_EVENTS];
+  int nout, capout;
+  long steps;
+} bsched;
+
+/* The state vector's size bound: every register, then every location. */
+#define NVALS (WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS)
+
+/* explore.c: whether to stop (an error, should_stop, the memory limit);
+ * calls the progress callback now and then. */
+int wl__xp_stop(xp *x);
+/* traces.c */
+int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc, int th,
+                   const wl_ev *at);
+/* "file:line:col" of event e of thread th (either may be missing), for
+ * the messages of limits; written into buf. */
+const char *wl__xp_ev_place(const xp *x, int th, const wl_ev *e, char *buf,
+                            size_t n);
+int wl__xp_dom_has(const vdom *d, int64_t v);
+int wl__xp_gen_traces(xp *x);
+int wl__xp_check_shared(xp *x);
+/* exe.c: E's events and static relations from its traces (E->tr). */
+int wl__xp_build_exe(xp *x, exe *E);
+/* barriers.c: the distinct barrier outcomes of E in s->out. */
+int wl__xp_barrier_outcomes(xp *x, bsched *s, const exe *E);
+/* results.c */
+void wl__xp_state_regs(const xp *x, const exe *E, int64_t *vals);
+int wl__xp_target_known(xp *x, const exe *E);
+int wl__xp_combo_known(const xp *x, const exe *E);
+int wl__xp_record_state(xp *x, exe *E);
+void wl__xp_set_verdict(wl_result *r);
+/* axioms.c */
+uint64_t wl__xp_loc_writes(const exe *E, int l);
+int wl__xp_check_co(xp *x, exe *E);
+int wl__xp_cause_ok(exe *E);
+void wl__xp_co_required(const exe *E, rel req);
+int wl__xp_rf_partial_ok(const exe *E, int r, int w);
+
+#endif

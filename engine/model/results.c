@@ -1,0 +1,370 @@
+/* results.c -- final states, witnesses, and the wl_result API.
+ * A state is every register of every thread, then every location; the
+ * first consistent execution found per state is kept as its witness. */
+#include <stdio.h>
+#include <string.h>
+
+#include "explore.h"
+
+/* ---------------- results ---------------- */
+
+static uint64_t hash_vals(const int64_t *v, int n) {
+  uint64_t h = 1469598103934665603ull;
+  int i;
+  for (i = 0; i < n; i++) {
+    h ^= (uint64_t)v[i];
+    h *= 1099511628211ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+static int res_grow_hash(xp *x, wl_result *r) {
+  size_t cap = r->hcap ? r->hcap * 2 : 64, i;
+  size_t *h = wl__calloc(x->ctx, cap * sizeof *h);
+  if (h == NULL)
+    return -1;
+  for (i = 0; i < r->nstates; i++) {
+    size_t k = hash_vals(r->states[i].vals, r->lay.nvals) & (cap - 1);
+    while (h[k])
+      k = (k + 1) & (cap - 1);
+    h[k] = i + 1;
+  }
+  wl__free(x->ctx, r->htab, r->hcap * sizeof *r->htab);
+  r->htab = h;
+  r->hcap = cap;
+  return 0;
+}
+
+#define NVALS (WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS)
+
+/* The registers part of the state vector of E's combination of traces
+ * (fixed before any reads-from is chosen). */
+void wl__xp_state_regs(const xp *x, const exe *E, int64_t *vals) {
+  const wl_result *r = x->res;
+  const wl_litmus *t = x->t;
+  int th, i;
+  for (th = 0; th < t->nthreads; th++) {
+    int nr = E->tr[th]->nregs;
+    if (nr > t->threads[th].nregs)
+      nr = t->threads[th].nregs;
+    if (nr > 0) /* the pool may be empty: no memcpy from NULL */
+      memcpy(vals + r->lay.regoff[th],
+             &WL_VEC_AT(&x->pool[th].regs, int64_t, E->tr[th]->reg0),
+             (size_t)nr * sizeof vals[0]);
+    for (i = nr; i < t->threads[th].nregs; i++)
+      vals[r->lay.regoff[th] + i] = t->threads[th].reginit[i];
+  }
+}
+
+/* The index of the state with these values, or -1. */
+static long state_find(const wl_result *r, const int64_t *vals) {
+  size_t k;
+  if (r->hcap == 0)
+    return -1;
+  k = hash_vals(vals, r->lay.nvals) & (r->hcap - 1);
+  while (r->htab[k]) {
+    const wl_state *st = &r->states[r->htab[k] - 1];
+    if (memcmp(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]) == 0)
+      return (long)(r->htab[k] - 1);
+    k = (k + 1) & (r->hcap - 1);
+  }
+  return -1;
+}
+
+/* States mode: whether the state aimed at (the combination's registers,
+ * the co-last writes chosen in E->last) is known already. */
+int wl__xp_target_known(xp *x, const exe *E) {
+  const wl_litmus *t = x->t;
+  int64_t *vals = x->vals; /* its registers part set by explore_combo */
+  int l, off = x->res->lay.regoff[t->nthreads];
+  for (l = 0; l < t->nlocs; l++)
+    vals[off + l] = E->initloc[l] >= 0 ? E->ev[E->last[l]].val : t->locinit[l];
+  return state_find(x->res, vals) >= 0;
+}
+
+/* States mode: whether every state E's combination of traces could
+ * reach is known already: its registers are fixed, and the final value
+ * of each location is its initial value or one its writes store.  Works
+ * from the traces alone (before or after wl__xp_build_exe); gives up (0) past
+ * a few hundred candidate states. */
+#define KNOWN_VALS 16
+int wl__xp_combo_known(const xp *x, const exe *E) {
+  const wl_litmus *t = x->t;
+  int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
+  int ncv[WL_MAX_LOCS], at[WL_MAX_LOCS], th, i, l, off;
+  long total = 1;
+  if (x->res->nstates == 0)
+    return 0;
+  off = x->res->lay.regoff[t->nthreads];
+  wl__xp_state_regs(x, E, vals);
+  memset(ncv, 0, sizeof ncv);
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
+    for (i = 0; i < tr->nev; i++) {
+      int k;
+      if (ev[i].type != EV_W)
+        continue;
+      l = ev[i].loc;
+      for (k = 0; k < ncv[l] && cv[l][k] != ev[i].val; k++)
+        ;
+      if (k < ncv[l])
+        continue;
+      if (k == KNOWN_VALS)
+        return 0;
+      cv[l][ncv[l]++] = ev[i].val;
+    }
+  }
+  for (l = 0; l < t->nlocs; l++) {
+    at[l] = 0;
+    if (ncv[l] == 0) {
+      cv[l][0] = t->locinit[l];
+      ncv[l] = 1;
+    }
+    vals[off + l] = cv[l][0];
+    if ((total *= ncv[l]) > 256)
+      return 0;
+  }
+  for (;;) { /* every tuple of final values, as an odometer */
+    if (state_find(x->res, vals) < 0)
+      return 0;
+    for (l = 0; l < t->nlocs && ++at[l] == ncv[l]; l++) {
+      at[l] = 0;
+      vals[off + l] = cv[l][0];
+    }
+    if (l == t->nlocs)
+      return 1;
+    vals[off + l] = cv[l][at[l]];
+  }
+}
+
+int wl__xp_record_state(xp *x, exe *E) {
+  wl_result *r = x->res;
+  const wl_litmus *t = x->t;
+  int64_t vals[NVALS];
+  int64_t *regp[WL_MAX_THREADS];
+  int th, i, l, sat;
+  size_t k;
+  wl_state *st;
+  wl__xp_state_regs(x, E, vals);
+  for (th = 0; th < t->nthreads; th++)
+    regp[th] = vals + r->lay.regoff[th];
+  for (l = 0; l < t->nlocs; l++) {
+    int64_t v = t->locinit[l];
+    if (E->initloc[l] >= 0 && E->nwl[l] > 0)
+      v = E->ev[E->wl[l][E->nwl[l] - 1]].val;
+    vals[r->lay.regoff[t->nthreads] + l] = v;
+  }
+  sat = t->has_cond ? wl__cond_eval(t, t->cond_root, regp,
+                                    vals + r->lay.regoff[t->nthreads])
+                    : 1;
+  if (sat)
+    r->pos++;
+  else
+    r->neg++;
+  if (r->hcap == 0 || (r->nstates + 1) * 2 > r->hcap)
+    if (res_grow_hash(x, r) != 0)
+      return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+  k = hash_vals(vals, r->lay.nvals) & (r->hcap - 1);
+  while (r->htab[k]) {
+    st = &r->states[r->htab[k] - 1];
+    if (memcmp(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]) == 0) {
+      st->count++;
+      return 0;
+    }
+    k = (k + 1) & (r->hcap - 1);
+  }
+  if (r->nstates == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 16;
+    wl_state *p =
+        wl__realloc(x->ctx, r->states, r->cap * sizeof *p, cap * sizeof *p);
+    if (p == NULL)
+      return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+    r->states = p;
+    r->cap = cap;
+  }
+  st = &r->states[r->nstates];
+  memset(st, 0, sizeof *st);
+  st->vals = wl__alloc(x->ctx, (size_t)r->lay.nvals * sizeof vals[0]);
+  st->wit = wl__alloc(x->ctx, (size_t)E->n * sizeof *st->wit);
+  if (st->vals == NULL || st->wit == NULL) {
+    wl__free(x->ctx, st->vals, (size_t)r->lay.nvals * sizeof vals[0]);
+    wl__free(x->ctx, st->wit, (size_t)E->n * sizeof *st->wit);
+    return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+  }
+  memcpy(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]);
+  st->sat = sat;
+  st->count = 1;
+  st->nwit = E->n;
+  for (i = 0; i < E->n; i++) {
+    wl_wit_ev *w = &st->wit[i];
+    const wl_ev *e = &E->ev[i];
+    w->thread = E->thread[i];
+    w->type = e->type;
+    w->sem = e->sem;
+    w->scope = e->scope;
+    w->rmw = e->rmw;
+    w->bar_kind = e->bar_kind;
+    w->loc = e->loc;
+    w->val = e->type == EV_B ? e->bar_id : e->val;
+    w->line = e->line;
+    w->rf = (int16_t)(e->type == EV_R ? E->rf[i] : -1);
+    w->co = -1;
+    w->sc = -1;
+    w->phase = E->phase[i];
+  }
+  for (l = 0; l < t->nlocs; l++)
+    for (i = 0; i < E->nwl[l]; i++)
+      st->wit[E->wl[l][i]].co = (int16_t)i;
+  for (i = 0; i < E->nscf; i++)
+    st->wit[E->scf[E->scorder[i]]].sc = (int16_t)i;
+  r->htab[k] = r->nstates + 1; /* k: the free slot the probe ended on */
+  r->nstates++;
+  return 0;
+}
+
+void wl_result_free(wl_result *r) {
+  size_t i;
+  if (r == NULL)
+    return;
+  for (i = 0; i < r->nstates; i++) {
+    wl__free(r->ctx, r->states[i].vals, (size_t)r->lay.nvals * sizeof(int64_t));
+    wl__free(r->ctx, r->states[i].wit,
+             (size_t)r->states[i].nwit * sizeof(wl_wit_ev));
+  }
+  wl__strfree(r->ctx, r->cond_override);
+  wl__strfree(r->ctx, r->why);
+  wl__free(r->ctx, r->states, r->cap * sizeof *r->states);
+  wl__free(r->ctx, r->htab, r->hcap * sizeof *r->htab);
+  wl__free(r->ctx, r, sizeof *r);
+}
+
+/* The verdict of the condition over the states found. */
+void wl__xp_set_verdict(wl_result *r) {
+  size_t s;
+  int any = 0, all = 1;
+  for (s = 0; s < r->nstates; s++) {
+    if (r->states[s].sat)
+      any = 1;
+    else
+      all = 0;
+  }
+  switch (r->cond_kind) {
+  case WL_COND_EXISTS:
+    r->verdict = any;
+    break;
+  case WL_COND_NOTEXISTS:
+    r->verdict = !any;
+    break;
+  default:
+    r->verdict = all;
+    break;
+  }
+}
+
+int wl_result_verdict(const wl_result *r) { return r->verdict; }
+wl_cond_kind wl_result_cond_kind(const wl_result *r) {
+  return (wl_cond_kind)r->cond_kind;
+}
+size_t wl_result_nstates(const wl_result *r) { return r->nstates; }
+uint64_t wl_result_positive(const wl_result *r) { return r->pos; }
+uint64_t wl_result_negative(const wl_result *r) { return r->neg; }
+int wl_result_bound_hit(const wl_result *r) { return r->bound_hit; }
+uint64_t wl_result_traces_cut(const wl_result *r) { return r->traces_cut; }
+
+int wl_result_partial(const wl_result *r, const char **why) {
+  if (why != NULL)
+    *why = r != NULL && r->why != NULL ? r->why : "";
+  return r != NULL ? r->partial : 0;
+}
+
+/* ---------------- results as values ---------------- */
+
+int wl_result_nvars(const wl_result *r) { return r ? r->lay.nvals : 0; }
+
+int wl_result_var_thread(const wl_result *r, int var) {
+  return r == NULL ? -1 : wl__layout_thread(&r->lay, r->t, var);
+}
+
+const char *wl_result_var_name(const wl_result *r, int var) {
+  return r == NULL ? NULL : wl__layout_name(&r->lay, r->t, var);
+}
+
+int64_t wl_result_value(const wl_result *r, size_t state, int var) {
+  if (r == NULL || state >= r->nstates || var < 0 || var >= r->lay.nvals)
+    return 0;
+  return r->states[state].vals[var];
+}
+
+int wl_result_state_sat(const wl_result *r, size_t state) {
+  return r != NULL && state < r->nstates ? r->states[state].sat : 0;
+}
+
+uint64_t wl_result_state_count(const wl_result *r, size_t state) {
+  return r != NULL && state < r->nstates ? r->states[state].count : 0;
+}
+
+int wl_result_witness_nevents(const wl_result *r, size_t state) {
+  return r != NULL && state < r->nstates ? r->states[state].nwit : 0;
+}
+
+int wl_result_witness_event(const wl_result *r, size_t state, int i,
+                            wl_event_info *out) {
+  const wl_wit_ev *e;
+  static const char kinds[] = {'R', 'W', 'F', 'B'};
+  if (r == NULL || out == NULL || state >= r->nstates || i < 0 ||
+      i >= r->states[state].nwit)
+    return WL_EINVAL;
+  e = &r->states[state].wit[i];
+  memset(out, 0, sizeof *out);
+  out->thread = e->thread;
+  out->kind = kinds[e->type & 3];
+  out->loc = (e->type == EV_R || e->type == EV_W) ? e->loc : -1;
+  out->value = e->val;
+  out->sem = e->sem;
+  out->scope = e->scope;
+  out->line = e->line;
+  out->rmw = e->rmw;
+  out->rf = e->type == EV_R ? e->rf : -1;
+  out->co = e->type == EV_W ? e->co : -1;
+  out->sc = e->sc;
+  out->phase = e->type == EV_B ? e->phase : -1;
+  return 0;
+}
+
+int wl_result_set_sat(wl_result *r, size_t state, int sat) {
+  if (r == NULL || state >= r->nstates)
+    return WL_EINVAL;
+  r->states[state].sat = sat != 0;
+  return 0;
+}
+
+int wl_result_set_condition(wl_result *r, int kind, const char *text) {
+  size_t s;
+  int any = 0, all = 1;
+  char *c = NULL;
+  if (r == NULL || kind < WL_COND_EXISTS || kind > WL_COND_FORALL)
+    return WL_EINVAL;
+  if (text != NULL && (c = wl__strndup(r->ctx, text, strlen(text))) == NULL)
+    return wl__err(r->ctx, WL_ENOMEM, "out of memory");
+  wl__strfree(r->ctx, r->cond_override);
+  r->cond_override = c;
+  r->cond_kind = kind;
+  r->has_cond = 1;
+  r->pos = r->neg = 0;
+  for (s = 0; s < r->nstates; s++) {
+    if (r->states[s].sat) {
+      any = 1;
+      r->pos += r->states[s].count;
+    } else {
+      all = 0;
+      r->neg += r->states[s].count;
+    }
+  }
+  r->verdict = kind == WL_COND_EXISTS      ? any
+               : kind == WL_COND_NOTEXISTS ? !any
+                                           : all;
+  return 0;
+}
+

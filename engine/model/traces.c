@@ -1,0 +1,925 @@
+/* traces.c -- each thread's traces (issue 1 of the explorer).  A thread's
+ * program is run with a load-value oracle: a load (or the read of an
+ * RMW) may return any value of its location's domain, so a thread yields
+ * one trace per choice of values.  Domains start at the initial values
+ * and grow to a fixpoint over the values written by combinations of
+ * traces whose every read is matched by a write of the same combination
+ * (explore.c drives the fixpoint).  Loops are unrolled up to a bound;
+ * spin-loop iterations that change nothing are stutters.  Callback
+ * threads are re-run with each choice of loaded values. */
+#include <stdio.h>
+#include <string.h>
+
+#include "explore.h"
+
+int wl__xp_dom_has(const vdom *d, int64_t v) {
+  int lo = 0, hi = d->n;
+  while (lo < hi) {
+    int m = (lo + hi) / 2;
+    if (d->v[m] == v)
+      return 1;
+    if (d->v[m] < v)
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  return 0;
+}
+
+/* Where event e of thread th comes from, for the limit errors:
+ * "file:line:col" of its instruction, "file:line" for a callback
+ * thread's event, the test's file (or name) when neither is known. */
+const char *wl__xp_ev_place(const xp *x, int th, const wl_ev *e, char *buf,
+                            size_t n) {
+  const wl_litmus *t = x->t;
+  const char *f = t->filename ? t->filename : t->name;
+  const wl_thread *w = th >= 0 && th < t->nthreads ? &t->threads[th] : NULL;
+  if (e != NULL && w != NULL && e->insn >= 0 && e->insn < w->ninsns &&
+      w->insns[e->insn].line > 0)
+    snprintf(buf, n, "%s:%d:%d", f, w->insns[e->insn].line,
+             w->insns[e->insn].col);
+  else if (e != NULL && e->line > 0)
+    snprintf(buf, n, "%s:%d", f, e->line);
+  else if (w != NULL && w->line > 0)
+    snprintf(buf, n, "%s:%d", f, w->line);
+  else
+    snprintf(buf, n, "%s", f);
+  return buf;
+}
+
+/* Inserts v keeping the domain sorted; 1 if added, 0 if present, <0 on
+ * error.  at (thread th) is the write that brings v, NULL for an initial
+ * value: the limit's message names its place. */
+int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc, int th,
+                   const wl_ev *at) {
+  int i;
+  char where[300];
+  if (wl__xp_dom_has(d, v))
+    return 0;
+  if (d->n >= WL_MAX_VALUES)
+    return x->err =
+               wl__err(x->ctx, WL_ELIMIT,
+                       "%s: location '%s' can hold more than %d values; the "
+                       "explorer needs a finite value domain (bound the loops "
+                       "that compute stored values)",
+                       wl__xp_ev_place(x, th, at, where, sizeof where),
+                       x->t->locnames[loc], WL_MAX_VALUES);
+  if (d->n == d->cap) {
+    int cap = d->cap ? d->cap * 2 : 8;
+    int64_t *p = wl__realloc(x->ctx, d->v, (size_t)d->cap * sizeof *p,
+                             (size_t)cap * sizeof *p);
+    if (p == NULL)
+      return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+    d->v = p;
+    d->cap = cap;
+  }
+  for (i = d->n; i > 0 && d->v[i - 1] > v; i--)
+    d->v[i] = d->v[i - 1];
+  d->v[i] = v;
+  d->n++;
+  return 1;
+}
+
+/* ---------------------------------------------------------------- */
+/* 1. Traces                                                         */
+
+typedef struct snap {
+  int pc, nwrites;
+  int64_t regs[WL_MAX_REGS];
+} snap;
+
+typedef struct tgen {
+  xp *x;
+  int th;
+  const wl_thread *thr;
+  wl_ev ev[WL_MAX_TEV];
+  int nev, nwrites;
+  int64_t regs[WL_MAX_REGS];
+  uint64_t taint[WL_MAX_REGS];
+  uint64_t ctrl;
+  int backs[4096]; /* times each backward branch was taken */
+  /* registers and taints at each load, restored before the load's next
+   * value is tried (the rest of the trace changes more than its dst) */
+  int64_t sregs[WL_MAX_TEV + 1][WL_MAX_REGS];
+  uint64_t staint[WL_MAX_TEV + 1][WL_MAX_REGS];
+  snap *snaps;
+  int nsnaps, snapcap;
+  int last_bar; /* event index of a barrier with nothing after it */
+  /* callback threads: replayed load choices */
+  int ch[WL_MAX_TEV], nchoice[WL_MAX_TEV], chloc[WL_MAX_TEV], nch, depth;
+  int reads_of[WL_MAX_LOCS];
+  int cut;
+} tgen;
+
+static uint64_t op_taint(const tgen *g, const wl_operand *o) {
+  return o->is_reg ? g->taint[o->reg] : 0;
+}
+
+static int64_t op_val(const tgen *g, const wl_operand *o) {
+  return o->is_reg ? g->regs[o->reg] : o->imm;
+}
+
+static void emit_trace(tgen *g, int cut) {
+  xp *x = g->x;
+  tpool *p = &x->pool[g->th];
+  wl_trace *tr;
+  int i;
+  if (x->err)
+    return;
+  if (p->traces.n >= WL_MAX_TRACES) {
+    char where[300];
+    x->err = wl__err(x->ctx, WL_ELIMIT,
+                     "%s: thread %s has more than %d traces; lower --unroll "
+                     "or simplify the test",
+                     wl__xp_ev_place(x, g->th,
+                                     g->nev ? &g->ev[g->nev - 1] : NULL,
+                                     where, sizeof where),
+                     g->thr->name, WL_MAX_TRACES);
+    return;
+  }
+  tr = wl__vec_push(x->ctx, &p->traces);
+  if (tr == NULL) {
+    x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+    return;
+  }
+  tr->ev0 = p->ev.n;
+  tr->nev = g->nev;
+  tr->reg0 = p->regs.n;
+  tr->nregs = g->thr->nregs;
+  tr->cut = (uint8_t)cut;
+  tr->ch0 = p->ch.n;
+  tr->nch = g->nch;
+  for (i = 0; i < g->nch; i++) {
+    int *c = wl__vec_push(x->ctx, &p->ch);
+    if (c == NULL) {
+      x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+      return;
+    }
+    *c = g->ch[i];
+  }
+  for (i = 0; i < g->nev; i++) {
+    wl_ev *e = wl__vec_push(x->ctx, &p->ev);
+    if (e == NULL) {
+      x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+      return;
+    }
+    *e = g->ev[i];
+    if (e->type == EV_B)
+      e->bar_tail = (uint8_t)(i == g->last_bar && cut == 0);
+  }
+  for (i = 0; i < g->thr->nregs; i++) {
+    int64_t *r = wl__vec_push(x->ctx, &p->regs);
+    if (r == NULL) {
+      x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+      return;
+    }
+    *r = g->regs[i];
+  }
+  if (cut == 1)
+    x->res->traces_cut++;
+}
+
+static int push_ev(tgen *g, const wl_insn *in, int type) {
+  wl_ev *e;
+  if (g->nev >= WL_MAX_TEV) {
+    g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
+                        "%s:%d:%d: thread %s executes more than %d memory "
+                        "events in one trace; lower --unroll",
+                        g->x->t->filename ? g->x->t->filename : g->x->t->name,
+                        in->line, in->col, g->thr->name, WL_MAX_TEV);
+    return -1;
+  }
+  e = &g->ev[g->nev];
+  memset(e, 0, sizeof *e);
+  e->type = (uint8_t)type;
+  e->loc = (int16_t)in->loc; /* physical; the alias named is in vloc */
+  e->vloc = (int16_t)wl__insn_vloc(g->x->t, in);
+  e->proxy = in->proxy;
+  e->alias = in->op == OP_FENCE && in->pfence == PFENCE_ALIAS;
+  e->insn = (int)(in - g->thr->insns);
+  e->line = in->line;
+  e->deps = g->ctrl;
+  e->cdeps = g->ctrl;
+  return g->nev++;
+}
+
+static void run_from(tgen *g, int pc);
+
+/* Whether the registers live at pc have the values they had in s.  A
+ * register that every path from pc overwrites before reading it (the
+ * destination of a spin loop's load) cannot tell two visits apart, so
+ * an iteration that only re-read such registers is a stutter too. */
+static int same_live(const tgen *g, const snap *s, int pc) {
+  uint64_t live = g->x->live[pc];
+  while (live) {
+    int r = __builtin_ctzll(live);
+    live &= live - 1;
+    if (r < g->thr->nregs && s->regs[r] != g->regs[r])
+      return 0;
+  }
+  return 1;
+}
+
+/* Backward liveness over the thread's instructions: at the end of the
+ * program every register is live (it is part of the final state). */
+static void live_regs(xp *x, const wl_thread *thr) {
+  int changed = 1, pc;
+  uint64_t all = thr->nregs >= 64 ? ~0ull : (1ull << thr->nregs) - 1;
+  memset(x->live, 0, (size_t)thr->ninsns * sizeof x->live[0]);
+  while (changed) {
+    changed = 0;
+    for (pc = thr->ninsns - 1; pc >= 0; pc--) {
+      const wl_insn *in = &thr->insns[pc];
+      uint64_t out = 0, use = 0, def = 0, v;
+      int fall = in->op != OP_GOTO;
+      if (fall)
+        out |= pc + 1 < thr->ninsns ? x->live[pc + 1] : all;
+      if (in->op == OP_BRANCH || in->op == OP_GOTO)
+        out |= in->target < thr->ninsns ? x->live[in->target] : all;
+      if (in->a.is_reg)
+        use |= 1ull << in->a.reg;
+      if (in->b.is_reg)
+        use |= 1ull << in->b.reg;
+      if (in->dst >= 0 && (in->op == OP_MOV || in->op == OP_ALU ||
+                           in->op == OP_LD || in->op == OP_ATOM))
+        def = 1ull << in->dst;
+      v = use | (out & ~def);
+      if (v != x->live[pc]) {
+        x->live[pc] = v;
+        changed = 1;
+      }
+    }
+  }
+}
+
+/* Jumps to target; handles loops: a backward jump that returns to a loop
+ * head in a state already seen there, with no write or barrier since, is
+ * a stutter (a spin-loop iteration that changed nothing): the trace is
+ * dropped, since removing the iteration's reads and fences gives an
+ * execution with the same final state that is consistent whenever this
+ * one is (all axioms are monotone under removing such events). */
+static void jump(tgen *g, int pc, int target) {
+  if (target <= pc) {
+    int i;
+    for (i = 0; i < g->nsnaps; i++) {
+      const snap *s = &g->snaps[i];
+      if (s->pc == target && s->nwrites == g->nwrites &&
+          same_live(g, s, target)) {
+        /* stutter: kept only as a prefix that writes values (the
+         * domain fixpoint needs the writes of spinning threads) */
+        emit_trace(g, 2);
+        return;
+      }
+    }
+    if (g->backs[pc] >= g->x->unroll) {
+      emit_trace(g, 1);
+      return;
+    }
+    g->backs[pc]++;
+    run_from(g, target);
+    g->backs[pc]--;
+    return;
+  }
+  run_from(g, target);
+}
+
+static void run_from(tgen *g, int pc) {
+  xp *x = g->x;
+  const wl_thread *thr = g->thr;
+  int pushed_snap = 0;
+  if (x->err)
+    return;
+  if (wl__xp_stop(x))
+    return;
+  if (pc < thr->ninsns && x->loophead[pc]) {
+    snap *s;
+    if (g->nsnaps == g->snapcap) {
+      int cap = g->snapcap ? g->snapcap * 2 : 8;
+      snap *q = wl__realloc(x->ctx, g->snaps, (size_t)g->snapcap * sizeof *q,
+                            (size_t)cap * sizeof *q);
+      if (q == NULL) {
+        x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+        return;
+      }
+      g->snaps = q;
+      g->snapcap = cap;
+    }
+    s = &g->snaps[g->nsnaps++];
+    s->pc = pc;
+    s->nwrites = g->nwrites;
+    memcpy(s->regs, g->regs, sizeof g->regs);
+    pushed_snap = 1;
+  }
+  while (pc < thr->ninsns && !x->err) {
+    const wl_insn *in = &thr->insns[pc];
+    switch (in->op) {
+    case OP_NOP:
+      pc++;
+      continue;
+    case OP_MOV:
+      g->regs[in->dst] = op_val(g, &in->a);
+      g->taint[in->dst] = op_taint(g, &in->a);
+      g->last_bar = -1;
+      pc++;
+      continue;
+    case OP_ALU:
+      g->regs[in->dst] =
+          wl__aop_apply(in->aop, op_val(g, &in->a), op_val(g, &in->b), 0);
+      g->taint[in->dst] = op_taint(g, &in->a) | op_taint(g, &in->b);
+      g->last_bar = -1;
+      pc++;
+      continue;
+    case OP_ST: {
+      int e = push_ev(g, in, EV_W);
+      if (e < 0)
+        return;
+      g->ev[e].sem = in->sem;
+      g->ev[e].scope = in->scope;
+      g->ev[e].val = op_val(g, &in->a);
+      g->ev[e].deps |= op_taint(g, &in->a);
+      g->ev[e].ddeps |= op_taint(g, &in->a);
+      g->nwrites++;
+      g->last_bar = -1;
+      pc++;
+      continue;
+    }
+    case OP_FENCE: {
+      int e = push_ev(g, in, EV_F);
+      if (e < 0)
+        return;
+      g->ev[e].sem = in->sem;
+      g->ev[e].scope = in->scope;
+      g->last_bar = -1;
+      pc++;
+      continue;
+    }
+    case OP_BAR: {
+      int e = push_ev(g, in, EV_B);
+      if (e < 0)
+        return;
+      g->ev[e].sem = SEM_ACQ_REL;
+      g->ev[e].scope = SCOPE_CTA;
+      g->ev[e].bar_kind = in->bar_kind;
+      g->ev[e].bar_ns = in->bar_ns;
+      g->ev[e].has_count = in->has_count;
+      g->ev[e].bar_id =
+          in->bar_ns == BARNS_INSTANCE ? in->bar_inst : op_val(g, &in->a);
+      g->ev[e].bar_count = in->has_count ? op_val(g, &in->b) : 0;
+      g->ev[e].deps |= op_taint(g, &in->a) | op_taint(g, &in->b);
+      g->ev[e].ddeps |= op_taint(g, &in->a) | op_taint(g, &in->b);
+      g->nwrites++; /* barriers end stutter detection too */
+      g->last_bar = e;
+      pc++;
+      continue;
+    }
+    case OP_BRANCH: {
+      int taken =
+          wl__cond_holds(in->cond, op_val(g, &in->a), op_val(g, &in->b));
+      uint64_t saved = g->ctrl;
+      g->ctrl |= op_taint(g, &in->a) | op_taint(g, &in->b);
+      if (taken)
+        jump(g, pc, in->target);
+      else
+        run_from(g, pc + 1);
+      g->ctrl = saved;
+      goto out;
+    }
+    case OP_GOTO:
+      jump(g, pc, in->target);
+      goto out;
+    case OP_LD:
+    case OP_ATOM:
+    case OP_RED: {
+      /* Branch on every value of the location's domain. */
+      const vdom *d = &x->dom[in->loc];
+      int k, saved_nev = g->nev, saved_nw = g->nwrites, saved_lb = g->last_bar;
+      int dst = in->op == OP_RED ? -1 : in->dst;
+      int64_t saved_reg = dst >= 0 ? g->regs[dst] : 0;
+      uint64_t saved_taint = dst >= 0 ? g->taint[dst] : 0;
+      size_t nr = (size_t)thr->nregs;
+      memcpy(g->sregs[saved_nev], g->regs, nr * sizeof g->regs[0]);
+      memcpy(g->staint[saved_nev], g->taint, nr * sizeof g->taint[0]);
+      for (k = 0; k < d->n && !x->err; k++) {
+        int64_t v = d->v[k];
+        int r = push_ev(g, in, EV_R), w;
+        if (r < 0)
+          return;
+        g->ev[r].val = v;
+        g->ev[r].scope = in->scope;
+        if (in->op == OP_LD) {
+          g->ev[r].sem = in->sem;
+        } else {
+          /* atom.acq_rel: acquire read, release write; atom.acquire:
+           * acquire read; atom.release: release write. */
+          g->ev[r].sem = (in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL)
+                             ? SEM_ACQUIRE
+                             : SEM_RELAXED;
+          if (!(in->aop == AOP_CAS && v != op_val(g, &in->a))) {
+            g->ev[r].rmw = 1;
+            if ((w = push_ev(g, in, EV_W)) < 0)
+              return;
+            g->ev[w].rmw = 1;
+            g->ev[w].scope = in->scope;
+            g->ev[w].sem = (in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL)
+                               ? SEM_RELEASE
+                               : SEM_RELAXED;
+            g->ev[w].val = wl__aop_typed(x->t->loctype[in->loc], in->aop, v,
+                                         op_val(g, &in->a), op_val(g, &in->b));
+            g->ev[w].deps |=
+                op_taint(g, &in->a) | op_taint(g, &in->b) | (1ull << r);
+            g->ev[w].ddeps |= op_taint(g, &in->a) | op_taint(g, &in->b);
+            if (in->aop == AOP_CAS)
+              g->ev[w].cdeps |= 1ull << r;
+            else if (in->aop != AOP_EXCH)
+              g->ev[w].ddeps |= 1ull << r;
+            g->nwrites++;
+          }
+        }
+        if (dst >= 0) {
+          g->regs[dst] = v;
+          g->taint[dst] = 1ull << r;
+        }
+        g->last_bar = -1;
+        run_from(g, pc + 1);
+        g->nev = saved_nev;
+        g->nwrites = saved_nw;
+        g->last_bar = saved_lb;
+        memcpy(g->regs, g->sregs[saved_nev], nr * sizeof g->regs[0]);
+        memcpy(g->taint, g->staint[saved_nev], nr * sizeof g->taint[0]);
+        if (dst >= 0) {
+          g->regs[dst] = saved_reg;
+          g->taint[dst] = saved_taint;
+        }
+      }
+      goto out;
+    }
+    default:
+      pc++;
+      continue;
+    }
+  }
+  if (pc >= thr->ninsns)
+    emit_trace(g, 0);
+out:
+  if (pushed_snap)
+    g->nsnaps--;
+}
+
+/* ---------------- callback threads ---------------- */
+
+/* The explorer's side of the callback interface (program/thread.h): the
+ * wl_tb a callback reports through sits in an xtb beside its trace
+ * generator.  Arguments arrive checked by the wl_tb_* wrappers. */
+typedef struct xtb {
+  wl_tb tb;
+  tgen *g;
+} xtb;
+
+static tgen *tb_gen(wl_tb *tb) { return WL__TB_OWNER(tb, xtb, tb)->g; }
+
+/* A load-like choice for callback threads: replays the recorded choice
+ * at this depth or starts a new one (stateless model checking). */
+static int tb_choose(tgen *g, int loc, int64_t *value) {
+  const vdom *d = &g->x->dom[loc];
+  int k = g->nch;
+  if (k >= WL_MAX_TEV)
+    return WL_ELIMIT;
+  if (k < g->depth) {
+    if (g->nchoice[k] != d->n || g->chloc[k] != loc) {
+      g->x->err = wl__err(g->x->ctx, WL_EINVAL,
+                          "thread %s is not deterministic: a rerun with "
+                          "the same loaded values loaded something else",
+                          g->thr->name);
+      return WL_EINVAL;
+    }
+  } else {
+    g->ch[k] = 0;
+    g->nchoice[k] = d->n;
+    g->chloc[k] = loc;
+    g->depth = k + 1;
+  }
+  *value = d->v[g->ch[k]];
+  g->nch++;
+  return 0;
+}
+
+static int tb_room(tgen *g, int nev) {
+  if (g->x->err)
+    return g->x->err;
+  if (g->nev + nev > WL_MAX_TEV) {
+    g->cut = 1;
+    return WL_ELIMIT;
+  }
+  return 0;
+}
+
+static wl_ev *tb_push(tgen *g, int type, int loc, int line) {
+  wl_ev *e = &g->ev[g->nev++];
+  memset(e, 0, sizeof *e);
+  e->type = (uint8_t)type;
+  e->loc = (int16_t)loc;
+  e->vloc = (int16_t)loc;
+  e->line = line;
+  e->insn = -1;
+  g->last_bar = -1;
+  return e;
+}
+
+/* The loop bound of callback threads: each location is read at most
+ * unroll+1 times in one trace. */
+static int tb_bound(tgen *g, int loc) {
+  if (++g->reads_of[loc] > g->x->unroll + 1) {
+    g->cut = 1;
+    return WL_ELIMIT;
+  }
+  return 0;
+}
+
+static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
+                   int64_t *value) {
+  tgen *g = tb_gen(tb);
+  wl_ev *e;
+  int64_t v;
+  int r;
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 1)) != 0)
+    return r;
+  if ((r = tb_choose(g, loc, &v)) != 0)
+    return r;
+  e = tb_push(g, EV_R, loc, line);
+  e->sem = (uint8_t)sem;
+  e->scope = (uint8_t)scope;
+  e->val = v;
+  if (value != NULL)
+    *value = v;
+  return 0;
+}
+
+/* An await: one read whose value is chosen among the values of the
+ * domain that satisfy the condition.  The loop it stands for has no
+ * side effects, so its failed iterations are stutters (see jump()): a
+ * thread for which no value passes waits forever, and its trace is kept
+ * only as a stutter prefix. */
+static int tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
+                    int64_t operand, int line, int64_t *value) {
+  tgen *g = tb_gen(tb);
+  const vdom *d = &g->x->dom[loc];
+  int k = g->nch, i, m = 0, r;
+  wl_ev *e;
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 1)) != 0)
+    return r;
+  for (i = 0; i < d->n; i++)
+    m += wl__cond_holds(cmp, d->v[i], operand);
+  if (m == 0) {
+    g->cut = 2;
+    return WL_ELIMIT;
+  }
+  if (k >= WL_MAX_TEV)
+    return WL_ELIMIT;
+  if (k < g->depth) {
+    if (g->nchoice[k] != m || g->chloc[k] != loc) {
+      g->x->err = wl__err(g->x->ctx, WL_EINVAL,
+                          "thread %s is not deterministic: a rerun with "
+                          "the same loaded values loaded something else",
+                          g->thr->name);
+      return WL_EINVAL;
+    }
+  } else {
+    g->ch[k] = 0;
+    g->nchoice[k] = m;
+    g->chloc[k] = loc;
+    g->depth = k + 1;
+  }
+  for (i = 0, m = -1; i < d->n; i++)
+    if (wl__cond_holds(cmp, d->v[i], operand) && ++m == g->ch[k])
+      break;
+  g->nch++;
+  e = tb_push(g, EV_R, loc, line);
+  e->sem = (uint8_t)sem;
+  e->scope = (uint8_t)scope;
+  e->val = d->v[i];
+  if (value != NULL)
+    *value = d->v[i];
+  return 0;
+}
+
+static int tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
+                    int line) {
+  tgen *g = tb_gen(tb);
+  wl_ev *e;
+  int r;
+  if ((r = tb_room(g, 1)) != 0)
+    return r;
+  e = tb_push(g, EV_W, loc, line);
+  e->sem = (uint8_t)sem;
+  e->scope = (uint8_t)scope;
+  e->val = value;
+  g->nwrites++;
+  return 0;
+}
+
+static int tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
+                     int scope, int line, int64_t *old) {
+  tgen *g = tb_gen(tb);
+  wl_ev *e;
+  int64_t v;
+  int r;
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 2)) != 0)
+    return r;
+  if ((r = tb_choose(g, loc, &v)) != 0)
+    return r;
+  e = tb_push(g, EV_R, loc, line);
+  e->scope = (uint8_t)scope;
+  e->val = v;
+  e->sem = (sem == WL_SEM_ACQUIRE || sem == WL_SEM_ACQ_REL) ? SEM_ACQUIRE
+                                                            : SEM_RELAXED;
+  if (!(op == WL_OP_CAS && v != a)) {
+    wl_ev *w;
+    e->rmw = 1;
+    w = tb_push(g, EV_W, loc, line);
+    w->rmw = 1;
+    w->scope = (uint8_t)scope;
+    w->sem = (sem == WL_SEM_RELEASE || sem == WL_SEM_ACQ_REL) ? SEM_RELEASE
+                                                              : SEM_RELAXED;
+    w->val = wl__aop_typed(g->x->t->loctype[loc], op, v, a, b);
+    g->nwrites++;
+  }
+  if (old != NULL)
+    *old = v;
+  return 0;
+}
+
+static int tb_fence(wl_tb *tb, int sem, int scope, int line) {
+  tgen *g = tb_gen(tb);
+  wl_ev *e;
+  int r;
+  if ((r = tb_room(g, 1)) != 0)
+    return r;
+  e = tb_push(g, EV_F, -1, line);
+  e->sem = (uint8_t)sem;
+  e->scope = (uint8_t)scope;
+  return 0;
+}
+
+static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
+                      int line) {
+  tgen *g = tb_gen(tb);
+  wl_ev *e;
+  int r;
+  if ((r = tb_room(g, 1)) != 0)
+    return r;
+  e = tb_push(g, EV_B, -1, line);
+  e->sem = SEM_ACQ_REL;
+  e->scope = SCOPE_CTA;
+  e->bar_kind = (uint8_t)kind;
+  e->bar_ns = BARNS_PTX;
+  e->bar_id = id;
+  e->has_count = count > 0;
+  e->bar_count = count;
+  g->nwrites++;
+  g->last_bar = g->nev - 1;
+  return 0;
+}
+
+static int tb_result(wl_tb *tb, const char *name, int type, int64_t value) {
+  tgen *g = tb_gen(tb);
+  int r, was;
+  /* the callback's results are the thread's registers: the test grows
+   * them while it is explored */
+  r = wl__thread_result(g->x->ctx, (wl_thread *)g->thr, name, type, &was);
+  if (r == -3)
+    return wl__result_type_err(g->x->ctx, g->thr->name, name, was, type);
+  if (r == -2)
+    return g->x->err = wl__err(g->x->ctx, WL_ENOMEM, "out of memory");
+  if (r < 0) {
+    char where[300];
+    return wl__err(g->x->ctx, WL_ELIMIT, "%s: thread %s: more than %d results",
+                   wl__xp_ev_place(g->x, g->th,
+                                   g->nev ? &g->ev[g->nev - 1] : NULL, where,
+                                   sizeof where),
+                   g->thr->name, WL_MAX_REGS);
+  }
+  g->regs[r] = value;
+  return 0;
+}
+
+static int tb_thread(const wl_tb *tb) {
+  return WL__TB_OWNER_C(tb, xtb, tb)->g->th;
+}
+
+/* Not sticky: the callback may go on, and fails the exploration only by
+ * returning the code. */
+static int tb_fail(wl_tb *tb, int err, const char *msg) {
+  wl__err(tb_gen(tb)->x->ctx, err, "%s", msg ? msg : wl_strerror(err));
+  return err;
+}
+
+static const wl__tb_ops tb_ops = {
+    .load = tb_load,
+    .store = tb_store,
+    .await = tb_await,
+    .atomic = tb_atomic,
+    .fence = tb_fence,
+    .barrier = tb_barrier,
+    .result = tb_result,
+    .thread = tb_thread,
+    .fail = tb_fail,
+};
+
+/* Dependencies of callback traces, found semantically: for a load L of
+ * trace T, take the trace T' that differs from T only in L's value (and
+ * agrees on later choices as far as possible); the first event where T'
+ * differs in kind, location or semantics starts a control dependency
+ * (every later event depends on L); an event that differs only in the
+ * value it writes has a data dependency on L. */
+static void callback_deps(xp *x, int th) {
+  tpool *p = &x->pool[th];
+  size_t k, m;
+  for (k = 0; k < p->traces.n; k++) {
+    wl_trace *tr = WL_VEC_PTR(&p->traces, wl_trace, k);
+    wl_ev *ev = WL_VEC_PTR(&p->ev, wl_ev, tr->ev0);
+    const int *ch = WL_VEC_PTR(&p->ch, int, tr->ch0);
+    int ci = 0, i;
+    for (i = 0; i < tr->nev; i++) {
+      int c;
+      if (ev[i].type != EV_R)
+        continue;
+      c = ci++;
+      for (m = 0; m < p->traces.n; m++) {
+        const wl_trace *o = WL_VEC_PTR(&p->traces, wl_trace, m);
+        const int *och = WL_VEC_PTR(&p->ch, int, o->ch0);
+        const wl_ev *oe;
+        int j, jo, same = 1, oc;
+        if (m == k || o->nch <= c || och[c] == ch[c])
+          continue;
+        for (j = 0; j < c && same; j++)
+          same = och[j] == ch[j];
+        if (!same)
+          continue;
+        /* later choices: compare events while the choices agree.  The
+         * two traces are walked side by side; an RMW's read that writes
+         * in one trace and not in the other (a cas whose comparison
+         * came out otherwise) is the same event, and only its write
+         * depends on L -- the events after it do not shift. */
+        oe = WL_VEC_PTR(&p->ev, wl_ev, o->ev0);
+        oc = c + 1;
+        for (j = i + 1 + ev[i].rmw, jo = i + 1 + oe[i].rmw; j < tr->nev;
+             j++, jo++) {
+          if (jo >= o->nev || oe[jo].type != ev[j].type ||
+              oe[jo].loc != ev[j].loc || oe[jo].sem != ev[j].sem ||
+              oe[jo].scope != ev[j].scope) {
+            int q;
+            for (q = j; q < tr->nev; q++) {
+              ev[q].deps |= 1ull << i;
+              ev[q].cdeps |= 1ull << i;
+            }
+            break;
+          }
+          if ((ev[j].type == EV_W && oe[jo].val != ev[j].val) ||
+              (ev[j].type == EV_B && oe[jo].bar_id != ev[j].bar_id)) {
+            ev[j].deps |= 1ull << i;
+            ev[j].ddeps |= 1ull << i;
+          }
+          if (ev[j].type == EV_R) {
+            /* a later load: stop where the two traces choose differently */
+            int cj = oc++;
+            if (cj >= o->nch || cj >= tr->nch || och[cj] != ch[cj])
+              break;
+            if (ev[j].rmw != oe[jo].rmw) {
+              /* whether this RMW writes depends on L */
+              if (ev[j].rmw) {
+                ev[j + 1].deps |= 1ull << i;
+                ev[j + 1].cdeps |= 1ull << i;
+              }
+              j += ev[j].rmw;
+              jo += oe[jo].rmw;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+static void run_callback(tgen *g) {
+  xp *x = g->x;
+  const wl_thread *thr = g->thr;
+  xtb tb;
+  tb.tb.ops = &tb_ops;
+  tb.tb.t = x->t;
+  tb.g = g;
+  g->depth = 0;
+  for (;;) {
+    int rc, d;
+    if (wl__xp_stop(x))
+      return;
+    g->nev = 0;
+    g->nch = 0;
+    g->nwrites = 0;
+    g->cut = 0;
+    g->last_bar = -1;
+    memset(g->reads_of, 0, sizeof g->reads_of);
+    memcpy(g->regs, thr->reginit, sizeof g->regs);
+    x->ctx->errmsg[0] = '\0';
+    rc = thr->fn(thr->fn_ud, &tb.tb);
+    if (x->err)
+      return;
+    if (rc != 0 && !(rc == WL_ELIMIT && g->cut)) {
+      if (x->ctx->errmsg[0] == '\0')
+        wl__err(x->ctx, rc, "thread %s failed: %s", thr->name, wl_strerror(rc));
+      x->err = rc;
+      return;
+    }
+    if (g->nch < g->depth) {
+      x->err = wl__err(x->ctx, WL_EINVAL,
+                       "thread %s is not deterministic: a rerun with the "
+                       "same loaded values stopped earlier",
+                       thr->name);
+      return;
+    }
+    emit_trace(g, g->cut); /* 2: waits forever at an await */
+    if (x->err)
+      return;
+    /* next choice vector: the deepest choice with an untried value */
+    for (d = g->nch - 1; d >= 0 && g->ch[d] + 1 >= g->nchoice[d]; d--)
+      ;
+    if (d < 0)
+      break;
+    g->ch[d]++;
+    g->depth = d + 1;
+  }
+  callback_deps(x, g->th);
+}
+
+int wl__xp_gen_traces(xp *x) {
+  int th;
+  for (th = 0; th < x->t->nthreads && !x->err; th++) {
+    const wl_thread *thr = &x->t->threads[th];
+    tpool *p = &x->pool[th];
+    tgen *g;
+    int i;
+    p->ev.n = p->regs.n = p->traces.n = p->ch.n = 0;
+    g = wl__calloc(x->ctx, sizeof *g);
+    if (g == NULL)
+      return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+    g->x = x;
+    g->th = th;
+    g->thr = thr;
+    g->last_bar = -1;
+    memcpy(g->regs, thr->reginit, sizeof g->regs);
+    memset(x->loophead, 0, sizeof x->loophead);
+    for (i = 0; i < thr->ninsns; i++) {
+      const wl_insn *in = &thr->insns[i];
+      if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target <= i)
+        x->loophead[in->target] = 1;
+    }
+    live_regs(x, thr);
+    if (thr->fn != NULL)
+      run_callback(g);
+    else
+      run_from(g, 0);
+    wl__free(x->ctx, g->snaps, (size_t)g->snapcap * sizeof *g->snaps);
+    wl__free(x->ctx, g, sizeof *g);
+  }
+  return x->err;
+}
+
+/* Shared memory is per CTA: a location marked shared that threads of
+ * two CTAs access would be two different variables on a GPU, so the
+ * test is rejected, naming the two accesses. */
+int wl__xp_check_shared(xp *x) {
+  const wl_litmus *t = x->t;
+  int l, th;
+  for (l = 0; l < t->nlocs; l++) {
+    int first = -1, fline = 0;
+    if (!t->locshared[l])
+      continue;
+    for (th = 0; th < t->nthreads; th++) {
+      const tpool *p = &x->pool[th];
+      size_t k;
+      for (k = 0; k < p->ev.n; k++) {
+        const wl_ev *e = WL_VEC_PTR(&p->ev, wl_ev, k);
+        const wl_thread *a, *b;
+        if ((e->type != EV_R && e->type != EV_W) || e->loc != l)
+          continue;
+        if (first < 0) {
+          first = th;
+          fline = e->line;
+          break;
+        }
+        a = &t->threads[first];
+        b = &t->threads[th];
+        if (a->cta != b->cta || a->gpu != b->gpu)
+          return x->err = wl__err(
+                     x->ctx, WL_EINVAL,
+                     "%s: shared location '%s' is used by %s (CTA %d, line "
+                     "%d) and %s (CTA %d, line %d); shared memory exists "
+                     "once per CTA, so these would be two variables (make "
+                     "it global, or place the threads in one CTA)",
+                     t->filename ? t->filename : t->name, t->locnames[l],
+                     a->name, a->cta, fline, b->name, b->cta, e->line);
+        break;
+      }
+    }
+  }
+  return 0;
+}
