@@ -72,6 +72,13 @@ $(EMBED): $(LUA_LIB_SRC) scripts/embed.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh $@ $(LUA_LIB_SRC)
 
+# The CUDA harness's fixed text, as C strings (committed: the engine
+# builds from engine/ alone).
+engine/emit/harness.c: engine/emit/harness_head.cu engine/emit/harness_body.cu \
+  scripts/embed_cuda.sh
+	sh scripts/embed_cuda.sh $@ engine/emit/harness_head.cu \
+	  engine/emit/harness_body.cu
+
 $(EMBED:.c=.o): $(EMBED)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Ibindings -c $< -o $@
 

@@ -1131,6 +1131,7 @@ static int l_listdir(lua_State *L) {
 
 static const luaL_Reg test_methods[] = {{"explore", wll_test_explore},
                                         {"sample", wll_test_sample},
+                                        {"cuda", wll_test_cuda},
                                         {"close", test_close},
                                         {"locations", test_locations},
                                         {NULL, NULL}};

@@ -160,6 +160,9 @@ WLL_HIDDEN const wl_model *wll_tomodel(lua_State *L, int arg);
  * when one exists, else name. */
 WLL_HIDDEN const char *wll_find_model(const char *name, char *buf, size_t n);
 
+/* lcuda.c: test:cuda{...} */
+WLL_HIDDEN int wll_test_cuda(lua_State *L);
+
 /* lsample.c */
 WLL_HIDDEN void wll_sample_open(lua_State *L);
 /* test:sample{...} */

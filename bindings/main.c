@@ -150,6 +150,36 @@ static const char usage_gen[] =
     "      --families             print the classic shapes' cycles\n"
     ;
 
+static const char usage_cuda[] =
+    "  cuda [options] FILE        write a CUDA program that runs the test\n"
+    "                             on an NVIDIA GPU (nvcc -arch=sm_70 or\n"
+    "                             later): the test's instructions as\n"
+    "                             inline PTX, many instances per launch,\n"
+    "                             outcomes counted on the GPU and printed\n"
+    "                             like sample's histogram; the program\n"
+    "                             takes these settings again (-h)\n"
+    "      -o FILE.cu             write there (default: stdout)\n"
+    "      --blocks N             test blocks per launch (default 1024)\n"
+    "      --threads N            threads per block (default 256)\n"
+    "      --launches N           launches (default 200)\n"
+    "      --stress N             extra blocks of memory stress (0)\n"
+    "      --stress-iters N       accesses per stress thread (256)\n"
+    "      --spacing N            words between instances' copies of a\n"
+    "                             location (1); above 1 the stress hits\n"
+    "                             the words between (the test's lines)\n"
+    "      --seed S               seed of the thread-to-role tables (1)\n"
+    "      --budget N             backward branches per thread before its\n"
+    "                             instance counts as hung (10000)\n"
+    "      --no-shuffle           roles in order, not drawn at random\n"
+    "  compare HIST FILE...       put a histogram (from a cuda program or\n"
+    "                             sample) beside the outcomes the model\n"
+    "                             allows for each FILE: observed outcomes\n"
+    "                             the model forbids are flagged (exit\n"
+    "                             status 4), allowed outcomes never seen\n"
+    "                             are listed\n"
+    "      --model FILE.cat       judge with this cat model (as litmus)\n"
+    ;
+
 static const char usage_run[] =
     "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"
     "                             preloaded (require \"warplab\"); arg and\n"
@@ -207,6 +237,8 @@ static const char usage_run[] =
     "after Ctrl-C (SIGINT) and 143 after SIGTERM, for every command: the\n"
     "work stops, what it found is printed marked Partial, and the files\n"
     "after the interrupted one are skipped.\n"
+    "compare exits with 4 when an observed outcome is one the model\n"
+    "forbids.\n"
     "\n"
     "The .litmus dialect is Dat3M's PTX dialect; README.md describes it.\n";
 
@@ -214,6 +246,7 @@ static void print_usage(FILE *f) {
   fprintf(f, usage, WL_DEFAULT_UNROLL);
   fputs(usage_sample, f);
   fputs(usage_gen, f);
+  fputs(usage_cuda, f);
   fputs(usage_run, f);
 }
 
@@ -579,12 +612,13 @@ static int cmd_litmus(int argc, char **argv) {
   const char *model_path = NULL, **files;
   litmus_stop ls = {0};
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
-  int whynot = 0, no_dot = 0;
+  int whynot = 0, no_dot = 0, interrupted = 0;
   const char *graph_dir = NULL;
   wl_model *why_model = NULL; /* the default model, loaded on first use */
   uint64_t u;
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
+  opts.keep_partial = 1; /* a signal prints what was found */
   if ((files = malloc((size_t)argc * sizeof *files)) == NULL) {
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
@@ -702,12 +736,15 @@ static int cmd_litmus(int argc, char **argv) {
     if (rc == 0)
       rc = wl_explore(ctx, t, &opts, &r);
     litmus_unprogress(&ls);
+    interrupted = 0;
     if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
-      /* --timeout or a signal: handled as before --max-memory kept
-       * partial results; only a memory stop prints what it found */
-      rc = WL_ESTOPPED;
-      wl_result_free(r);
-      r = NULL;
+      /* a signal: what was found is printed, marked partial, and the
+       * files after it are skipped; --timeout: the file failed */
+      if ((interrupted = wll_sig_take()) == 0) {
+        rc = WL_ESTOPPED;
+        wl_result_free(r);
+        r = NULL;
+      }
     }
     if (rc == WL_ESTOPPED && (sig = wll_sig_take()) != 0) {
       litmus_partial(wl_litmus_name(t), sig, json, quiet, first, now() - t0);
@@ -807,6 +844,22 @@ static int cmd_litmus(int argc, char **argv) {
     }
     {
       const char *why;
+      if (interrupted) {
+        if (quiet)
+          printf("%s Partial\n", wl_litmus_name(t));
+        else if (!json)
+          printf("Partial %s: interrupted by %s after %.2f s; the states "
+                 "above were found before it\n\n",
+                 wl_litmus_name(t), wll_sig_name(interrupted), now() - t0);
+        fflush(stdout);
+        fprintf(stderr, "warplab: %s: interrupted by %s; the result above "
+                        "is partial and the files after it are skipped\n",
+                f, wll_sig_name(interrupted));
+        sig = interrupted;
+        wl_result_free(r);
+        wl_litmus_free(t);
+        break;
+      }
       if (wl_result_partial(r, &why)) {
         fflush(stdout);
         fprintf(stderr, "warplab: %s: %s; the result above is partial\n", f,
@@ -1031,6 +1084,268 @@ static int cmd_sample(int argc, char **argv) {
   if (fflush(stdout) != 0)
     return 1;
   return sig ? sig_status(sig) : failed ? 1 : cut ? 3 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* warplab cuda [options] FILE: the test as a CUDA program             */
+/* ------------------------------------------------------------------ */
+
+static int cuda_usage(const char *opt, const char *v, const char *want) {
+  fprintf(stderr, "warplab cuda: %s takes %s, not '%s'\n", opt, want, v);
+  return 2;
+}
+
+static int write_file(void *ud, const char *s, size_t n) {
+  return fwrite(s, 1, n, (FILE *)ud) == n ? 0 : -1;
+}
+
+static int cmd_cuda(int argc, char **argv) {
+  static const struct {
+    const char *name, *want;
+    long lo, hi;
+  } nums[] = {{"--blocks", "a number from 1 to 1048576", 1, 1L << 20},
+              {"--threads", "a number from 1 to 1024", 1, 1024},
+              {"--launches", "a number of at least 1", 1, 1L << 30},
+              {"--stress", "a number from 0 to 65536", 0, 1L << 16},
+              {"--stress-iters", "a non-negative number", 0, 1L << 30},
+              {"--spacing", "a number from 1 to 1024", 1, 1024},
+              {"--seed", "a non-negative integer", 0, 0x7fffffffL},
+              {"--budget", "a positive number", 1, 1L << 30}};
+  wl_cuda_opts o;
+  const char *out = NULL, *file = NULL;
+  char err[600];
+  size_t len = 0;
+  char *src;
+  wl_ctx *ctx;
+  wl_litmus *t = NULL;
+  FILE *f;
+  int c, rc;
+  static const struct option longopts[] = {
+      {"blocks", required_argument, NULL, 256},
+      {"threads", required_argument, NULL, 257},
+      {"launches", required_argument, NULL, 258},
+      {"stress", required_argument, NULL, 259},
+      {"stress-iters", required_argument, NULL, 260},
+      {"spacing", required_argument, NULL, 261},
+      {"seed", required_argument, NULL, 262},
+      {"budget", required_argument, NULL, 263},
+      {"no-shuffle", no_argument, NULL, 'N'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  wl_cuda_opts_init(&o);
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "-:o:h", longopts, NULL)) != -1) {
+    uint64_t u;
+    int k = c - 256;
+    if (c == 1) {
+      if (file != NULL) {
+        fprintf(stderr, "warplab cuda: one .litmus file at a time ('%s' "
+                        "is a second)\n", optarg);
+        return 2;
+      }
+      file = optarg;
+    } else if (c == 'o') {
+      out = optarg;
+    } else if (c == 'N') {
+      o.no_shuffle = 1;
+    } else if (c == 'h') {
+      print_usage(stdout);
+      return 0;
+    } else if (k >= 0 && (size_t)k < sizeof nums / sizeof nums[0]) {
+      if (parse_count(optarg, (uint64_t)nums[k].lo, (uint64_t)nums[k].hi,
+                      &u) != 0)
+        return cuda_usage(nums[k].name, optarg, nums[k].want);
+      switch (k) {
+      case 0: o.blocks = (int)u; break;
+      case 1: o.threads = (int)u; break;
+      case 2: o.launches = (int)u; break;
+      case 3: o.stress_blocks = (int)u; break;
+      case 4: o.stress_iters = (int)u; break;
+      case 5: o.spacing = (int)u; break;
+      case 6: o.seed = u; break;
+      default: o.budget = (int)u; break;
+      }
+    } else if (c == ':') {
+      fprintf(stderr, "warplab cuda: %s needs a value (see warplab help)\n",
+              argv[optind - 1]);
+      return 2;
+    } else {
+      fprintf(stderr, "warplab cuda: unknown option '%s' (see warplab "
+                      "help)\n", argv[optind - 1]);
+      return 2;
+    }
+  }
+  for (; optind < argc; optind++) { /* after "--" */
+    if (file != NULL) {
+      fprintf(stderr, "warplab cuda: one .litmus file at a time ('%s' is "
+                      "a second)\n", argv[optind]);
+      return 2;
+    }
+    file = argv[optind];
+  }
+  if (file == NULL) {
+    fprintf(stderr, "warplab cuda: no .litmus file given (see warplab "
+                    "help)\n");
+    return 2;
+  }
+  if ((src = read_file(file, &len, err, sizeof err)) == NULL) {
+    fprintf(stderr, "warplab: %s\n", err);
+    return 1;
+  }
+  if (wl_ctx_new(NULL, &ctx) != 0) {
+    free(src);
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  rc = wl_litmus_parse(ctx, file, src, len, &t);
+  free(src);
+  f = stdout;
+  if (rc == 0 && out != NULL && (f = fopen(out, "wb")) == NULL) {
+    fprintf(stderr, "warplab cuda: %s: %s\n", out, strerror(errno));
+    wl_litmus_free(t);
+    wl_ctx_free(ctx);
+    return 1;
+  }
+  if (rc == 0)
+    rc = wl_cuda_emit(ctx, t, &o, write_file, f);
+  if (rc != 0) {
+    const char *m = wl_ctx_errmsg(ctx);
+    if (strncmp(m, file, strlen(file)) == 0)
+      fprintf(stderr, "warplab: %s\n", m);
+    else
+      fprintf(stderr, "warplab: %s: %s\n", file, m);
+  }
+  if (f != stdout && fclose(f) != 0 && rc == 0) {
+    fprintf(stderr, "warplab cuda: %s: %s\n", out, strerror(errno));
+    rc = WL_EIO;
+  }
+  if (rc != 0 && f != stdout)
+    remove(out);
+  wl_litmus_free(t);
+  wl_ctx_free(ctx);
+  if (f == stdout && fflush(stdout) != 0)
+    return 1;
+  return rc != 0 ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* warplab compare HIST FILE...: observations beside the model          */
+/* ------------------------------------------------------------------ */
+
+static int cmd_compare(int argc, char **argv) {
+  wl_explore_opts opts;
+  wl_model *model = NULL;
+  const char *model_path = NULL, *hist_path;
+  char err[600];
+  char *hist;
+  size_t hlen = 0;
+  wl_ctx *ctx;
+  int i = 0, failed = 0, forbidden = 0;
+  static const struct option longopts[] = {
+      {"model", required_argument, NULL, 'm'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  int c;
+  memset(&opts, 0, sizeof opts);
+  opterr = 0;
+  optind = 1;
+  /* GNU getopt_long moves the histogram and the files after the options,
+   * wherever they were written */
+  while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    if (c == 'm') {
+      model_path = optarg;
+    } else if (c == 'h') {
+      print_usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "warplab compare: %s '%s' (see warplab help)\n",
+              c == ':' ? "a value is missing after" : "unknown option",
+              argv[optind - 1]);
+      return 2;
+    }
+  }
+  i = optind;
+  if (argc - i < 2) {
+    fprintf(stderr, "warplab compare: give a histogram and one or more "
+                    ".litmus files (see warplab help)\n");
+    return 2;
+  }
+  hist_path = argv[i++];
+  if ((hist = read_file(hist_path, &hlen, err, sizeof err)) == NULL) {
+    fprintf(stderr, "warplab: %s\n", err);
+    return 1;
+  }
+  if (wl_ctx_new(NULL, &ctx) != 0) {
+    free(hist);
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  if (model_path != NULL) {
+    char found[1200];
+    const char *path = wll_find_model(model_path, found, sizeof found);
+    int rc = wl_model_load(ctx, path, &model);
+    if (rc != 0) {
+      fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
+      wl_ctx_free(ctx);
+      free(hist);
+      return rc == WL_ESYNTAX ? 1 : 2;
+    }
+    opts.model = model;
+  }
+  for (; i < argc; i++) {
+    size_t len = 0;
+    char *src = read_file(argv[i], &len, err, sizeof err);
+    wl_litmus *t = NULL;
+    wl_result *r = NULL;
+    wl_compare_report rep;
+    int rc;
+    if (src == NULL) {
+      fprintf(stderr, "warplab: %s\n", err);
+      failed++;
+      continue;
+    }
+    rc = wl_litmus_parse(ctx, argv[i], src, len, &t);
+    free(src);
+    if (rc == 0)
+      rc = wl_explore(ctx, t, &opts, &r);
+    if (rc == 0)
+      rc = wl_compare(ctx, t, r, hist_path, hist, hlen, write_stdout, NULL,
+                      &rep);
+    if (rc != 0) {
+      const char *m = wl_ctx_errmsg(ctx);
+      if (strncmp(m, argv[i], strlen(argv[i])) == 0 ||
+          strncmp(m, hist_path, strlen(hist_path)) == 0)
+        fprintf(stderr, "warplab: %s\n", m);
+      else
+        fprintf(stderr, "warplab: %s: %s\n", argv[i], m);
+      failed++;
+    } else {
+      if (rep.forbidden > 0) {
+        fflush(stdout);
+        fprintf(stderr,
+                "warplab: %s: %zu outcome%s the model forbids observed in "
+                "%s (%llu runs): a model or hardware bug, or a harness "
+                "that does not run the test as written\n",
+                wl_litmus_name(t), rep.forbidden,
+                rep.forbidden > 1 ? "s" : "", hist_path,
+                (unsigned long long)rep.forbidden_runs);
+        forbidden++;
+      }
+      if (wl_result_bound_hit(r))
+        printf("Warning %s: the unroll bound cut some executions; allowed "
+               "states may be missing\n", wl_litmus_name(t));
+      fputs("\n", stdout);
+    }
+    wl_result_free(r);
+    wl_litmus_free(t);
+  }
+  wl_model_free(model);
+  wl_ctx_free(ctx);
+  free(hist);
+  if (fflush(stdout) != 0)
+    return 1;
+  return forbidden ? 4 : failed ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1783,6 +2098,10 @@ int main(int argc, char **argv) {
     return cmd_gen(argc - 1, argv + 1);
   if (strcmp(argv[1], "report") == 0)
     return cmd_report(argc - 1, argv + 1);
+  if (strcmp(argv[1], "cuda") == 0)
+    return cmd_cuda(argc - 1, argv + 1);
+  if (strcmp(argv[1], "compare") == 0)
+    return cmd_compare(argc - 1, argv + 1);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
     print_usage(stdout);

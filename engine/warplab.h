@@ -779,10 +779,11 @@ int wl_gen_variant(wl_gen *g, uint64_t seed, const char **text, size_t *len,
 enum {
   WL_PROFILE_WEAK, /* weak outcomes frequent: long queues, stale L1 */
   WL_PROFILE_H100  /* weak outcomes across CTAs at roughly the rates
-                    * measured on an H100 (shared/hw/h100, harness A:
-                    * MP, SB, LB with no fence and __threadfence_block
-                    * within a factor of 2), and none where it showed
-                    * none (__threadfence, CoRR, 2+2W, one CTA) */
+                    * an H100 showed under warplab cuda's harness
+                    * (tests/hw/observed: MP, SB, LB, S, R, 2+2W, WRC,
+                    * IRIW with no fence and __threadfence_block within
+                    * a factor of 2), and none where it showed none
+                    * (__threadfence, CoRR, one CTA) */
 };
 
 typedef struct wl_sample_opts {
@@ -820,8 +821,11 @@ typedef struct wl_hist wl_hist;
  * then enters the machine as the instruction that does the same.  So
  * the callback must be deterministic given its loaded values (else
  * WL_EINVAL, "not deterministic"), and it runs O(events) times per run.
- * Its loads are never deferred (no load buffering from callbacks: the
- * next event may depend on the value).  A thread with more than 256
+ * Its loads may be deferred as a program's are: the callback goes on with
+ * the value read at issue, and the value read late stands only when the
+ * callback, given it, does the same events again (else the load counts
+ * as performed at issue), so load buffering and message passing show at
+ * the rates of the instruction form.  A thread with more than 256
  * events in a run makes the run count as not terminating.  The results
  * it reports with wl_tb_result in its last, complete run are its
  * registers in the outcome (0 when not reported), named as wl_explore
@@ -897,6 +901,76 @@ int wl_hist_write(const wl_hist *h, int partial, double seconds,
  */
 int wl_hist_write_json(const wl_hist *h, int partial, double seconds,
                        wl_write_fn write, void *ud);
+
+/* ------------------------------------------------------------------ */
+/* Running a test on a real GPU                                        */
+/* ------------------------------------------------------------------ */
+
+/* The harness settings of an emitted program (its defaults; the program
+ * takes each again on its command line). */
+typedef struct wl_cuda_opts {
+  int blocks;        /* test blocks per launch (1024) */
+  int threads;       /* threads per block (256) */
+  int launches;      /* launches (200) */
+  int stress_blocks; /* extra blocks of memory stress (0) */
+  int stress_iters;  /* loads and stores per stress thread (256) */
+  int spacing;       /* words between instances' copies of a location (1);
+                      * above 1 the stress hits the words between */
+  uint64_t seed;     /* seed of the thread-to-role tables (1) */
+  int budget;        /* backward branches per role before it gives up and
+                      * its instance counts as hung (10000) */
+  int no_shuffle;    /* 1: roles in order instead of drawn at random */
+} wl_cuda_opts;
+
+void wl_cuda_opts_init(wl_cuda_opts *o);
+
+/*
+ * Writes a self-contained CUDA program (one .cu file; nvcc -arch=sm_70 or
+ * later) that runs t on a GPU many times at once and prints the outcome
+ * histogram in wl_hist_write's format, after '#' lines naming the GPU,
+ * driver, date and harness settings.  Each test thread is one inline-PTX
+ * statement with the test's instructions as written (ld/st/atom/red with
+ * their .sem, .scope and state space, fence.sc/acq_rel, branches as bra
+ * to labels; a backward branch spends a budget so that a spin loop ends).
+ * Many instances run per launch, one role per GPU thread: threads of one
+ * CTA of the test in one block (different warps), threads of different
+ * CTAs in different blocks, drawn at random per table of roles.  Each
+ * location is a 32-bit word per instance.  Outcomes are counted on the
+ * GPU; the program marks as weak the outcomes wl_sc_states does not give.
+ * opts may be NULL (the defaults).  Fails with WL_EINVAL (bad settings),
+ * WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback threads,
+ * barriers, threads on several GPUs, floating-point locations, sc
+ * accesses or PTX 7.5 proxies), WL_ENOMEM, or WL_EIO when write fails.
+ */
+int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
+                 wl_write_fn write, void *ud);
+
+/* What wl_compare found. */
+typedef struct wl_compare_report {
+  uint64_t runs;           /* runs the histogram counts */
+  size_t observed;         /* distinct outcomes observed */
+  size_t forbidden;        /* observed outcomes the model forbids */
+  uint64_t forbidden_runs; /* runs that ended in them */
+  size_t unseen;           /* allowed outcomes never observed */
+} wl_compare_report;
+
+/*
+ * Puts the histogram of test t in the text hist (the format of
+ * wl_hist_write, as programs from wl_cuda_emit print it; '#' lines are
+ * skipped; the text may hold other tests' histograms too: the one after
+ * "Test NAME" is used) beside r, t's exploration: each observed outcome
+ * with its count and whether some allowed state gives it (matched by
+ * variable name, on the variables the histogram names), then the
+ * allowed outcomes never observed with the model's execution counts,
+ * then a Verdict line.  who names the histogram in messages (NULL:
+ * "<histogram>").  write may be NULL (report only).  Fails with
+ * WL_EINVAL (no histogram of t, or it names a variable t lacks),
+ * WL_ESYNTAX ("who:line: ..."), WL_ENOMEM or WL_EIO; an outcome the
+ * model forbids is no failure: it is counted in rep->forbidden.
+ */
+int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
+               const char *who, const char *hist, size_t len,
+               wl_write_fn write, void *ud, wl_compare_report *rep);
 
 /* ------------------------------------------------------------------ */
 /* The simulated device: memory spaces, kernels, SIMT warps            */

@@ -81,7 +81,7 @@ stage_soundness() {
   stage_count "soundness" $? $# "$_out"
   echo "soundness: $(printf '%s\n' "$_out" | grep -c '^ok ') of $# files" \
        "sampled within the model"
-  set -- "$ROOT"/tests/hw/*.litmus
+  set -- "$ROOT"/tests/hw/shapes/*.litmus
   _out=$("$_bin" 200000 "$@" 2>&1)
   _rc=$?
   if [ $_rc -ne 0 ]; then
@@ -90,6 +90,8 @@ stage_soundness() {
   fi
   while read -r _n _w _rate; do
     case "$_n" in ''|'#'*) continue ;; esac
+    # a cell the profile cannot match yet (expect.txt says why)
+    [ "$_w" = gap ] && continue
     _seen=$(printf '%s\n' "$_out" | sed -n "s|^ok .*/$_n.litmus (condition seen: weak [0-9]*, h100 \([0-9]*\);.*|\1|p")
     if [ -z "$_seen" ]; then
       bad "hw $_n: no result"

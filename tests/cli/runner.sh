@@ -8,11 +8,11 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 REAL_ROOT=$ROOT
 E="$T/shared/conformance/dat3m/expected"
-mkdir -p "$E" "$T/shared/spec" "$T/root/scripts/litmus" "$T/root/tests/hw"
+mkdir -p "$E" "$T/shared/spec" "$T/root/scripts/litmus" "$T/root/tests/hw/shapes"
 printf 'litmus/PTX/a.litmus,1\nlitmus/PTX/b.litmus,0\r\n' > "$E/PTXv6_0-expected.csv"
 printf 'litmus/PTX/a.litmus,1\nlitmus/PTX/b.litmus,0\nlitmus/PTX/p.litmus,1\n' > "$E/PTXv7_5-expected.csv"
 : > "$T/root/scripts/litmus/X.litmus"
-: > "$T/root/tests/hw/H.litmus"
+: > "$T/root/tests/hw/shapes/H.litmus"
 printf '# name want\nH yes\n' > "$T/root/tests/hw/expect.txt"
 
 # healthy: one "ok" per distinct row of the CSVs it is given, or per file

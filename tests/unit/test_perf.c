@@ -150,6 +150,20 @@ static int check_shared_row(const char *file, int lineno, const char *name,
   return 1;
 }
 
+/* check_shared_row without the message, for tables not yet fitted */
+static int fits_shared_row(const char *op, int width, uint32_t active,
+                           int wf, int conf, const char *offsets) {
+  wl_warp_req r;
+  wl_shared_cost c;
+  memset(&r, 0, sizeof r);
+  r.active = active;
+  r.width = width;
+  r.store = strcmp(op, "st") == 0;
+  parse_offsets(offsets, &r);
+  return wl_price_shared(&h100_banks, &r, &c) == 0 && c.wavefronts == wf &&
+         c.conflicts == conf;
+}
+
 static void test_shared_h100_table(void **state) {
   char path[1024], *buf, *cur, *line;
   int rows = 0, bad = 0, lineno = 0;
@@ -187,6 +201,32 @@ static void test_shared_more_table(void **state) {
   free(buf);
   assert_int_equal(rows, 72);
   assert_int_equal(bad, 0);
+}
+
+/* 440 more 8- and 16-byte rows (tests/hw/shared_probe2.cu): random
+ * gathers in small ranges, few distinct words, partial masks.  The bank
+ * rule does not fit them all yet: WL_GATHER_MISFITS load rows still
+ * differ (8- and 16-byte loads of a few words or small-range gathers
+ * that Nsight Compute counts as more wavefronts than the rule's merged
+ * half-warps; every store row fits); the number may only go down. */
+#define WL_GATHER_MISFITS 115
+static void test_shared_gathers_table(void **state) {
+  char path[1024], *buf, *cur, *line;
+  int rows = 0, bad = 0;
+  (void)state;
+  repo_path(path, sizeof path, "tests/hw/shared_wavefronts_gathers.tsv");
+  cur = buf = read_table(path);
+  while ((line = next_line(&cur, "pattern\t")) != NULL) {
+    char *f[7] = {0};
+    assert_int_equal(split_tabs(line, f, 7), 7);
+    rows++;
+    bad += !fits_shared_row(f[1], atoi(f[2]),
+                            (uint32_t)strtoul(f[3], NULL, 16), atoi(f[4]),
+                            atoi(f[5]), f[6]);
+  }
+  free(buf);
+  assert_int_equal(rows, 440);
+  assert_true(bad <= WL_GATHER_MISFITS);
 }
 
 /* ---------------------------------------------------------------- */
@@ -711,6 +751,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shared_h100_table),
       cmocka_unit_test(test_shared_more_table),
+      cmocka_unit_test(test_shared_gathers_table),
       cmocka_unit_test(test_shared_toy_padding),
       cmocka_unit_test(test_shared_8byte_banks),
       cmocka_unit_test(test_shared_masks),

@@ -1,0 +1,88 @@
+/* lcuda.c -- test:cuda{...}: the test as a CUDA program (engine/emit). */
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "lwarplab.h"
+
+static const char *const cuda_keys[] = {
+    "blocks", "threads", "launches", "stress", "stress_iters", "spacing",
+    "seed",   "budget",  "shuffle",  NULL};
+
+static int cuda_int(lua_State *L, int opts, const char *key, int def, int lo,
+                    int hi) {
+  lua_Integer v = def;
+  if (opts != 0 && lua_getfield(L, opts, key) != LUA_TNIL) {
+    int isnum;
+    v = lua_tointegerx(L, -1, &isnum);
+    if (!isnum || v < lo || v > hi)
+      return luaL_error(L, "cuda: %s must be an integer from %d to %d", key,
+                        lo, hi);
+  }
+  if (opts != 0)
+    lua_pop(L, 1);
+  return (int)v;
+}
+
+/* The text is written twice: once to learn its length, then into a
+ * userdata of that length, so that no Lua call (which may raise) runs
+ * inside the engine and nothing C-allocated is held across one. */
+typedef struct sink {
+  char *p;
+  size_t n, cap;
+} sink;
+
+static int collect(void *ud, const char *s, size_t n) {
+  sink *k = ud;
+  if (k->p != NULL && n > k->cap - k->n)
+    return -1; /* longer than the first time */
+  if (k->p != NULL)
+    memcpy(k->p + k->n, s, n);
+  k->n += n;
+  return 0;
+}
+
+/* test:cuda{blocks=, threads=, launches=, stress=, stress_iters=,
+ * spacing=, seed=, budget=, shuffle=} -> the program's text. */
+int wll_test_cuda(lua_State *L) {
+  wll_test *t = wll_checktest(L, 1);
+  wl_cuda_opts o;
+  sink k = {NULL, 0, 0};
+  size_t len;
+  int opts = 0, rc;
+  wl_cuda_opts_init(&o);
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    opts = 2;
+    wll_checkopts(L, 2, "cuda", cuda_keys, 0);
+  }
+  lua_settop(L, 2);
+  o.blocks = cuda_int(L, opts, "blocks", o.blocks, 1, 1 << 20);
+  o.threads = cuda_int(L, opts, "threads", o.threads, 1, 1024);
+  o.launches = cuda_int(L, opts, "launches", o.launches, 1, 1 << 30);
+  o.stress_blocks = cuda_int(L, opts, "stress", 0, 0, 1 << 16);
+  o.stress_iters =
+      cuda_int(L, opts, "stress_iters", o.stress_iters, 0, 1 << 30);
+  o.spacing = cuda_int(L, opts, "spacing", o.spacing, 1, 1024);
+  o.seed = (uint64_t)cuda_int(L, opts, "seed", 1, 0, 0x7fffffff);
+  o.budget = cuda_int(L, opts, "budget", o.budget, 1, 1 << 30);
+  if (opts != 0) {
+    if (lua_getfield(L, opts, "shuffle") != LUA_TNIL)
+      o.no_shuffle = !lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  rc = wl_cuda_emit(t->ctx, t->lt, &o, collect, &k);
+  if (rc != 0)
+    return luaL_error(L, "cuda: %s", wl_ctx_errmsg(t->ctx));
+  len = k.n;
+  k.p = lua_newuserdatauv(L, len + 1, 0);
+  k.n = 0;
+  k.cap = len;
+  rc = wl_cuda_emit(t->ctx, t->lt, &o, collect, &k);
+  if (rc != 0 || k.n != len)
+    return luaL_error(L, "cuda: %s",
+                      rc ? wl_ctx_errmsg(t->ctx) : "the text changed");
+  lua_pushlstring(L, k.p, len);
+  return 1;
+}

@@ -1,0 +1,279 @@
+/* compare.c -- a histogram observed on hardware (or sampled) beside the
+ * outcomes the model allows.
+ *
+ * The histogram is text in the format of wl_hist_write, which programs
+ * written by wl_cuda_emit print too: "Test NAME ...", "Histogram (N
+ * states)", then N lines "COUNT *>T:reg=V; ...; loc=V;[ weak]".  Lines
+ * starting with '#' are notes and skipped.  Each observed outcome is
+ * matched by variable name against the result's states, projected on
+ * the variables the histogram names (a histogram may name fewer).  An
+ * observed outcome no allowed state gives is the red flag: a model or
+ * hardware bug, or a harness that does not run what the test says. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/internal.h"
+
+#define MAXV 256
+
+typedef struct obs {
+  uint64_t count;
+  int64_t v[MAXV];
+} obs;
+
+/* The next line of text from *p (its length in *n); 0 at the end. */
+static int next_line(const char **p, const char *end, const char **line,
+                     size_t *n) {
+  const char *s = *p, *e;
+  if (s >= end)
+    return 0;
+  e = memchr(s, '\n', (size_t)(end - s));
+  if (e == NULL)
+    e = end;
+  *line = s;
+  *n = (size_t)(e - s);
+  *p = e < end ? e + 1 : end;
+  return 1;
+}
+
+/* The variable of the result named "thread:name" (thread -1: a
+ * location), or -1. */
+static int find_var(const wl_result *r, int thread, const char *name,
+                     size_t n) {
+  int k, nv = wl_result_nvars(r);
+  for (k = 0; k < nv; k++) {
+    const char *vn = wl_result_var_name(r, k);
+    if (wl_result_var_thread(r, k) == thread && vn != NULL &&
+        strlen(vn) == n && strncmp(vn, name, n) == 0)
+      return k;
+  }
+  return -1;
+}
+
+/* Parses one outcome line; fills vars[] (the result's variable of each
+ * value, in order) on the first line and checks it on the others. */
+static int parse_outcome(wl_ctx *ctx, const wl_result *r, const char *who,
+                         int lineno, const char *s, size_t n, obs *o,
+                         int *vars, int *nvars, int first) {
+  const char *e = s + n;
+  char *endp;
+  char num[32];
+  size_t k;
+  int nv = 0;
+  for (k = 0; k < n && k < sizeof num - 1 && s[k] >= '0' && s[k] <= '9'; k++)
+    num[k] = s[k];
+  num[k] = '\0';
+  if (k == 0)
+    return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected an outcome's count",
+                   who, lineno);
+  o->count = strtoull(num, NULL, 10);
+  s += k;
+  while (s < e && *s == ' ')
+    s++;
+  if (e - s < 2 || (s[0] != '*' && s[0] != ':') || s[1] != '>')
+    return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected '*>' or ':>'", who,
+                   lineno);
+  s += 2;
+  for (;;) {
+    const char *name, *eq;
+    int thread = -1, var;
+    while (s < e && *s == ' ')
+      s++;
+    if (s >= e || (e - s >= 4 && strncmp(s, "weak", 4) == 0))
+      break;
+    if (*s >= '0' && *s <= '9') {
+      thread = (int)strtol(s, &endp, 10);
+      if (endp >= e || *endp != ':')
+        return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected ':' after a "
+                       "thread number", who, lineno);
+      s = endp + 1;
+    }
+    name = s;
+    eq = memchr(s, '=', (size_t)(e - s));
+    if (eq == NULL)
+      return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected NAME=VALUE;", who,
+                     lineno);
+    var = find_var(r, thread, name, (size_t)(eq - name));
+    if (var < 0)
+      return wl__err(ctx, WL_EINVAL,
+                     "%s:%d: the test has no %s%.*s%s (the histogram is of "
+                     "another test?)",
+                     who, lineno, thread >= 0 ? "register " : "location ",
+                     (int)(eq - name), name, thread >= 0 ? "" : "");
+    if (nv >= MAXV)
+      return wl__err(ctx, WL_ELIMIT, "%s:%d: more than %d values", who,
+                     lineno, MAXV);
+    o->v[nv] = strtoll(eq + 1, &endp, 10);
+    if (endp == eq + 1 || endp >= e || *endp != ';')
+      return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected a number and ';'",
+                     who, lineno);
+    if (first)
+      vars[nv] = var;
+    else if (nv >= *nvars || vars[nv] != var)
+      return wl__err(ctx, WL_ESYNTAX,
+                     "%s:%d: the outcome names other variables than the "
+                     "first",
+                     who, lineno);
+    nv++;
+    s = endp + 1;
+  }
+  if (first)
+    *nvars = nv;
+  else if (nv != *nvars)
+    return wl__err(ctx, WL_ESYNTAX,
+                   "%s:%d: the outcome names other variables than the first",
+                   who, lineno);
+  return 0;
+}
+
+static int state_matches(const wl_result *r, size_t st, const int *vars,
+                         int nvars, const int64_t *v) {
+  int k;
+  for (k = 0; k < nvars; k++)
+    if (wl_result_value(r, st, vars[k]) != v[k])
+      return 0;
+  return 1;
+}
+
+static void put_vals(wl_buf *b, const wl_result *r, const int *vars,
+                     int nvars, const int64_t *v) {
+  int k;
+  for (k = 0; k < nvars; k++) {
+    int th = wl_result_var_thread(r, vars[k]);
+    if (k)
+      wl__buf_puts(b, " ");
+    if (th >= 0)
+      wl__buf_printf(b, "%d:", th);
+    wl__buf_printf(b, "%s=%lld;", wl_result_var_name(r, vars[k]),
+                   (long long)v[k]);
+  }
+}
+
+int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
+               const char *who, const char *hist, size_t len,
+               wl_write_fn write, void *ud, wl_compare_report *rep) {
+  const char *p = hist, *end = hist + len, *line;
+  const char *name;
+  size_t n, nname, i, nobs = 0, nst;
+  int lineno = 0, found = 0, nvars = 0, rc = 0, vars[MAXV];
+  long want = -1;
+  obs *o = NULL;
+  wl_buf b;
+  char *seen = NULL;
+  if (ctx == NULL || t == NULL || r == NULL || hist == NULL ||
+      rep == NULL)
+    return WL_EINVAL;
+  memset(rep, 0, sizeof *rep);
+  if (who == NULL)
+    who = "<histogram>";
+  name = wl_litmus_name(t);
+  nname = strlen(name);
+  while (next_line(&p, end, &line, &n)) {
+    lineno++;
+    if (n > 5 + nname && strncmp(line, "Test ", 5) == 0 &&
+        strncmp(line + 5, name, nname) == 0 && line[5 + nname] == ' ') {
+      found = 1;
+      break;
+    }
+  }
+  if (!found)
+    return wl__err(ctx, WL_EINVAL, "%s: no histogram of test %s", who, name);
+  while (next_line(&p, end, &line, &n)) {
+    lineno++;
+    if (n > 0 && line[0] == '#')
+      continue;
+    if (n > 11 && strncmp(line, "Histogram (", 11) == 0)
+      want = strtol(line + 11, NULL, 10);
+    break;
+  }
+  if (want < 0)
+    return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected 'Histogram (N states)'",
+                   who, lineno);
+  o = wl__calloc(ctx, ((size_t)want + 1) * sizeof *o);
+  if (o == NULL)
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  while (rc == 0 && nobs < (size_t)want && next_line(&p, end, &line, &n)) {
+    lineno++;
+    if (n > 0 && line[0] == '#')
+      continue;
+    rc = parse_outcome(ctx, r, who, lineno, line, n, &o[nobs], vars, &nvars,
+                       nobs == 0);
+    nobs++;
+  }
+  if (rc == 0 && nobs < (size_t)want)
+    rc = wl__err(ctx, WL_ESYNTAX, "%s: the histogram ends after %zu of %ld "
+                 "outcomes", who, nobs, want);
+  nst = wl_result_nstates(r);
+  if (rc == 0 && (seen = wl__calloc(ctx, nst + 1)) == NULL)
+    rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+  if (rc != 0) {
+    wl__free(ctx, o, ((size_t)want + 1) * sizeof *o);
+    return rc;
+  }
+  wl__buf_init(&b, ctx);
+  for (i = 0; i < nobs; i++)
+    rep->runs += o[i].count;
+  wl__buf_printf(&b, "Compare %s: %zu outcomes observed in %llu runs (%s), "
+                     "%zu states allowed\n",
+                 name, nobs, (unsigned long long)rep->runs, who, nst);
+  wl__buf_puts(&b, "Observed   Allowed    Outcome\n");
+  rep->observed = nobs;
+  for (i = 0; i < nobs; i++) {
+    size_t st;
+    int ok = 0;
+    for (st = 0; st < nst; st++)
+      if (state_matches(r, st, vars, nvars, o[i].v)) {
+        ok = 1;
+        seen[st] = 1;
+      }
+    if (!ok) {
+      rep->forbidden++;
+      rep->forbidden_runs += o[i].count;
+    }
+    wl__buf_printf(&b, "%-10llu %-10s ", (unsigned long long)o[i].count,
+                   ok ? "yes" : "FORBIDDEN");
+    put_vals(&b, r, vars, nvars, o[i].v);
+    wl__buf_puts(&b, ok ? "\n" : "   <-- the model forbids this\n");
+  }
+  /* allowed states never observed, once per projection */
+  for (i = 0; i < nst; i++) {
+    int64_t v[MAXV];
+    size_t j;
+    int k, dup = 0;
+    if (seen[i])
+      continue;
+    for (k = 0; k < nvars; k++)
+      v[k] = wl_result_value(r, i, vars[k]);
+    for (j = 0; j < i && !dup; j++)
+      dup = seen[j] == 2 && state_matches(r, j, vars, nvars, v);
+    seen[i] = 2;
+    if (dup)
+      continue;
+    if (rep->unseen == 0)
+      wl__buf_puts(&b, "Allowed, never observed (executions in the "
+                       "model):\n");
+    rep->unseen++;
+    wl__buf_printf(&b, "           %-10llu ",
+                   (unsigned long long)wl_result_state_count(r, i));
+    put_vals(&b, r, vars, nvars, v);
+    wl__buf_puts(&b, "\n");
+  }
+  if (rep->forbidden)
+    wl__buf_printf(&b, "Verdict %s FORBIDDEN: %zu observed outcome%s "
+                       "(%llu runs) the model forbids\n",
+                   name, rep->forbidden, rep->forbidden > 1 ? "s" : "",
+                   (unsigned long long)rep->forbidden_runs);
+  else
+    wl__buf_printf(&b, "Verdict %s Ok: every observed outcome is allowed "
+                       "(%zu allowed never observed)\n",
+                   name, rep->unseen);
+  if (b.oom)
+    rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+  else if (write != NULL && write(ud, b.p, b.n) != 0)
+    rc = wl__err(ctx, WL_EIO, "the writer stopped the output");
+  wl__buf_free(&b);
+  wl__free(ctx, seen, nst + 1);
+  wl__free(ctx, o, ((size_t)want + 1) * sizeof *o);
+  return rc;
+}

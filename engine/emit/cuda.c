@@ -1,0 +1,630 @@
+/* cuda.c -- a litmus test as a self-contained CUDA program.
+ *
+ * The program runs the test on a real NVIDIA GPU with a parallel-
+ * instance harness: one launch runs many instances of the test, each
+ * thread of the grid plays one role (test thread) of one instance, and
+ * the roles of an instance sit in one block or in different blocks as
+ * the test's CTA placement says.  Each role is one inline-PTX statement
+ * holding the test thread's instructions as written (semantics, scope,
+ * state space), its branches as PTX labels and bra, so ptxas sees the
+ * exact instructions and nothing the C++ compiler could reorder.
+ *
+ * Representation: the text is assembled in a wl_buf in four parts: the
+ * test's tables (names, initial values, sequentially consistent states,
+ * the condition as a C function), one device function per role, the
+ * kernel that dispatches roles, and the fixed harness (role tables,
+ * stress, counting on the GPU in an open-addressing hash table, printing
+ * in the format of wl_hist_write).  The fixed part is a list of short
+ * lines: C11 promises string literals of 4095 characters only.
+ *
+ * Deliberate limits (each refused with WL_EUNSUPPORTED and a message):
+ * callback threads, barriers (the harness runs many instances per CTA),
+ * threads on several GPUs, floating-point locations, sc accesses, PTX 7.5
+ * proxies.  Every location is a 32-bit word: litmus values fit, and a
+ * value outside 32 bits would wrap. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../program/ir.h"
+#include "emit.h"
+
+/* The registers a role's asm declares are prefixed, so that they never
+ * meet the names nvcc gives its own (%r...). */
+#define RP "wl_r"
+
+typedef struct emitter {
+  wl_ctx *ctx;
+  const wl_litmus *t;
+  wl_buf *b;
+  wl_layout lay;
+  int ngroups;
+  int group[WL_MAX_THREADS]; /* the thread's CTA group, 0.. */
+  int shgroup;               /* the group that uses shared locations */
+  int nshared;
+  int shidx[WL_MAX_LOCS];    /* index among shared locations, or -1 */
+} emitter;
+
+static int unsupported(emitter *e, const wl_thread *th, const wl_insn *in,
+                       const char *what) {
+  const char *f = e->t->filename ? e->t->filename : "<lua>";
+  if (in != NULL)
+    return wl__err(e->ctx, WL_EUNSUPPORTED, "%s:%d:%d: %s: %s", f, in->line,
+                   in->col, th->name, what);
+  if (th != NULL)
+    return wl__err(e->ctx, WL_EUNSUPPORTED, "%s:%d: %s: %s", f, th->line,
+                   th->name, what);
+  return wl__err(e->ctx, WL_EUNSUPPORTED, "%s: %s", f, what);
+}
+
+/* Groups threads by CTA and checks what the harness can run. */
+static int plan(emitter *e) {
+  const wl_litmus *t = e->t;
+  int ctas[WL_MAX_THREADS], th, i, l, rc;
+  if ((rc = wl__litmus_check_v60(t, "the CUDA emitter")) != 0)
+    return rc;
+  if ((rc = wl__litmus_check_labels(t)) != 0)
+    return rc;
+  e->ngroups = 0;
+  e->shgroup = -1;
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_thread *tt = &t->threads[th];
+    int g;
+    if (tt->fn != NULL)
+      return unsupported(e, tt, NULL,
+                         "a function thread: the CUDA emitter needs the "
+                         "thread's instructions");
+    if (tt->gpu != t->threads[0].gpu)
+      return unsupported(e, tt, NULL,
+                         "threads on several GPUs: the harness runs on one "
+                         "GPU");
+    for (g = 0; g < e->ngroups; g++)
+      if (ctas[g] == tt->cta)
+        break;
+    if (g == e->ngroups)
+      ctas[e->ngroups++] = tt->cta;
+    e->group[th] = g;
+    for (i = 0; i < tt->ninsns; i++) {
+      const wl_insn *in = &tt->insns[i];
+      if (in->op == OP_BAR)
+        return unsupported(e, tt, in,
+                           "barriers: the harness runs many instances in "
+                           "one CTA");
+      if ((in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM ||
+           in->op == OP_RED) &&
+          in->sem == SEM_SC)
+        return unsupported(e, tt, in, "an sc access has no PTX instruction");
+      if (in->op == OP_FENCE && in->pfence != PFENCE_NONE)
+        return unsupported(e, tt, in, "proxy fences");
+      if (in->loc >= 0 && t->locshared[in->loc]) {
+        if (e->shgroup >= 0 && e->shgroup != g)
+          return unsupported(e, tt, in,
+                             "a __shared__ location used from two CTAs");
+        e->shgroup = g;
+      }
+    }
+  }
+  e->nshared = 0;
+  for (l = 0; l < t->nlocs; l++) {
+    if (t->loctype[l] == WL_TYPE_FLOAT || t->loctype[l] == WL_TYPE_DOUBLE)
+      return unsupported(e, NULL, NULL,
+                         "floating-point locations: the harness keeps "
+                         "32-bit integer words");
+    e->shidx[l] = t->locshared[l] ? e->nshared++ : -1;
+  }
+  if (e->shgroup < 0)
+    e->shgroup = 0;
+  if (t->nthreads == 0)
+    return unsupported(e, NULL, NULL, "a test without threads");
+  return 0;
+}
+
+static void put_str_literal(wl_buf *b, const char *s) {
+  wl__buf_puts(b, "\"");
+  for (; s != NULL && *s; s++) {
+    if (*s == '"' || *s == '\\')
+      wl__buf_printf(b, "\\%c", *s);
+    else if (*s == '\n')
+      wl__buf_puts(b, "\\n");
+    else if ((unsigned char)*s < 32)
+      wl__buf_puts(b, " ");
+    else
+      wl__buf_add(b, s, 1);
+  }
+  wl__buf_puts(b, "\"");
+}
+
+/* ---------------------------------------------------------------- */
+/* The condition as C over v[] (the layout's order)                   */
+
+static void put_atom(emitter *e, const wl_atom *a) {
+  if (a->kind == AT_CONST)
+    wl__buf_printf(e->b, "%lldLL", (long long)a->val);
+  else if (a->kind == AT_REG)
+    wl__buf_printf(e->b, "v[%d]", e->lay.regoff[a->thread] + a->reg);
+  else
+    wl__buf_printf(e->b, "v[%d]", e->lay.regoff[e->t->nthreads] + a->loc);
+}
+
+static void put_cond(emitter *e, int node) {
+  static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+  const wl_cnode *c = &e->t->cnodes[node];
+  switch (c->kind) {
+  case CN_TRUE:
+    wl__buf_puts(e->b, "1");
+    break;
+  case CN_AND:
+  case CN_OR:
+    wl__buf_puts(e->b, "(");
+    put_cond(e, c->l);
+    wl__buf_puts(e->b, c->kind == CN_AND ? " && " : " || ");
+    put_cond(e, c->r);
+    wl__buf_puts(e->b, ")");
+    break;
+  case CN_NOT:
+    wl__buf_puts(e->b, "!(");
+    put_cond(e, c->l);
+    wl__buf_puts(e->b, ")");
+    break;
+  default:
+    wl__buf_puts(e->b, "(");
+    put_atom(e, &c->a);
+    wl__buf_printf(e->b, " %s ", ops[c->cmp < 6 ? c->cmp : 0]);
+    put_atom(e, &c->b);
+    wl__buf_puts(e->b, ")");
+    break;
+  }
+}
+
+/* ---------------------------------------------------------------- */
+/* Sequentially consistent states, to call the others weak            */
+
+typedef struct sc_acc {
+  wl_buf *b;
+  size_t n;
+} sc_acc;
+
+static int sc_each(void *ud, const int64_t *vals, int nvals) {
+  sc_acc *a = ud;
+  int i;
+  wl__buf_puts(a->b, "  {");
+  for (i = 0; i < nvals; i++)
+    wl__buf_printf(a->b, "%s%lldLL", i ? ", " : "", (long long)vals[i]);
+  wl__buf_puts(a->b, "},\n");
+  a->n++;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* One role: the thread's instructions as inline PTX                   */
+
+static const char *sem_word(int sem) {
+  switch (sem) {
+  case SEM_RELAXED:
+    return "relaxed";
+  case SEM_ACQUIRE:
+    return "acquire";
+  case SEM_RELEASE:
+    return "release";
+  case SEM_ACQ_REL:
+    return "acq_rel";
+  case SEM_SC:
+    return "sc";
+  default:
+    return "weak";
+  }
+}
+
+static const char *scope_word(int scope) {
+  return scope == SCOPE_CTA ? "cta" : scope == SCOPE_SYS ? "sys" : "gpu";
+}
+
+/* ".relaxed.gpu", ".weak" for ld/st; "" for a weak atom/red (their
+ * default is relaxed.gpu, PTX ISA 9.7.13.5). */
+static void put_sem(emitter *e, const wl_insn *in, int atomic) {
+  if (in->sem == SEM_WEAK) {
+    if (!atomic)
+      wl__buf_puts(e->b, ".weak");
+    return;
+  }
+  wl__buf_printf(e->b, ".%s.%s", sem_word(in->sem), scope_word(in->scope));
+}
+
+static const char *space(emitter *e, const wl_insn *in) {
+  return e->t->locshared[in->loc] ? "shared" : "global";
+}
+
+/* An operand as PTX text: a register or an immediate moved into the
+ * temporary tmp (some instructions take registers only). */
+static void operand_reg(emitter *e, const wl_operand *o, const char *tmp,
+                        char *out, size_t n) {
+  if (o->is_reg) {
+    snprintf(out, n, RP "%d", o->reg);
+    return;
+  }
+  wl__buf_printf(e->b, "    \"mov.b32 %s, %lld;\\n\\t\"\n", tmp,
+                 (long long)(int32_t)o->imm);
+  snprintf(out, n, "%s", tmp);
+}
+
+/* The operation and type of atom/red, or NULL; *negate for sub. */
+static const char *aop_text(int aop, int *negate) {
+  *negate = aop == AOP_SUB; /* PTX has no atom.sub: add the negation */
+  switch (aop) {
+  case AOP_ADD:
+  case AOP_SUB:
+    return ".add.u32";
+  case AOP_AND:
+    return ".and.b32";
+  case AOP_OR:
+    return ".or.b32";
+  case AOP_XOR:
+    return ".xor.b32";
+  case AOP_MIN:
+    return ".min.s32";
+  case AOP_MAX:
+    return ".max.s32";
+  case AOP_EXCH:
+    return ".exch.b32";
+  case AOP_CAS:
+    return ".cas.b32";
+  default:
+    return NULL;
+  }
+}
+
+static int put_alu(emitter *e, const wl_thread *th, const wl_insn *in) {
+  static const char *const names[] = {
+      "add.s32", "sub.s32", "mul.lo.s32", "div.s32", "rem.s32", "and.b32",
+      "or.b32",  "xor.b32", "min.s32",    "max.s32", NULL,      NULL,
+      NULL,      NULL,      "shl.b32",    "shr.s32"};
+  char a[32], bb[32];
+  if (in->aop >= sizeof names / sizeof names[0] || names[in->aop] == NULL)
+    return unsupported(e, th, in, "this arithmetic has no PTX instruction");
+  operand_reg(e, &in->a, RP "t0", a, sizeof a);
+  operand_reg(e, &in->b, RP "t1", bb, sizeof bb);
+  wl__buf_printf(e->b, "    \"%s " RP "%d, %s, %s;\\n\\t\"\n",
+                 names[in->aop], in->dst, a, bb);
+  return 0;
+}
+
+static int put_insn(emitter *e, const wl_thread *th, int idx,
+                    const int *argloc) {
+  static const char *const conds[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  const wl_insn *in = &th->insns[idx];
+  wl_buf *b = e->b;
+  char a[32], bb[32];
+  int neg, red;
+  switch (in->op) {
+  case OP_NOP:
+    return 0;
+  case OP_MOV:
+    if (in->a.is_reg)
+      wl__buf_printf(b, "    \"mov.b32 " RP "%d, " RP "%d;\\n\\t\"\n", in->dst,
+                     in->a.reg);
+    else
+      wl__buf_printf(b, "    \"mov.b32 " RP "%d, %lld;\\n\\t\"\n", in->dst,
+                     (long long)(int32_t)in->a.imm);
+    return 0;
+  case OP_ALU:
+    return put_alu(e, th, in);
+  case OP_LD:
+    wl__buf_puts(b, "    \"ld");
+    put_sem(e, in, 0);
+    wl__buf_printf(b, ".%s.b32 " RP "%d, [" RP "a%d];\\n\\t\"\n",
+                   space(e, in), in->dst, argloc[in->loc]);
+    return 0;
+  case OP_ST:
+    operand_reg(e, &in->a, RP "t0", a, sizeof a);
+    wl__buf_puts(b, "    \"st");
+    put_sem(e, in, 0);
+    wl__buf_printf(b, ".%s.b32 [" RP "a%d], %s;\\n\\t\"\n", space(e, in),
+                   argloc[in->loc], a);
+    return 0;
+  case OP_ATOM:
+  case OP_RED: {
+    const char *op = aop_text(in->aop, &neg);
+    if (op == NULL)
+      return unsupported(e, th, in, "this atomic operation has no PTX atom");
+    /* operands first (they may emit movs), then the instruction */
+    operand_reg(e, &in->a, RP "t0", a, sizeof a);
+    if (in->aop == AOP_CAS)
+      operand_reg(e, &in->b, RP "t1", bb, sizeof bb);
+    if (neg) {
+      wl__buf_printf(b, "    \"neg.s32 " RP "t2, %s;\\n\\t\"\n", a);
+      snprintf(a, sizeof a, RP "t2");
+    }
+    /* red takes .relaxed and .release only: an acquiring red is the
+     * atom that drops the old value */
+    red = in->op == OP_RED && in->sem != SEM_ACQUIRE &&
+          in->sem != SEM_ACQ_REL;
+    wl__buf_puts(b, red ? "    \"red" : "    \"atom");
+    put_sem(e, in, 1);
+    wl__buf_printf(b, ".%s%s ", space(e, in), op);
+    if (!red && in->op == OP_ATOM && in->dst >= 0)
+      wl__buf_printf(b, RP "%d, ", in->dst);
+    else if (!red)
+      wl__buf_puts(b, RP "t3, "); /* the old value, unused */
+    wl__buf_printf(b, "[" RP "a%d], %s", argloc[in->loc], a);
+    if (in->aop == AOP_CAS)
+      wl__buf_printf(b, ", %s", bb);
+    wl__buf_puts(b, ";\\n\\t\"\n");
+    return 0;
+  }
+  case OP_FENCE:
+    wl__buf_printf(b, "    \"fence.%s.%s;\\n\\t\"\n",
+                   in->sem == SEM_SC ? "sc" : "acq_rel",
+                   scope_word(in->scope));
+    return 0;
+  case OP_BRANCH:
+  case OP_GOTO:
+    if (in->target <= idx) {
+      /* a backward branch spends the loop budget: a spin loop whose
+       * partner never comes ends the role, which counts as hung */
+      wl__buf_puts(b, "    \"sub.s32 " RP "bud, " RP "bud, 1;\\n\\t\"\n"
+                      "    \"setp.le.s32 " RP "q, " RP "bud, 0;\\n\\t\"\n"
+                      "    \"@" RP "q bra " RP "HUNG;\\n\\t\"\n");
+    }
+    if (in->op == OP_GOTO) {
+      wl__buf_printf(b, "    \"bra " RP "L%d;\\n\\t\"\n", in->target);
+      return 0;
+    }
+    operand_reg(e, &in->a, RP "t0", a, sizeof a);
+    operand_reg(e, &in->b, RP "t1", bb, sizeof bb);
+    wl__buf_printf(b,
+                   "    \"setp.%s.s32 " RP "p, %s, %s;\\n\\t\"\n"
+                   "    \"@" RP "p bra " RP "L%d;\\n\\t\"\n",
+                   conds[in->cond < 6 ? in->cond : 0], a, bb, in->target);
+    return 0;
+  default:
+    return unsupported(e, th, in, "an instruction the harness cannot run");
+  }
+}
+
+static int put_role(emitter *e, int th) {
+  const wl_litmus *t = e->t;
+  const wl_thread *tt = &t->threads[th];
+  wl_buf *b = e->b;
+  int used[WL_MAX_LOCS], argloc[WL_MAX_LOCS], target[1024];
+  int i, l, r, nused = 0, nops, rc;
+  memset(used, 0, sizeof used);
+  memset(target, 0, sizeof target);
+  for (i = 0; i < tt->ninsns; i++) {
+    const wl_insn *in = &tt->insns[i];
+    if (in->loc >= 0)
+      used[in->loc] = 1;
+    if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target >= 0 &&
+        in->target < (int)(sizeof target / sizeof target[0]))
+      target[in->target] = 1;
+  }
+  if (tt->ninsns >= (int)(sizeof target / sizeof target[0]))
+    return unsupported(e, tt, NULL, "more than 1023 instructions");
+  for (l = 0; l < t->nlocs; l++)
+    argloc[l] = used[l] ? nused++ : -1;
+  nops = tt->nregs + 1 + nused + 1;
+  if (nops > 30)
+    return unsupported(e, tt, NULL,
+                       "more than 28 registers and locations in one "
+                       "thread (inline asm takes 30 operands)");
+  wl__buf_printf(b,
+                 "/* %s of the test */\n"
+                 "static __device__ __forceinline__ void role_%d("
+                 "unsigned *const *loc, int *out, unsigned *hung, "
+                 "int budget) {\n",
+                 tt->name, th);
+  for (r = 0; r < tt->nregs; r++)
+    wl__buf_printf(b, "  int o%d;\n", r);
+  wl__buf_puts(b, "  unsigned h;\n  asm volatile(\n    \"{\\n\\t\"\n");
+  if (tt->nregs > 0)
+    wl__buf_printf(b, "    \".reg .b32 " RP "<%d>;\\n\\t\"\n", tt->nregs);
+  wl__buf_puts(b, "    \".reg .b32 " RP "t<4>;\\n\\t\"\n"
+                  "    \".reg .b32 " RP "bud;\\n\\t\"\n"
+                  "    \".reg .b32 " RP "h;\\n\\t\"\n"
+                  "    \".reg .pred " RP "p;\\n\\t\"\n"
+                  "    \".reg .pred " RP "q;\\n\\t\"\n");
+  if (nused > 0)
+    wl__buf_printf(b, "    \".reg .b64 " RP "a<%d>;\\n\\t\"\n", nused);
+  for (l = 0; l < t->nlocs; l++)
+    if (used[l])
+      wl__buf_printf(b, "    \"cvta.to.%s.u64 " RP "a%d, %%%d;\\n\\t\"\n",
+                     t->locshared[l] ? "shared" : "global", argloc[l],
+                     tt->nregs + 1 + argloc[l]);
+  wl__buf_printf(b, "    \"mov.b32 " RP "bud, %%%d;\\n\\t\"\n",
+                 tt->nregs + 1 + nused);
+  wl__buf_puts(b, "    \"mov.b32 " RP "h, 0;\\n\\t\"\n");
+  for (r = 0; r < tt->nregs; r++)
+    wl__buf_printf(b, "    \"mov.b32 " RP "%d, %lld;\\n\\t\"\n", r,
+                   (long long)(int32_t)tt->reginit[r]);
+  for (i = 0; i < tt->ninsns; i++) {
+    if (target[i])
+      wl__buf_printf(b, "    \"" RP "L%d:\\n\\t\"\n", i);
+    if ((rc = put_insn(e, tt, i, argloc)) != 0)
+      return rc;
+  }
+  if (target[tt->ninsns])
+    wl__buf_printf(b, "    \"" RP "L%d:\\n\\t\"\n", tt->ninsns);
+  wl__buf_puts(b, "    \"bra " RP "DONE;\\n\\t\"\n"
+                  "    \"" RP "HUNG:\\n\\t\"\n"
+                  "    \"mov.b32 " RP "h, 1;\\n\\t\"\n"
+                  "    \"" RP "DONE:\\n\\t\"\n");
+  for (r = 0; r < tt->nregs; r++)
+    wl__buf_printf(b, "    \"mov.b32 %%%d, " RP "%d;\\n\\t\"\n", r, r);
+  wl__buf_printf(b, "    \"mov.b32 %%%d, " RP "h;\\n\\t\"\n", tt->nregs);
+  wl__buf_puts(b, "    \"}\"\n    : ");
+  for (r = 0; r < tt->nregs; r++)
+    wl__buf_printf(b, "\"=r\"(o%d), ", r);
+  wl__buf_puts(b, "\"=r\"(h)\n    : ");
+  for (l = 0; l < t->nlocs; l++)
+    if (used[l])
+      wl__buf_printf(b, "\"l\"(loc[%d]), ", l);
+  wl__buf_puts(b, "\"r\"(budget)\n    : \"memory\");\n");
+  for (r = 0; r < tt->nregs; r++)
+    wl__buf_printf(b, "  out[%d] = o%d;\n", r, r);
+  wl__buf_puts(b, "  if (h)\n    *hung = 1;\n}\n\n");
+  return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The fixed harness                                                  */
+
+static void put_lines(wl_buf *b, const char *const *lines) {
+  for (; *lines != NULL; lines++) {
+    wl__buf_puts(b, *lines);
+    wl__buf_puts(b, "\n");
+  }
+}
+
+static void put_tables(emitter *e, const wl_cuda_opts *o) {
+  const wl_litmus *t = e->t;
+  wl_buf *b = e->b;
+  int th, l, v, nregs = e->lay.regoff[t->nthreads];
+  wl__buf_printf(b, "#define NROLES %d\n#define NGROUPS %d\n"
+                    "#define NLOCS %d\n#define NSHARED %d\n"
+                    "#define NREGS %d\n#define NVALS %d\n"
+                    "#define SHGROUP %d\n#define COND_KIND %d\n",
+                 t->nthreads, e->ngroups, t->nlocs, e->nshared, nregs,
+                 e->lay.nvals, e->shgroup, t->cond_kind);
+  wl__buf_printf(b, "#define DEF_BLOCKS %d\n#define DEF_THREADS %d\n"
+                    "#define DEF_LAUNCHES %d\n#define DEF_STRESS %d\n"
+                    "#define DEF_STRESS_ITERS %d\n#define DEF_SPACING %d\n"
+                    "#define DEF_SEED %lluULL\n#define DEF_BUDGET %d\n"
+                    "#define DEF_SHUFFLE %d\n\n",
+                 o->blocks, o->threads, o->launches, o->stress_blocks,
+                 o->stress_iters, o->spacing, (unsigned long long)o->seed,
+                 o->budget, o->no_shuffle ? 0 : 1);
+  wl__buf_puts(b, "static const char *const test_name = ");
+  put_str_literal(b, t->name);
+  wl__buf_puts(b, ";\nstatic const char *const test_file = ");
+  put_str_literal(b, t->filename ? t->filename : "<lua>");
+  wl__buf_puts(b, ";\nstatic const char *const cond_text = ");
+  put_str_literal(b, t->cond_text ? t->cond_text : "(true)");
+  wl__buf_puts(b, ";\nstatic const int role_group[NROLES] = {");
+  for (th = 0; th < t->nthreads; th++)
+    wl__buf_printf(b, "%s%d", th ? ", " : "", e->group[th]);
+  wl__buf_puts(b, "};\nstatic const char *const var_name[NVALS] = {");
+  for (v = 0; v < e->lay.nvals; v++) {
+    wl__buf_puts(b, v ? ", " : "");
+    put_str_literal(b, wl__layout_name(&e->lay, t, v));
+  }
+  wl__buf_puts(b, "};\nstatic const int var_thread[NVALS] = {");
+  for (v = 0; v < e->lay.nvals; v++)
+    wl__buf_printf(b, "%s%d", v ? ", " : "",
+                   wl__layout_thread(&e->lay, t, v));
+  wl__buf_puts(b, "};\n__constant__ int loc_init[NLOCS + 1] = {");
+  for (l = 0; l < t->nlocs; l++)
+    wl__buf_printf(b, "%d, ", (int)(int32_t)t->locinit[l]);
+  wl__buf_puts(b, "0};\n/* a location's index among the __shared__ ones, "
+                  "or -1 */\n__constant__ int loc_shidx[NLOCS + 1] = {");
+  for (l = 0; l < t->nlocs; l++)
+    wl__buf_printf(b, "%d, ", e->shidx[l]);
+  wl__buf_puts(b, "-1};\n__constant__ int sh_init[NSHARED + 1] = {");
+  for (l = 0; l < t->nlocs; l++)
+    if (t->locshared[l])
+      wl__buf_printf(b, "%d, ", (int)(int32_t)t->locinit[l]);
+  wl__buf_puts(b, "0};\n\n/* the condition over an outcome's values */\n"
+                  "static int cond_holds(const int *v) {\n  (void)v;\n"
+                  "  return ");
+  if (t->has_cond)
+    put_cond(e, t->cond_root);
+  else
+    wl__buf_puts(b, "1");
+  wl__buf_puts(b, ";\n}\n\n");
+}
+
+static void put_sc(emitter *e) {
+  wl_buf *b = e->b;
+  sc_acc acc;
+  int bound = 0, rc;
+  acc.b = b;
+  acc.n = 0;
+  wl__buf_puts(b, "/* the outcomes sequential consistency gives (warplab's "
+                  "wl_sc_states);\n * the others are printed as weak */\n"
+                  "static const long long sc_states[][NVALS + 1] = {\n");
+  rc = wl_sc_states(e->ctx, e->t, 0, sc_each, &acc, &bound);
+  wl__buf_puts(b, "  {0}\n};\n");
+  wl__buf_printf(b, "static const long n_sc = %ld;\n\n",
+                 rc == 0 && !bound ? (long)acc.n : -1L);
+}
+
+static void put_kernel(emitter *e) {
+  const wl_litmus *t = e->t;
+  wl_buf *b = e->b;
+  int th;
+  wl__buf_puts(b, "/* one role of one instance per thread (test_kernel) */\n"
+                  "static __device__ __forceinline__ void dispatch(int role, "
+                  "unsigned *const *loc,\n    int *regs, unsigned *hung, "
+                  "int budget) {\n  switch (role) {\n");
+  for (th = 0; th < t->nthreads; th++)
+    wl__buf_printf(b, "  case %d:\n    role_%d(loc, regs + %d, hung, "
+                      "budget);\n    break;\n",
+                   th, th, e->lay.regoff[th]);
+  wl__buf_puts(b, "  default:\n    break;\n  }\n}\n\n");
+}
+
+void wl_cuda_opts_init(wl_cuda_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->blocks = 1024;
+  o->threads = 256;
+  o->launches = 200;
+  o->stress_blocks = 0;
+  o->stress_iters = 256;
+  o->spacing = 1;
+  o->seed = 1;
+  o->budget = 10000;
+}
+
+int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
+                 wl_write_fn write, void *ud) {
+  emitter e;
+  wl_cuda_opts o;
+  wl_buf b;
+  int th, rc;
+  if (ctx == NULL || t == NULL || write == NULL)
+    return WL_EINVAL;
+  if (opts == NULL)
+    wl_cuda_opts_init(&o);
+  else
+    o = *opts;
+  if (o.blocks < 1 || o.blocks > (1 << 20) || o.threads < 1 ||
+      o.threads > 1024 || o.launches < 1 || o.stress_blocks < 0 ||
+      o.stress_blocks > (1 << 16) || o.stress_iters < 0 || o.spacing < 1 ||
+      o.spacing > 1024 || o.budget < 1)
+    return wl__err(ctx, WL_EINVAL,
+                   "cuda: blocks 1..1048576, threads 1..1024, launches >= 1, "
+                   "stress 0..65536, spacing 1..1024, budget >= 1");
+  if (o.threads < t->nthreads)
+    return wl__err(ctx, WL_EINVAL,
+                   "cuda: %d threads per block cannot hold the test's %d "
+                   "threads",
+                   o.threads, t->nthreads);
+  memset(&e, 0, sizeof e);
+  e.ctx = ctx;
+  e.t = t;
+  e.b = &b;
+  wl__layout_init(&e.lay, t);
+  if ((rc = plan(&e)) != 0)
+    return rc;
+  if (o.blocks < e.ngroups)
+    return wl__err(ctx, WL_EINVAL,
+                   "cuda: the test's %d CTAs need at least %d blocks",
+                   e.ngroups, e.ngroups);
+  wl__buf_init(&b, ctx);
+  wl__buf_printf(&b, "/* %s.cu -- test %s", t->name, t->name);
+  if (t->filename)
+    wl__buf_printf(&b, " (%s)", t->filename);
+  wl__buf_puts(&b, " on a real GPU, written by warplab cuda.\n");
+  put_lines(&b, wl__cuda_head);
+  put_tables(&e, &o);
+  put_sc(&e);
+  for (th = 0; th < t->nthreads && rc == 0; th++)
+    rc = put_role(&e, th);
+  if (rc == 0) {
+    put_kernel(&e);
+    put_lines(&b, wl__cuda_body);
+    if (b.oom)
+      rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+    else if (write(ud, b.p, b.n) != 0)
+      rc = wl__err(ctx, WL_EIO, "the writer stopped the output");
+  }
+  wl__buf_free(&b);
+  return rc;
+}

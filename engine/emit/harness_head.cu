@@ -1,0 +1,33 @@
+ *
+ * Build: nvcc -O3 -arch=sm_90 -o test test.cu   (sm_70 or later: the
+ *        memory-model qualifiers of PTX 6.0 need Volta)
+ * Run:   ./test [-b BLOCKS] [-t THREADS] [-n LAUNCHES]
+ *          [-s STRESS_BLOCKS] [-i STRESS_ITERS] [-w SPACING] [-r SEED]
+ *          [-p PERMS] [-B BUDGET] [-d DEVICE] [--no-shuffle]
+ * Prints the histogram of outcomes in the format of `warplab sample`,
+ * after '#' lines naming the GPU, the driver, the date and the harness
+ * settings; `warplab compare OUTPUT TEST.litmus` puts it beside what the
+ * PTX model allows.
+ *
+ * The harness: every launch runs BLOCKS x (THREADS / roles) instances;
+ * each thread of a test block plays one role (test thread) of one
+ * instance.  Roles in the same CTA of the test share a block and sit in
+ * different warps (their block is cut into one region of whole warps per
+ * role where it can be); roles in different CTAs are in different
+ * blocks.  Which block and which thread plays which role is drawn anew
+ * for each of PERMS tables, used in turn by the launches.  Each global
+ * location is an array with one word per instance, SPACING words apart;
+ * with SPACING > 1 the STRESS_BLOCKS blocks (launched first) load and
+ * store the other words of those cache lines, else a scratch area.  A
+ * backward branch spends one of BUDGET steps; a role that runs out ends,
+ * and its instance counts as hung.  Outcomes are counted on the GPU in a
+ * hash table of final states.
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <vector>
+#include <algorithm>
+#include <cuda_runtime.h>
+

@@ -1,0 +1,38 @@
+-- test:cuda{...}: the CUDA program of a test built in Lua, with the
+-- harness settings as its defaults; bad settings and function threads
+-- raise with the place named.
+local wl = require "warplab"
+
+local t = wl.litmus {
+  name = "MP-lua", init = { x = 0, y = 0 },
+  { at = "cta0", "st.weak x, 1", "fence.sc.gpu", "st.relaxed.gpu y, 1" },
+  { at = "cta1", "ld.relaxed.gpu r0, y", "fence.sc.gpu", "ld.weak r1, x" },
+  exists = "1:r0 == 1 /\\ 1:r1 == 0",
+}
+local src = t:cuda { blocks = 32, threads = 64, launches = 3, seed = 5 }
+assert(type(src) == "string" and #src > 10000, "cuda: no text")
+for _, want in ipairs {
+  "st.weak.global.b32", "st.relaxed.gpu.global.b32", "fence.sc.gpu;",
+  "ld.relaxed.gpu.global.b32", "ld.weak.global.b32",
+  "#define DEF_BLOCKS 32", "#define DEF_THREADS 64",
+  "#define DEF_LAUNCHES 3", "#define DEF_SEED 5ULL", "#define NGROUPS 2",
+  'test_name = "MP-lua"',
+} do
+  assert(src:find(want, 1, true), "cuda: no '" .. want .. "'")
+end
+assert(t:cuda() == t:cuda {}, "cuda: not deterministic")
+assert(t:cuda { shuffle = false }:find("#define DEF_SHUFFLE 0", 1, true))
+
+local ok, err = pcall(t.cuda, t, { blocks = 0 })
+assert(not ok and err:find("blocks must be an integer"), err)
+ok, err = pcall(t.cuda, t, { bogus = 1 })
+assert(not ok and err:find("bogus"), err)
+
+local f = wl.litmus {
+  name = "fn", init = { x = 0 },
+  function(d) d.x = 1 end,
+  { at = "cta1", fn = function(d) return { r0 = d.x } end },
+}
+ok, err = pcall(f.cuda, f)
+assert(not ok and err:find("function thread"), err)
+print("cuda.lua ok")
