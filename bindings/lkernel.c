@@ -26,6 +26,7 @@
 #define WLL_KDEV "warplab.SimDevice"
 #define WLL_DARRAY "warplab.DeviceArray"
 #define WLL_KSTATE "warplab.KernelState"
+#define WLL_LAUNCH "warplab.Launch"
 
 typedef struct kdev {
   wl_ctx *ctx;
@@ -2524,7 +2525,8 @@ static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
                       f->kind == WL_FIND_UNINIT
                           ? "read of memory never written:"
                           : "possible hang: a spin on",
-                      sp[f->space], name, (int)f->off, f->a.bidx[0], f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
+                      sp[f->space], name, (int)f->off, f->a.bidx[0],
+                      f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
                       f->a.tidx[1], f->a.tidx[2], f->a.warp, f->a.lane);
     }
     luaL_addvalue(&b);
@@ -2565,13 +2567,22 @@ static int make_param(lua_State *L, kdev *d, int idx, int argno) {
 
 /* dev:launch(kernel, {grid=, block=, shared=, seed=, profile=, regs=,
  * cache=, max_steps=, slice=}, args...) -> report */
+/* A finished launch's box: it holds the launch while the report is
+ * built, so that a memory error there frees it (its __gc). */
+static int launch_gc(lua_State *L) {
+  wl_launch **b = luaL_checkudata(L, 1, WLL_LAUNCH);
+  wl_launch_free(*b);
+  *b = NULL;
+  return 0;
+}
+
 static int kd_launch(lua_State *L) {
   kdev *d = checkkdev(L, 1);
   kstate *ks = KS(L);
   int nargs = lua_gettop(L) - 3, i, rc;
   lctx x;
   wl_launch_cfg cfg;
-  wl_launch *l = NULL;
+  wl_launch *l = NULL, **box;
   int params[64], nparams = 0;
   uint64_t bsz;
   lua_Debug ar;
@@ -2694,9 +2705,13 @@ static int kd_launch(lua_State *L) {
   memset(ks->lines, 0, sizeof ks->lines);
   ks->run = &x.r;
   lua_settop(L, x.dims);
+  box = lua_newuserdatauv(L, sizeof *box, 0); /* before the launch */
+  *box = NULL;
+  luaL_setmetatable(L, WLL_LAUNCH);
   wll_sig_enter();
   rc = wl_launch_run(d->d, &cfg, &l);
   wll_sig_leave();
+  *box = l;
   ks->run = NULL;
   hook_off(L, ks);
   luaL_unref(L, LUA_REGISTRYINDEX, x.r.probe_ref);
@@ -2710,6 +2725,7 @@ static int kd_launch(lua_State *L) {
     snprintf(msg, sizeof msg, "%s",
              l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
                                          : wl_ctx_errmsg(d->ctx));
+    *box = NULL;
     wl_launch_free(l);
     return luaL_error(L, "%s", msg);
   }
@@ -2721,6 +2737,7 @@ static int kd_launch(lua_State *L) {
     ra.banks = wl_device_config(d->d)->banks;
     ra.bank_bytes = wl_device_config(d->d)->bank_bytes;
     if (!lua_checkstack(L, 4)) {
+      *box = NULL;
       wl_launch_free(l);
       return luaL_error(L, "launch: out of memory");
     }
@@ -2728,10 +2745,12 @@ static int kd_launch(lua_State *L) {
     lua_pushlightuserdata(L, &ra);
     rc = lua_pcall(L, 1, 1, 0);
     if (rc == LUA_OK && cfg.check) {
-      /* the checkers' findings, while the launch still holds them */
+      /* the checkers' findings, while the launch still holds them (a
+       * memory error here frees the launch through its box) */
       push_findings(L, l, &x.r, src);
       lua_setfield(L, -2, "findings");
     }
+    *box = NULL;
     wl_launch_free(l);
     if (rc != LUA_OK)
       return lua_error(L);
@@ -2862,6 +2881,11 @@ void wll_kernel_open(lua_State *L) {
   lua_pushvalue(L, ks);
   lua_pushcclosure(L, arr_tostring, 1);
   lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  /* a launch's box (kd_launch) */
+  luaL_newmetatable(L, WLL_LAUNCH);
+  lua_pushcfunction(L, launch_gc);
+  lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
   /* devices */
   luaL_newmetatable(L, WLL_KDEV);

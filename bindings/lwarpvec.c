@@ -927,16 +927,41 @@ static int w_atomic(lua_State *L) {
   return rc == 1 ? lua_yield(L, 1) : 1;
 }
 
+/* The lanes of m as ranges, "0-15, 20". */
+static void lane_ranges(uint32_t m, char *buf, size_t n) {
+  size_t k = 0;
+  int lane = 0;
+  buf[0] = 0;
+  while (lane < 32 && k + 8 < n) {
+    int end;
+    if (!(m >> lane & 1)) {
+      lane++;
+      continue;
+    }
+    for (end = lane; end + 1 < 32 && (m >> (end + 1) & 1); end++)
+      ;
+    k += (size_t)snprintf(buf + k, n - k, end > lane ? "%s%d-%d" : "%s%d",
+                          k ? ", " : "", lane, end);
+    lane = end + 1;
+  }
+}
+
 /* w:syncthreads(): every lane of the warp must be active */
 static int w_syncthreads(lua_State *L) {
   wll_krun *r = running_warp(L);
   int k, line;
-  if (r->active != r->exist)
+  if (r->active != r->exist) {
+    char in[64], out[64];
+    lane_ranges(r->active, in, sizeof in);
+    lane_ranges(r->exist & ~r->active, out, sizeof out);
     return wll_kernel_fail(
         L, r, r->warp * 32 + __builtin_ctz(r->exist & ~r->active),
         "barrier divergence: w:syncthreads() inside w:where with this "
-        "lane inactive (a barrier must be reached by every thread of the "
-        "block)");
+        "lane inactive: lanes %s of warp %d arrived, lanes %s are in the "
+        "other branch (a barrier must be reached by every thread of the "
+        "block)",
+        in, r->warp, out);
+  }
   line = wll_curline(L);
   for (k = 0; k < 32; k++)
     if ((r->exist >> k & 1) &&
@@ -976,11 +1001,11 @@ static int w_warp_op(lua_State *L) {
               : (uint32_t)luaL_checkinteger(L, 2)) &
          r->exist;
   if (r->active & ~mask)
-    return wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(r->active & ~mask),
-                           "%s(0x%08x): the calling lane %d is not in the mask "
-                           "(undefined behaviour)",
-                           wll_warp_ops[kind], mask,
-                           __builtin_ctz(r->active & ~mask));
+    return wll_kernel_fail(
+        L, r, r->warp * 32 + __builtin_ctz(r->active & ~mask),
+        "%s(0x%08x): the calling lane %d is not in the mask (undefined "
+        "behaviour)",
+        wll_warp_ops[kind], mask, __builtin_ctz(r->active & ~mask));
   if (mask & ~r->active)
     return wll_kernel_fail(
         L, r, r->warp * 32 + __builtin_ctz(r->active),

@@ -129,6 +129,20 @@ static const lcase cases[] = {
      "  I[l] = l * 2\n"
      "end), { grid = 1, block = 32 }, I)\n"
      "assert(I:read()[3] == 4)\n"},
+    {"checked_kernel",
+     "local dev = wl.device { preset = 'sm_80', sms = 1 }\n"
+     "local A = dev:malloc('int32', 64, 'A')\n"
+     "local r = dev:launch(wl.kernel(function(c, A)\n"
+     "  local s = c:shared('int32', 64, 's')\n"
+     "  local t = c.threadIdx.x\n"
+     "  s[t] = t\n"
+     "  local v = c:shfl_xor_sync(0xffffffff, t, 1)\n"
+     "  c:syncwarp()\n"
+     "  A[t] = s[(t + 33) % 64] + v\n"
+     "end), { grid = 1, block = 64, check = true, schedule = 'random' },\n"
+     "  A)\n"
+     "assert(#r.findings > 0 and #r.findings[1].message > 0)\n"
+     "assert(#wl.check_summary() > 0)\n"},
     {"extern_shared_atomics",
      "local dev = wl.device { preset = 'sm_70', sms = 1 }\n"
      "local F = dev:malloc('float', 1, 'F')\n"

@@ -96,6 +96,14 @@ int wl__chk_block_start(wl__chk *c, int slot, int block);
  * atomics) or stored. */
 int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
                    const wl__chk_mem *m, const void *data);
+/* The same access by the lanes of a warp (lo: its first thread): lane i
+ * at byte offset off[i] of the memory (shared: of the array), address
+ * addr[i], bytes data + i * width.  m's per-lane fields are overwritten;
+ * not for atomics (m->mem is one lane's). */
+int wl__chk_access_lanes(wl__chk *c, int slot, int lo, uint32_t lanes,
+                         const wl_access *a, wl__chk_mem *m,
+                         const uint64_t off[32], const uint64_t addr[32],
+                         const void *data);
 int wl__chk_fence(wl__chk *c, int slot, int thread, int sem, int scope);
 /* A __syncthreads() of the block in slot opened. */
 int wl__chk_barrier(wl__chk *c, int slot);

@@ -666,10 +666,20 @@ static void spin(wl__chk *c, cslot *s, int t, const wl_access *a,
   ts->scount = 1;
 }
 
-int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
-                   const wl__chk_mem *m, const void *data) {
-  cslot *s = &c->slots[slot];
-  shadow *sh;
+/* The shadow of the access's memory (NULL: out of memory). */
+static shadow *shadow_of(wl__chk *c, cslot *s, const wl__chk_mem *m) {
+  if (m->obj < 0)
+    return &s->sh;
+  while (c->glob.n <= (size_t)m->obj)
+    if (wl__vec_push(c->ctx, &c->glob) == NULL)
+      return NULL;
+  return WL_VEC_PTR(&c->glob, shadow, (size_t)m->obj);
+}
+
+/* One lane's access to the shadow sh (global, managed or shared). */
+static int access_one(wl__chk *c, cslot *s, shadow *sh, int thread,
+                      const wl_access *a, const wl__chk_mem *m,
+                      const void *data) {
   uint64_t w, w0, w1, end;
   int flags = c->cfg.flags, rf = 0;
   /* values matter for strong accesses only: a weak read observes and
@@ -681,17 +691,6 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
                        : a->kind == WL_ACC_ATOMIC  ? m->mem
                                                    : NULL;
   scold *first = NULL;
-  if (a->space != WL_SPACE_GLOBAL && a->space != WL_SPACE_MANAGED &&
-      a->space != WL_SPACE_SHARED)
-    return 0; /* read-only or private memory */
-  if (m->obj >= 0) {
-    while (c->glob.n <= (size_t)m->obj)
-      if (wl__vec_push(c->ctx, &c->glob) == NULL)
-        return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-    sh = WL_VEC_PTR(&c->glob, shadow, (size_t)m->obj);
-  } else {
-    sh = &s->sh;
-  }
   end = m->off + (uint64_t)a->width;
   w0 = m->off / 4;
   w1 = (end - 1) / 4;
@@ -703,9 +702,9 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
     if (x == NULL)
       return wl__err(c->ctx, WL_ENOMEM, "out of memory");
     if ((flags & WL_CHECK_UNINIT) && a->kind != WL_ACC_STORE) {
-      int unset = m->obj >= 0
-                      ? m->written != NULL && !(m->written[w / 8] >> (w % 8) & 1)
-                      : (x->written & mask) != mask;
+      int unset = m->obj >= 0 ? m->written != NULL &&
+                                    !(m->written[w / 8] >> (w % 8) & 1)
+                              : (x->written & mask) != mask;
       if (unset)
         warn(c, s, thread, WL_FIND_UNINIT, a, m);
     }
@@ -717,13 +716,14 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
     if (flags & WL_CHECK_RACES) {
       /* the cold part: made by strong writes, looked at by strong reads
        * and by stores (which end a word's release sequence) */
+      int make = strong_op && a->kind != WL_ACC_LOAD;
       scold *y = strong_op || a->kind == WL_ACC_STORE
-                     ? cold_of(c->ctx, sh, w, strong_op && a->kind != WL_ACC_LOAD)
+                     ? cold_of(c->ctx, sh, w, make)
                      : NULL;
       uint32_t rd = rdp ? word_bytes(rdp, m->off, w, mask) : 0;
       uint32_t wr = wrp ? word_bytes(wrp, m->off, w, mask) : 0;
       int r1;
-      if (y == NULL && strong_op && a->kind != WL_ACC_LOAD)
+      if (y == NULL && make)
         return wl__err(c->ctx, WL_ENOMEM, "out of memory");
       r1 = check_word(c, s, thread, a, x, y, mask, m, rd, wr);
       if (w == w0) {
@@ -743,6 +743,46 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
   if ((flags & WL_CHECK_SPIN) && m->obj >= 0 &&
       (a->kind == WL_ACC_LOAD || s->t[thread].sline != 0))
     spin(c, s, thread, a, m, data);
+  return 0;
+}
+
+static int checked_space(int space) {
+  return space == WL_SPACE_GLOBAL || space == WL_SPACE_MANAGED ||
+         space == WL_SPACE_SHARED; /* not read-only or private memory */
+}
+
+int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
+                   const wl__chk_mem *m, const void *data) {
+  cslot *s = &c->slots[slot];
+  shadow *sh;
+  if (!checked_space(a->space))
+    return 0;
+  if ((sh = shadow_of(c, s, m)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  return access_one(c, s, sh, thread, a, m, data);
+}
+
+int wl__chk_access_lanes(wl__chk *c, int slot, int lo, uint32_t lanes,
+                         const wl_access *a, wl__chk_mem *m,
+                         const uint64_t off[32], const uint64_t addr[32],
+                         const void *data) {
+  cslot *s = &c->slots[slot];
+  shadow *sh;
+  int rc;
+  if (!checked_space(a->space) || lanes == 0)
+    return 0;
+  if ((sh = shadow_of(c, s, m)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  for (; lanes != 0; lanes &= lanes - 1) {
+    int lane = __builtin_ctz(lanes);
+    m->off = m->obj < 0 ? addr[lane] : off[lane];
+    m->addr = addr[lane];
+    m->aoff = off[lane];
+    if ((rc = access_one(c, s, sh, lo + lane, a, m,
+                         (const uint8_t *)data +
+                             (size_t)lane * (size_t)a->width)) != 0)
+      return rc;
+  }
   return 0;
 }
 

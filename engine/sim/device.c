@@ -1679,10 +1679,6 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       else
         copy_bytes(g.data + o, d, a->width);
       req.addr[lane] = g.base + o;
-      if (chk &&
-          (rc = check_lane(l, s, lo + lane, a, &cm, o, g.base + o, d,
-                           g.data + o)) != 0)
-        return rc;
       if (++s->slice[lo + lane] >= lim) {
         s->slice[lo + lane] = 0;
         yield = 1;
@@ -1712,11 +1708,19 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       perform_plain(&la, p, d);
     else if ((rc = perform(l, m, block, t, &la, p, addr, d)) != 0)
       return rc;
-    if (chk &&
+    if (chk && a->kind == WL_ACC_ATOMIC &&
         (rc = check_lane(l, s, t, &la, &cm, la.off, addr, d, p)) != 0)
       return rc;
     req.addr[lane] = addr;
     yield |= slice_step(l, s, t);
+  }
+  /* the checkers take the lanes' loads and stores in one call */
+  if (chk && a->kind != WL_ACC_ATOMIC &&
+      (rc = wl__chk_access_lanes(l->chk, (int)(s - l->slots), lo, mask, a,
+                                 &cm, off, req.addr, data)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return rc;
   }
   l->last_block = block;
   l->last_thread = lo + 31 - __builtin_clz(mask);

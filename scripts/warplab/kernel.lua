@@ -43,7 +43,12 @@ end
 -- and scope), w:ldg, w:volatile_load / w:volatile_store, w:atomicAdd
 -- (and the other atomicX, _block, _system) returning the old values,
 -- w:shared(type, n [, name]), w:syncthreads() (every lane active),
--- w:threadfence*(), w:lanes(x), w:active().  opts as wl.kernel's.
+-- w:threadfence*(), w:lanes(x), w:active(), and the warp operations
+-- w:syncwarp([mask]), w:shfl_sync / shfl_up_sync / shfl_down_sync /
+-- shfl_xor_sync (mask, v, lane [, width]) -> a lane vector,
+-- w:ballot_sync(mask, pred) -> an integer, w:any_sync / w:all_sync (mask,
+-- pred) -> a boolean (the mask must be the active lanes).  opts as
+-- wl.kernel's.
 function wl.warp_kernel(fn, opts)
   if type(fn) ~= "function" then
     error("wl.warp_kernel: a function expected, got " .. type(fn), 2)

@@ -28,7 +28,8 @@ local r = dev:launch(racy, { grid = 1, block = 64, check = "races" }, A)
 check(#r.findings >= 1, "a race")
 local f = r.findings[1]
 check(f.kind == "race" or f.kind == "warp race", "kind")
-check(f.space == "shared" and f.name == "s", "where: " .. f.space .. " " .. f.name)
+check(f.space == "shared" and f.name == "s",
+      "where: " .. f.space .. " " .. f.name)
 check(type(f.offset) == "number" and type(f.address) == "number", "address")
 check(f.a.block.x == 0 and type(f.a.thread.x) == "number", "threads")
 check(f.a.op and f.b.op and f.a.sem == "weak", "ops")
@@ -147,3 +148,40 @@ check(js:find('^{"count":%d+,"findings":%[{'), js)
 wl.clear_findings()
 check(select(2, wl.check_summary()) == 0, "cleared")
 fails("wl.set_check", wl.set_check, 5)
+
+-- a seed gives one lane schedule: the same wrong sum twice, another
+-- seed may give another; lockstep and independent ignore the seed's
+-- lane order
+local S = dev:malloc("int32", 64, "S")
+local sums = dev:malloc("int32", 1, "sum")
+S:write((function() local t = {} for i = 1, 64 do t[i] = i end return t end)())
+local wred = wl.kernel(function(c, S, sum)
+  local s = c:shared("int32", 64, "s")
+  local t = c.threadIdx.x
+  s[t] = S[t]; s[t + 32] = S[t + 32]
+  local off = 32
+  while off > 0 do s[t] = s[t] + s[t + off]; off = off // 2 end
+  if t == 0 then sum[0] = s[0] end
+end)
+local function sum_with(sched, seed)
+  dev:launch(wred, { grid = 1, block = 32, schedule = sched, seed = seed },
+             S, sums)
+  return sums:read()[1]
+end
+check(sum_with("random", 5) == sum_with("random", 5), "random replays")
+check(sum_with("lockstep", 1) == 2080 and sum_with("lockstep", 9) == 2080,
+      "lockstep is right whatever the seed")
+
+-- 2-D blocks: the findings carry both coordinates
+r = dev:launch(wl.kernel(function(c, A)
+  local s = c:shared("int32", 64, "s2")
+  local t = c.threadIdx.y * 8 + c.threadIdx.x
+  s[t] = t
+  A[t] = s[(t + 9) % 64]
+end), { grid = { 1, 1 }, block = { 8, 8 }, check = "races" }, A)
+local seen2d = false
+for _, x in ipairs(r.findings) do
+  if x.a.thread.y ~= 0 or x.b.thread.y ~= 0 then seen2d = true end
+  check(x.a.warp == (x.a.thread.y * 8 + x.a.thread.x) // 32, "warp")
+end
+check(seen2d, "threadIdx.y is reported")

@@ -227,7 +227,8 @@ static void test_barrier_orders(void **state) {
   const wl_finding *x;
   op racy[] = {OP(ST, 0, 0, S, -1, 0, W, 0, 10),
                OP(LD, 0, 32, S, -1, 0, W, 0, 11), DONE};
-  op fine[] = {OP(ST, 0, 0, S, -1, 0, W, 0, 10), OP(BAR, -1, -1, 0, 0, 0, 0, 0, 20),
+  op fine[] = {OP(ST, 0, 0, S, -1, 0, W, 0, 10),
+               OP(BAR, -1, -1, 0, 0, 0, 0, 0, 20),
                OP(LD, 0, 32, S, -1, 0, W, 0, 11), DONE};
   zero(f);
   assert_int_equal(run(f, racy, 1, 64, WL_SCHED_INDEPENDENT, WL_CHECK_ALL),
