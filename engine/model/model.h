@@ -95,7 +95,8 @@ struct wl_result {
  * order), their static relations, and the choices made so far (barrier
  * phases, reads-from, fence-SC order, coherence).  Relations are bit
  * matrices: bit j of row i is the pair (i, j). */
-typedef uint64_t rel[WL_MAX_EVENTS];
+typedef uint64_t evset; /* a set of events: use rel.h's es_* */
+typedef evset rel[WL_MAX_EVENTS];
 
 typedef struct exe {
   int n; /* events */
@@ -104,7 +105,7 @@ typedef struct exe {
   int16_t ninit;            /* init writes are events 0..ninit-1 */
   int initloc[WL_MAX_LOCS]; /* loc -> init event, or -1 */
   rel po, poloc, rmw, dep, ms, rp, ap;
-  uint64_t setR, setW, setF, setB, setSC, strong;
+  evset setR, setW, setF, setB, setSC, strong;
   int nreads, reads[WL_MAX_EVENTS];
   /* per-combination choices */
   int rf[WL_MAX_EVENTS]; /* read -> write */

@@ -9,6 +9,32 @@
 
 #include "model.h"
 
+/* Sets of events and rows of relations: use these (not the words behind
+ * them) so that code keeps working when an execution's events need more
+ * than one word. */
+
+static inline int es_has(evset s, int i) { return (int)(s >> i & 1); }
+static inline void es_add(evset *s, int i) { *s |= 1ull << i; }
+static inline void es_del(evset *s, int i) { *s &= ~(1ull << i); }
+static inline int es_empty(evset s) { return s == 0; }
+static inline evset es_or(evset a, evset b) { return a | b; }
+static inline evset es_and(evset a, evset b) { return a & b; }
+static inline evset es_andnot(evset a, evset b) { return a & ~b; }
+static inline int es_count(evset s) { return __builtin_popcountll(s); }
+/* The first element of s, or -1. */
+static inline int es_first(evset s) { return s ? __builtin_ctzll(s) : -1; }
+/* The first element of s after i, or -1. */
+static inline int es_next(evset s, int i) {
+  s = i >= 63 ? 0 : s >> (i + 1) << (i + 1);
+  return es_first(s);
+}
+#define ES_FOR(i, s) for ((i) = es_first(s); (i) >= 0; (i) = es_next((s), (i)))
+
+static inline evset rel_row(const rel r, int i) { return r[i]; }
+static inline int rel_has(const rel r, int i, int j) { return es_has(r[i], j); }
+static inline void rel_add(rel r, int i, int j) { es_add(&r[i], j); }
+static inline void rel_del(rel r, int i, int j) { es_del(&r[i], j); }
+
 static inline void rel_zero(rel r, int n) {
   memset(r, 0, (size_t)n * sizeof r[0]);
 }
