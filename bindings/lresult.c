@@ -159,7 +159,7 @@ static int explore_stop(void *ud) {
 }
 
 /* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
- * count_executions = B, model = M}]) -> warplab.Result.  A timeout or
+ * count_executions = B, observed_only = B, model = M}]) -> warplab.Result.  A timeout or
  * the memory limit stops the exploration with the states found so far:
  * result.partial says why (nil for a complete result). */
 int wll_test_explore(lua_State *L) {
@@ -174,7 +174,7 @@ int wll_test_explore(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     static const char *const keys[] = {"unroll", "model", "timeout",
                                        "max_memory", "count_executions",
-                                       NULL};
+                                       "observed_only", NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -203,6 +203,10 @@ int wll_test_explore(lua_State *L) {
     }
     if (lua_getfield(L, 2, "count_executions") != LUA_TNIL)
       o.count_executions = lua_toboolean(L, -1);
+    /* states told apart by the condition's variables only (a condition
+     * given as a Lua function observes every variable) */
+    if (lua_getfield(L, 2, "observed_only") != LUA_TNIL)
+      o.observed_only = lua_toboolean(L, -1);
   }
   o.keep_partial = 1;
   lua_settop(L, 2);

@@ -16,7 +16,7 @@ int luaopen_warplab(lua_State *L);
 
 #define WLL_HIST "warplab.Hist"     /* the box that owns a wl_hist */
 #define WLL_SAMPLE "warplab.Sample" /* the metatable of the result */
-#define MAX_VALUES 1024             /* > 16 threads' registers + 64 locs */
+#define MAX_VALUES (64 * 64 + 64) /* 64 threads' registers + 64 locs */
 
 /* A histogram is made from the test's context, so the box holds the
  * test (user value 1, and a count in nresults) until the histogram is

@@ -23,7 +23,7 @@
 #define WLL_ARRAY "warplab.Array"
 #define WLL_STATES "warplab.States"
 #define WLL_MODEL "warplab.Model"
-#define WLL_MAX_THREADS 16
+#define WLL_MAX_THREADS 64
 
 typedef struct wll_test wll_test;
 typedef struct wll_device wll_device;

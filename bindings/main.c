@@ -64,6 +64,12 @@ static const char usage[] =
     "                             Positive/Negative); by default the\n"
     "                             explorer finds each final state once, and\n"
     "                             the counts are counts of states\n"
+    "      --full-states          tell final states apart by every register\n"
+    "                             and location; by default (not with --json)\n"
+    "                             only the observed variables (the\n"
+    "                             condition's and 'locations') tell them\n"
+    "                             apart, and executions that differ only\n"
+    "                             elsewhere are not searched\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
     "      --graph DIR            write the witness of every state as a\n"
     "                             graph, DIR/NAME.N.dot (and .svg when\n"
@@ -607,11 +613,12 @@ static int load_model(wl_ctx *ctx, const char *name, wl_model **out) {
 
 static int cmd_litmus(int argc, char **argv) {
   enum { O_JSON = 256, O_UNROLL, O_TIMEOUT, O_MODEL, O_GRAPH, O_WHYNOT,
-         O_MAXMEM, O_COUNTEX };
+         O_MAXMEM, O_COUNTEX, O_FULL };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, O_JSON},
       {"max-memory", required_argument, NULL, O_MAXMEM},
       {"count-executions", no_argument, NULL, O_COUNTEX},
+      {"full-states", no_argument, NULL, O_FULL},
       {"graph", required_argument, NULL, O_GRAPH},
       {"why-not", no_argument, NULL, O_WHYNOT},
       {"quiet", no_argument, NULL, 'q'},
@@ -626,7 +633,7 @@ static int cmd_litmus(int argc, char **argv) {
   const char *model_path = NULL, **files;
   litmus_stop ls = {0};
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
-  int whynot = 0, no_dot = 0, interrupted = 0;
+  int whynot = 0, no_dot = 0, interrupted = 0, full = 0;
   const char *graph_dir = NULL;
   wl_model *why_model = NULL; /* the default model, loaded on first use */
   uint64_t u;
@@ -676,6 +683,9 @@ static int cmd_litmus(int argc, char **argv) {
     case O_COUNTEX:
       opts.count_executions = 1;
       break;
+    case O_FULL:
+      full = 1;
+      break;
     case O_MODEL:
       model_path = optarg;
       break;
@@ -695,6 +705,9 @@ static int cmd_litmus(int argc, char **argv) {
     }
   }
   nf = add_rest(argc, argv, files, nf);
+  /* the text shows the observed variables only, so states that differ
+   * elsewhere need not be told apart; --json lists every full state */
+  opts.observed_only = !json && !full;
   if (nf == 0) {
     free(files);
     fprintf(stderr, "warplab litmus: no .litmus file given (see warplab "

@@ -367,6 +367,21 @@ typedef struct wl_explore_opts {
    * the exploration's progress; the host decides whether to draw it. */
   void (*progress)(void *ud, const struct wl_explore_progress *p);
   void *progress_ud;
+  /* Non-zero: states are told apart only by the observed variables (the
+   * condition's, and the test's "locations [...]"; every variable when
+   * there are neither), as herd's States line shows them.  The search
+   * then skips every execution whose observation is known, which is far
+   * less work when most registers are not observed; each state's other
+   * values are those of its witness, and the counts are per observation.
+   * 0 (the default): every register and location tells states apart. */
+  int observed_only;
+  /* Non-zero: search every thread's traces, even where threads are
+   * interchangeable (same instructions, a placement that swapping them
+   * maps onto itself).  By default such threads are searched once and
+   * each state found is recorded with its images under their
+   * permutations (the same states, faster); the cat engine and
+   * count_executions never use symmetry. */
+  int no_symmetry;
 } wl_explore_opts;
 
 typedef struct wl_explore_progress {
@@ -389,8 +404,9 @@ typedef struct wl_result wl_result;
  * Explores every consistent execution of t under the PTX 6.0 model
  * (Lustig et al., ASPLOS'19; shared/spec/ptx-v6.0.cat).  opts may be
  * NULL.  On success returns 0 and sets *out.  Fails with WL_ELIMIT when
- * an execution would exceed the explorer's limits (64 events, 16 threads,
- * 8 fence.sc per execution, 256 values per location), WL_ESTOPPED when
+ * an execution would exceed the explorer's limits (256 events, 64
+ * threads, 32 fence.sc per execution, 1024 values per location; the cat
+ * engine 64 events, 8 fence.sc), WL_ESTOPPED when
  * should_stop asked, or WL_ENOMEM; the message says which limit.
  * Without a model (opts->model NULL), a test with PTX 7.5 aliases or
  * proxy instructions fails with WL_EUNSUPPORTED ("file:line:col: proxy

@@ -10,10 +10,15 @@
  *   sample   every outcome the simulator produces (weak and h100
  *            profiles) is allowed;
  *   variant  reordering the threads and renaming locations and registers
- *            changes nothing (states mapped back through the renaming).
+ *            changes nothing (states mapped back through the renaming);
+ *   twin     a test of two threads with a copy of its thread 0 added in
+ *            thread 0's CTA (two interchangeable threads, which the
+ *            explorer searches once and images) has the states the
+ *            explorer finds without symmetry (and with --large the cat
+ *            evaluator's).
  *
  *   props [--count N] [--seed S] [--runs R] [--model CAT] [--keep DIR]
- *         [--only cat,sc,sample,variant] [--large] [--timeout S]
+ *         [--only cat,sc,sample,variant,twin] [--large] [--timeout S]
  *         [--from FILE...]
  *
  * A test whose exploration passes a limit of the explorer or takes
@@ -35,7 +40,7 @@
 
 #include "slurp.h"
 
-enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8 };
+enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8, P_TWIN = 16 };
 
 typedef struct stats {
   unsigned long tests, failures, skipped, states;
@@ -129,11 +134,15 @@ static int past_deadline(void *ud) {
   return now() > deadline;
 }
 
+static int no_symmetry; /* explore(): search every thread (twins) */
+static int large;       /* --large */
+
 static int explore(wl_ctx *ctx, const wl_litmus *t, const wl_model *m,
                    wl_result **r) {
   wl_explore_opts o;
   memset(&o, 0, sizeof o);
   o.model = m;
+  o.no_symmetry = no_symmetry;
   o.should_stop = past_deadline;
   deadline = now() + per_test;
   return wl_explore(ctx, t, &o, r);
@@ -246,6 +255,168 @@ static int check_variant(wl_ctx *ctx, wl_gen *g, uint64_t seed,
   wl_result_free(v);
   wl_litmus_free(t);
   return ok;
+}
+
+/* ---------------- twins ---------------- */
+
+/* Appends s[0..n) to the growing buffer *b (length *bn, capacity *bc). */
+static int put(char **b, size_t *bn, size_t *bc, const char *s, size_t n) {
+  if (*bn + n + 1 > *bc) {
+    size_t c = (*bn + n + 1) * 2;
+    char *q = realloc(*b, c);
+    if (q == NULL)
+      return -1;
+    *b = q;
+    *bc = c;
+  }
+  memcpy(*b + *bn, s, n);
+  *bn += n;
+  (*b)[*bn] = '\0';
+  return 0;
+}
+
+/* The test's text with a copy of thread 0 added as thread N (N: the
+ * number of threads) in thread 0's CTA, its registers' initial values
+ * copied; NULL when the text is not a generated test's layout (a header
+ * row "P0@cta A,gpu B | ...", rows of cells ending in ";"). */
+static char *twin_text(const char *text, size_t len) {
+  char *b = NULL, *cell0 = NULL;
+  size_t bn = 0, bc = 0;
+  const char *p = text, *end = text + len;
+  int nth = 0, stage = 0, cta = -1, gpu = -1;
+  char tmp[256];
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *le = nl ? nl : end, *semi;
+    const char *q = p;
+    while (q < le && *q == ' ')
+      q++;
+    if (stage == 0 && strncmp(p, "PTX ", 4) == 0) {
+      put(&b, &bn, &bc, p, (size_t)(le - p));
+      put(&b, &bn, &bc, "-twin\n", 6);
+    } else if (stage == 0 && *q == '{') {
+      /* the initial values: P0:r=V copied as PN:r=V (after the header
+       * is known: emitted once the thread count is, below) */
+      cell0 = strndup(p, (size_t)(le - p));
+    } else if (stage == 0 && strncmp(q, "P0@", 3) == 0) {
+      const char *c;
+      for (c = q; c < le; c++)
+        nth += *c == '|';
+      nth++;
+      if (sscanf(q, "P0@cta %d,gpu %d", &cta, &gpu) != 2 ||
+          (semi = memchr(q, ';', (size_t)(le - q))) == NULL)
+        goto bad;
+      if (cell0 != NULL) { /* the init line, with thread 0's copied */
+        const char *s = cell0, *r = strchr(cell0, '}');
+        if (r == NULL)
+          goto bad;
+        put(&b, &bn, &bc, s, (size_t)(r - s));
+        while ((s = strstr(s, "P0:")) != NULL && s < r) {
+          const char *e = strchr(s, ';');
+          if (e == NULL || e > r)
+            goto bad;
+          snprintf(tmp, sizeof tmp, "P%d:%.*s; ", nth, (int)(e - s - 3),
+                   s + 3);
+          put(&b, &bn, &bc, tmp, strlen(tmp));
+          s = e;
+        }
+        put(&b, &bn, &bc, r, strlen(r));
+        put(&b, &bn, &bc, "\n", 1);
+        free(cell0);
+        cell0 = NULL;
+      }
+      put(&b, &bn, &bc, p, (size_t)(semi - p));
+      snprintf(tmp, sizeof tmp, "| P%d@cta %d,gpu %d ;\n", nth, cta, gpu);
+      put(&b, &bn, &bc, tmp, strlen(tmp));
+      stage = 1;
+    } else if (stage == 1 && q < le && strncmp(q, "exists", 6) != 0 &&
+               strncmp(q, "~exists", 7) != 0 &&
+               strncmp(q, "forall", 6) != 0 &&
+               strncmp(q, "locations", 9) != 0) {
+      const char *bar = memchr(q, '|', (size_t)(le - q));
+      if ((semi = memchr(q, ';', (size_t)(le - q))) == NULL)
+        goto bad;
+      if (bar == NULL || bar > semi)
+        bar = semi;
+      put(&b, &bn, &bc, p, (size_t)(semi - p));
+      put(&b, &bn, &bc, "| ", 2);
+      put(&b, &bn, &bc, q, (size_t)(bar - q));
+      put(&b, &bn, &bc, ";\n", 2);
+    } else {
+      if (stage == 1)
+        stage = 2;
+      if (cell0 != NULL)
+        goto bad;
+      put(&b, &bn, &bc, p, (size_t)(le - p));
+      put(&b, &bn, &bc, "\n", 1);
+    }
+    p = nl ? nl + 1 : end;
+  }
+  if (stage != 2 || b == NULL)
+    goto bad;
+  return b;
+bad:
+  free(cell0);
+  free(b);
+  return NULL;
+}
+
+static void check_test(wl_ctx *ctx, stats *st, const char *name,
+                       const char *text, size_t len, const wl_model *m,
+                       unsigned props, uint64_t runs, wl_gen *g,
+                       uint64_t seed);
+
+/* The twin's states with symmetry (interchangeable threads searched
+ * once), without it, and with --large from the cat evaluator. */
+static void check_twin(wl_ctx *ctx, stats *st, const char *name,
+                       const char *tw, const wl_model *m) {
+  wl_litmus *t = NULL;
+  wl_result *a = NULL, *b = NULL;
+  char tname[300], why[2048];
+  int ra, rb;
+  double t0 = now();
+  snprintf(tname, sizeof tname, "%s-twin", name);
+  if (wl_litmus_parse(ctx, tname, tw, strlen(tw), &t) != 0) {
+    fail(st, "twin", tname, tw, wl_ctx_errmsg(ctx));
+    return;
+  }
+  st->tests++;
+  /* a tenth of the per-test time each (CI's make test runs a thousand) */
+  per_test /= 10;
+  ra = explore(ctx, t, NULL, &a);
+  no_symmetry = 1;
+  rb = explore(ctx, t, NULL, &b);
+  no_symmetry = 0;
+  per_test *= 10;
+  st->t_fast += now() - t0;
+  if (ra != 0 || rb != 0) {
+    if (ra == rb && (ra == WL_ELIMIT || ra == WL_ESTOPPED)) {
+      st->skipped++;
+      printf("SKIP %s: %s\n", tname, wl_ctx_errmsg(ctx));
+    } else {
+      snprintf(why, sizeof why, "explore fails (%d with symmetry, %d "
+               "without): %s", ra, rb, wl_ctx_errmsg(ctx));
+      fail(st, "twin", tname, tw, why);
+    }
+  } else if (wl_result_verdict(a) != wl_result_verdict(b) ||
+             wl_result_bound_hit(a) != wl_result_bound_hit(b)) {
+    snprintf(why, sizeof why, "verdict %d (bound hit %d) with symmetry, "
+             "%d (%d) without", wl_result_verdict(a), wl_result_bound_hit(a),
+             wl_result_verdict(b), wl_result_bound_hit(b));
+    fail(st, "twin", tname, tw, why);
+  } else if (!subset(a, b, why, sizeof why,
+                     "found with symmetry, not without") ||
+             !subset(b, a, why, sizeof why,
+                     "found without symmetry, not with")) {
+    fail(st, "twin", tname, tw, why);
+  } else {
+    st->states += wl_result_nstates(a);
+  }
+  wl_result_free(a);
+  wl_result_free(b);
+  wl_litmus_free(t);
+  if (large)
+    check_test(ctx, st, tname, tw, strlen(tw), m, P_CAT, 0, NULL, 0);
 }
 
 /* ---------------- one test ---------------- */
@@ -369,6 +540,14 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
     }
     st->t_sample += now() - t0;
   }
+  if ((props & P_TWIN) && wl_litmus_nthreads(t) == 2) {
+    char *tw = twin_text(text, len);
+    if (tw == NULL)
+      fail(st, "twin", name, text, "the text has no twin");
+    else
+      check_twin(ctx, st, name, tw, m);
+    free(tw);
+  }
   if ((props & P_VARIANT) && g != NULL) {
     t0 = now();
     if (!check_variant(ctx, g, seed ^ 0x9e3779b97f4a7c15ull, r, why,
@@ -441,8 +620,8 @@ int main(int argc, char **argv) {
   unsigned long count = 2000, i;
   uint64_t seed = 1, runs = 200;
   const char *model_path = NULL;
-  unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT;
-  int from = 0, large = 0, nkinds, c, k;
+  unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT | P_TWIN;
+  int from = 0, nkinds, c, k;
   wl_ctx *ctx;
   wl_model *m = NULL;
   wl_gen *gens[NKINDS];
@@ -470,7 +649,8 @@ int main(int argc, char **argv) {
       props = (strstr(optarg, "cat") ? P_CAT : 0) |
               (strstr(optarg, "sc") ? P_SC : 0) |
               (strstr(optarg, "sample") ? P_SAMPLE : 0) |
-              (strstr(optarg, "variant") ? P_VARIANT : 0);
+              (strstr(optarg, "variant") ? P_VARIANT : 0) |
+              (strstr(optarg, "twin") ? P_TWIN : 0);
       break;
     case 'f':
       from = 1;

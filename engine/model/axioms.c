@@ -17,66 +17,61 @@
  * axioms are evaluated on cop = (co & needco)+ as in ptx-asplos19.cat;
  * the final value of a location is its co-last write. */
 int wl__xp_check_co(xp *x, exe *E) {
-  int n = E->n, i;
+  int n = E->n, i, k;
   rel cop, fr, tmp;
-  const uint64_t *co = E->cok;
-  uint64_t m, mem = E->setR | E->setW;
+  const evset *co = E->cok;
+  evset mem = es_or(E->setR, E->setW);
   (void)x;
   /* only rows of writes (cop) and of reads (fr) can be non-empty */
   rel_zero(cop, n);
   rel_zero(fr, n);
-  for (m = E->setW; m; m &= m - 1) {
-    i = __builtin_ctzll(m);
-    cop[i] = co[i] & (i < E->ninit ? ~0ull : E->ms[i] | E->cause[i]);
+  ES_FOR(i, E->setW) {
+    cop[i] = i < E->ninit ? co[i]
+                          : es_and(co[i], es_or(E->ms[i], E->cause[i]));
   }
   rel_closure_on(cop, E->setW);
   /* fr = (rf^-1 ; cop) \ id: a read has one write to read from */
-  for (m = E->setR; m; m &= m - 1) {
-    i = __builtin_ctzll(m);
-    fr[i] = cop[E->rf[i]] & ~(1ull << i);
+  ES_FOR(i, E->setR) {
+    fr[i] = cop[E->rf[i]];
+    es_del(&fr[i], i);
   }
   /* Atomicity: empty ((ms & fr) ; (ms & cop)) & rmw */
-  for (m = E->setR; m; m &= m - 1) {
-    uint64_t r, mid;
-    i = __builtin_ctzll(m);
-    if (!(r = E->rmw[i]))
+  ES_FOR(i, E->setR) {
+    evset r = E->rmw[i], mid;
+    if (es_empty(r))
       continue;
-    mid = fr[i] & E->ms[i];
-    while (mid) {
-      int k = __builtin_ctzll(mid);
-      mid &= mid - 1;
-      if (cop[k] & E->ms[k] & r)
-        return 0;
-    }
+    mid = es_and(fr[i], E->ms[i]);
+    ES_FOR(k, mid)
+    if (es_meets(es_and(cop[k], E->ms[k]), r))
+      return 0;
   }
   /* SC-per-Location: acyclic ((ms & (rf | cop | fr)) | po-loc) */
   rel_zero(tmp, n);
-  for (m = mem; m; m &= m - 1) {
-    i = __builtin_ctzll(m);
-    tmp[i] = (E->ms[i] & (E->rfr[i] | cop[i] | fr[i])) | E->poloc[i];
+  ES_FOR(i, mem) {
+    tmp[i] = es_or(es_and(E->ms[i], es_or(E->rfr[i], es_or(cop[i], fr[i]))),
+                   E->poloc[i]);
   }
   rel_closure_on(tmp, mem);
-  for (m = mem; m; m &= m - 1)
-    if (tmp[__builtin_ctzll(m)] >> __builtin_ctzll(m) & 1)
-      return 0;
+  ES_FOR(i, mem)
+  if (es_has(tmp[i], i))
+    return 0;
   /* Causality: irreflexive ((rf | fr) ; cause) */
-  for (m = mem; m; m &= m - 1) {
-    uint64_t row;
-    i = __builtin_ctzll(m);
-    for (row = E->rfr[i] | fr[i]; row; row &= row - 1)
-      if (E->cause[__builtin_ctzll(row)] >> i & 1)
-        return 0;
+  ES_FOR(i, mem) {
+    evset row = es_or(E->rfr[i], fr[i]);
+    ES_FOR(k, row)
+    if (es_has(E->cause[k], i))
+      return 0;
   }
   return 1;
 }
 
 /* The writes of location l other than its initial write. */
-uint64_t wl__xp_loc_writes(const exe *E, int l) {
-  uint64_t m = 0;
+evset wl__xp_loc_writes(const exe *E, int l) {
+  evset m = ES_EMPTY;
   int i;
   for (i = E->ninit; i < E->n; i++)
     if (E->ev[i].type == EV_W && E->ev[i].loc == l)
-      m |= 1ull << i;
+      es_add(&m, i);
   return m;
 }
 
@@ -89,20 +84,20 @@ int wl__xp_cause_ok(exe *E) {
   rel X, S = {0}, tmp, cb; /* S: gcc -O1 warns maybe-uninitialized */
   /* cause-base = po?; ((sync | sync_fence | sync_barrier); po?)+ */
   for (i = 0; i < n; i++)
-    S[i] = E->sync[i] | E->sf[i] | E->sb[i];
+    S[i] = es_or(E->sync[i], es_or(E->sf[i], E->sb[i]));
   rel_seq(tmp, S, E->po, n);
   for (i = 0; i < n; i++)
-    X[i] = S[i] | tmp[i];
+    X[i] = es_or(S[i], tmp[i]);
   rel_closure(X, n);
   rel_seq(tmp, E->po, X, n);
   for (i = 0; i < n; i++)
-    cb[i] = X[i] | tmp[i];
+    cb[i] = es_or(X[i], tmp[i]);
   /* cause = cause-base | observation; (cause-base | po-loc) */
   for (i = 0; i < n; i++)
-    tmp[i] = cb[i] | E->poloc[i];
+    tmp[i] = es_or(cb[i], E->poloc[i]);
   rel_seq(E->cause, E->obs, tmp, n);
   for (i = 0; i < n; i++)
-    E->cause[i] |= cb[i];
+    E->cause[i] = es_or(E->cause[i], cb[i]);
   /* Fence-SC, as the PTX ISA words it (ptx-v6.0-isa.cat): irreflexive
    * (sync_fence ; cause).  Only morally strong fence.sc pairs are
    * ordered; ptx-v6.0.cat's literal "empty ([F&SC]; cause; [F&SC]) \
@@ -110,13 +105,10 @@ int wl__xp_cause_ok(exe *E) {
    * not morally strong (spec/README.md, "Where ptx-v6.0.cat leaves a
    * choice"). */
   for (i = 0; i < n; i++) {
-    uint64_t after = E->sf[i];
-    while (after) {
-      int j = __builtin_ctzll(after);
-      after &= after - 1;
-      if (E->cause[j] >> i & 1)
-        return 0;
-    }
+    int j;
+    ES_FOR(j, E->sf[i])
+    if (es_has(E->cause[j], i))
+      return 0;
   }
   /* Causality, the rf half: irreflexive (rf ; cause) */
   rel_seq(tmp, E->rfr, E->cause, n);
@@ -137,27 +129,28 @@ int wl__xp_cause_ok(exe *E) {
  * the other way round, fr would close a cycle of SC-per-Location or of
  * Causality. */
 void wl__xp_co_required(const exe *E, rel req) {
-  int n = E->n, i;
-  uint64_t m;
+  int n = E->n, i, r;
   for (i = 0; i < n; i++) {
-    uint64_t same;
-    req[i] = 0;
+    evset same;
+    req[i] = ES_EMPTY;
     if (E->ev[i].type != EV_W || i < E->ninit)
       continue;
     same = wl__xp_loc_writes(E, E->ev[i].loc);
-    req[i] = ((E->cause[i] | E->poloc[i]) & same) | E->colast[i];
+    req[i] = es_or(es_and(es_or(E->cause[i], E->poloc[i]), same),
+                   E->colast[i]);
   }
-  for (m = E->setR; m; m &= m - 1) {
-    int r = __builtin_ctzll(m), w = E->rf[r];
-    uint64_t ws;
+  ES_FOR(r, E->setR) {
+    int w = E->rf[r], w2;
+    evset ws;
     if (w < E->ninit)
       continue; /* wl__xp_check_co judges reads of the initial value */
-    ws = wl__xp_loc_writes(E, E->ev[r].loc) & ~(1ull << w);
-    for (; ws; ws &= ws - 1) {
-      int w2 = __builtin_ctzll(ws);
-      if ((((E->poloc[w2] & E->ms[w2]) >> r & 1) || (E->cause[w2] >> r & 1)) &&
-          (((E->ms[w] | E->cause[w]) >> w2) & 1))
-        req[w2] |= 1ull << w;
+    ws = wl__xp_loc_writes(E, E->ev[r].loc);
+    es_del(&ws, w);
+    ES_FOR(w2, ws) {
+      if ((es_has(es_and(E->poloc[w2], E->ms[w2]), r) ||
+           es_has(E->cause[w2], r)) &&
+          es_has(es_or(E->ms[w], E->cause[w]), w2))
+        es_add(&req[w2], w);
     }
   }
 }
@@ -165,36 +158,32 @@ void wl__xp_co_required(const exe *E, rel req) {
 /* Whether `to` is reachable from `from` in rf | dep | rmw (the
  * relation of No-Thin-Air), walking frontiers of bit rows. */
 static int reaches_nta(const exe *E, int from, int to) {
-  uint64_t seen = 1ull << from, front = seen;
-  while (front) {
-    uint64_t next = 0;
-    while (front) {
-      int i = __builtin_ctzll(front);
-      front &= front - 1;
-      next |= E->rfr[i] | E->dep[i] | E->rmw[i];
-    }
-    if (next >> to & 1)
+  evset seen = es_single(from), front = seen;
+  while (!es_empty(front)) {
+    evset next = ES_EMPTY;
+    int i;
+    ES_FOR(i, front)
+    next = es_or(next, es_or(E->rfr[i], es_or(E->dep[i], E->rmw[i])));
+    if (es_has(next, to))
       return 1;
-    front = next & ~seen;
-    seen |= next;
+    front = es_andnot(next, seen);
+    seen = es_or(seen, next);
   }
   return 0;
 }
 
 /* The same in (ms & rf) | po-loc (SC-per-Location's part fixed by rf). */
 static int reaches_scl(const exe *E, int from, int to) {
-  uint64_t seen = 1ull << from, front = seen;
-  while (front) {
-    uint64_t next = 0;
-    while (front) {
-      int i = __builtin_ctzll(front);
-      front &= front - 1;
-      next |= (E->ms[i] & E->rfr[i]) | E->poloc[i];
-    }
-    if (next >> to & 1)
+  evset seen = es_single(from), front = seen;
+  while (!es_empty(front)) {
+    evset next = ES_EMPTY;
+    int i;
+    ES_FOR(i, front)
+    next = es_or(next, es_or(es_and(E->ms[i], E->rfr[i]), E->poloc[i]));
+    if (es_has(next, to))
       return 1;
-    front = next & ~seen;
-    seen |= next;
+    front = es_andnot(next, seen);
+    seen = es_or(seen, next);
   }
   return 0;
 }
@@ -206,16 +195,16 @@ int wl__xp_rf_partial_ok(const exe *E, int r, int w) {
    * source cannot both read from one write: whichever writes first lies
    * between the other's read and write. */
   if (E->ev[r].rmw) {
-    int w1 = r + 1;
-    uint64_t others = E->rfr[w] & ~(1ull << r);
-    while (others) {
-      int r2 = __builtin_ctzll(others), w2 = r2 + 1;
-      others &= others - 1;
+    int w1 = r + 1, r2;
+    evset others = E->rfr[w];
+    es_del(&others, r);
+    ES_FOR(r2, others) {
+      int w2 = r2 + 1;
       if (!E->ev[r2].rmw)
         continue;
-      if ((w < E->ninit || ((E->ms[w] >> w1 & 1) && (E->ms[w] >> w2 & 1))) &&
-          (E->ms[r2] >> w1 & 1) && (E->ms[r] >> w2 & 1) &&
-          (E->ms[w1] >> w2 & 1))
+      if ((w < E->ninit || (es_has(E->ms[w], w1) && es_has(E->ms[w], w2))) &&
+          es_has(E->ms[r2], w1) && es_has(E->ms[r], w2) &&
+          es_has(E->ms[w1], w2))
         return 0;
     }
   }
@@ -224,5 +213,5 @@ int wl__xp_rf_partial_ok(const exe *E, int r, int w) {
    * cycle would go through it: r would reach w. */
   if (reaches_nta(E, r, w))
     return 0;
-  return !((E->ms[w] >> r & 1) && reaches_scl(E, r, w));
+  return !(es_has(E->ms[w], r) && reaches_scl(E, r, w));
 }

@@ -173,9 +173,10 @@ static void fill_static(wl__candx *c, const exe *E) {
       break;
     }
     k->rel[WL_CAT_R_ID][i] = b;
-    k->rel[WL_CAT_R_PO][i] = E->po[i];
-    k->rel[WL_CAT_R_POLOC][i] = E->poloc[i];
-    k->rel[WL_CAT_R_RMWR][i] = E->rmw[i];
+    /* the cat evaluator's rows are one word (E->n <= WL_CAT_MAXEV) */
+    k->rel[WL_CAT_R_PO][i] = E->po[i].w[0];
+    k->rel[WL_CAT_R_POLOC][i] = E->poloc[i].w[0];
+    k->rel[WL_CAT_R_RMWR][i] = E->rmw[i].w[0];
   }
   /* dependencies: E->ev[a].cdeps/ddeps name trace-local reads */
   {
@@ -514,6 +515,11 @@ int wl__candx_run(wl__candx *c, struct xp *x, exe *E) {
   int i, li;
   c->x = x;
   c->E = E;
+  if (E->n > WL_CAT_MAXEV)
+    return wl__err(c->ctx, WL_ELIMIT,
+                   "%s: an execution has %d events; the cat evaluator "
+                   "takes at most %d (the built-in explorer %d)",
+                   c->t->name, E->n, WL_CAT_MAXEV, WL_MAX_EVENTS);
   fill_static(c, E);
   memset(E->nwl, 0, sizeof E->nwl);
   /* the writes of each location, its initial write first */

@@ -27,7 +27,7 @@ static int is_strong(const wl_ev *e) {
 int wl__xp_build_exe(xp *x, exe *E) {
   const wl_litmus *t = x->t;
   int th, i, j, n = 0, l, bth = -1;
-  uint64_t used = 0;
+  uint64_t used = 0; /* locations (at most WL_MAX_LOCS = 64) */
   const wl_ev *bev = NULL; /* toobig: the event past the limit */
   char where[300];
   memset(E->initloc, -1, sizeof E->initloc);
@@ -80,7 +80,7 @@ int wl__xp_build_exe(xp *x, exe *E) {
   rel_zero(E->rmw, n);
   rel_zero(E->dep, n);
   rel_zero(E->ms, n);
-  E->setR = E->setW = E->setF = E->setB = E->setSC = E->strong = 0;
+  E->setR = E->setW = E->setF = E->setB = E->setSC = E->strong = ES_EMPTY;
   E->nreads = 0;
   E->nscf = 0;
   {
@@ -89,30 +89,28 @@ int wl__xp_build_exe(xp *x, exe *E) {
       int m = E->tr[th]->nev;
       for (i = 0; i < m; i++) {
         int a = base + i;
-        uint64_t d = E->ev[a].deps;
-        for (j = i + 1; j < m; j++)
-          E->po[a] |= 1ull << (base + j);
+        uint64_t d = E->ev[a].deps; /* trace-local: < WL_MAX_TEV */
+        E->po[a] = es_range(a + 1, base + m);
         while (d) {
           int k = __builtin_ctzll(d);
           d &= d - 1;
-          E->dep[base + k] |= 1ull << a;
+          rel_add(E->dep, base + k, a);
         }
         if (E->ev[a].type == EV_R && E->ev[a].rmw)
-          E->rmw[a] |= 1ull << (a + 1);
+          rel_add(E->rmw, a, a + 1);
       }
       base += m;
     }
   }
   for (i = 0; i < n; i++) {
     const wl_ev *e = &E->ev[i];
-    uint64_t b = 1ull << i;
     if (e->type == EV_R) {
-      E->setR |= b;
+      es_add(&E->setR, i);
       E->reads[E->nreads++] = i;
     } else if (e->type == EV_W) {
-      E->setW |= b;
+      es_add(&E->setW, i);
     } else if (e->type == EV_F) {
-      E->setF |= b;
+      es_add(&E->setF, i);
       if (e->sem == SEM_SC) {
         if (E->nscf == WL_MAX_SCF)
           return x->err = wl__err(x->ctx, WL_ELIMIT,
@@ -121,14 +119,14 @@ int wl__xp_build_exe(xp *x, exe *E) {
                                   wl__xp_ev_place(x, E->thread[i], e, where,
                                                   sizeof where),
                                   WL_MAX_SCF);
-        E->setSC |= b;
+        es_add(&E->setSC, i);
         E->scf[E->nscf++] = i;
       }
     } else {
-      E->setB |= b;
+      es_add(&E->setB, i);
     }
     if (E->thread[i] >= 0 && is_strong(e))
-      E->strong |= b;
+      es_add(&E->strong, i);
   }
   /* po-loc, morally strong */
   for (i = 0; i < n; i++) {
@@ -137,19 +135,19 @@ int wl__xp_build_exe(xp *x, exe *E) {
       int ms1, ms2;
       if (i == j)
         continue;
-      if ((E->po[i] >> j & 1) && is_mem(a) && is_mem(b) && a->loc == b->loc)
-        E->poloc[i] |= 1ull << j;
+      if (rel_has(E->po, i, j) && is_mem(a) && is_mem(b) && a->loc == b->loc)
+        rel_add(E->poloc, i, j);
       if (E->thread[i] < 0 || E->thread[j] < 0)
         continue; /* initial writes are weak and in no program order */
       ms1 = (E->thread[i] == E->thread[j]) ||
-            ((E->strong >> i & 1) && (E->strong >> j & 1) &&
+            (es_has(E->strong, i) && es_has(E->strong, j) &&
              wl__scope_includes(a->scope, &t->threads[E->thread[i]],
                                 &t->threads[E->thread[j]]) &&
              wl__scope_includes(b->scope, &t->threads[E->thread[j]],
                                 &t->threads[E->thread[i]]));
       ms2 = (is_mem(a) && is_mem(b)) ? a->loc == b->loc : 1;
       if (ms1 && ms2 && a->type != EV_B && b->type != EV_B)
-        E->ms[i] |= 1ull << j;
+        rel_add(E->ms, i, j);
     }
   }
   /* release pattern: [W&REL]; po-loc?; [strong-write]
@@ -160,24 +158,26 @@ int wl__xp_build_exe(xp *x, exe *E) {
   rel_zero(E->rp, n);
   rel_zero(E->ap, n);
   {
-    uint64_t sw = E->setW & E->strong, sr = E->setR & E->strong;
+    evset sw = es_and(E->setW, E->strong), sr = es_and(E->setR, E->strong);
+    evset acq = ES_EMPTY;
+    for (i = 0; i < n; i++)
+      if (E->ev[i].type == EV_R && E->ev[i].sem == SEM_ACQUIRE)
+        es_add(&acq, i);
     for (i = 0; i < n; i++) {
       const wl_ev *e = &E->ev[i];
       if (E->thread[i] < 0)
         continue;
-      if (e->type == EV_W && e->sem == SEM_RELEASE)
-        E->rp[i] |= ((E->poloc[i] & sw) | (1ull << i));
+      if (e->type == EV_W && e->sem == SEM_RELEASE) {
+        E->rp[i] = es_or(E->rp[i], es_and(E->poloc[i], sw));
+        rel_add(E->rp, i, i);
+      }
       if (e->type == EV_F)
-        E->rp[i] |= E->po[i] & sw;
-      if (e->type == EV_R && (sr >> i & 1)) {
-        uint64_t acq = 0;
-        int k;
-        for (k = 0; k < n; k++)
-          if (E->ev[k].type == EV_R && E->ev[k].sem == SEM_ACQUIRE)
-            acq |= 1ull << k;
-        E->ap[i] |=
-            (E->poloc[i] & acq) | (e->sem == SEM_ACQUIRE ? 1ull << i : 0);
-        E->ap[i] |= E->po[i] & E->setF;
+        E->rp[i] = es_or(E->rp[i], es_and(E->po[i], sw));
+      if (e->type == EV_R && es_has(sr, i)) {
+        E->ap[i] = es_or(E->ap[i], es_and(E->poloc[i], acq));
+        if (e->sem == SEM_ACQUIRE)
+          rel_add(E->ap, i, i);
+        E->ap[i] = es_or(E->ap[i], es_and(E->po[i], E->setF));
       }
     }
   }

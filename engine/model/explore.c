@@ -88,6 +88,8 @@ static int consistent_found(xp *x, exe *E) {
     return 0;
   }
   r = wl__xp_record_state(x, E);
+  if (r == 0)
+    r = wl__xp_record_images(x, E);
   if (r == 0 && !x->all) {
     /* states mode: one witness per state is all the question needs */
     x->found = 1;
@@ -110,47 +112,45 @@ int wl__explore_stop(xp *x) { return wl__xp_stop(x); }
  * The required pairs (cause between writes, program order, and in
  * states mode the chosen co-last write) decide which write may come
  * next. */
-static int co_dfs(xp *x, exe *E, int li, uint64_t left, rel req) {
+static int co_dfs(xp *x, exe *E, int li, evset left, rel req) {
   int loc;
   if (halt(x) || wl__xp_stop(x))
     return x->err;
   if (li == E->nlocs) /* checked when the last write was placed */
     return consistent_found(x, E);
   loc = E->locs[li];
-  if (left == 0) {
-    uint64_t next = 0;
-    int i;
+  if (es_empty(left)) {
+    evset next = ES_EMPTY;
     if (li + 1 < E->nlocs) {
       int nl = E->locs[li + 1];
-      for (i = E->ninit; i < E->n; i++)
-        if (E->ev[i].type == EV_W && E->ev[i].loc == nl)
-          next |= 1ull << i;
+      next = wl__xp_loc_writes(E, nl);
       E->nwl[nl] = 1;
       E->wl[nl][0] = E->initloc[nl];
     }
     return co_dfs(x, E, li + 1, next, req);
   }
   {
-    uint64_t cand = left;
-    while (cand) {
-      int w = __builtin_ctzll(cand);
+    int w;
+    ES_FOR(w, left) {
       int i, ok = 1;
-      uint64_t keep = E->cok[w];
-      cand &= cand - 1;
+      evset keep = E->cok[w], rest = left;
+      es_del(&rest, w);
       /* w can come next only if no remaining write must precede it */
-      for (i = 0; i < E->n && ok; i++)
-        if ((left >> i & 1) && i != w && (req[i] >> w & 1))
-          ok = 0;
+      ES_FOR(i, rest)
+      if (es_has(req[i], w)) {
+        ok = 0;
+        break;
+      }
       if (!ok)
         continue;
       /* Placing w makes it co-before every write still unplaced.  The
        * axioms are monotone in co, so a violation with the pairs known
        * so far holds in every completion: prune. */
       E->wl[loc][E->nwl[loc]++] = w;
-      E->cok[w] = keep | (left & ~(1ull << w));
+      E->cok[w] = es_or(keep, rest);
       /* the last write of a location adds no pair: nothing to check */
-      if (left == (1ull << w) || wl__xp_check_co(x, E))
-        co_dfs(x, E, li, left & ~(1ull << w), req);
+      if (es_empty(rest) || wl__xp_check_co(x, E))
+        co_dfs(x, E, li, rest, req);
       E->cok[w] = keep;
       E->nwl[loc]--;
       if (halt(x))
@@ -182,7 +182,7 @@ static int after_sc_order(xp *x, exe *E) {
 /* The witness's fence-SC ranks: a topological order of sf (lowest event
  * first among the fences free to come next). */
 static void sc_ranks(exe *E) {
-  uint64_t placed = 0;
+  uint64_t placed = 0; /* indices into E->scf (at most WL_MAX_SCF) */
   int k, i;
   for (k = 0; k < E->nscf; k++) {
     for (i = 0; i < E->nscf; i++) {
@@ -190,7 +190,7 @@ static void sc_ranks(exe *E) {
       if (placed >> i & 1)
         continue;
       for (j = 0; j < E->nscf && free; j++)
-        if (!(placed >> j & 1) && j != i && (E->sf[E->scf[j]] >> f & 1))
+        if (!(placed >> j & 1) && j != i && es_has(E->sf[E->scf[j]], f))
           free = 0;
       if (free)
         break;
@@ -219,10 +219,10 @@ static int sc_dfs(xp *x, exe *E, int k) {
   b = E->scp[k][1];
   for (d = 0; d < 2 && !halt(x); d++) {
     int from = d ? b : a, to = d ? a : b;
-    E->sf[from] |= 1ull << to;
+    rel_add(E->sf, from, to);
     if (wl__xp_cause_ok(E) && wl__xp_check_co(x, E))
       sc_dfs(x, E, k + 1);
-    E->sf[from] &= ~(1ull << to);
+    rel_del(E->sf, from, to);
   }
   return x->err;
 }
@@ -235,7 +235,7 @@ static int sc_start(xp *x, exe *E) {
   rel_copy(E->cok, E->colast, n);
   for (i = E->ninit; i < n; i++)
     if (E->ev[i].type == EV_W)
-      E->cok[E->initloc[E->ev[i].loc]] |= 1ull << i;
+      rel_add(E->cok, E->initloc[E->ev[i].loc], i);
   rel_zero(E->sf, n);
   /* the coherence axioms may already fail on the pairs known before any
    * choice (a read of the initial value is fr-before every write; a
@@ -257,7 +257,7 @@ static int sc_start(xp *x, exe *E) {
  * the checks on the way. */
 static int colast_dfs(xp *x, exe *E, int li) {
   int l, w;
-  uint64_t ws, m;
+  evset ws;
   if (x->err || x->combo_done || wl__xp_stop(x))
     return x->err;
   if (li == E->nlocs) {
@@ -269,22 +269,24 @@ static int colast_dfs(xp *x, exe *E, int li) {
   }
   l = E->locs[li];
   ws = wl__xp_loc_writes(E, l);
-  if (ws == 0) {
+  if (es_empty(ws)) {
     E->last[l] = E->initloc[l];
     return colast_dfs(x, E, li + 1);
   }
-  for (m = ws; m && !x->err && !x->combo_done;) {
-    uint64_t o;
-    w = __builtin_ctzll(m);
-    m &= m - 1;
-    if (E->coreq[w] & ws)
+  ES_FOR(w, ws) {
+    int o;
+    if (x->err || x->combo_done)
+      break;
+    if (es_meets(E->coreq[w], ws))
       continue; /* w must come before another write: never co-last */
     E->last[l] = w;
-    for (o = ws & ~(1ull << w); o; o &= o - 1)
-      E->colast[__builtin_ctzll(o)] |= 1ull << w;
+    ES_FOR(o, ws)
+    if (o != w)
+      rel_add(E->colast, o, w);
     colast_dfs(x, E, li + 1);
-    for (o = ws & ~(1ull << w); o; o &= o - 1)
-      E->colast[__builtin_ctzll(o)] &= ~(1ull << w);
+    ES_FOR(o, ws)
+    if (o != w)
+      rel_del(E->colast, o, w);
   }
   return x->err;
 }
@@ -294,24 +296,24 @@ static int after_rf(xp *x, exe *E) {
   rel tmp, tmp2, u = {0}; /* u: gcc -O1 warns maybe-uninitialized */
   /* No-Thin-Air: acyclic (rf | dep), with rmw as in ptx-asplos19.cat */
   for (i = 0; i < n; i++)
-    u[i] = E->rfr[i] | E->dep[i] | E->rmw[i];
+    u[i] = es_or(E->rfr[i], es_or(E->dep[i], E->rmw[i]));
   if (!rel_acyclic(u, n))
     return 0;
   /* SC-per-Location, the part fixed by rf: acyclic((ms & rf) | po-loc) */
   for (i = 0; i < n; i++)
-    u[i] = (E->ms[i] & E->rfr[i]) | E->poloc[i];
+    u[i] = es_or(es_and(E->ms[i], E->rfr[i]), E->poloc[i]);
   if (!rel_acyclic(u, n))
     return 0;
   /* observation = (ms & rf) | (observation; rmw; observation) */
   for (i = 0; i < n; i++)
-    E->obs[i] = E->ms[i] & E->rfr[i];
+    E->obs[i] = es_and(E->ms[i], E->rfr[i]);
   do {
     changed = 0;
     rel_seq(tmp, E->obs, E->rmw, n);
     rel_seq(tmp2, tmp, E->obs, n);
     for (i = 0; i < n; i++)
-      if (tmp2[i] & ~E->obs[i]) {
-        E->obs[i] |= tmp2[i];
+      if (!es_empty(es_andnot(tmp2[i], E->obs[i]))) {
+        E->obs[i] = es_or(E->obs[i], tmp2[i]);
         changed = 1;
       }
   } while (changed);
@@ -319,12 +321,12 @@ static int after_rf(xp *x, exe *E) {
   rel_seq(tmp, E->rp, E->obs, n);
   rel_seq(tmp2, tmp, E->ap, n);
   for (i = 0; i < n; i++)
-    E->sync[i] = tmp2[i] & E->ms[i];
+    E->sync[i] = es_and(tmp2[i], E->ms[i]);
   /* the morally strong fence.sc pairs, oriented by sc_dfs */
   E->nscp = 0;
   for (i = 0; i < E->nscf; i++)
     for (j = i + 1; j < E->nscf; j++)
-      if (E->ms[E->scf[i]] >> E->scf[j] & 1) {
+      if (rel_has(E->ms, E->scf[i], E->scf[j])) {
         E->scp[E->nscp][0] = (int16_t)E->scf[i];
         E->scp[E->nscp][1] = (int16_t)E->scf[j];
         E->nscp++;
@@ -350,15 +352,15 @@ static int rf_dfs(xp *x, exe *E, int k) {
     const wl_ev *ew = &E->ev[w];
     if (ew->type != EV_W || ew->loc != E->ev[r].loc || ew->val != E->ev[r].val)
       continue;
-    if (E->po[r] >> w & 1)
+    if (rel_has(E->po, r, w))
       continue; /* a read never reads a po-later write (SC-per-Location) */
     if (w == r + 1 && E->ev[r].rmw)
       continue; /* nor its own write */
     E->rf[r] = w;
-    E->rfr[w] |= 1ull << r;
+    rel_add(E->rfr, w, r);
     if (wl__xp_rf_partial_ok(E, r, w))
       rf_dfs(x, E, k + 1);
-    E->rfr[w] &= ~(1ull << r);
+    rel_del(E->rfr, w, r);
     if (halt(x))
       return x->err;
   }
@@ -409,7 +411,7 @@ static int explore_combo(xp *x, exe *E, bsched *bs) {
       for (j = 0; j < n; j++)
         if (j != i && E->ev[j].type == EV_B && E->phase[j] == E->phase[i] &&
             E->thread[j] != E->thread[i] && E->ev[j].bar_kind == BAR_SYNC)
-          E->sb[i] |= 1ull << j;
+          rel_add(E->sb, i, j);
     }
     rel_zero(E->rfr, n);
     rel_zero(E->colast, n);
@@ -533,6 +535,11 @@ static void rest_new(xp *x) {
   x->chosen_new = 0;
 }
 
+/* The index of trace tr in thread th's list. */
+static size_t trace_index(const xp *x, int th, const wl_trace *tr) {
+  return (size_t)(tr - WL_VEC_PTR(&x->pool[th].traces, wl_trace, 0));
+}
+
 static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
                      bsched *bs) {
   const wl_litmus *t = x->t;
@@ -552,6 +559,10 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
             !read_matched(x, o, tr, i, chosen, t->nthreads, 0))
           return 0;
     }
+    /* reads that only a cycle through their own values could justify:
+     * no consistent execution, and no value for the domains */
+    if (!wl__xp_justified(x, chosen))
+      return 0;
     if (x->collecting) {
       for (o = 0; o < t->nthreads; o++) {
         const wl_trace *tr = chosen[o];
@@ -580,6 +591,9 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
       continue; /* a stutter prefix: never a final state */
     if (tr->cut == 1 && x->res->bound_hit && !x->collecting)
       continue; /* cut by the bound, which is reported already */
+    if (!x->collecting && x->symprev[th] >= 0 &&
+        k < trace_index(x, x->symprev[th], chosen[x->symprev[th]]))
+      continue; /* identical threads choose non-decreasing traces */
     chosen[th] = tr;
     /* reads of this thread must be satisfiable by what is chosen or
      * could still be chosen; reads of earlier threads may now have lost
@@ -703,10 +717,13 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   }
   if (wl__xp_check_shared(x))
     goto fail;
+  wl__xp_symmetry(x);
   /* the state vector: every register (callback threads may have added
    * results while they ran), then every location */
   wl__layout_init(&r->lay, t);
   laid = 1;
+  if (opts != NULL && opts->observed_only && wl__xp_observed_key(x))
+    goto fail;
   memset(chosen, 0, sizeof chosen);
   if (combo_dfs(x, 0, chosen, E, bs))
     goto fail;

@@ -7,6 +7,7 @@
  *   barriers.c  the orders in which threads arrive at barriers;
  *   axioms.c    the PTX axioms on partial and complete executions;
  *   results.c   final states, witnesses, the wl_result API;
+ *   symmetry.c  interchangeable threads: searched once, states imaged;
  *   explore.c   the search: combinations, reads-from, co-last, fence-SC
  *               and coherence choices, wl_explore.
  * Not installed. */
@@ -69,6 +70,13 @@ typedef struct xp {
   void *alloc_ud;
   size_t mem, mem_peak;
   int mem_stop; /* stopped by max_memory */
+  /* symmetry.c: classes of interchangeable threads (two or more each),
+   * and for each thread the previous member of its class, or -1 */
+  int sym[WL_MAX_THREADS][WL_MAX_THREADS], symn[WL_MAX_THREADS], nsym;
+  int symprev[WL_MAX_THREADS];
+  /* traces.c: locations where an RMW writing back the value it read is
+   * a stutter */
+  uint8_t rmw_quiet[WL_MAX_LOCS];
 } xp;
 
 typedef struct bsched {
@@ -107,6 +115,7 @@ const char *wl__xp_ev_place(const xp *x, int th, const wl_ev *e, char *buf,
                             size_t n);
 int wl__xp_dom_has(const vdom *d, int64_t v);
 int wl__xp_gen_traces(xp *x);
+int wl__xp_justified(const xp *x, const wl_trace *const *chosen);
 int wl__xp_check_shared(xp *x);
 /* exe.c: E's events and static relations from its traces (E->tr). */
 int wl__xp_build_exe(xp *x, exe *E);
@@ -118,8 +127,14 @@ int wl__xp_target_known(xp *x, const exe *E);
 int wl__xp_combo_known(const xp *x, const exe *E);
 int wl__xp_record_state(xp *x, exe *E);
 void wl__xp_set_verdict(wl_result *r);
+int wl__xp_observed_key(xp *x);
+int wl__xp_record_perm(xp *x, exe *E, const int *perm);
+/* symmetry.c: the classes of interchangeable threads (x->sym), once the
+ * traces are final; and the images of E's state under them. */
+void wl__xp_symmetry(xp *x);
+int wl__xp_record_images(xp *x, exe *E);
 /* axioms.c */
-uint64_t wl__xp_loc_writes(const exe *E, int l);
+evset wl__xp_loc_writes(const exe *E, int l);
 int wl__xp_check_co(xp *x, exe *E);
 int wl__xp_cause_ok(exe *E);
 void wl__xp_co_required(const exe *E, rel req);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "rel.h"
 
 /* Colours: one per relation, a red for highlighted edges. */
 #define HL_COLOR "#d62728"
@@ -219,7 +220,7 @@ int wl__graph_cycle(const wl_wit_ev *ev, int n, wl__gedge *cyc) {
   /* adjacency of po (immediate) | rf | co (immediate) | fr (every
    * co-later write), with each edge's kind */
   static const char *const kn[] = {"po", "rf", "co", "fr"};
-  uint64_t adj[4][WL_MAX_EVENTS];
+  rel adj[4];
   int i, j, k, best = 0, s;
   if (n > WL_MAX_EVENTS)
     n = WL_MAX_EVENTS;
@@ -230,42 +231,40 @@ int wl__graph_cycle(const wl_wit_ev *ev, int n, wl__gedge *cyc) {
       for (j = i + 1; j < n && ev[j].thread != e->thread; j++)
         ;
       if (j < n)
-        adj[0][i] |= 1ull << j;
+        rel_add(adj[0], i, j);
     }
     if (e->type == EV_R && e->rf >= 0 && e->rf < n) {
-      adj[1][e->rf] |= 1ull << i;
+      rel_add(adj[1], e->rf, i);
       for (j = 0; j < n; j++)
         if (ev[j].type == EV_W && ev[j].loc == e->loc &&
             ev[j].co > ev[e->rf].co && j != i + (e->rmw ? 1 : 0))
-          adj[3][i] |= 1ull << j;
+          rel_add(adj[3], i, j);
     }
     if (e->type == EV_W) {
       int nx = co_next(ev, n, i);
       if (nx >= 0)
-        adj[2][i] |= 1ull << nx;
+        rel_add(adj[2], i, nx);
     }
   }
   /* BFS from every event back to itself; the shortest cycle wins */
   for (s = 0; s < n; s++) {
     int prev[WL_MAX_EVENTS], pk[WL_MAX_EVENTS], q[WL_MAX_EVENTS];
     int qh = 0, qt = 0, found = -1, fk = 0, len;
-    uint64_t seen = 1ull << s;
+    evset seen = es_single(s);
     q[qt++] = s;
     while (qh < qt && found < 0) {
       int u = q[qh++];
       for (k = 0; k < 4 && found < 0; k++) {
-        uint64_t m = adj[k][u];
-        while (m) {
-          int v = __builtin_ctzll(m);
-          m &= m - 1;
+        int v;
+        ES_FOR(v, adj[k][u]) {
           if (v == s) {
             found = u;
             fk = k;
             break;
           }
-          if (seen >> v & 1)
+          if (es_has(seen, v))
             continue;
-          seen |= 1ull << v;
+          es_add(&seen, v);
           prev[v] = u;
           pk[v] = k;
           q[qt++] = v;

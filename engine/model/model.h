@@ -5,7 +5,8 @@
 
 #include "../program/ir.h"
 
-#define WL_MAX_EVENTS 64  /* events in one execution (bit-matrix width) */
+#define WL_MAX_EVENTS 256 /* events in one execution (bit-matrix width) */
+#define WL_SETW (WL_MAX_EVENTS / 64) /* 64-bit words per set of events */
 #define WL_MAX_TEV 48     /* events in one thread's trace */
 #define WL_MAX_SCF 32     /* fence.sc events in one execution */
 #define WL_MAX_VALUES 1024 /* distinct values per location */
@@ -84,6 +85,10 @@ struct wl_result {
   char *why;       /* the stop's message when partial */
   int unroll;
   wl_layout lay; /* the state vector's layout */
+  /* observed_only: the values that tell states apart (indices into a
+   * state vector, nkey of them); NULL: every value */
+  int *key, nkey;
+  uint8_t *keep; /* lay.nvals flags: the value is in key (NULL: all) */
   wl_state *states;
   size_t nstates, cap;
   size_t *htab; /* open addressing, index+1 */
@@ -95,7 +100,10 @@ struct wl_result {
  * order), their static relations, and the choices made so far (barrier
  * phases, reads-from, fence-SC order, coherence).  Relations are bit
  * matrices: bit j of row i is the pair (i, j). */
-typedef uint64_t evset; /* a set of events: use rel.h's es_* */
+/* a set of events: use rel.h's es_* */
+typedef struct evset {
+  uint64_t w[WL_SETW];
+} evset;
 typedef evset rel[WL_MAX_EVENTS];
 
 typedef struct exe {

@@ -19,13 +19,88 @@ static uint64_t hash_vals(const int64_t *v, int n) {
   return h;
 }
 
+/* A state's hash and equality over the values that tell states apart
+ * (every value, or the observed ones: wl_explore_opts.observed_only). */
+static uint64_t state_hash(const wl_result *r, const int64_t *v) {
+  uint64_t h = 1469598103934665603ull;
+  int i;
+  if (r->key == NULL)
+    return hash_vals(v, r->lay.nvals);
+  for (i = 0; i < r->nkey; i++) {
+    h ^= (uint64_t)v[r->key[i]];
+    h *= 1099511628211ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+static int state_eq(const wl_result *r, const int64_t *a, const int64_t *b) {
+  int i;
+  if (r->key == NULL)
+    return memcmp(a, b, (size_t)r->lay.nvals * sizeof a[0]) == 0;
+  for (i = 0; i < r->nkey; i++)
+    if (a[r->key[i]] != b[r->key[i]])
+      return 0;
+  return 1;
+}
+
+/* observed_only: the values of the condition's variables and of the
+ * test's "locations [...]" tell states apart; without either, every
+ * value does (as the herd output shows them). */
+int wl__xp_observed_key(xp *x) {
+  wl_result *r = x->res;
+  const wl_litmus *t = x->t;
+  int i, n = 0, k;
+  int nv = r->lay.nvals;
+  r->keep = wl__calloc(x->ctx, (size_t)nv);
+  if (r->keep == NULL)
+    return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+  for (i = 0; i < t->ncnodes + t->nobserved; i++) {
+    const wl_atom *at[2];
+    if (i < t->ncnodes) {
+      if (t->cnodes[i].kind != CN_CMP)
+        continue;
+      at[0] = &t->cnodes[i].a;
+      at[1] = &t->cnodes[i].b;
+    } else {
+      at[0] = &t->observed[i - t->ncnodes];
+      at[1] = NULL;
+    }
+    for (k = 0; k < 2; k++) {
+      int v = -1;
+      if (at[k] == NULL)
+        continue;
+      if (at[k]->kind == AT_REG)
+        v = r->lay.regoff[at[k]->thread] + at[k]->reg;
+      else if (at[k]->kind == AT_LOC)
+        v = r->lay.regoff[t->nthreads] + at[k]->loc;
+      if (v >= 0 && v < nv && !r->keep[v]) {
+        r->keep[v] = 1;
+        n++;
+      }
+    }
+  }
+  if (n == 0) { /* nothing observed: every value */
+    wl__free(x->ctx, r->keep, (size_t)nv);
+    r->keep = NULL;
+    return 0;
+  }
+  r->key = wl__alloc(x->ctx, (size_t)n * sizeof *r->key);
+  if (r->key == NULL)
+    return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+  for (i = 0; i < nv; i++)
+    if (r->keep[i])
+      r->key[r->nkey++] = i;
+  return 0;
+}
+
 static int res_grow_hash(xp *x, wl_result *r) {
   size_t cap = r->hcap ? r->hcap * 2 : 64, i;
   size_t *h = wl__calloc(x->ctx, cap * sizeof *h);
   if (h == NULL)
     return -1;
   for (i = 0; i < r->nstates; i++) {
-    size_t k = hash_vals(r->states[i].vals, r->lay.nvals) & (cap - 1);
+    size_t k = state_hash(r, r->states[i].vals) & (cap - 1);
     while (h[k])
       k = (k + 1) & (cap - 1);
     h[k] = i + 1;
@@ -62,10 +137,10 @@ static long state_find(const wl_result *r, const int64_t *vals) {
   size_t k;
   if (r->hcap == 0)
     return -1;
-  k = hash_vals(vals, r->lay.nvals) & (r->hcap - 1);
+  k = state_hash(r, vals) & (r->hcap - 1);
   while (r->htab[k]) {
     const wl_state *st = &r->states[r->htab[k] - 1];
-    if (memcmp(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]) == 0)
+    if (state_eq(r, st->vals, vals))
       return (long)(r->htab[k] - 1);
     k = (k + 1) & (r->hcap - 1);
   }
@@ -118,6 +193,8 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
   }
   for (l = 0; l < t->nlocs; l++) {
     at[l] = 0;
+    if (x->res->keep != NULL && !x->res->keep[off + l])
+      ncv[l] = 0; /* not observed: any one value stands for all */
     if (ncv[l] == 0) {
       cv[l][0] = t->locinit[l];
       ncv[l] = 1;
@@ -140,14 +217,46 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
 }
 
 int wl__xp_record_state(xp *x, exe *E) {
+  return wl__xp_record_perm(x, E, NULL);
+}
+
+/* Records E's state with thread th renamed perm[th] (perm NULL: the
+ * identity; symmetry.c passes the permutations of identical threads):
+ * thread th's registers become perm[th]'s, and the witness lists the
+ * renamed threads' events in thread order. */
+int wl__xp_record_perm(xp *x, exe *E, const int *perm) {
   wl_result *r = x->res;
   const wl_litmus *t = x->t;
   int64_t vals[NVALS];
   int64_t *regp[WL_MAX_THREADS];
   int th, i, l, sat;
+  int newi[WL_MAX_EVENTS];
   size_t k;
   wl_state *st;
   wl__xp_state_regs(x, E, vals);
+  for (i = 0; i < E->n; i++)
+    newi[i] = i;
+  if (perm != NULL) {
+    int64_t orig[NVALS];
+    int start[WL_MAX_THREADS], inv[WL_MAX_THREADS], at = E->ninit;
+    memcpy(orig, vals, (size_t)r->lay.regoff[t->nthreads] * sizeof vals[0]);
+    for (th = 0; th < t->nthreads; th++) {
+      /* identical threads have as many registers */
+      memcpy(vals + r->lay.regoff[perm[th]], orig + r->lay.regoff[th],
+             (size_t)t->threads[th].nregs * sizeof vals[0]);
+      inv[perm[th]] = th;
+    }
+    for (th = 0, i = E->ninit; th < t->nthreads; th++) {
+      start[th] = i;
+      i += E->tr[th]->nev;
+    }
+    /* the renamed threads' blocks in thread order */
+    for (th = 0; th < t->nthreads; th++) {
+      int o = inv[th], j;
+      for (j = 0; j < E->tr[o]->nev; j++)
+        newi[start[o] + j] = at++;
+    }
+  }
   for (th = 0; th < t->nthreads; th++)
     regp[th] = vals + r->lay.regoff[th];
   for (l = 0; l < t->nlocs; l++) {
@@ -159,18 +268,23 @@ int wl__xp_record_state(xp *x, exe *E) {
   sat = t->has_cond ? wl__cond_eval(t, t->cond_root, regp,
                                     vals + r->lay.regoff[t->nthreads])
                     : 1;
-  if (sat)
-    r->pos++;
-  else
-    r->neg++;
+  /* counting executions, each one counts; otherwise each state once
+   * (a state may be found again: an image, the cat engine's search) */
+  if (x->all) {
+    if (sat)
+      r->pos++;
+    else
+      r->neg++;
+  }
   if (r->hcap == 0 || (r->nstates + 1) * 2 > r->hcap)
     if (res_grow_hash(x, r) != 0)
       return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
-  k = hash_vals(vals, r->lay.nvals) & (r->hcap - 1);
+  k = state_hash(r, vals) & (r->hcap - 1);
   while (r->htab[k]) {
     st = &r->states[r->htab[k] - 1];
-    if (memcmp(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]) == 0) {
-      st->count++;
+    if (state_eq(r, st->vals, vals)) {
+      if (x->all)
+        st->count++;
       return 0;
     }
     k = (k + 1) & (r->hcap - 1);
@@ -194,13 +308,21 @@ int wl__xp_record_state(xp *x, exe *E) {
     return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
   }
   memcpy(st->vals, vals, (size_t)r->lay.nvals * sizeof vals[0]);
+  if (!x->all) {
+    if (sat)
+      r->pos++;
+    else
+      r->neg++;
+  }
   st->sat = sat;
   st->count = 1;
   st->nwit = E->n;
   for (i = 0; i < E->n; i++) {
-    wl_wit_ev *w = &st->wit[i];
+    wl_wit_ev *w = &st->wit[newi[i]];
     const wl_ev *e = &E->ev[i];
-    w->thread = E->thread[i];
+    w->thread = (int8_t)(perm != NULL && E->thread[i] >= 0
+                             ? perm[E->thread[i]]
+                             : E->thread[i]);
     w->type = e->type;
     w->sem = e->sem;
     w->scope = e->scope;
@@ -209,16 +331,16 @@ int wl__xp_record_state(xp *x, exe *E) {
     w->loc = e->loc;
     w->val = e->type == EV_B ? e->bar_id : e->val;
     w->line = e->line;
-    w->rf = (int16_t)(e->type == EV_R ? E->rf[i] : -1);
+    w->rf = (int16_t)(e->type == EV_R ? newi[E->rf[i]] : -1);
     w->co = -1;
     w->sc = -1;
     w->phase = E->phase[i];
   }
   for (l = 0; l < t->nlocs; l++)
     for (i = 0; i < E->nwl[l]; i++)
-      st->wit[E->wl[l][i]].co = (int16_t)i;
+      st->wit[newi[E->wl[l][i]]].co = (int16_t)i;
   for (i = 0; i < E->nscf; i++)
-    st->wit[E->scf[E->scorder[i]]].sc = (int16_t)i;
+    st->wit[newi[E->scf[E->scorder[i]]]].sc = (int16_t)i;
   r->htab[k] = r->nstates + 1; /* k: the free slot the probe ended on */
   r->nstates++;
   return 0;
@@ -237,6 +359,9 @@ void wl_result_free(wl_result *r) {
   wl__strfree(r->ctx, r->why);
   wl__free(r->ctx, r->states, r->cap * sizeof *r->states);
   wl__free(r->ctx, r->htab, r->hcap * sizeof *r->htab);
+  wl__free(r->ctx, r->key, (size_t)r->nkey * sizeof *r->key);
+  if (r->keep != NULL)
+    wl__free(r->ctx, r->keep, (size_t)r->lay.nvals);
   wl__free(r->ctx, r, sizeof *r);
 }
 

@@ -70,8 +70,8 @@ typedef struct scthr {
 typedef struct sckey {
   int32_t ns, cta, gpu, has_count;
   int64_t id, count;
-  uint32_t guess; /* Dat3M, no count: the threads guessed to use it */
-  uint32_t used;  /* the threads that arrived so far */
+  uint64_t guess; /* Dat3M, no count: the threads guessed to use it */
+  uint64_t used;  /* the threads that arrived so far */
   int32_t nopen;  /* arrivals in the open phase */
   int32_t pad;
 } sckey;
@@ -273,8 +273,8 @@ static int find_key(scx *c, uint8_t *s, int th, int ns, int64_t id) {
 
 /* Dat3M's barriers without a count expect the threads of the CTA that
  * use them: those whose program has a barrier that can be this one. */
-static uint32_t candidates(const scx *c, int th, int ns, int64_t id) {
-  uint32_t m = 0;
+static uint64_t candidates(const scx *c, int th, int ns, int64_t id) {
+  uint64_t m = 0;
   int o, i;
   for (o = 0; o < c->t->nthreads; o++) {
     const wl_thread *w = &c->t->threads[o];
@@ -285,17 +285,17 @@ static uint32_t candidates(const scx *c, int th, int ns, int64_t id) {
       if (in->op == OP_BAR && in->bar_ns == ns &&
           (ns == BARNS_INSTANCE ? in->bar_inst == id
                                 : (in->a.is_reg || in->a.imm == id)))
-        m |= 1u << o;
+        m |= 1ull << o;
     }
   }
-  return m | 1u << th;
+  return m | 1ull << th;
 }
 
 /* An arrival of thread th (kind BAR_SYNC/BAR_ARRIVE) at barrier (ns,
  * id) with its count; guess: the users, for a new Dat3M barrier
  * without a count. */
 static int arrive(scx *c, uint8_t *s, int th, int kind, int ns, int64_t id,
-                  int has_count, int64_t count, uint32_t guess, int line) {
+                  int has_count, int64_t count, uint64_t guess, int line) {
   const wl_thread *w = &c->t->threads[th];
   int k = find_key(c, s, th, ns, id), o, need;
   sckey *y;
@@ -324,10 +324,10 @@ static int arrive(scx *c, uint8_t *s, int th, int kind, int ns, int64_t id,
                    "%s:%d: thread %s: barrier %lld is used with different "
                    "thread counts; the SC interpreter does not mirror that",
                    tname(c), line, w->name, (long long)id);
-  if (y->guess != 0 && !(y->guess & 1u << th))
+  if (y->guess != 0 && !(y->guess & 1ull << th))
     return SC_DEAD; /* a user the guess left out */
   y->nopen++;
-  y->used |= 1u << th;
+  y->used |= 1ull << th;
   if (has_count)
     need = count > 0 ? (int)(count < 1000 ? count : 1000) : 1;
   else if (ns == BARNS_PTX) {
@@ -598,7 +598,7 @@ static int normalise(scx *c, uint8_t *s) {
 
 /* The users a new Dat3M barrier without a count may have, when thread
  * th's next step is its first arrival there; 0 otherwise. */
-static uint32_t guess_set(scx *c, uint8_t *s, int th) {
+static uint64_t guess_set(scx *c, uint8_t *s, int th) {
   const wl_thread *w = &c->t->threads[th];
   const wl_insn *in;
   int64_t id;
@@ -615,7 +615,7 @@ static uint32_t guess_set(scx *c, uint8_t *s, int th) {
 }
 
 /* Thread th performs its next visible step. */
-static int step(scx *c, uint8_t *s, int th, uint32_t guess) {
+static int step(scx *c, uint8_t *s, int th, uint64_t guess) {
   const wl_thread *w = &c->t->threads[th];
   scthr *h = s_thr(c, s, th);
   int64_t *mem = s_mem(c, s);
@@ -924,18 +924,18 @@ static int dfs(scx *c, int depth) {
     return r < 0 ? r : 0;
   for (th = 0; th < c->t->nthreads; th++) {
     scthr *h = s_thr(c, s, th);
-    uint32_t cand, others, sub;
+    uint64_t cand, others, sub;
     if (h->done || h->wait >= 0)
       continue;
     any = 1;
     cand = guess_set(c, s, th);
-    others = cand & ~(1u << th);
+    others = cand & ~(1ull << th);
     /* every set of users that contains th (once when no guess) */
     sub = others;
     for (;;) {
       uint8_t *n = c->stack[depth + 1];
       memcpy(n, s, c->size);
-      r = step(c, n, th, cand ? sub | 1u << th : 0);
+      r = step(c, n, th, cand ? sub | 1ull << th : 0);
       if (r == SC_OK)
         r = dfs(c, depth + 1);
       if (r < 0)

@@ -432,7 +432,11 @@ static void run_from(tgen *g, int pc) {
               g->ev[w].cdeps |= 1ull << r;
             else if (in->aop != AOP_EXCH)
               g->ev[w].ddeps |= 1ull << r;
-            g->nwrites++;
+            /* an RMW that writes back the value it read (a failed exch
+             * of a lock) changes nothing where atomicity keeps its
+             * write next to its source (quiet_rmw_locs) */
+            if (!x->rmw_quiet[in->loc] || g->ev[w].val != v)
+              g->nwrites++;
           }
         }
         if (dst >= 0) {
@@ -855,8 +859,128 @@ static void run_callback(tgen *g) {
   callback_deps(x, g->th);
 }
 
+/* Whether the reads of a combination of traces (one per thread) can all
+ * read from writes without a cycle in rf | data | ctrl: a read needs a
+ * write of its value (the initial one, one of another thread, or its
+ * own thread's po-earlier one) that is itself justified, a write needs
+ * the reads it depends on justified.  Every consistent execution has
+ * that order (No-Thin-Air, in every model read here; rmw is left out of
+ * it, so that models without it in No-Thin-Air lose nothing), so a
+ * combination that fails it has no consistent execution, and the value
+ * fixpoint takes no value from it: values only an out-of-thin-air cycle
+ * could write (a load's value stored back beside an atomic add) never
+ * enter the domains. */
+int wl__xp_justified(const xp *x, const wl_trace *const *chosen) {
+  const wl_litmus *t = x->t;
+  static const uint8_t zero[WL_MAX_TEV];
+  uint8_t ok[WL_MAX_THREADS][WL_MAX_TEV];
+  int th, i, o, j, changed = 1, left = 0;
+  for (th = 0; th < t->nthreads; th++)
+    memcpy(ok[th], zero, sizeof zero);
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, chosen[th]->ev0);
+    for (i = 0; i < chosen[th]->nev; i++) {
+      ok[th][i] = ev[i].type != EV_R && ev[i].type != EV_W;
+      left += !ok[th][i];
+    }
+  }
+  while (changed && left > 0) {
+    changed = 0;
+    for (th = 0; th < t->nthreads; th++) {
+      const wl_trace *tr = chosen[th];
+      const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
+      for (i = 0; i < tr->nev; i++) {
+        const wl_ev *e = &ev[i];
+        int good = 0;
+        if (ok[th][i])
+          continue;
+        if (e->type == EV_W) {
+          uint64_t d = e->cdeps | e->ddeps;
+          good = 1;
+          while (d && good) {
+            int k = __builtin_ctzll(d);
+            d &= d - 1;
+            good = ok[th][k];
+          }
+        } else {
+          good = t->locinit[e->loc] == e->val;
+          for (j = 0; j < i && !good; j++)
+            good = ok[th][j] && ev[j].type == EV_W && ev[j].loc == e->loc &&
+                   ev[j].val == e->val;
+          for (o = 0; o < t->nthreads && !good; o++) {
+            const wl_ev *oe;
+            if (o == th)
+              continue;
+            oe = WL_VEC_PTR(&x->pool[o].ev, wl_ev, chosen[o]->ev0);
+            for (j = 0; j < chosen[o]->nev && !good; j++)
+              good = ok[o][j] && oe[j].type == EV_W && oe[j].loc == e->loc &&
+                     oe[j].val == e->val;
+          }
+        }
+        if (good) {
+          ok[th][i] = 1;
+          left--;
+          changed = 1;
+        }
+      }
+    }
+  }
+  return left == 0;
+}
+
+/* Whether an access instruction touches location l. */
+static int touches(const wl_insn *in, int l) {
+  return in->loc == l && (in->op == OP_LD || in->op == OP_ST ||
+                          in->op == OP_ATOM || in->op == OP_RED);
+}
+
+/* The locations where every write is morally strong with every access
+ * of another thread: strong (not weak), with a scope that includes each
+ * other thread that touches the location.  There, Atomicity puts an
+ * RMW's write right after the write it read from in coherence, so an
+ * RMW that writes back the value it read can be removed from an
+ * execution without changing its final state or its consistency: a
+ * spin-loop iteration made of such RMWs (a failed exch of a lock) is a
+ * stutter, as one of plain reads is (jump()). */
+static void quiet_rmw_locs(xp *x) {
+  const wl_litmus *t = x->t;
+  int l, th, o, i, j;
+  for (l = 0; l < t->nlocs; l++)
+    x->rmw_quiet[l] = 1;
+  for (th = 0; th < t->nthreads; th++)
+    if (t->threads[th].fn != NULL) { /* its accesses are not known */
+      memset(x->rmw_quiet, 0, sizeof x->rmw_quiet);
+      return;
+    }
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_thread *a = &t->threads[th];
+    for (i = 0; i < a->ninsns; i++) {
+      const wl_insn *in = &a->insns[i];
+      if (!touches(in, in->loc) || in->op == OP_LD)
+        continue;
+      l = in->loc;
+      if (in->sem == SEM_WEAK || in->scope == SCOPE_NONE) {
+        x->rmw_quiet[l] = 0;
+        continue;
+      }
+      for (o = 0; o < t->nthreads && x->rmw_quiet[l]; o++) {
+        const wl_thread *b = &t->threads[o];
+        if (o == th)
+          continue;
+        for (j = 0; j < b->ninsns; j++)
+          if (touches(&b->insns[j], l) &&
+              !wl__scope_includes(in->scope, a, b)) {
+            x->rmw_quiet[l] = 0;
+            break;
+          }
+      }
+    }
+  }
+}
+
 int wl__xp_gen_traces(xp *x) {
   int th;
+  quiet_rmw_locs(x);
   for (th = 0; th < x->t->nthreads && !x->err; th++) {
     const wl_thread *thr = &x->t->threads[th];
     tpool *p = &x->pool[th];

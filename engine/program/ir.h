@@ -9,7 +9,7 @@
 #include "../common/internal.h"
 #include "thread.h"
 
-#define WL_MAX_THREADS 16
+#define WL_MAX_THREADS 64
 #define WL_MAX_REGS 64
 #define WL_MAX_LOCS 64
 #define WL_MAX_ALIASES 64

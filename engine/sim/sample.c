@@ -151,7 +151,7 @@ typedef struct sim {
   int npend;           /* entries in all queues and SM buffers */
   int cbexec;          /* a callback thread's event is executing */
   int rdirty;          /* a thread finished, waited or was released */
-  uint32_t rmask;      /* the threads neither done nor waiting */
+  uint64_t rmask;      /* the threads neither done nor waiting */
   int runnable[WL_MAX_THREADS], nr;
   /* callback threads */
   wl_ctx *ctx;
@@ -662,7 +662,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     s->rdirty = 1;
     if (in->bar_kind == BAR_SYNC) {
       t->waiting = 1;
-      s->rmask &= ~(1u << th);
+      s->rmask &= ~(1ull << th);
       t->barev = t->pc;
       b->waiters[b->nw++] = th;
     }
@@ -670,7 +670,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
       int i;
       for (i = 0; i < b->nw; i++) {
         s->th[b->waiters[i]].waiting = 0;
-        s->rmask |= 1u << b->waiters[i];
+        s->rmask |= 1ull << b->waiters[i];
       }
       b->arrived = 0;
       b->nw = 0;
@@ -732,7 +732,7 @@ static SIM_HOT void step_thread(sim *s, uint64_t *r, const knobs *k,
         return; /* its late loads stay in flight one more step */
       complete_all(s, th);
       t->done = 1;
-      s->rmask &= ~(1u << th);
+      s->rmask &= ~(1ull << th);
       s->rdirty = 1;
       return;
     }
@@ -1659,7 +1659,7 @@ static const wl_insn *cb_next(sim *s, int th, wl_insn *buf) {
   if (c->nexec == c->nev) {
     cb_finish(s, th);
     t->done = 1;
-    s->rmask &= ~(1u << th);
+    s->rmask &= ~(1ull << th);
     s->rdirty = 1;
     return NULL;
   }
@@ -1715,16 +1715,16 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
   s->npend = 0;
   s->nhold = 0;
   s->rdirty = 1;
-  s->rmask = (uint32_t)((1ul << t->nthreads) - 1);
+  s->rmask = t->nthreads >= 64 ? ~0ull : (1ull << t->nthreads) - 1;
   for (steps = 0; steps < max_steps && !s->overflow; steps++) {
     int *runnable = s->runnable, nr, busy = s->npend > 0, sm;
     if (s->rdirty) {
       /* the runnable threads in order, from the mask (no branch per
        * thread) */
-      uint32_t m;
+      uint64_t m;
       s->nr = 0;
       for (m = s->rmask; m != 0; m &= m - 1)
-        s->runnable[s->nr++] = __builtin_ctz(m);
+        s->runnable[s->nr++] = __builtin_ctzll(m);
       s->rdirty = 0;
     }
     nr = s->nr;

@@ -106,8 +106,10 @@ local function at(col)
 end
 fails(at(1) .. "more than 32 fence.sc in one execution", function()
   return wl.litmus { rep("fence.sc.gpu", 33) }:explore() end)
-fails(at(1) .. "an execution has more than 64 events", function()
-  return wl.litmus { rep("st.weak x, 1", 40), rep("st.weak y, 1", 40) }
+fails(at(1) .. "an execution has more than 256 events", function()
+  return wl.litmus { rep("st.weak x, 1", 45), rep("st.weak y, 1", 45),
+                     rep("st.weak x, 2", 45), rep("st.weak y, 2", 45),
+                     rep("st.weak x, 3", 45), rep("st.weak y, 3", 45) }
   :explore() end)
 fails(at(1) .. "thread P0 executes more than 48 memory events", function()
   return wl.litmus { rep("st.weak x, 1", 49) }:explore() end)

@@ -144,15 +144,28 @@ assert(r.nstates == 6, "many-sc: " .. r.nstates)
 ok, e = pcall(function() return wl.litmus(spec):explore { model = cat } end)
 assert(not ok and e:find("many-sc: an execution has 12 fence.sc; the cat " ..
                          "evaluator takes at most 8", 1, true), e)
--- an execution past the explorer's 64 events: an error naming the test
--- and the limit
-spec = { name = "too-big", init = { x = 0 } }
+-- 69 events (past the cat evaluator's 64, within the explorer's 256):
+-- the explorer answers, the cat evaluator names its limit
+spec = { name = "wide", init = { x = 0 } }
 for i = 0, 3 do
   local th = { at = "cta" .. i }
-  for k = 1, 17 do th[#th + 1] = "st.relaxed.gpu x, " .. k end
+  for k = 1, 17 do th[#th + 1] = "st.relaxed.gpu x, " .. (i * 100 + k) end
+  spec[#spec + 1] = th
+end
+r = wl.litmus(spec):explore()
+assert(r.nstates == 4, "wide: " .. r.nstates) -- x: one thread's last store
+ok, e = pcall(function() return wl.litmus(spec):explore { model = cat } end)
+assert(not ok and e:find("wide: an execution has 69 events; the cat " ..
+                         "evaluator takes at most 64", 1, true), e)
+-- an execution past the explorer's 256 events: an error naming the test
+-- and the limit
+spec = { name = "too-big", init = { x = 0 } }
+for i = 0, 5 do
+  local th = { at = "cta" .. i }
+  for k = 1, 45 do th[#th + 1] = "st.relaxed.gpu x, " .. k end
   spec[#spec + 1] = th
 end
 ok, e = pcall(function() return wl.litmus(spec):explore() end)
-assert(not ok and e:find(": an execution has more than 64 events",
+assert(not ok and e:find(": an execution has more than 256 events",
                          1, true), e)
 print("scale: ok")

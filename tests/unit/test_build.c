@@ -572,22 +572,22 @@ static void test_thread_limit(void **state) {
   assert_int_equal(wl_litmus_add_thread(t, -1, 0, NULL), WL_EINVAL);
   assert_int_equal(wl_litmus_add_thread(t, 0, -1, NULL), WL_EINVAL);
   assert_int_equal(wl_litmus_add_thread(NULL, 0, 0, NULL), WL_EINVAL);
-  for (i = 0; i < 16; i++) {
-    OK(f, wl_litmus_add_thread(t, i % 3, i / 8, &idx));
+  for (i = 0; i < 64; i++) {
+    OK(f, wl_litmus_add_thread(t, i % 3, i / 32, &idx));
     assert_int_equal(idx, i);
   }
-  assert_int_equal(wl_litmus_nthreads(t), 16);
-  FAILS(f, wl_litmus_add_thread(t, 0, 0, &idx), WL_ELIMIT, "T: at most 16");
-  assert_int_equal(idx, 15);
-  assert_int_equal(wl_litmus_nthreads(t), 16);
+  assert_int_equal(wl_litmus_nthreads(t), 64);
+  FAILS(f, wl_litmus_add_thread(t, 0, 0, &idx), WL_ELIMIT, "T: at most 64");
+  assert_int_equal(idx, 63);
+  assert_int_equal(wl_litmus_nthreads(t), 64);
   /* thread indices are checked */
-  assert_int_equal(wl_litmus_add_insn(t, 16, "st.weak x, 1", "b.lua", 1),
+  assert_int_equal(wl_litmus_add_insn(t, 64, "st.weak x, 1", "b.lua", 1),
                    WL_EINVAL);
   assert_int_equal(wl_litmus_add_insn(t, -1, "st.weak x, 1", "b.lua", 1),
                    WL_EINVAL);
   assert_int_equal(wl_litmus_add_insn(t, 0, NULL, "b.lua", 1), WL_EINVAL);
-  assert_int_equal(wl_litmus_set_reg(t, 16, "r0", 1), WL_EINVAL);
-  assert_int_equal(wl_litmus_set_thread_fn(t, 16, cb_st, NULL), WL_EINVAL);
+  assert_int_equal(wl_litmus_set_reg(t, 64, "r0", 1), WL_EINVAL);
+  assert_int_equal(wl_litmus_set_thread_fn(t, 64, cb_st, NULL), WL_EINVAL);
   assert_int_equal(wl_litmus_set_thread_fn(t, 0, NULL, NULL), WL_EINVAL);
 }
 

@@ -574,8 +574,8 @@ static void test_err_thread_order(void **state) {
             "thread P0 needs a placement: 'P0@cta N,gpu M'");
   parse_err(*state, "PTX T\n{ x=0; }\n P0@gpu 0 ;\n", WL_ESYNTAX, 3, 5,
             "expected 'cta', found 'gpu'");
-  parse_err(*state, "PTX T\n{ x=0; }\n P16@cta 0 ;\n", WL_ELIMIT, 3, 2,
-            "at most 16 threads");
+  parse_err(*state, "PTX T\n{ x=0; }\n P64@cta 0 ;\n", WL_ELIMIT, 3, 2,
+            "at most 64 threads");
 }
 
 static void test_err_too_many_columns(void **state) {
