@@ -69,7 +69,13 @@ typedef struct xp {
   void *alloc_ud;
   size_t mem, mem_peak;
   int mem_stop; /* stopped by max_memory */
+  /* the searches after the states (XP_RACE, XP_LIVE: datarace.c,
+   * liveness.c), run over every consistent execution until one is
+   * found (ub_done) */
+  int mode, ub_done;
 } xp;
+
+enum { XP_STATES, XP_RACE, XP_LIVE };
 
 typedef struct bsched {
   int nb[WL_MAX_THREADS];
@@ -124,5 +130,16 @@ int wl__xp_check_co(xp *x, exe *E);
 int wl__xp_cause_ok(exe *E);
 void wl__xp_co_required(const exe *E, rel req);
 int wl__xp_rf_partial_ok(const exe *E, int r, int w);
+
+/* datarace.c: whether some pair of E could still race once the fence-SC
+ * order is chosen (cause only grows with it); the check of a consistent
+ * execution, recording the first race (x->ub_done). */
+int wl__xp_race_possible(const exe *E);
+int wl__xp_race_found(xp *x, exe *E);
+/* liveness.c: whether a combination can hang (a spinning trace or a
+ * barrier); the check of a consistent execution, recording the first
+ * hang (x->ub_done). */
+int wl__xp_live_combo(const xp *x, const exe *E);
+int wl__xp_live_found(xp *x, const exe *E);
 
 #endif
