@@ -159,7 +159,7 @@ static int explore_stop(void *ud) {
 }
 
 /* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
- * count_executions = B, model = M}]) -> warplab.Result.  A timeout or
+ * count_executions = B, model = M, checks = B}]) -> warplab.Result.  A timeout or
  * the memory limit stops the exploration with the states found so far:
  * result.partial says why (nil for a complete result). */
 int wll_test_explore(lua_State *L) {
@@ -174,7 +174,7 @@ int wll_test_explore(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     static const char *const keys[] = {"unroll", "model", "timeout",
                                        "max_memory", "count_executions",
-                                       NULL};
+                                       "checks", NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -203,6 +203,9 @@ int wll_test_explore(lua_State *L) {
     }
     if (lua_getfield(L, 2, "count_executions") != LUA_TNIL)
       o.count_executions = lua_toboolean(L, -1);
+    /* checks = false: no data-race or hang search (r.race, r.hang nil) */
+    if (lua_getfield(L, 2, "checks") != LUA_TNIL)
+      o.no_checks = !lua_toboolean(L, -1);
   }
   o.keep_partial = 1;
   lua_settop(L, 2);
@@ -528,6 +531,10 @@ static int result_index(lua_State *L) {
     lua_pushnumber(L, r->seconds);
   else if (strcmp(k, "states") == 0)
     push_states(L, 1, r);
+  else if (strcmp(k, "race") == 0)
+    wll_push_race(L, r->r, r->test->lt);
+  else if (strcmp(k, "hang") == 0)
+    wll_push_hang(L, r->r, r->test->lt);
   else
     lua_pushnil(L);
   return 1;

@@ -260,6 +260,16 @@ int wl_litmus_set_condition(wl_litmus *t, const char *text, const char *file,
  */
 typedef struct wl_tb wl_tb;
 typedef int (*wl_thread_fn)(void *ud, wl_tb *tb);
+/* Says that the threads given the same non-zero code run one program
+ * (a Lua function given to several threads, as a CUDA kernel's threads
+ * all run the kernel): a barrier (bar.sync / __syncthreads()) phase that
+ * such threads of one CTA complete at different source lines is barrier
+ * divergence (CUDA: __syncthreads() in conditional code only when the
+ * condition is the same across the block), and wl_explore fails with
+ * WL_EINVAL naming the threads that arrived at each line.  0 (the
+ * default) is a program of its own.  WL_EINVAL for a bad thread or a
+ * negative code. */
+int wl_litmus_set_thread_code(wl_litmus *t, int thread, int code);
 int wl_litmus_set_thread_fn(wl_litmus *t, int thread, wl_thread_fn fn,
                             void *ud);
 /* Load: *value gets the chosen value.  Each location may be read at most
@@ -436,7 +446,7 @@ int wl_result_partial(const wl_result *r, const char **why);
  * Data races (PTX ISA 6.0, "Memory Consistency Model", data race): two
  * conflicting accesses of different threads (same location, at least
  * one a write) that are not morally strong and not ordered by causality
- * order, in some consistent execution whose traces all end.  The search
+ * order, in some consistent execution (or prefix of one).  The search
  * stops at the first racing pair it finds.
  *
  * Liveness (Dat3M's liveness property, the expectations of
@@ -490,9 +500,9 @@ typedef struct wl_hang_info {
 
 /* 1 and *out filled when some consistent execution races, 0 when none
  * does, -1 when the search did not run (no_checks, a model, or a
- * partial result).  Only executions whose traces all end are searched:
- * when the unroll bound cut some (wl_result_bound_hit), races past it
- * are missing.  out may be NULL. */
+ * partial result).  Executions that spin forever or that the unroll
+ * bound cuts are searched up to where they stop (races past the bound
+ * are missing).  out may be NULL. */
 int wl_result_race(const wl_result *r, wl_race_info *out);
 /* 1 and *out filled when a hang (liveness violation) exists, 0 when
  * none does (Dat3M's "1" is 0 here), -1 when not searched. */

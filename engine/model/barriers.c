@@ -75,6 +75,8 @@ static int bs_record(xp *x, bsched *s, const exe *E) {
         return 0;
     }
   }
+  if (x->mode == XP_STATES && wl__xp_bar_divergence(x, s, E))
+    return x->err;
   for (k = 0; k < s->nout; k++)
     if (memcmp(s->out[k], s->phase, (size_t)E->n * sizeof s->phase[0]) == 0)
       return 0;

@@ -385,8 +385,7 @@ static int trace_has_barrier(const xp *x, int th, const wl_trace *tr) {
 static int explore_combo(xp *x, exe *E, bsched *bs) {
   int o, i, n, th, bars = 0, skip;
   for (th = 0; th < x->t->nthreads; th++)
-    if (E->tr[th]->cut && (x->res->bound_hit || x->mode == XP_RACE) &&
-        x->mode != XP_LIVE)
+    if (E->tr[th]->cut && x->res->bound_hit && x->mode == XP_STATES)
       return 0; /* the bound is reported already; no state comes of it */
   if (x->mode == XP_LIVE && !wl__xp_live_combo(x, E))
     return 0; /* nothing in it can hang */
@@ -587,11 +586,14 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     const wl_trace *tr = WL_VEC_PTR(&x->pool[th].traces, wl_trace, k);
     const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
     int i, ok = 1;
-    if (tr->cut == 2 && !x->collecting && x->mode != XP_LIVE)
-      continue; /* a stutter prefix: never a final state */
+    /* a stutter prefix is never a final state, but a race or a hang
+     * may happen in it; a trace cut by the bound (reported already) is
+     * a prefix a race may happen in, not a hang */
+    if (tr->cut == 2 && !x->collecting && x->mode == XP_STATES)
+      continue;
     if (tr->cut == 1 && !x->collecting &&
-        (x->res->bound_hit || x->mode != XP_STATES))
-      continue; /* cut by the bound, which is reported already */
+        ((x->res->bound_hit && x->mode == XP_STATES) || x->mode == XP_LIVE))
+      continue;
     chosen[th] = tr;
     /* reads of this thread must be satisfiable by what is chosen or
      * could still be chosen; reads of earlier threads may now have lost
