@@ -446,7 +446,8 @@ int wl_result_partial(const wl_result *r, const char **why);
  * Data races (PTX ISA 6.0, "Memory Consistency Model", data race): two
  * conflicting accesses of different threads (same location, at least
  * one a write) that are not morally strong and not ordered by causality
- * order, in some consistent execution (or prefix of one).  The search
+ * order, in some consistent execution (or prefix of one that spins
+ * forever).  The search
  * stops at the first racing pair it finds.
  *
  * Liveness (Dat3M's liveness property, the expectations of
@@ -500,9 +501,10 @@ typedef struct wl_hang_info {
 
 /* 1 and *out filled when some consistent execution races, 0 when none
  * does, -1 when the search did not run (no_checks, a model, or a
- * partial result).  Executions that spin forever or that the unroll
- * bound cuts are searched up to where they stop (races past the bound
- * are missing).  out may be NULL. */
+ * partial result).  Executions in which a thread spins forever are
+ * searched up to where it spins; traces the unroll bound cuts are not
+ * (races only they reach are missing: wl_result_bound_hit says the
+ * bound was hit).  out may be NULL. */
 int wl_result_race(const wl_result *r, wl_race_info *out);
 /* 1 and *out filled when a hang (liveness violation) exists, 0 when
  * none does (Dat3M's "1" is 0 here), -1 when not searched. */

@@ -8,10 +8,10 @@
  * always between two threads; the initial writes never race.
  *
  * The search (explore.c, mode XP_RACE) goes over every consistent
- * execution, as count_executions does, prefixes included (traces that
- * spin forever or that the unroll bound cut: a race in a prefix is a
- * race of every execution that extends it), and stops at the first
- * that races.  Causality order only grows as the fence-SC
+ * execution, as count_executions does, prefixes of threads that spin
+ * forever included (a race in a prefix is a race of every execution
+ * that extends it; traces the unroll bound cut are left out), and
+ * stops at the first that races.  Causality order only grows as the fence-SC
  * order is chosen, so once reads-from is fixed a combination whose
  * every conflicting pair is already ordered (or morally strong) cannot
  * race in any completion: wl__xp_race_possible prunes it there. */
