@@ -159,7 +159,8 @@ static int explore_stop(void *ud) {
 }
 
 /* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
- * count_executions = B, observed_only = B, model = M}]) -> warplab.Result.  A timeout or
+ * count_executions = B, observed_only = B, model = M, checks = B}]) ->
+ * warplab.Result.  A timeout or
  * the memory limit stops the exploration with the states found so far:
  * result.partial says why (nil for a complete result). */
 int wll_test_explore(lua_State *L) {
@@ -174,7 +175,7 @@ int wll_test_explore(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     static const char *const keys[] = {"unroll", "model", "timeout",
                                        "max_memory", "count_executions",
-                                       "observed_only", NULL};
+                                       "observed_only", "checks", NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -207,6 +208,9 @@ int wll_test_explore(lua_State *L) {
      * given as a Lua function observes every variable) */
     if (lua_getfield(L, 2, "observed_only") != LUA_TNIL)
       o.observed_only = lua_toboolean(L, -1);
+    /* checks = false: no data-race or hang search (r.race, r.hang nil) */
+    if (lua_getfield(L, 2, "checks") != LUA_TNIL)
+      o.no_checks = !lua_toboolean(L, -1);
   }
   o.keep_partial = 1;
   lua_settop(L, 2);
@@ -532,6 +536,10 @@ static int result_index(lua_State *L) {
     lua_pushnumber(L, r->seconds);
   else if (strcmp(k, "states") == 0)
     push_states(L, 1, r);
+  else if (strcmp(k, "race") == 0)
+    wll_push_race(L, r->r, r->test->lt);
+  else if (strcmp(k, "hang") == 0)
+    wll_push_hang(L, r->r, r->test->lt);
   else
     lua_pushnil(L);
   return 1;

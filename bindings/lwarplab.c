@@ -799,6 +799,20 @@ static void add_thread(lua_State *L, wll_test *t, int idx, int n, int ttab,
     rc = wl_litmus_set_thread_fn(t->lt, i, wll_thread_cb, th);
     if (rc != 0)
       engine_error(L, t, rc, "wl.litmus: ");
+    /* one function given to several threads: they run one program, so
+     * the explorer holds them to the same barriers (divergence) */
+    lua_getfield(L, ttab, "fns");
+    for (tid = 0; tid < i; tid++) {
+      int same = lua_rawgeti(L, -1, tid + 1) == LUA_TFUNCTION &&
+                 lua_rawequal(L, -1, fnidx);
+      lua_pop(L, 1);
+      if (same) {
+        wl_litmus_set_thread_code(t->lt, tid, tid + 1);
+        wl_litmus_set_thread_code(t->lt, i, tid + 1);
+        break;
+      }
+    }
+    lua_pop(L, 1);
   } else {
     lua_Integer j, len = luaL_len(L, idx);
     for (j = 1; j <= len; j++) {

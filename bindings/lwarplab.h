@@ -144,6 +144,11 @@ WLL_HIDDEN int wll_test_explore(lua_State *L);
 /* The result at arg and its test (raises when closed). */
 WLL_HIDDEN const wl_result *wll_checkresult(lua_State *L, int arg,
                                             wll_test **t);
+/* lfindings.c: r.race and r.hang (a table, false, or nil) */
+WLL_HIDDEN void wll_push_race(lua_State *L, const wl_result *r,
+                              const wl_litmus *t);
+WLL_HIDDEN void wll_push_hang(lua_State *L, const wl_result *r,
+                              const wl_litmus *t);
 /* lgraph.c: r:graph(i), r:whynot([model]) */
 WLL_HIDDEN int wll_result_graph(lua_State *L);
 WLL_HIDDEN int wll_result_whynot(lua_State *L);

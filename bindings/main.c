@@ -71,6 +71,16 @@ static const char usage[] =
     "                             apart, and executions that differ only\n"
     "                             elsewhere are not searched\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    "      --check-error          exit with status 4 when some file has a\n"
+    "                             finding: a data race (two conflicting\n"
+    "                             accesses not morally strong and not\n"
+    "                             ordered by causality) or a hang (a spin\n"
+    "                             loop that may never end, a barrier too\n"
+    "                             few threads reach); each is printed as a\n"
+    "                             'Race NAME: ...' / 'Hang NAME: ...' line\n"
+    "                             after the states (\"race\" and \"hang\"\n"
+    "                             in --json)\n"
+    "      --no-checks            skip the data-race and hang searches\n"
     "      --graph DIR            write the witness of every state as a\n"
     "                             graph, DIR/NAME.N.dot (and .svg when\n"
     "                             Graphviz's dot is installed), and, when\n"
@@ -239,7 +249,8 @@ static const char usage_run[] =
     "read, parsed, explored or sampled (the reason goes to stderr as\n"
     "file:line:col: message), 2 on a usage error; for sample also 3\n"
     "when --timeout cut a file's runs short (and no file failed); for\n"
-    "run --check-error 4 when a checker found something; 130\n"
+    "run and litmus --check-error 4 when a checker found something;\n"
+    "130\n"
     "after Ctrl-C (SIGINT) and 143 after SIGTERM, for every command: the\n"
     "work stops, what it found is printed marked Partial, and the files\n"
     "after the interrupted one are skipped.\n"
@@ -613,12 +624,14 @@ static int load_model(wl_ctx *ctx, const char *name, wl_model **out) {
 
 static int cmd_litmus(int argc, char **argv) {
   enum { O_JSON = 256, O_UNROLL, O_TIMEOUT, O_MODEL, O_GRAPH, O_WHYNOT,
-         O_MAXMEM, O_COUNTEX, O_FULL };
+         O_MAXMEM, O_COUNTEX, O_FULL, O_CHECK_ERROR, O_NO_CHECKS };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, O_JSON},
       {"max-memory", required_argument, NULL, O_MAXMEM},
       {"count-executions", no_argument, NULL, O_COUNTEX},
       {"full-states", no_argument, NULL, O_FULL},
+      {"check-error", no_argument, NULL, O_CHECK_ERROR},
+      {"no-checks", no_argument, NULL, O_NO_CHECKS},
       {"graph", required_argument, NULL, O_GRAPH},
       {"why-not", no_argument, NULL, O_WHYNOT},
       {"quiet", no_argument, NULL, 'q'},
@@ -634,6 +647,7 @@ static int cmd_litmus(int argc, char **argv) {
   litmus_stop ls = {0};
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
   int whynot = 0, no_dot = 0, interrupted = 0, full = 0;
+  int check_error = 0, nfound = 0;
   const char *graph_dir = NULL;
   wl_model *why_model = NULL; /* the default model, loaded on first use */
   uint64_t u;
@@ -685,6 +699,12 @@ static int cmd_litmus(int argc, char **argv) {
       break;
     case O_FULL:
       full = 1;
+      break;
+    case O_CHECK_ERROR:
+      check_error = 1;
+      break;
+    case O_NO_CHECKS:
+      opts.no_checks = 1;
       break;
     case O_MODEL:
       model_path = optarg;
@@ -843,9 +863,11 @@ static int cmd_litmus(int argc, char **argv) {
         first = 0;
       } else {
         wl_result_write_herd(r, secs, write_stdout, NULL);
+        wl_result_write_findings(r, write_stdout, NULL);
         if (whynot && w != NULL)
           wl_whynot_write_text(w, write_stdout, NULL);
       }
+      nfound += wl_result_nfindings(r);
       if (graph_dir != NULL) {
         mkdir(graph_dir, 0777);
         if (write_graphs(r, graph_dir, wl_litmus_name(t), &no_dot) != 0)
@@ -902,7 +924,7 @@ static int cmd_litmus(int argc, char **argv) {
   free(files);
   if (fflush(stdout) != 0)
     return 1;
-  return sig ? sig_status(sig) : failed ? 1 : 0;
+  return sig ? sig_status(sig) : failed ? 1 : check_error && nfound ? 4 : 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -260,6 +260,16 @@ int wl_litmus_set_condition(wl_litmus *t, const char *text, const char *file,
  */
 typedef struct wl_tb wl_tb;
 typedef int (*wl_thread_fn)(void *ud, wl_tb *tb);
+/* Says that the threads given the same non-zero code run one program
+ * (a Lua function given to several threads, as a CUDA kernel's threads
+ * all run the kernel): a barrier (bar.sync / __syncthreads()) phase that
+ * such threads of one CTA complete at different source lines is barrier
+ * divergence (CUDA: __syncthreads() in conditional code only when the
+ * condition is the same across the block), and wl_explore fails with
+ * WL_EINVAL naming the threads that arrived at each line.  0 (the
+ * default) is a program of its own.  WL_EINVAL for a bad thread or a
+ * negative code. */
+int wl_litmus_set_thread_code(wl_litmus *t, int thread, int code);
 int wl_litmus_set_thread_fn(wl_litmus *t, int thread, wl_thread_fn fn,
                             void *ud);
 /* Load: *value gets the chosen value.  Each location may be read at most
@@ -382,6 +392,9 @@ typedef struct wl_explore_opts {
    * permutations (the same states, faster); the cat engine and
    * count_executions never use symmetry. */
   int no_symmetry;
+  /* Non-zero: skip the data-race and liveness searches (see
+   * wl_result_race, wl_result_hang), which run by default. */
+  int no_checks;
 } wl_explore_opts;
 
 typedef struct wl_explore_progress {
@@ -440,6 +453,78 @@ uint64_t wl_result_traces_cut(const wl_result *r);
  * "Ok" for exists (a "No" for ~exists/forall) is a proof.  *why (may be
  * NULL) gets the message, owned by r. */
 int wl_result_partial(const wl_result *r, const char **why);
+
+/* ---------------- undefined behaviour and hangs ----------------
+ *
+ * wl_explore also asks two questions of every test (unless
+ * opts->no_checks is set or a model is given):
+ *
+ * Data races (PTX ISA 6.0, "Memory Consistency Model", data race): two
+ * conflicting accesses of different threads (same location, at least
+ * one a write) that are not morally strong and not ordered by causality
+ * order, in some consistent execution (or prefix of one that spins
+ * forever).  The search
+ * stops at the first racing pair it finds.
+ *
+ * Liveness (Dat3M's liveness property, the expectations of
+ * PTXv6_0-Liveness-expected.csv): a hang is a consistent execution in
+ * which every thread has ended, or waits at a barrier that no phase
+ * completes, or spins: its trace ends with a loop iteration that wrote
+ * nothing and came back to the loop head in a state seen there, every
+ * read of that iteration reading the coherence-last write of its
+ * location (so running it again reads the same values, forever); and at
+ * least one thread does not end.  Such an execution is fair: nothing
+ * the others do can still change what the spinning thread reads.
+ * Simplification: a thread blocked at a barrier keeps the events after
+ * it in the execution (they do not run; a test whose hang depends on
+ * them may be judged by them).  Callback threads hang only at an await
+ * that no value of its location can pass; their other loops are cut by
+ * the unroll bound (wl_result_bound_hit). */
+
+/* One access of a race. */
+typedef struct wl_race_access {
+  int thread;    /* thread index */
+  int index;     /* the event's position among its thread's events */
+  int kind;      /* 'R' or 'W' (an RMW's read or write) */
+  int sem, scope; /* WL_SEM_*, WL_SCOPE_* */
+  int line;      /* source line */
+  int64_t value; /* read or written */
+} wl_race_access;
+
+typedef struct wl_race_info {
+  int loc; /* location index (wl_litmus_location_name) */
+  wl_race_access a[2]; /* a[0] comes first in the thread order */
+} wl_race_info;
+
+enum { WL_HANG_SPIN = 1, WL_HANG_BARRIER = 2 };
+
+#define WL_HANG_MAX_READS 8
+typedef struct wl_hang_info {
+  int kind;   /* WL_HANG_SPIN or WL_HANG_BARRIER */
+  int thread; /* the thread that does not end */
+  int line;   /* SPIN: the loop head's line; BARRIER: the barrier's */
+  int64_t barrier; /* BARRIER: its id */
+  /* SPIN: what the spin iteration reads forever, in program order
+   * (the first WL_HANG_MAX_READS reads) */
+  int nreads;
+  int loc[WL_HANG_MAX_READS];
+  int64_t value[WL_HANG_MAX_READS];
+  /* every thread: 0 ended, 1 spins, 2 blocked at a barrier */
+  int nthreads;
+  int status[64];
+  int at_line[64]; /* where each thread that did not end stopped */
+} wl_hang_info;
+
+/* 1 and *out filled when some consistent execution races, 0 when none
+ * does, -1 when the search did not run (no_checks, a model, or a
+ * partial result).  Executions in which a thread spins forever are
+ * searched up to where it spins; traces the unroll bound cuts are not
+ * (races only they reach are missing: wl_result_bound_hit says the
+ * bound was hit).  out may be NULL. */
+int wl_result_race(const wl_result *r, wl_race_info *out);
+/* 1 and *out filled when a hang (liveness violation) exists, 0 when
+ * none does (Dat3M's "1" is 0 here), -1 when not searched. */
+int wl_result_hang(const wl_result *r, wl_hang_info *out);
 
 /* ---------------- results as values ---------------- */
 
@@ -504,6 +589,18 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
  * witness execution per state (events, rf, co, fence-SC order). */
 int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
                          void *ud);
+/* The findings as text, one line each, nothing when there are none:
+ *   Race NAME: data race on 'x': FILE:LINE: thread P0 st.weak (writes 1)
+ *     and FILE:LINE: thread P1 ld.weak (reads 0): not morally strong ...
+ *   Hang NAME: FILE:LINE: thread P1 can spin forever in the loop of
+ *     this line, reading f=1 (the last values written); P0 ends, P2
+ *     waits at the barrier of line 9 (liveness violation)
+ * (wl_result_write_json has them as "race" and "hang": false when none,
+ * null when not searched).  WL_EIO when write stops, WL_ENOMEM. */
+int wl_result_write_findings(const wl_result *r, wl_write_fn write, void *ud);
+/* How many findings the result has (a race, a hang): 0, 1 or 2. */
+int wl_result_nfindings(const wl_result *r);
+
 
 /*
  * Writes the witness execution of a state as a graph in Graphviz's DOT

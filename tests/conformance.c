@@ -2,6 +2,7 @@
  * compares the explorer's verdict with the expected one.
  *
  *   conformance [--model CAT] CSV DIR [--proxy CSV75]
+ *   conformance --liveness CSV DIR
  *
  * CSV rows are "litmus/PTX/<path>,0|1"; DIR is the PTX folder.  Prints
  * one line per mismatch and a summary "conformance: N match, M mismatch".
@@ -10,6 +11,9 @@
  * With --proxy, the rows of the v7.5 list that are not in the v6.0 list
  * (the proxy tests) must each parse, and the built-in (PTX 6.0) explorer
  * must refuse them cleanly with WL_EUNSUPPORTED.
+ * With --liveness, the rows are Dat3M's liveness expectations (1: every
+ * fair execution ends; 0: a liveness violation, a hang, exists) and are
+ * compared with wl_result_hang.
  * Exit status 0 when everything matches. */
 #include <getopt.h>
 #include <stdio.h>
@@ -69,6 +73,7 @@ static int read_rows(const char *csv, row **out) {
 }
 
 static const wl_model *model;
+static int liveness;
 
 /* Runs one file; returns the verdict (0/1) or a negative error code;
  * *parsed (may be NULL) tells whether the file parsed. */
@@ -97,6 +102,12 @@ static int run_one(wl_ctx *ctx, const char *path, int *parsed) {
     return rc;
   }
   v = wl_result_verdict(r);
+  if (liveness) {
+    int h = wl_result_hang(r, NULL);
+    v = h < 0 ? WL_EINVAL : !h;
+    if (h < 0)
+      fprintf(stderr, "conformance: %s: liveness not searched\n", path);
+  }
   if (wl_result_bound_hit(r))
     fprintf(stderr, "conformance: %s: unroll bound hit\n", path);
   wl_result_free(r);
@@ -107,6 +118,7 @@ static int run_one(wl_ctx *ctx, const char *path, int *parsed) {
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
       {"model", required_argument, NULL, 'm'},
+      {"liveness", no_argument, NULL, 'l'},
       {"proxy", required_argument, NULL, 'p'},
       {NULL, 0, NULL, 0}};
   row *rows = NULL, *prox = NULL;
@@ -118,6 +130,8 @@ int main(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
     if (c == 'm')
       model_path = optarg;
+    else if (c == 'l')
+      liveness = 1;
     else if (c == 'p')
       proxy_csv = optarg;
     else

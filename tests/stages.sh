@@ -33,7 +33,8 @@ stage_count() {
 
 # The rows of a Dat3M expected-results CSV (paths under litmus/PTX/).
 csv_rows() {
-  tr -d '\r' < "$1" | sed -n 's|^litmus/PTX/\([^,]*\),.*|\1|p'
+  # (a last row without its newline counts too: the Liveness files)
+  { tr -d '\r' < "$1"; echo; } | sed -n 's|^litmus/PTX/\([^,]*\),.*|\1|p'
 }
 
 # conformance: every row of PTXv6_0-expected.csv, and the proxy rows of
@@ -55,6 +56,14 @@ stage_conformance() {
   _out=$("$_bin" "$_v6" "$_c/PTX" --proxy "$_v75" 2>&1)
   stage_count "conformance" $? $((_want + _wantp)) "$_out"
   printf '%s\n' "$_out" | grep '^conformance:'
+  # the liveness rows (Dat3M: 1 = every fair execution ends, 0 = a hang
+  # exists), v6.0 and v7.5 (the same CADP and barrier tests)
+  for _l in PTXv6_0-Liveness PTXv7_5-Liveness; do
+    _out=$("$_bin" --liveness "$_c/expected/$_l-expected.csv" "$_c/PTX" 2>&1)
+    stage_count "conformance --liveness $_l" $? \
+      "$(csv_rows "$_c/expected/$_l-expected.csv" | wc -l)" "$_out"
+    printf '%s\n' "$_out" | grep '^conformance:'
+  done
   for _run in "PTXv6_0 ptx-v6.0-isa.cat" "PTXv6_0 ptx-v6.0.cat" \
               "PTXv7_5 ptx-v7.5.cat"; do
     set -- $_run

@@ -65,12 +65,18 @@ static int bs_record(xp *x, bsched *s, const exe *E) {
   for (th = 0; th < x->t->nthreads; th++) {
     if (s->waiting[th]) {
       int e = s->bev[th][s->pos[th] - 1];
+      /* the liveness search (liveness.c) keeps every schedule: a
+       * thread left waiting is a hang it reports */
+      if (x->mode == XP_LIVE)
+        break;
       if (E->ev[e].bar_ns == BARNS_PTX && !E->ev[e].has_count && !E->cut)
         return barrier_divergence(x, s, E, th, e);
       if (!E->ev[e].bar_tail)
         return 0;
     }
   }
+  if (x->mode == XP_STATES && wl__xp_bar_divergence(x, s, E))
+    return x->err;
   for (k = 0; k < s->nout; k++)
     if (memcmp(s->out[k], s->phase, (size_t)E->n * sizeof s->phase[0]) == 0)
       return 0;

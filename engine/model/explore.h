@@ -77,7 +77,13 @@ typedef struct xp {
   /* traces.c: locations where an RMW writing back the value it read is
    * a stutter */
   uint8_t rmw_quiet[WL_MAX_LOCS];
+  /* the searches after the states (XP_RACE, XP_LIVE: datarace.c,
+   * liveness.c), run over every consistent execution until one is
+   * found (ub_done) */
+  int mode, ub_done;
 } xp;
+
+enum { XP_STATES, XP_RACE, XP_LIVE };
 
 typedef struct bsched {
   int nb[WL_MAX_THREADS];
@@ -139,5 +145,21 @@ int wl__xp_check_co(xp *x, exe *E);
 int wl__xp_cause_ok(exe *E);
 void wl__xp_co_required(const exe *E, rel req);
 int wl__xp_rf_partial_ok(const exe *E, int r, int w);
+
+/* datarace.c: whether some pair of E could still race once the fence-SC
+ * order is chosen (cause only grows with it); the check of a consistent
+ * execution, recording the first race (x->ub_done). */
+int wl__xp_race_possible(const exe *E);
+int wl__xp_race_any(const xp *x);
+int wl__xp_race_found(xp *x, exe *E);
+/* liveness.c: whether a combination can hang (a spinning trace or a
+ * barrier); the check of a consistent execution, recording the first
+ * hang (x->ub_done). */
+int wl__xp_live_combo(const xp *x, const exe *E);
+int wl__xp_live_any(const xp *x);
+int wl__xp_live_found(xp *x, const exe *E);
+/* bardiv.c: threads of one program (wl_thread.code) completing a barrier
+ * phase at different lines: an error (x->err), else 0. */
+int wl__xp_bar_divergence(xp *x, const bsched *s, const exe *E);
 
 #endif

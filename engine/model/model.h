@@ -47,7 +47,12 @@ typedef struct wl_trace {
   size_t ch0;  /* callback threads: the load choices of the trace */
   int nch;
   uint8_t cut; /* 0 complete; 1 cut by the unroll bound; 2 a
-                * stutter prefix (used only for value domains) */
+                * stutter prefix (value domains, and the liveness
+                * search: liveness.c) */
+  /* cut == 2: the spin part, events spin0..nev-1 (the iteration that
+   * came back to a loop head in a state seen there), and the source
+   * line of that loop head (of the await for a callback thread) */
+  int spin0, spin_line;
 } wl_trace;
 
 /* One witness execution, kept per final state. */
@@ -93,6 +98,12 @@ struct wl_result {
   size_t nstates, cap;
   size_t *htab; /* open addressing, index+1 */
   size_t hcap;
+  /* undefined behaviour and hangs (datarace.c, liveness.c): whether each
+   * search ran, and what it found */
+  int race_checked, race_found;
+  wl_race_info race;
+  int hang_checked, hang_found;
+  wl_hang_info hang;
 };
 
 /* A candidate execution being built: the events of one combination of
@@ -139,6 +150,9 @@ typedef struct exe {
  * another engine over E (model/cand.c): records its final state and
  * witness, or notes the bound when a trace of E was cut. */
 struct xp;
+/* findings.c: the "race" and "hang" members of a result's JSON object
+ * (",\n  \"race\": ..., \"hang\": ...") */
+void wl__findings_json(const wl_result *r, wl_buf *b);
 int wl__explore_found(struct xp *x, exe *E);
 int wl__explore_stop(struct xp *x);
 

@@ -410,6 +410,8 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
     if (o.b.n > 65536)
       flush(&o);
   }
-  wl__buf_puts(&o.b, "]}\n");
+  wl__buf_puts(&o.b, "]");
+  wl__findings_json(r, &o.b); /* "race", "hang" (findings.c) */
+  wl__buf_puts(&o.b, "}\n");
   return finish(&o);
 }

@@ -84,7 +84,7 @@ int wl__xp_dom_add(xp *x, vdom *d, int64_t v, int loc, int th,
 /* 1. Traces                                                         */
 
 typedef struct snap {
-  int pc, nwrites;
+  int pc, nwrites, nev;
   int64_t regs[WL_MAX_REGS];
 } snap;
 
@@ -109,6 +109,7 @@ typedef struct tgen {
   int ch[WL_MAX_TEV], nchoice[WL_MAX_TEV], chloc[WL_MAX_TEV], nch, depth;
   int reads_of[WL_MAX_LOCS];
   int cut;
+  int spin0, spin_line; /* cut == 2: the spin part (wl_trace) */
 } tgen;
 
 static uint64_t op_taint(const tgen *g, const wl_operand *o) {
@@ -147,6 +148,8 @@ static void emit_trace(tgen *g, int cut) {
   tr->reg0 = p->regs.n;
   tr->nregs = g->thr->nregs;
   tr->cut = (uint8_t)cut;
+  tr->spin0 = cut == 2 ? g->spin0 : g->nev;
+  tr->spin_line = cut == 2 ? g->spin_line : 0;
   tr->ch0 = p->ch.n;
   tr->nch = g->nch;
   for (i = 0; i < g->nch; i++) {
@@ -265,8 +268,11 @@ static void jump(tgen *g, int pc, int target) {
       const snap *s = &g->snaps[i];
       if (s->pc == target && s->nwrites == g->nwrites &&
           same_live(g, s, target)) {
-        /* stutter: kept only as a prefix that writes values (the
-         * domain fixpoint needs the writes of spinning threads) */
+        /* stutter: kept as a prefix that writes values (the domain
+         * fixpoint needs the writes of spinning threads) and for the
+         * liveness search, which needs the spin part */
+        g->spin0 = s->nev;
+        g->spin_line = g->thr->insns[target].line;
         emit_trace(g, 2);
         return;
       }
@@ -307,6 +313,7 @@ static void run_from(tgen *g, int pc) {
     s = &g->snaps[g->nsnaps++];
     s->pc = pc;
     s->nwrites = g->nwrites;
+    s->nev = g->nev;
     memcpy(s->regs, g->regs, sizeof g->regs);
     pushed_snap = 1;
   }
@@ -584,6 +591,8 @@ static int tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
     m += wl__cond_holds(cmp, d->v[i], operand);
   if (m == 0) {
     g->cut = 2;
+    g->spin0 = g->nev; /* no value passes: it waits whatever it reads */
+    g->spin_line = line;
     return WL_ELIMIT;
   }
   if (k >= WL_MAX_TEV)

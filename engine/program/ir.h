@@ -111,6 +111,10 @@ typedef struct wl_thread {
   /* a thread given as a callback instead of instructions */
   wl_thread_fn fn;
   void *fn_ud;
+  /* threads with the same non-zero code run the same program (one
+   * function given to several threads, as a kernel's threads):
+   * wl_litmus_set_thread_code */
+  int code;
 } wl_thread;
 
 /* A callback thread reports through the wl_tb_* calls: their interface,

@@ -2326,6 +2326,13 @@ int wl_litmus_set_thread_fn(wl_litmus *t, int thread, wl_thread_fn fn,
   return 0;
 }
 
+int wl_litmus_set_thread_code(wl_litmus *t, int thread, int code) {
+  if (t == NULL || thread < 0 || thread >= t->nthreads || code < 0)
+    return WL_EINVAL;
+  t->threads[thread].code = code;
+  return 0;
+}
+
 /* The first branch target that names no label, as a message; 0 if all
  * resolve.  Called by the explorer before it runs a built test. */
 int wl__litmus_check_labels(const wl_litmus *t) {

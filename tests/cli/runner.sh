@@ -11,6 +11,10 @@ E="$T/shared/conformance/dat3m/expected"
 mkdir -p "$E" "$T/shared/spec" "$T/root/scripts/litmus" "$T/root/tests/hw/shapes"
 printf 'litmus/PTX/a.litmus,1\nlitmus/PTX/b.litmus,0\r\n' > "$E/PTXv6_0-expected.csv"
 printf 'litmus/PTX/a.litmus,1\nlitmus/PTX/b.litmus,0\nlitmus/PTX/p.litmus,1\n' > "$E/PTXv7_5-expected.csv"
+# the liveness files end without a newline, as Dat3M's do
+for v in PTXv6_0 PTXv7_5; do
+  printf 'litmus/PTX/c.litmus,1\nlitmus/PTX/d.litmus,0' > "$E/$v-Liveness-expected.csv"
+done
 : > "$T/root/scripts/litmus/X.litmus"
 : > "$T/root/tests/hw/shapes/H.litmus"
 printf '# name want\nH yes\n' > "$T/root/tests/hw/expect.txt"
@@ -57,16 +61,17 @@ run_stage() {
 want() {
   [ "$1" = "$2" ] || { echo "$3: got '$1', want '$2'"; cat "$T/err"; exit 1; }
 }
-# healthy: 3 rows + the 3 model runs (2, 2, 3 rows); 3 files + 1 hw file
-want "$(run_stage stage_conformance "$T/conf-good" x)" "10 0" "healthy conformance"
+# healthy: 3 rows + the 2 liveness runs (2, 2 rows) + the 3 model runs
+# (2, 2, 3 rows); 3 files + 1 hw file
+want "$(run_stage stage_conformance "$T/conf-good" x)" "14 0" "healthy conformance"
 want "$(run_stage stage_soundness x "$T/sound-good")" "4 0" "healthy soundness"
-# a crash after one "ok" fails each of the 4 conformance runs
-want "$(run_stage stage_conformance "$T/crash" x)" "4 4" "crashing conformance"
+# a crash after one "ok" fails each of the 6 conformance runs
+want "$(run_stage stage_conformance "$T/crash" x)" "6 6" "crashing conformance"
 grep -q "exit status 139" "$T/err" || { cat "$T/err"; exit 1; }
 # soundness: the sampling run and the hw run fail, and hw H has no result
 want "$(run_stage stage_soundness x "$T/crash")" "1 3" "crashing soundness"
 # exit 0 after too few "ok" lines
-want "$(run_stage stage_conformance "$T/short" x)" "4 4" "short conformance"
+want "$(run_stage stage_conformance "$T/short" x)" "6 6" "short conformance"
 grep -q "1 of 3 cases ok" "$T/err" || { cat "$T/err"; exit 1; }
 want "$(run_stage stage_soundness x "$T/short")" "1 2" "short soundness"
 # a program that is not there
