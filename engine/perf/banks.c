@@ -2,7 +2,8 @@
  * instruction.
  *
  * The rule, fitted to every row of shared/hw/h100/shared_wavefronts.tsv
- * and tests/hw/shared_wavefronts_more.tsv (Nsight Compute on an H100):
+ * and tests/hw/shared_wavefronts_more.tsv (Nsight Compute on an H100),
+ * and to most of tests/hw/shared_wavefronts_{gathers,phases}.tsv:
  *
  * Words.  A lane reading w bytes at a touches the bank words a/bb ..
  * (a+w-1)/bb (bb = bank_bytes), word k living in bank k % nbanks.  The
@@ -33,7 +34,22 @@
  *     pairs_share_word costs 1).  Groups of 4 lanes would fit the rows as
  *     well as quarter-warps; nothing measured tells them apart.  Units are
  *     never larger than that: a 16-byte broadcast costs 2.
+ *     An 8-byte unit over both half-warps also needs 2 when a quad of
+ *     lanes (4k..4k+3) makes more than two requests, lanes joined when
+ *     their numbers differ in bit 0 or bit 1 and their addresses are
+ *     equal (quad_requests): a quad gets 16 bytes of a merged wavefront.
  *   - Otherwise each phase is priced alone: wavefronts = sum of cost(phase).
+ * Known misfits (tests/unit/test_perf.c counts them): 93 rows of
+ * tests/hw/shared_wavefronts_gathers.tsv and 14 of
+ * tests/hw/shared_wavefronts_phases.tsv, all loads.  The 8-byte ones are
+ * conflict-free gathers of 2 to 8 words over both half-warps, 14 to 32
+ * lanes, that cost 2 where every quad makes at most 2 requests: no count
+ * of distinct addresses per lane pair, quad, octet or half-warp, nor a
+ * butterfly-routing model, separates them from rows of the same kind
+ * that cost 1 (e.g. shared_wavefronts_phases.tsv g2_0_120_k12, 1, and
+ * g2_0_120_k14, 2).  The 16-byte ones are half-warps whose two
+ * quarter-warps Nsight counts as 2 or 3 wavefronts without a bank
+ * conflict (gather2_quarter, 16 bytes, lanes 0-15 on two addresses: 3).
  * Conflicts (Nsight's bank-conflict counter) = wavefronts - ideal, where
  * each unit's ideal is max(ceil(distinct words / nbanks), ceil(Q / P)):
  * the wavefronts it would take if no two words shared a bank.  So an
@@ -130,6 +146,49 @@ static unit_cost price(const wl_bank_cfg *cfg, const wl_warp_req *r, int lo,
 
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+/* The requests of the quad of lanes q..q+3 as the hardware seems to count
+ * them for a merged 8-byte load: active lanes whose lane numbers differ in
+ * bit 0 or bit 1 and whose addresses are equal are one request (joined
+ * transitively), but two lanes that differ in both bits (lanes 1 and 2, 0
+ * and 3) are not compared.  tests/hw/shared_wavefronts_phases.tsv: lanes
+ * 4, 5, 6 reading 0, 8, 8 with lane 16 active cost 2 wavefronts, reading
+ * 8, 0, 8 or 0, 8, 0 cost 1. */
+static int quad_requests(const wl_warp_req *r, int q) {
+  int root[4], i, b, n = 0;
+  for (i = 0; i < 4; i++)
+    root[i] = i;
+  for (i = 0; i < 4; i++)
+    for (b = 1; b <= 2; b++) {
+      int j = i ^ b, x = i, y = j;
+      if (j < i || !(r->active >> (q + i) & 1u) ||
+          !(r->active >> (q + j) & 1u) || r->addr[q + i] != r->addr[q + j])
+        continue;
+      while (root[x] != x)
+        x = root[x];
+      while (root[y] != y)
+        y = root[y];
+      root[y] = x;
+    }
+  for (i = 0; i < 4; i++)
+    n += (r->active >> (q + i) & 1u) && root[i] == i;
+  return n;
+}
+
+/* A merged 8-byte unit over both half-warps needs two wavefronts when a
+ * quad of lanes asks for more than two requests (a quad receives 16 bytes
+ * of a merged wavefront).  Only 8-byte loads were measured this way. */
+static int quad_need(const wl_warp_req *r, int lo, int hi, int phase) {
+  int q;
+  if (r->width != 8 || hi - lo != 2 * phase ||
+      !(r->active >> lo & ((1u << phase) - 1u)) ||
+      !(r->active >> (lo + phase) & ((1u << phase) - 1u)))
+    return 1;
+  for (q = lo; q < hi; q += 4)
+    if (quad_requests(r, q) > 2)
+      return 2;
+  return 1;
+}
+
 int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
                     wl_shared_cost *out) {
   int wfbytes, phase, lane, i;
@@ -193,6 +252,8 @@ int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
       int need = ceil_div(u.quads, phase);
       if (u.lanes == 0)
         continue;
+      if (out->merged && need < 2)
+        need = quad_need(r, lane, lane + unit, phase);
       out->wavefronts += u.cost > need ? u.cost : need;
       i = ceil_div(u.words, cfg->nbanks);
       out->ideal += i > need ? i : need;
