@@ -3,6 +3,8 @@
 # each size explored once by `warplab litmus`, with its wall time and
 # peak memory (GNU time's maximum resident set), so the curve is visible.
 # Families: threads (n threads storing to and loading from one location),
+# identical threads (an exch spin lock around x++: symmetry and lock
+# loops),
 # writers per location (k writers, one reader with two loads), loop
 # iterations (the four-block grid barrier at growing --unroll, without
 # and with fences), instructions (two threads of n stores / n loads).
@@ -33,7 +35,7 @@ run() {
   fi
   states=$(sed -n 's/^States //p' "$T/out")
   note=""
-  [ $rc -eq 0 ] || note=" ($(sed -n 's/^warplab: [^:]*: //p' "$T/err" | tail -n 1))"
+  [ $rc -eq 0 ] || note=" ($(sed -n 's/^warplab: //p' "$T/err" | tail -n 1))"
   printf '  %-28s %7s s %6s MB  %s%s\n' "$name" "$secs" "$peak" \
     "${states:-?}" "$note"
 }
@@ -113,9 +115,30 @@ pairs() { # n threads of two instructions: st x_i, ld x_(i+1) (an SB ring)
   } > "$T/r$n.litmus"
 }
 
+lock() { # n identical threads: an exch spin lock around x++ (symmetry)
+  n=$1
+  {
+    echo "PTX LOCK$n"; echo "{ m=0; x=0; }"
+    row() { i=0; sep=""; while [ $i -lt $n ]; do printf '%s %s' "$sep" "$1"; sep=" |"; i=$((i + 1)); done; echo " ;"; }
+    i=0; sep=""
+    while [ $i -lt $n ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
+    row "LC00:"
+    row "atom.acquire.gpu.exch r0, m, 1"
+    row "bne r0, 0, LC00"
+    row "ld.relaxed.gpu r1, x"
+    row "add r1, r1, 1"
+    row "st.relaxed.gpu x, r1"
+    row "st.release.gpu m, 0"
+    echo "exists (x != $n)"
+  } > "$T/lock$n.litmus"
+}
+
 echo "scale: threads (n threads storing to and loading from x)"
-for n in 2 3 4 5 6 7; do threads $n; run "threads $n" "$T/sl$n.litmus"; done
-threads 8; run "threads 8 (--max-memory 128)" "$T/sl8.litmus" --max-memory 128
+for n in 2 3 4 5 6 7 8; do threads $n; run "threads $n" "$T/sl$n.litmus"; done
+threads 7; run "threads 7 (--full-states)" "$T/sl7.litmus" --full-states
+threads 8; run "threads 8 (--full-states --max-memory 128)" "$T/sl8.litmus" --full-states --max-memory 128
+echo "scale: identical threads (an exch spin lock around x++, n threads)"
+for n in 2 3 4 5 6; do lock $n; run "lock $n" "$T/lock$n.litmus"; done
 echo "scale: writers per location (k writers of x, a reader of x twice)"
 for k in 2 3 4 5 6; do writers $k; run "writers $k" "$T/w$k.litmus"; done
 echo "scale: loop iterations (grid barrier, 4 blocks, at --unroll N)"
@@ -125,5 +148,5 @@ for u in 1 2 4 8 16; do run "grid+fence.sc unroll $u" "$T/grid1.litmus" --unroll
 echo "scale: instructions (2 threads of n accesses)"
 for n in 2 4 8 16 24; do insns $n; run "insns $n" "$T/i$n.litmus"; done
 echo "scale: threads of two instructions (an SB ring of n threads)"
-for n in 2 4 6 8; do pairs $n; run "ring $n" "$T/r$n.litmus"; done
+for n in 2 4 6 8 16 24 32 48 64; do pairs $n; run "ring $n" "$T/r$n.litmus"; done
 "$WL" run "$ROOT/bench/scale_fn.lua"

@@ -558,6 +558,9 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     return x->err;
   if (x->collecting && x->chosen_new == 0 && !x->rest_new[th])
     return 0; /* every combination below adds only known values */
+  if (!x->collecting && x->mode == XP_STATES && !x->all && x->cand == NULL &&
+      wl__xp_prefix_known(x, chosen, th))
+    return 0; /* every observation below is known */
   if (th == t->nthreads) {
     int o, i;
     /* full value check */

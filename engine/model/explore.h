@@ -77,6 +77,10 @@ typedef struct xp {
   /* traces.c: locations where an RMW writing back the value it read is
    * a stutter */
   uint8_t rmw_quiet[WL_MAX_LOCS];
+  /* observed_only (results.c): the threads up to the last with an
+   * observed register, and which threads have a trace the bound cut */
+  int key_threads;
+  uint8_t may_cut[WL_MAX_THREADS];
   /* the searches after the states (XP_RACE, XP_LIVE: datarace.c,
    * liveness.c), run over every consistent execution until one is
    * found (ub_done) */
@@ -134,6 +138,7 @@ int wl__xp_combo_known(const xp *x, const exe *E);
 int wl__xp_record_state(xp *x, exe *E);
 void wl__xp_set_verdict(wl_result *r);
 int wl__xp_observed_key(xp *x);
+int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th);
 int wl__xp_record_perm(xp *x, exe *E, const int *perm);
 /* symmetry.c: the classes of interchangeable threads (x->sym), once the
  * traces are final; and the images of E's state under them. */

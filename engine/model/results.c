@@ -88,9 +88,21 @@ int wl__xp_observed_key(xp *x) {
   r->key = wl__alloc(x->ctx, (size_t)n * sizeof *r->key);
   if (r->key == NULL)
     return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+  x->key_threads = 0;
   for (i = 0; i < nv; i++)
-    if (r->keep[i])
+    if (r->keep[i]) {
+      int th = wl__layout_thread(&r->lay, t, i);
       r->key[r->nkey++] = i;
+      if (th >= 0 && th + 1 > x->key_threads)
+        x->key_threads = th + 1;
+    }
+  /* the threads with a trace the unroll bound cut (wl__xp_prefix_known) */
+  for (i = 0; i < t->nthreads; i++) {
+    size_t q;
+    x->may_cut[i] = 0;
+    for (q = 0; q < x->pool[i].traces.n; q++)
+      x->may_cut[i] |= WL_VEC_PTR(&x->pool[i].traces, wl_trace, q)->cut == 1;
+  }
   return 0;
 }
 
@@ -213,6 +225,95 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
     if (l == t->nlocs)
       return 1;
     vals[off + l] = cv[l][at[l]];
+  }
+}
+
+/* observed_only: whether every state a combination starting with the
+ * traces chosen for threads 0..th-1 could reach is known already: the
+ * observed registers all belong to those threads, and each tuple of
+ * final values the observed locations could take (their initial value,
+ * a value a chosen trace writes, or one some trace of a later thread
+ * writes) is known with them.  The search then skips every completion
+ * of the prefix -- with a cut trace possible in it only once the bound
+ * is reported, so that the loop flag is the same. */
+#define PREFIX_TUPLES 256
+int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
+  const wl_result *r = x->res;
+  const wl_litmus *t = x->t;
+  int64_t vals[NVALS], cv[WL_MAX_LOCS][16];
+  int ncv[WL_MAX_LOCS], at[WL_MAX_LOCS], kl[WL_MAX_LOCS], nkl = 0;
+  int i, o, off = r->lay.regoff[t->nthreads];
+  long total = 1;
+  if (r->key == NULL || r->nstates == 0 || th < x->key_threads)
+    return 0;
+  if (!r->bound_hit)
+    for (o = 0; o < t->nthreads; o++)
+      if (o < th ? chosen[o]->cut == 1 : x->may_cut[o])
+        return 0;
+  memset(vals, 0, (size_t)r->lay.nvals * sizeof vals[0]);
+  for (i = 0; i < r->nkey; i++) {
+    int v = r->key[i], l, k;
+    if (v < off) { /* a register of a chosen thread */
+      int tt = wl__layout_thread(&r->lay, t, v), reg = v - r->lay.regoff[tt];
+      const wl_trace *tr = chosen[tt];
+      vals[v] = reg < tr->nregs
+                    ? WL_VEC_AT(&x->pool[tt].regs, int64_t, tr->reg0 + reg)
+                    : t->threads[tt].reginit[reg];
+      continue;
+    }
+    l = v - off;
+    kl[nkl] = l;
+    ncv[nkl] = 0;
+    /* the values l may end with */
+    cv[nkl][ncv[nkl]++] = t->locinit[l];
+    for (o = 0; o < t->nthreads; o++) {
+      const wl_ev *ev;
+      const int64_t *wv;
+      int nw, j;
+      if (o < th) {
+        ev = WL_VEC_PTR(&x->pool[o].ev, wl_ev, chosen[o]->ev0);
+        for (j = 0; j < chosen[o]->nev; j++) {
+          if (ev[j].type != EV_W || ev[j].loc != l)
+            continue;
+          for (k = 0; k < ncv[nkl] && cv[nkl][k] != ev[j].val; k++)
+            ;
+          if (k == ncv[nkl]) {
+            if (k == 16)
+              return 0;
+            cv[nkl][ncv[nkl]++] = ev[j].val;
+          }
+        }
+        continue;
+      }
+      wv = x->wvals[o][l].v;
+      nw = x->wvals[o][l].n;
+      for (j = 0; j < nw; j++) {
+        for (k = 0; k < ncv[nkl] && cv[nkl][k] != wv[j]; k++)
+          ;
+        if (k == ncv[nkl]) {
+          if (k == 16)
+            return 0;
+          cv[nkl][ncv[nkl]++] = wv[j];
+        }
+      }
+    }
+    if ((total *= ncv[nkl]) > PREFIX_TUPLES)
+      return 0;
+    at[nkl] = 0;
+    vals[v] = cv[nkl][0];
+    nkl++;
+  }
+  for (;;) { /* every tuple of final values, as an odometer */
+    int k;
+    if (state_find(r, vals) < 0)
+      return 0;
+    for (k = 0; k < nkl && ++at[k] == ncv[k]; k++) {
+      at[k] = 0;
+      vals[off + kl[k]] = cv[k][0];
+    }
+    if (k == nkl)
+      return 1;
+    vals[off + kl[k]] = cv[k][at[k]];
   }
 }
 
