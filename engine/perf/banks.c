@@ -27,14 +27,17 @@
  * disagrees): then the passes are 2P lanes wide (the whole warp for 8
  * bytes, half-warps for 16 bytes).  The test is warp-wide, one of the
  * two pairings for all lanes, not per quad or half-warp.  Stores never
- * pack.  This is NVIDIA's own description of "uniform" shared loads on
- * Volta and later (a forum answer by its staff, 2019: the return path is
- * 128 bytes, one register, a cycle; pairs of threads Tn, Tn^1 or Tn, Tn^2
- * with equal addresses let it pack the return registers and halve the
- * requests), and it alone fits every measured row: the pairings n^3,
- * n^4, n^8 or n^16, packed stores, or a choice per half-warp or quad
- * each miss rows (see tests/hw/bank_rule_fit.py, which searches those
- * alternatives with held-out rows).  For example:
+ * pack.  It matches what an NVIDIA engineer wrote of "uniform" shared
+ * loads on Volta and Turing (forums.developer.nvidia.com, "Unexpected
+ * shared memory bank conflict", 2019): the return path carries 128
+ * bytes, one register per lane, a cycle, and when threads Tn and Tn^1,
+ * or Tn and Tn^2, have equal addresses it packs the returned registers,
+ * halving the requests.  It alone fits every measured row: the pairings
+ * n^3, n^4, n^8 or n^16, packing stores, or a test per half-warp or per
+ * quad each miss rows (tests/hw/bank_rule_fit.py searches those
+ * alternatives with held-out rows; tests/hw/shared_wavefronts_pairs.tsv
+ * holds 140 patterns measured after the rule was written, all predicted).
+ * For example:
  *   - an 8-byte broadcast, or lanes 2k and 2k+1 sharing a word
  *     (pairs_share_word): packed, 1 wavefront;
  *   - halves_same_words (lane n and n+16 on one word, 16 words): no pair
@@ -42,10 +45,9 @@
  *   - g2_0_120_k12 (1) and g2_0_120_k14 (2), 8-byte gathers of two
  *     words: in k12 no two active lanes differ by 2 (n^2 holds), in k14
  *     lanes 5 and 7 differ and so do lanes 4 and 5;
- *   - gather2_quarter (16 bytes, lanes 0-15 on two addresses, 3): lanes
- *     16..31 all inactive would pack, but a pair in each pairing
- *     disagrees: quarter-warp passes, one of which has two words in one
- *     bank;
+ *   - gather4_run (16 bytes, lanes 7..19 on four addresses within 64
+ *     bytes, 3 wavefronts, no conflict): lanes 10 and 11 differ, and so
+ *     do 8 and 10: three quarter-warp passes (lane 7; 8..15; 16..19);
  *   - half_bcast_half_conflict (16 bytes): unpacked, 2 + 16 = 18.
  *
  * Conflicts (Nsight's bank-conflict counter) = wavefronts - ideal, each
