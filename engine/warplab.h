@@ -1478,7 +1478,8 @@ typedef struct wl_shared_cost {
   int wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* */
   int conflicts;  /* l1tex__data_bank_conflicts_..._op_*: wavefronts - ideal */
   int ideal;      /* the wavefronts the access needs without conflicts */
-  int merged;     /* 8/16-byte loads: 1 when the phases were merged */
+  int merged;     /* 8/16-byte loads: 1 when packed by lane pairs, two
+                   * passes of lanes priced as one (banks.c) */
   int bad_lane;   /* on WL_EINVAL: the misaligned lane, else -1 */
   uint32_t bank_words[WL_BANK_MAX]; /* distinct words per bank over the
                                      * whole warp, for heatmaps */

@@ -1,64 +1,63 @@
 /* banks.c -- shared-memory wavefronts and bank conflicts of one warp-wide
  * instruction.
  *
- * The rule, fitted to every row of shared/hw/h100/shared_wavefronts.tsv
- * and tests/hw/shared_wavefronts_more.tsv (Nsight Compute on an H100),
- * and to most of tests/hw/shared_wavefronts_{gathers,phases}.tsv:
+ * The rule reproduces every row measured with Nsight Compute on an H100
+ * (and the H200 rows, which agree): shared/hw/h100/shared_wavefronts.tsv
+ * and tests/hw/shared_wavefronts_{more,gathers,phases,pairs}.tsv,
+ * wavefronts and bank conflicts both.
  *
  * Words.  A lane reading w bytes at a touches the bank words a/bb ..
  * (a+w-1)/bb (bb = bank_bytes), word k living in bank k % nbanks.  The
- * cost of a set of lanes, cost(L), is the largest number of distinct words
- * that L requests from one bank: lanes reading one word share it
+ * cost of a pass over a set of lanes is the largest number of distinct
+ * words that the pass asks of one bank: lanes reading one word share it
  * (broadcast), lanes writing one word have one winner.
  *
- * Narrow accesses (w <= bb, or 32 lanes x w bytes fit one wavefront of
- * nbanks x bb bytes): the warp is one unit, wavefronts = cost(warp).  This
- * is hw/README.md's 4-byte rule; 1- and 2-byte rows follow it too.
+ * Passes.  The data path returns nbanks x bb bytes a wavefront, one
+ * 4-byte register per lane on 32 x 4 banks.  An access of w bytes no
+ * wider than a bank word, or whose 32 lanes fit one wavefront, is one
+ * pass of the whole warp.  A wider one (8 and 16 bytes on 32 x 4 banks)
+ * is cut into passes of P = nbanks*bb / w consecutive lanes (half-warps
+ * for 8 bytes, quarter-warps for 16 bytes; P rounded down to a power of
+ * two), each a wavefront of data, and a pass with no active lane is
+ * skipped.  wavefronts = the sum of the passes' costs.
  *
- * Wide accesses (8 and 16 bytes on 32 x 4 banks): the warp is split into
- * phases of P = nbanks*bb / w lanes (half-warps for 8 bytes, quarter-warps
- * for 16 bytes), each one wavefront of data.
- *   - Stores: always phase by phase: wavefronts = sum of cost(phase)
- *     (measured: an 8-byte broadcast store costs 2, a 16-byte one 4).
- *   - Loads: pairs of phases (the whole warp for 8 bytes, half-warps for
- *     16 bytes) are merged into one unit when no phase of the warp costs
- *     more than 2 on its own -- a warp-wide choice: in
- *     half_bcast_half_conflict (16 bytes) the broadcast half-warp is not
- *     merged because the other half's phases conflict (18, not 17), and
- *     three_addr_one_bank (6 and 12, not 3 and 6) fixes the threshold at 2.
- *     A merged unit costs max(cost(unit), ceil(Q / P)) where Q counts the
- *     distinct addresses of each quarter-warp of the unit, summed: lanes
- *     with one address in one quarter-warp are one request, but the same
- *     address in two quarter-warps is two (halves_same_words and
- *     quarters_same_words cost 2 with 8 bytes although conflict-free,
- *     pairs_share_word costs 1).  Groups of 4 lanes would fit the rows as
- *     well as quarter-warps; nothing measured tells them apart.  Units are
- *     never larger than that: a 16-byte broadcast costs 2.
- *     An 8-byte unit over both half-warps also needs 2 when a quad of
- *     lanes (4k..4k+3) makes more than two requests, lanes joined when
- *     their numbers differ in bit 0 or bit 1 and their addresses are
- *     equal (quad_requests): a quad gets 16 bytes of a merged wavefront.
- *   - Otherwise each phase is priced alone: wavefronts = sum of cost(phase).
- * Known misfits (tests/unit/test_perf.c counts them): 93 rows of
- * tests/hw/shared_wavefronts_gathers.tsv and 14 of
- * tests/hw/shared_wavefronts_phases.tsv, all loads.  The 8-byte ones are
- * conflict-free gathers of 2 to 8 words over both half-warps, 14 to 32
- * lanes, that cost 2 where every quad makes at most 2 requests: no count
- * of distinct addresses per lane pair, quad, octet or half-warp, nor a
- * butterfly-routing model, separates them from rows of the same kind
- * that cost 1 (e.g. shared_wavefronts_phases.tsv g2_0_120_k12, 1, and
- * g2_0_120_k14, 2).  The 16-byte ones are half-warps whose two
- * quarter-warps Nsight counts as 2 or 3 wavefronts without a bank
- * conflict (gather2_quarter, 16 bytes, lanes 0-15 on two addresses: 3).
- * Conflicts (Nsight's bank-conflict counter) = wavefronts - ideal, where
- * each unit's ideal is max(ceil(distinct words / nbanks), ceil(Q / P)):
- * the wavefronts it would take if no two words shared a bank.  So an
- * 8-byte stride-1 load is 2 wavefronts and 0 conflicts, a merged 8-byte
- * two-address load 2 and 1, a phase-by-phase 16-byte one 16 and 12.
+ * Packed loads.  A load packs two lanes' data into one wavefront's slots
+ * when every pair of active lanes (n, n^1) reads one address, or every
+ * pair of active lanes (n, n^2) does (a pair with an inactive lane never
+ * disagrees): then the passes are 2P lanes wide (the whole warp for 8
+ * bytes, half-warps for 16 bytes).  The test is warp-wide, one of the
+ * two pairings for all lanes, not per quad or half-warp.  Stores never
+ * pack.  It matches what an NVIDIA engineer wrote of "uniform" shared
+ * loads on Volta and Turing (forums.developer.nvidia.com, "Unexpected
+ * shared memory bank conflict", 2019): the return path carries 128
+ * bytes, one register per lane, a cycle, and when threads Tn and Tn^1,
+ * or Tn and Tn^2, have equal addresses it packs the returned registers,
+ * halving the requests.  It alone fits every measured row: the pairings
+ * n^3, n^4, n^8 or n^16, packing stores, or a test per half-warp or per
+ * quad each miss rows (tests/hw/bank_rule_fit.py searches those
+ * alternatives with held-out rows; tests/hw/shared_wavefronts_pairs.tsv
+ * holds 140 patterns measured after the rule was written, all predicted).
+ * For example:
+ *   - an 8-byte broadcast, or lanes 2k and 2k+1 sharing a word
+ *     (pairs_share_word): packed, 1 wavefront;
+ *   - halves_same_words (lane n and n+16 on one word, 16 words): no pair
+ *     agrees, two half-warp passes, 2;
+ *   - g2_0_120_k12 (1) and g2_0_120_k14 (2), 8-byte gathers of two
+ *     words: in k12 no two active lanes differ by 2 (n^2 holds), in k14
+ *     lanes 5 and 7 differ and so do lanes 4 and 5;
+ *   - gather4_run (16 bytes, lanes 7..19 on four addresses within 64
+ *     bytes, 3 wavefronts, no conflict): lanes 10 and 11 differ, and so
+ *     do 8 and 10: three quarter-warp passes (lane 7; 8..15; 16..19);
+ *   - half_bcast_half_conflict (16 bytes): unpacked, 2 + 16 = 18.
  *
- * Other bank layouts (Kepler's 32 x 8, the toy 5 x 4) use the same rule
- * with P rounded down to a power of two; it is a generalisation that no
- * measurement checks.
+ * Conflicts (Nsight's bank-conflict counter) = wavefronts - ideal, each
+ * pass's ideal being ceil(distinct words / nbanks): what the pass would
+ * take if no two of its words shared a bank.  So an 8-byte stride-1
+ * load is 2 wavefronts and 0 conflicts, a packed 8-byte two-address load
+ * in one bank 2 and 1, an unpacked 16-byte stride-4 one 16 and 12.
+ *
+ * Other bank layouts (Kepler's 32 x 8, the toy 5 x 4) use the same rule;
+ * it is a generalisation that no measurement checks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,14 +83,6 @@ int wl_req_misaligned(const wl_warp_req *r) {
   return -1;
 }
 
-/* What a set of lanes asks of the banks. */
-typedef struct unit_cost {
-  int cost;  /* most distinct words in one bank */
-  int words; /* distinct words */
-  int quads; /* Q: distinct addresses per quarter-warp, summed */
-  int lanes; /* active lanes */
-} unit_cost;
-
 /* At most 32 lanes x 16 words (16-byte lanes on 1-byte banks). */
 #define MAXWORDS (WL_WARP_SIZE * 16)
 
@@ -105,94 +96,56 @@ static int uniq(uint64_t *v, int n) {
   return m;
 }
 
-/* Prices lanes [lo, hi).  per_bank (nbanks entries) may be NULL. */
-static unit_cost price(const wl_bank_cfg *cfg, const wl_warp_req *r, int lo,
-                       int hi, uint32_t *per_bank) {
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+/* One pass over the active lanes of [lo, hi): returns its cost (the most
+ * distinct words in one bank) and sets *ideal; per_bank (nbanks entries,
+ * may be NULL) gets the distinct words per bank. */
+static int pass(const wl_bank_cfg *cfg, const wl_warp_req *r, int lo, int hi,
+                int *ideal, uint32_t *per_bank) {
   uint64_t words[MAXWORDS];
   uint32_t count[WL_BANK_MAX];
   uint64_t bb = (uint64_t)cfg->bank_bytes;
-  unit_cost u = {0, 0, 0, 0};
-  int i, n = 0, q;
-  memset(count, 0, sizeof count);
+  int i, n = 0, cost = 0;
   for (i = lo; i < hi; i++) {
     uint64_t k;
     if (!(r->active >> i & 1u))
       continue;
-    u.lanes++;
     for (k = r->addr[i] / bb; k <= (r->addr[i] + (uint64_t)r->width - 1) / bb;
          k++)
       words[n++] = k;
   }
+  *ideal = 0;
+  if (n == 0)
+    return 0;
   n = uniq(words, n);
-  u.words = n;
+  memset(count, 0, sizeof count);
   for (i = 0; i < n; i++) {
     uint32_t c = ++count[words[i] % (uint64_t)cfg->nbanks];
-    if ((int)c > u.cost)
-      u.cost = (int)c;
+    if ((int)c > cost)
+      cost = (int)c;
   }
   if (per_bank != NULL)
     memcpy(per_bank, count, (size_t)cfg->nbanks * sizeof *count);
-  /* Q: requests after merging equal addresses within each quarter-warp */
-  for (q = lo; q < hi; q = (q / 8 + 1) * 8) {
-    uint64_t a[8];
-    int m = 0, end = (q / 8 + 1) * 8 < hi ? (q / 8 + 1) * 8 : hi;
-    for (i = q; i < end; i++)
-      if (r->active >> i & 1u)
-        a[m++] = r->addr[i];
-    u.quads += uniq(a, m);
+  *ideal = ceil_div(n, cfg->nbanks);
+  return cost;
+}
+
+/* 1 when every pair of active lanes (n, n^x) reads one address. */
+static int pairs_agree(const wl_warp_req *r, int x) {
+  int i;
+  for (i = 0; i < WL_WARP_SIZE; i++) {
+    int j = i ^ x;
+    if (j > i && (r->active >> i & 1u) && (r->active >> j & 1u) &&
+        r->addr[i] != r->addr[j])
+      return 0;
   }
-  return u;
-}
-
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-/* The requests of the quad of lanes q..q+3 as the hardware seems to count
- * them for a merged 8-byte load: active lanes whose lane numbers differ in
- * bit 0 or bit 1 and whose addresses are equal are one request (joined
- * transitively), but two lanes that differ in both bits (lanes 1 and 2, 0
- * and 3) are not compared.  tests/hw/shared_wavefronts_phases.tsv: lanes
- * 4, 5, 6 reading 0, 8, 8 with lane 16 active cost 2 wavefronts, reading
- * 8, 0, 8 or 0, 8, 0 cost 1. */
-static int quad_requests(const wl_warp_req *r, int q) {
-  int root[4], i, b, n = 0;
-  for (i = 0; i < 4; i++)
-    root[i] = i;
-  for (i = 0; i < 4; i++)
-    for (b = 1; b <= 2; b++) {
-      int j = i ^ b, x = i, y = j;
-      if (j < i || !(r->active >> (q + i) & 1u) ||
-          !(r->active >> (q + j) & 1u) || r->addr[q + i] != r->addr[q + j])
-        continue;
-      while (root[x] != x)
-        x = root[x];
-      while (root[y] != y)
-        y = root[y];
-      root[y] = x;
-    }
-  for (i = 0; i < 4; i++)
-    n += (r->active >> (q + i) & 1u) && root[i] == i;
-  return n;
-}
-
-/* A merged 8-byte unit over both half-warps needs two wavefronts when a
- * quad of lanes asks for more than two requests (a quad receives 16 bytes
- * of a merged wavefront).  Only 8-byte loads were measured this way. */
-static int quad_need(const wl_warp_req *r, int lo, int hi, int phase) {
-  int q;
-  if (r->width != 8 || hi - lo != 2 * phase ||
-      !(r->active >> lo & ((1u << phase) - 1u)) ||
-      !(r->active >> (lo + phase) & ((1u << phase) - 1u)))
-    return 1;
-  for (q = lo; q < hi; q += 4)
-    if (quad_requests(r, q) > 2)
-      return 2;
   return 1;
 }
 
 int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
                     wl_shared_cost *out) {
   int wfbytes, phase, lane, i;
-  unit_cost all;
   memset(out, 0, sizeof *out);
   out->bad_lane = -1;
   if (cfg->nbanks < 1 || cfg->nbanks > WL_BANK_MAX || cfg->bank_bytes < 1 ||
@@ -202,8 +155,7 @@ int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
     return WL_EINVAL;
   wfbytes = cfg->nbanks * cfg->bank_bytes;
   if (r->width <= cfg->bank_bytes) {
-    /* Narrow, the common case, the rule of price() without its
-     * quarter-warp counts: every lane asks for one word. */
+    /* Narrow, the common case: one pass, every lane asks for one word. */
     uint64_t bb = (uint64_t)cfg->bank_bytes, nb = (uint64_t)cfg->nbanks;
     int n = 0, cost = 0, shift = 0;
     while ((1ull << shift) < bb)
@@ -226,38 +178,23 @@ int wl_price_shared(const wl_bank_cfg *cfg, const wl_warp_req *r,
     out->conflicts = out->wavefronts - out->ideal;
     return 0;
   }
-  all = price(cfg, r, 0, WL_WARP_SIZE, out->bank_words);
-  if (all.lanes == 0)
+  if (r->active == 0)
     return 0;
-
-  /* Narrow: one unit (hw/README.md's 4-byte rule). */
-  if (r->width <= cfg->bank_bytes || WL_WARP_SIZE * r->width <= wfbytes) {
-    out->wavefronts = all.cost;
-    out->ideal = ceil_div(all.words, cfg->nbanks);
-    out->conflicts = out->wavefronts - out->ideal;
-    return 0;
-  }
-
-  /* Wide: phases of P lanes, a power of two below 32. */
-  for (phase = 1; phase * 2 <= wfbytes / r->width; phase *= 2)
+  (void)pass(cfg, r, 0, WL_WARP_SIZE, &i, out->bank_words); /* heatmap */
+  /* Passes of P lanes, a power of two; the whole warp when it fits one
+   * wavefront; twice as wide for a packed load. */
+  for (phase = 1; phase < WL_WARP_SIZE && phase * 2 <= wfbytes / r->width;
+       phase *= 2)
     ;
-  out->merged = !r->store;
-  for (lane = 0; lane < WL_WARP_SIZE && out->merged; lane += phase)
-    if (price(cfg, r, lane, lane + phase, NULL).cost > 2)
-      out->merged = 0;
-  {
-    int unit = out->merged ? 2 * phase : phase;
-    for (lane = 0; lane < WL_WARP_SIZE; lane += unit) {
-      unit_cost u = price(cfg, r, lane, lane + unit, NULL);
-      int need = ceil_div(u.quads, phase);
-      if (u.lanes == 0)
-        continue;
-      if (out->merged && need < 2)
-        need = quad_need(r, lane, lane + unit, phase);
-      out->wavefronts += u.cost > need ? u.cost : need;
-      i = ceil_div(u.words, cfg->nbanks);
-      out->ideal += i > need ? i : need;
-    }
+  if (WL_WARP_SIZE * r->width <= wfbytes)
+    phase = WL_WARP_SIZE;
+  out->merged = phase < WL_WARP_SIZE && !r->store &&
+                (pairs_agree(r, 1) || pairs_agree(r, 2));
+  if (out->merged)
+    phase *= 2;
+  for (lane = 0; lane < WL_WARP_SIZE; lane += phase) {
+    out->wavefronts += pass(cfg, r, lane, lane + phase, &i, NULL);
+    out->ideal += i;
   }
   out->conflicts = out->wavefronts - out->ideal;
   return 0;

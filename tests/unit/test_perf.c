@@ -150,20 +150,6 @@ static int check_shared_row(const char *file, int lineno, const char *name,
   return 1;
 }
 
-/* check_shared_row without the message, for tables not yet fitted */
-static int fits_shared_row(const char *op, int width, uint32_t active,
-                           int wf, int conf, const char *offsets) {
-  wl_warp_req r;
-  wl_shared_cost c;
-  memset(&r, 0, sizeof r);
-  r.active = active;
-  r.width = width;
-  r.store = strcmp(op, "st") == 0;
-  parse_offsets(offsets, &r);
-  return wl_price_shared(&h100_banks, &r, &c) == 0 && c.wavefronts == wf &&
-         c.conflicts == conf;
-}
-
 static void test_shared_h100_table(void **state) {
   char path[1024], *buf, *cur, *line;
   int rows = 0, bad = 0, lineno = 0;
@@ -204,7 +190,8 @@ static void test_shared_more_table(void **state) {
 }
 
 /* Counts the rows of a measured table under tests/hw that the bank rule
- * misses (every row has the columns of shared_wavefronts_gathers.tsv). */
+ * misses, printing each (every row has the columns of
+ * shared_wavefronts_gathers.tsv). */
 static int misfits(const char *table, int want_rows) {
   char path[1024], *buf, *cur, *line;
   int rows = 0, bad = 0;
@@ -214,9 +201,9 @@ static int misfits(const char *table, int want_rows) {
     char *f[7] = {0};
     assert_int_equal(split_tabs(line, f, 7), 7);
     rows++;
-    bad += !fits_shared_row(f[1], atoi(f[2]),
-                            (uint32_t)strtoul(f[3], NULL, 16), atoi(f[4]),
-                            atoi(f[5]), f[6]);
+    bad += !check_shared_row(table, rows, f[0], f[1], atoi(f[2]),
+                             (uint32_t)strtoul(f[3], NULL, 16), atoi(f[4]),
+                             atoi(f[5]), f[6]);
   }
   free(buf);
   assert_int_equal(rows, want_rows);
@@ -224,22 +211,23 @@ static int misfits(const char *table, int want_rows) {
 }
 
 /* 440 more 8- and 16-byte rows (tests/hw/shared_probe2.cu): random
- * gathers in small ranges, few distinct words, partial masks; and 329
- * rows aimed at the phase rule (tests/hw/shared_probe3.cu).  The bank
- * rule does not fit them all yet: WL_GATHER_MISFITS and
- * WL_PHASE_MISFITS load rows still differ (8-byte loads over both
- * half-warps and 16-byte loads over both quarter-warps of a few words,
- * which Nsight Compute counts as two wavefronts where the rule merges
- * them into one; banks.c says what is known); every store row fits.
- * The numbers may only go down. */
-#define WL_GATHER_MISFITS 93
-#define WL_PHASE_MISFITS 14
+ * gathers in small ranges, few distinct words, partial masks; 329 rows
+ * aimed at the phase rule (tests/hw/shared_probe3.cu); and 140 rows of
+ * lane-pair patterns measured after the rule was written, to test its
+ * predictions (tests/hw/shared_probe4.cu).  The bank rule fits every
+ * one of them, wavefronts and conflicts (it missed 93, 14 and 52 before
+ * loads packed by lane pairs, banks.c).  The numbers may only go down. */
+#define WL_GATHER_MISFITS 0
+#define WL_PHASE_MISFITS 0
+#define WL_PAIR_MISFITS 0
 static void test_shared_gathers_table(void **state) {
   (void)state;
-  assert_true(misfits("tests/hw/shared_wavefronts_gathers.tsv", 440) <=
-              WL_GATHER_MISFITS);
-  assert_true(misfits("tests/hw/shared_wavefronts_phases.tsv", 329) <=
-              WL_PHASE_MISFITS);
+  assert_int_equal(misfits("tests/hw/shared_wavefronts_gathers.tsv", 440),
+                   WL_GATHER_MISFITS);
+  assert_int_equal(misfits("tests/hw/shared_wavefronts_phases.tsv", 329),
+                   WL_PHASE_MISFITS);
+  assert_int_equal(misfits("tests/hw/shared_wavefronts_pairs.tsv", 140),
+                   WL_PAIR_MISFITS);
 }
 
 /* ---------------------------------------------------------------- */
