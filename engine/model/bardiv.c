@@ -47,14 +47,19 @@ static void list_threads(const xp *x, const bsched *s, const exe *E, int ph,
 
 int wl__xp_bar_divergence(xp *x, const bsched *s, const exe *E) {
   const wl_litmus *t = x->t;
-  int i, j;
+  int i, j, any = 0;
+  char arrived[200], others[300];
+  for (i = 0; i < t->nthreads && !any; i++)
+    any = t->threads[i].code != 0;
+  if (!any)
+    return 0; /* no two threads run one function */
   for (i = E->ninit; i < E->n; i++) {
     const wl_ev *a = &E->ev[i];
     if (a->type != EV_B || a->bar_kind != BAR_SYNC || s->phase[i] < 0)
       continue;
     for (j = i + 1; j < E->n; j++) {
       const wl_ev *b = &E->ev[j];
-      char arrived[200] = "", others[300] = "";
+      arrived[0] = others[0] = '\0';
       if (b->type != EV_B || b->bar_kind != BAR_SYNC ||
           s->phase[j] != s->phase[i] || b->line == a->line ||
           !same_program(t, E->thread[i], E->thread[j]))

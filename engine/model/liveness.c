@@ -32,15 +32,53 @@ static int has_barrier(const xp *x, int th, const wl_trace *tr) {
   return 0;
 }
 
+/* Whether some barrier of the combination's traces has fewer arrivals
+ * in all of them than it needs (blocks()' count, from the traces alone):
+ * only such a barrier can leave a thread waiting for good. */
+static int may_block(const xp *x, const exe *E) {
+  const wl_litmus *t = x->t;
+  int th, o, i, j;
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
+    const wl_thread *tb = &t->threads[th];
+    for (i = 0; i < tr->nev; i++) {
+      const wl_ev *b = &ev[i];
+      int arrivals = 0, need = 0;
+      if (b->type != EV_B || b->bar_kind != BAR_SYNC)
+        continue;
+      for (o = 0; o < t->nthreads; o++) {
+        const wl_trace *ot = E->tr[o];
+        const wl_ev *oe = WL_VEC_PTR(&x->pool[o].ev, wl_ev, ot->ev0);
+        const wl_thread *to = &t->threads[o];
+        if (to->cta != tb->cta || to->gpu != tb->gpu)
+          continue;
+        for (j = 0; j < ot->nev; j++)
+          arrivals += oe[j].type == EV_B && oe[j].bar_ns == b->bar_ns &&
+                      oe[j].bar_id == b->bar_id;
+      }
+      if (b->has_count)
+        need = (int)(b->bar_count < 1000 ? b->bar_count : 1000);
+      else if (b->bar_ns == BARNS_PTX)
+        for (o = 0; o < t->nthreads; o++)
+          need += t->threads[o].cta == tb->cta && t->threads[o].gpu == tb->gpu;
+      if (arrivals < need)
+        return 1;
+    }
+  }
+  return 0;
+}
+
 int wl__xp_live_combo(const xp *x, const exe *E) {
-  int th, can = 0;
+  int th, spin = 0, bar = 0;
   for (th = 0; th < x->t->nthreads; th++) {
     const wl_trace *tr = E->tr[th];
     if (tr->cut == 1)
       return 0; /* cut by the bound: not an execution that could hang */
-    can |= tr->cut == 2 || has_barrier(x, th, tr);
+    spin |= tr->cut == 2;
+    bar |= has_barrier(x, th, tr);
   }
-  return can;
+  return spin || (bar && may_block(x, E));
 }
 
 /* Whether barrier event k, which no phase completed, blocks its thread
