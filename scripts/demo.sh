@@ -11,7 +11,10 @@ kernels on a simulated GPU and what their memory accesses cost.
 Part 1 runs the Lua scripts in scripts/examples/ (warplab run FILE.lua):
 01-06 litmus tests, 07 the threadfence reduction as a real kernel, 08-11
 shared-memory banks, tiled matrix multiplication, constant memory vs
-__ldg, occupancy;
+__ldg, occupancy, 12-15 undefined behaviour found and explained (a
+stencil without its __syncthreads(), a flag polled with plain loads, a
+warp reduction without __syncwarp(), the if/else with a __syncthreads()
+in each branch);
 part 2 the .litmus files in scripts/litmus/ (warplab litmus FILE.litmus);
 part 3 samples some of them on the simulator (warplab sample).
 TXT

@@ -267,7 +267,7 @@ static int colast_dfs(xp *x, exe *E, int li) {
   if (x->err || x->combo_done || wl__xp_stop(x))
     return x->err;
   if (li == E->nlocs) {
-    if (wl__xp_target_known(x, E))
+    if (x->mode == XP_STATES && wl__xp_target_known(x, E))
       return 0;
     sc_start(x, E);
     x->found = 0;
@@ -285,6 +285,8 @@ static int colast_dfs(xp *x, exe *E, int li) {
       break;
     if (es_meets(E->coreq[w], ws))
       continue; /* w must come before another write: never co-last */
+    if (x->mode == XP_LIVE && !wl__xp_live_colast_ok(x, E, l, w))
+      continue; /* a spinning read would see an older write */
     E->last[l] = w;
     ES_FOR(o, ws)
     if (o != w)
@@ -395,7 +397,7 @@ static int explore_combo(xp *x, exe *E, bsched *bs) {
    * error) before its states are looked up */
   for (th = 0; th < x->t->nthreads; th++)
     bars |= trace_has_barrier(x, th, E->tr[th]);
-  skip = !x->all && x->cand == NULL;
+  skip = !x->all && x->cand == NULL && x->mode == XP_STATES;
   if (skip && !bars && wl__xp_combo_known(x, E))
     return 0;
   x->found = x->combo_done = 0;
@@ -647,7 +649,10 @@ static int ub_pass(xp *x, exe *E, bsched *bs, int mode) {
     return 0;
   }
   x->mode = mode;
-  x->all = 1;
+  /* races: every consistent execution; hangs: the co-last writes are
+   * chosen first (colast_dfs), those that a spin part's reads could not
+   * see last never searched */
+  x->all = mode == XP_RACE;
   x->ub_done = x->found = x->combo_done = 0;
   memset(chosen, 0, sizeof chosen);
   combo_dfs(x, 0, chosen, E, bs);

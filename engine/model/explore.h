@@ -162,6 +162,7 @@ int wl__xp_race_found(xp *x, exe *E);
  * hang (x->ub_done). */
 int wl__xp_live_combo(const xp *x, const exe *E);
 int wl__xp_live_any(const xp *x);
+int wl__xp_live_colast_ok(const xp *x, const exe *E, int l, int w);
 int wl__xp_live_found(xp *x, const exe *E);
 /* bardiv.c: threads of one program (wl_thread.code) completing a barrier
  * phase at different lines: an error (x->err), else 0. */

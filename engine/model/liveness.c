@@ -233,3 +233,30 @@ int wl__xp_live_any(const xp *x) {
     }
   return 0;
 }
+
+/* Whether w can be the co-last write of location l in a hang: every
+ * read of l in a spin part reads w, or a write that w follows as a
+ * failed lock exch of a spin part (the same value, written back):
+ * reads_last() asks that of the complete execution. */
+int wl__xp_live_colast_ok(const xp *x, const exe *E, int l, int w) {
+  int th, i, base = E->ninit;
+  (void)x;
+  for (th = 0; th < x->t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    if (tr->cut == 2)
+      for (i = base + tr->spin0; i < base + tr->nev; i++) {
+        int src;
+        if (E->ev[i].type != EV_R || E->ev[i].loc != l)
+          continue;
+        src = E->rf[i];
+        if (src == w)
+          continue;
+        if (!(E->ev[w].rmw && E->thread[w] >= 0 &&
+              E->tr[E->thread[w]]->cut == 2 &&
+              E->ev[w].val == E->ev[src].val))
+          return 0;
+      }
+    base += tr->nev;
+  }
+  return 1;
+}

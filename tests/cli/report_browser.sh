@@ -43,8 +43,9 @@ kernels=$(count '<section class="kernel"')
 [ "$tests" -ge 40 ] || { echo "only $tests tests in the page"; exit 1; }
 [ "$kernels" -ge 10 ] || { echo "only $kernels kernels in the page"; exit 1; }
 # every explored test has its states table; every sampled one its chart
-[ "$(count 'class="states"')" -ge $((tests - 1)) ]
-[ "$(count '<svg class="wl-hist"')" -ge $((tests - 1)) ]
+# (the two divergent __syncthreads() of the tour, 06 and 15, have none)
+[ "$(count 'class="states"')" -ge $((tests - 2)) ]
+[ "$(count '<svg class="wl-hist"')" -ge $((tests - 2)) ]
 # graphs are SVG drawn by Graphviz (not the DOT fallback)
 [ "$(count '<svg class="wl-graph"')" -ge "$tests" ]
 [ "$(count 'class="dot wl-graph"')" -eq 0 ]
