@@ -267,8 +267,9 @@ typedef int (*wl_thread_fn)(void *ud, wl_tb *tb);
  * divergence (CUDA: __syncthreads() in conditional code only when the
  * condition is the same across the block), and wl_explore fails with
  * WL_EINVAL naming the threads that arrived at each line.  0 (the
- * default) is a program of its own.  WL_EINVAL for a bad thread or a
- * negative code. */
+ * default) is a program of its own; threads written as instructions run
+ * one program when their instructions are the same (their registers may
+ * start differently).  WL_EINVAL for a bad thread or a negative code. */
 int wl_litmus_set_thread_code(wl_litmus *t, int thread, int code);
 int wl_litmus_set_thread_fn(wl_litmus *t, int thread, wl_thread_fn fn,
                             void *ud);

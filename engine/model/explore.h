@@ -80,6 +80,10 @@ typedef struct xp {
   /* observed_only (results.c): the threads up to the last with an
    * observed register, and which threads have a trace the bound cut */
   int key_threads;
+  /* bardiv.c: the first thread running the same program as each (one
+   * Lua function, or the same instructions), or -1; prog_ready once
+   * computed */
+  int prog[WL_MAX_THREADS], prog_ready;
   uint8_t may_cut[WL_MAX_THREADS];
   /* the searches after the states (XP_RACE, XP_LIVE: datarace.c,
    * liveness.c), run over every consistent execution until one is
@@ -143,6 +147,9 @@ int wl__xp_record_perm(xp *x, exe *E, const int *perm);
 /* symmetry.c: the classes of interchangeable threads (x->sym), once the
  * traces are final; and the images of E's state under them. */
 void wl__xp_symmetry(xp *x);
+/* Whether two instruction threads run the same instructions (their
+ * registers may start differently: a thread index, say). */
+int wl__xp_same_insns(const wl_thread *a, const wl_thread *b);
 int wl__xp_record_images(xp *x, exe *E);
 /* axioms.c */
 evset wl__xp_loc_writes(const exe *E, int l);

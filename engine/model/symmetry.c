@@ -36,17 +36,23 @@ static int same_insn(const wl_insn *a, const wl_insn *b) {
          a->target == b->target;
 }
 
+int wl__xp_same_insns(const wl_thread *a, const wl_thread *b) {
+  int i;
+  if (a->fn != NULL || b->fn != NULL || a->ninsns != b->ninsns)
+    return 0;
+  for (i = 0; i < a->ninsns; i++)
+    if (!same_insn(&a->insns[i], &b->insns[i]))
+      return 0;
+  return 1;
+}
+
 static int same_code(const wl_thread *a, const wl_thread *b) {
   int i;
-  if (a->fn != NULL || b->fn != NULL || a->ninsns != b->ninsns ||
-      a->nregs != b->nregs)
+  if (!wl__xp_same_insns(a, b) || a->nregs != b->nregs)
     return 0;
   for (i = 0; i < a->nregs; i++)
     if (a->reginit[i] != b->reginit[i] || a->regtype[i] != b->regtype[i] ||
         strcmp(a->regnames[i], b->regnames[i]) != 0)
-      return 0;
-  for (i = 0; i < a->ninsns; i++)
-    if (!same_insn(&a->insns[i], &b->insns[i]))
       return 0;
   return 1;
 }

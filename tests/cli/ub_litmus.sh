@@ -38,6 +38,25 @@ grep -q "^Hang test1-hang: .*quorum1-hang.litmus:7: thread P0 can wait forever a
 "$WL" litmus --check-error "$D/Barrier/quorum1-pass.litmus" > "$T/out"
 [ $? -eq 4 ] || fail "quorum1-pass races on x: want 4"
 grep -q "^Hang" "$T/out" && fail "quorum1-pass must not hang"
+# the seed's if/else with a barrier in each branch, written in PTX: the
+# two threads run the same instructions (a register tells them apart)
+cat > "$T/ifelse.litmus" <<'LIT'
+PTX ifelse-ptx
+{ x=0; P0:r9=0; P1:r9=1; }
+ P0@cta 0,gpu 0        | P1@cta 0,gpu 0        ;
+ bne r9, 0, LC00       | bne r9, 0, LC10       ;
+ st.weak x, 1          | st.weak x, 1          ;
+ bar.sync 0            | bar.sync 0            ;
+ bra LC01              | bra LC11              ;
+ LC00:                 | LC10:                 ;
+ bar.sync 0            | bar.sync 0            ;
+ ld.weak r0, x         | ld.weak r0, x         ;
+ LC01:                 | LC11:                 ;
+exists (1:r0 == 0)
+LIT
+"$WL" litmus "$T/ifelse.litmus" > "$T/out" 2> "$T/err" && fail "ifelse: want an error"
+grep -q "ifelse.litmus:6: barrier divergence: threads running the same instructions wait at different barriers: the bar.sync of line 6 is reached by P0; not by P1 at line 9" "$T/err" ||
+  { cat "$T/err"; fail "ifelse-ptx"; }
 # -q prints no findings; --help documents the options
 "$WL" litmus -q "$ROOT/scripts/litmus/MP.litmus" | grep -q "^Race" &&
   fail "-q prints the verdict only"
