@@ -11,6 +11,11 @@
  *            profiles) is allowed;
  *   variant  reordering the threads and renaming locations and registers
  *            changes nothing (states mapped back through the renaming);
+ *   pad      (every fourth test) two threads of 40 stores to locations
+ *            of their own put before the test's threads (an execution past 64 events,
+ *            the test's events past the first words of every set)
+ *            change neither the number of states, nor the verdict,
+ *            nor the loop flag;
  *   twin     a test of two threads with a copy of its thread 0 added in
  *            thread 0's CTA (two interchangeable threads, which the
  *            explorer searches once and images) has the states the
@@ -18,7 +23,7 @@
  *            evaluator's).
  *
  *   props [--count N] [--seed S] [--runs R] [--model CAT] [--keep DIR]
- *         [--only cat,sc,sample,variant,twin] [--large] [--timeout S]
+ *         [--only cat,sc,sample,variant,twin,pad] [--large] [--timeout S]
  *         [--from FILE...]
  *
  * A test whose exploration passes a limit of the explorer or takes
@@ -40,7 +45,9 @@
 
 #include "slurp.h"
 
-enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8, P_TWIN = 16 };
+enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8, P_TWIN = 16,
+       P_PAD = 32 };
+#define PAD_STORES 40
 
 typedef struct stats {
   unsigned long tests, failures, skipped, states;
@@ -419,6 +426,133 @@ static void check_twin(wl_ctx *ctx, stats *st, const char *name,
     check_test(ctx, st, tname, tw, strlen(tw), m, P_CAT, 0, NULL, 0);
 }
 
+/* The test's text with two threads of PAD_STORES stores each (to
+ * locations z0 and z1 of their own) put first: the test's threads are
+ * renumbered P2.., in the header, the initial values and the
+ * condition.  NULL when the text is not a generated test's layout. */
+static char *pad_text(const char *text, size_t len) {
+  char *b = NULL;
+  size_t bn = 0, bc = 0;
+  const char *p = text, *end = text + len;
+  int stage = 0, row = 0, nth = 0, k;
+  char tmp[256];
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *le = nl ? nl : end, *c;
+    const char *q = p;
+    while (q < le && *q == ' ')
+      q++;
+    if (stage == 0 && strncmp(q, "P0@", 3) == 0) {
+      for (c = q; c < le; c++)
+        nth += *c == '|';
+      nth++;
+      stage = 1;
+      put(&b, &bn, &bc, " P0@cta 1000,gpu 0 | P1@cta 1001,gpu 0 |", 40);
+    } else if (stage == 1 && q < le && strncmp(q, "exists", 6) != 0 &&
+               strncmp(q, "~exists", 7) != 0 &&
+               strncmp(q, "forall", 6) != 0 &&
+               strncmp(q, "locations", 9) != 0) {
+      row++;
+      snprintf(tmp, sizeof tmp, " st.relaxed.cta z0, %d | st.relaxed.cta "
+               "z1, %d |", row, row);
+      put(&b, &bn, &bc, tmp, strlen(tmp));
+      put(&b, &bn, &bc, p, (size_t)(le - p));
+      put(&b, &bn, &bc, "\n", 1);
+      p = nl ? nl + 1 : end;
+      continue;
+    } else if (stage == 1) {
+      /* the rest of the padding threads, the test's cells empty */
+      for (; row < PAD_STORES; row++) {
+        snprintf(tmp, sizeof tmp, " st.relaxed.cta z0, %d | st.relaxed.cta "
+                 "z1, %d", row + 1, row + 1);
+        put(&b, &bn, &bc, tmp, strlen(tmp));
+        for (k = 0; k < nth; k++)
+          put(&b, &bn, &bc, " |", 2);
+        put(&b, &bn, &bc, " ;\n", 3);
+      }
+      stage = 2;
+    } else if (stage == 0 && *q == '{') {
+      put(&b, &bn, &bc, "{ z0=0; z1=0;", 13);
+      q++;
+      p = q;
+    }
+    /* copy the line, renumbering P<k> (header, init) and k: (condition) */
+    for (c = p; c < le;) {
+      int n = 0, d;
+      const char *s = c;
+      if (*s == 'P' && (c == p || !((c[-1] >= 'A' && c[-1] <= 'Z') ||
+                                    (c[-1] >= 'a' && c[-1] <= 'z') ||
+                                    (c[-1] >= '0' && c[-1] <= '9'))))
+        s++;
+      for (d = 0; s + d < le && s[d] >= '0' && s[d] <= '9'; d++)
+        n = n * 10 + (s[d] - '0');
+      if (d > 0 && s + d < le && (s[d] == ':' || s[d] == '@') &&
+          (s == c || *c == 'P') &&
+          (c == p || !((c[-1] >= 'A' && c[-1] <= 'Z') ||
+                       (c[-1] >= 'a' && c[-1] <= 'z') ||
+                       (c[-1] >= '0' && c[-1] <= '9') || c[-1] == '_'))) {
+        snprintf(tmp, sizeof tmp, "%s%d", s != c ? "P" : "", n + 2);
+        put(&b, &bn, &bc, tmp, strlen(tmp));
+        c = s + d;
+        continue;
+      }
+      put(&b, &bn, &bc, c, 1);
+      c++;
+    }
+    put(&b, &bn, &bc, "\n", 1);
+    p = nl ? nl + 1 : end;
+  }
+  if (stage != 2 || b == NULL || row > PAD_STORES) {
+    free(b);
+    return NULL;
+  }
+  return b;
+}
+
+/* The padded test against the test's own result r. */
+static void check_pad(wl_ctx *ctx, stats *st, const char *name,
+                      const char *text, size_t len, const wl_result *r) {
+  char *pt = pad_text(text, len);
+  wl_litmus *t = NULL;
+  wl_result *a = NULL;
+  char tname[300], why[600];
+  int rc;
+  double t0 = now();
+  snprintf(tname, sizeof tname, "%s-pad", name);
+  if (pt == NULL) {
+    fail(st, "pad", name, text, "the text cannot be padded");
+    return;
+  }
+  st->tests++;
+  if (wl_litmus_parse(ctx, tname, pt, strlen(pt), &t) != 0) {
+    fail(st, "pad", tname, pt, wl_ctx_errmsg(ctx));
+    free(pt);
+    return;
+  }
+  rc = explore(ctx, t, NULL, &a);
+  st->t_fast += now() - t0;
+  if (rc == WL_ESTOPPED || rc == WL_ELIMIT) {
+    st->skipped++;
+    printf("SKIP %s: %s\n", tname, wl_ctx_errmsg(ctx));
+  } else if (rc != 0) {
+    fail(st, "pad", tname, pt, wl_ctx_errmsg(ctx));
+  } else if (wl_result_nstates(a) != wl_result_nstates(r) ||
+             wl_result_verdict(a) != wl_result_verdict(r) ||
+             wl_result_bound_hit(a) != wl_result_bound_hit(r)) {
+    snprintf(why, sizeof why, "%zu states, verdict %d, bound hit %d padded; "
+             "%zu, %d, %d without", wl_result_nstates(a),
+             wl_result_verdict(a), wl_result_bound_hit(a),
+             wl_result_nstates(r), wl_result_verdict(r),
+             wl_result_bound_hit(r));
+    fail(st, "pad", tname, pt, why);
+  } else {
+    st->states += wl_result_nstates(a);
+  }
+  wl_result_free(a);
+  wl_litmus_free(t);
+  free(pt);
+}
+
 /* ---------------- one test ---------------- */
 
 static void check_test(wl_ctx *ctx, stats *st, const char *name,
@@ -548,6 +682,9 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
       check_twin(ctx, st, name, tw, m);
     free(tw);
   }
+  /* a padded test costs ten of its own: every fourth test */
+  if ((props & P_PAD) && wl_litmus_nthreads(t) <= 4 && seed % 4 == 0)
+    check_pad(ctx, st, name, text, len, r);
   if ((props & P_VARIANT) && g != NULL) {
     t0 = now();
     if (!check_variant(ctx, g, seed ^ 0x9e3779b97f4a7c15ull, r, why,
@@ -620,7 +757,7 @@ int main(int argc, char **argv) {
   unsigned long count = 2000, i;
   uint64_t seed = 1, runs = 200;
   const char *model_path = NULL;
-  unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT | P_TWIN;
+  unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT | P_TWIN | P_PAD;
   int from = 0, nkinds, c, k;
   wl_ctx *ctx;
   wl_model *m = NULL;
@@ -650,7 +787,8 @@ int main(int argc, char **argv) {
               (strstr(optarg, "sc") ? P_SC : 0) |
               (strstr(optarg, "sample") ? P_SAMPLE : 0) |
               (strstr(optarg, "variant") ? P_VARIANT : 0) |
-              (strstr(optarg, "twin") ? P_TWIN : 0);
+              (strstr(optarg, "twin") ? P_TWIN : 0) |
+              (strstr(optarg, "pad") ? P_PAD : 0);
       break;
     case 'f':
       from = 1;

@@ -81,7 +81,8 @@ evset wl__xp_loc_writes(const exe *E, int l) {
  * failure on a partial fence-SC order holds for every completion. */
 int wl__xp_cause_ok(exe *E) {
   int n = E->n, i;
-  rel X, S = {0}, tmp, cb; /* S: gcc -O1 warns maybe-uninitialized */
+  rel X, S, tmp, cb;
+  rel_zero(S, n); /* every row is set below; gcc -O1 cannot tell */
   /* cause-base = po?; ((sync | sync_fence | sync_barrier); po?)+ */
   for (i = 0; i < n; i++)
     S[i] = es_or(E->sync[i], es_or(E->sf[i], E->sb[i]));

@@ -132,21 +132,24 @@ int wl__xp_build_exe(xp *x, exe *E) {
   for (i = 0; i < n; i++) {
     for (j = 0; j < n; j++) {
       const wl_ev *a = &E->ev[i], *b = &E->ev[j];
-      int ms1, ms2;
+      int mm = is_mem(a) && is_mem(b);
       if (i == j)
         continue;
-      if (rel_has(E->po, i, j) && is_mem(a) && is_mem(b) && a->loc == b->loc)
+      if (mm && a->loc == b->loc && rel_has(E->po, i, j))
         rel_add(E->poloc, i, j);
       if (E->thread[i] < 0 || E->thread[j] < 0)
         continue; /* initial writes are weak and in no program order */
-      ms1 = (E->thread[i] == E->thread[j]) ||
-            (es_has(E->strong, i) && es_has(E->strong, j) &&
-             wl__scope_includes(a->scope, &t->threads[E->thread[i]],
-                                &t->threads[E->thread[j]]) &&
-             wl__scope_includes(b->scope, &t->threads[E->thread[j]],
-                                &t->threads[E->thread[i]]));
-      ms2 = (is_mem(a) && is_mem(b)) ? a->loc == b->loc : 1;
-      if (ms1 && ms2 && a->type != EV_B && b->type != EV_B)
+      /* morally strong: no barriers, the same location for accesses,
+       * and the same thread or both strong with scopes that include
+       * each other's thread */
+      if (a->type == EV_B || b->type == EV_B || (mm && a->loc != b->loc))
+        continue;
+      if (E->thread[i] == E->thread[j] ||
+          (es_has(E->strong, i) && es_has(E->strong, j) &&
+           wl__scope_includes(a->scope, &t->threads[E->thread[i]],
+                              &t->threads[E->thread[j]]) &&
+           wl__scope_includes(b->scope, &t->threads[E->thread[j]],
+                              &t->threads[E->thread[i]])))
         rel_add(E->ms, i, j);
     }
   }

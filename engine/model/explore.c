@@ -118,7 +118,8 @@ int wl__explore_stop(xp *x) { return wl__xp_stop(x); }
  * The required pairs (cause between writes, program order, and in
  * states mode the chosen co-last write) decide which write may come
  * next. */
-static int co_dfs(xp *x, exe *E, int li, evset left, rel req) {
+/* pending: a forced placement of this location was not checked yet. */
+static int co_dfs(xp *x, exe *E, int li, evset left, rel req, int pending) {
   int loc;
   if (halt(x) || wl__xp_stop(x))
     return x->err;
@@ -133,15 +134,24 @@ static int co_dfs(xp *x, exe *E, int li, evset left, rel req) {
       E->nwl[nl] = 1;
       E->wl[nl][0] = E->initloc[nl];
     }
-    return co_dfs(x, E, li + 1, next, req);
+    return co_dfs(x, E, li + 1, next, req, 0);
   }
   {
-    int w;
+    int w, ncand = 0;
+    /* w can come next only if no remaining write must precede it */
     ES_FOR(w, left) {
       int i, ok = 1;
+      ES_FOR(i, left)
+      if (i != w && es_has(req[i], w)) {
+        ok = 0;
+        break;
+      }
+      ncand += ok;
+    }
+    ES_FOR(w, left) {
+      int i, ok = 1, forced = ncand == 1;
       evset keep = E->cok[w], rest = left;
       es_del(&rest, w);
-      /* w can come next only if no remaining write must precede it */
       ES_FOR(i, rest)
       if (es_has(req[i], w)) {
         ok = 0;
@@ -151,12 +161,15 @@ static int co_dfs(xp *x, exe *E, int li, evset left, rel req) {
         continue;
       /* Placing w makes it co-before every write still unplaced.  The
        * axioms are monotone in co, so a violation with the pairs known
-       * so far holds in every completion: prune. */
+       * so far holds in every completion: prune.  A placement that was
+       * the only one possible (program order, say, fixes the writes of
+       * one thread) is checked with the next choice, or once the
+       * location is complete: checking later only prunes later. */
       E->wl[loc][E->nwl[loc]++] = w;
       E->cok[w] = es_or(keep, rest);
-      /* the last write of a location adds no pair: nothing to check */
-      if (es_empty(rest) || wl__xp_check_co(x, E))
-        co_dfs(x, E, li, rest, req);
+      if (es_empty(rest) ? !pending || wl__xp_check_co(x, E)
+                         : forced || wl__xp_check_co(x, E))
+        co_dfs(x, E, li, rest, req, forced && !es_empty(rest));
       E->cok[w] = keep;
       E->nwl[loc]--;
       if (halt(x))
@@ -171,7 +184,7 @@ static int co_start(xp *x, exe *E, rel req) {
   int loc0 = E->locs[0];
   E->nwl[loc0] = 1;
   E->wl[loc0][0] = E->initloc[loc0];
-  return co_dfs(x, E, 0, wl__xp_loc_writes(E, loc0), req);
+  return co_dfs(x, E, 0, wl__xp_loc_writes(E, loc0), req, 0);
 }
 
 static int after_sc_order(xp *x, exe *E) {
@@ -301,7 +314,8 @@ static int colast_dfs(xp *x, exe *E, int li) {
 
 static int after_rf(xp *x, exe *E) {
   int n = E->n, i, j, changed;
-  rel tmp, tmp2, u = {0}; /* u: gcc -O1 warns maybe-uninitialized */
+  rel tmp, tmp2, u;
+  rel_zero(u, n); /* every row is set below; gcc -O1 cannot tell */
   /* No-Thin-Air: acyclic (rf | dep), with rmw as in ptx-asplos19.cat */
   for (i = 0; i < n; i++)
     u[i] = es_or(E->rfr[i], es_or(E->dep[i], E->rmw[i]));
@@ -707,7 +721,13 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   r = wl__calloc(ctx, sizeof *r);
   x = wl__calloc(ctx, sizeof *x);
   E = wl__calloc(ctx, sizeof *E);
-  bs = wl__calloc(ctx, sizeof *bs);
+  /* the barrier scheduler's arrays are set per combination
+   * (wl__xp_barrier_outcomes): only its outcome buffer starts empty */
+  bs = wl__alloc(ctx, sizeof *bs);
+  if (bs != NULL) {
+    bs->out = NULL;
+    bs->nout = bs->capout = 0;
+  }
   if (r != NULL)
     r->ctx = ctx; /* wl_result_free needs it on every path */
   if (r == NULL || x == NULL || E == NULL || bs == NULL) {
