@@ -197,10 +197,10 @@ int wl_litmus_set_type(wl_litmus *t, int loc, int type);
 int wl_litmus_set_shared(wl_litmus *t, int loc, int shared);
 /* The GPU whose memory holds a location (the .litmus form: "x = 0 @
  * gpu 1" in the initial state), 0..7, or -1 for the default: the GPU of
- * thread P0.  `warplab cuda` allocates it there (threads on other GPUs
- * reach it as peer memory) and the h100 profile's link model makes the
- * threads on other GPUs reach it over the link.  WL_EINVAL for a bad
- * location or GPU. */
+ * thread P0.  The h100 profile's link model makes threads on other
+ * GPUs reach it over the link (the explorer ignores it; `warplab cuda`
+ * refuses threads on several GPUs).  WL_EINVAL for a bad location or
+ * GPU. */
 int wl_litmus_set_home(wl_litmus *t, int loc, int gpu);
 /* PTX 7.5 proxies: the path through which an access reaches memory
  * (generic, surface, texture, constant). */

@@ -27,6 +27,9 @@
  * its register, touches its location, or orders memory (fence, release,
  * acquire, atomic, barrier): this is how load buffering happens.
  *
+ * Threads on two GPUs (H100 profile): a location lives on its home GPU;
+ * other GPUs reach it through their SMs' link queues (link_store).
+ *
  * A seeded scheduler picks every step.  Each of these rules only ever
  * produces executions that the PTX model allows; the conformance tests
  * check every sampled outcome against wl_explore.
