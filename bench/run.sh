@@ -28,3 +28,6 @@ r1=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t1" | head -n 1)
 r2=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t2" | head -n 1)
 echo "kernel: 2 processes at once: $r1 + $r2 = $((r1 + r2)) warp memory instructions/s"
 rm -f "$t1" "$t2"
+# the link model against two GPUs, every row within 3x (minutes: the
+# rarest row takes ~10^9 runs)
+sh "$ROOT/bench/link_rates.sh" "$B"

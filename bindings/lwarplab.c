@@ -911,7 +911,8 @@ static void set_condition(lua_State *L, wll_test *t, int spec, int ttab,
 static int l_litmus(lua_State *L) {
   static const char *const known[] = {"name",      "init",       "shared",
                                       "exists",    "not_exists", "forall",
-                                      "condition", "types",      NULL};
+                                      "condition", "types",      "homes",
+                                      NULL};
   const char *name = "test";
   int types;
   char src[256];
@@ -987,6 +988,28 @@ static int l_litmus(lua_State *L) {
                    tk);
     }
   }
+  if (lua_getfield(L, 1, "homes") != LUA_TNIL) {
+    /* homes = { x = 1 }: the GPU whose memory holds x ("x = 0 @ gpu 1") */
+    if (!lua_istable(L, -1))
+      luaL_error(L, "wl.litmus: 'homes' must be a table (name = gpu, ...), "
+                    "not %s",
+                 luaL_typename(L, -1));
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+      const char *hk;
+      int loc;
+      if (lua_type(L, -2) != LUA_TSTRING)
+        luaL_error(L, "wl.litmus: 'homes' has a key that is not a name");
+      hk = lua_tostring(L, -2);
+      if ((loc = wl_litmus_location(t->lt, hk)) < 0)
+        luaL_error(L, "wl.litmus: homes.%s names no location in init", hk);
+      if (!lua_isinteger(L, -1) ||
+          wl_litmus_set_home(t->lt, loc, (int)lua_tointeger(L, -1)) != 0)
+        luaL_error(L, "wl.litmus: homes.%s must be a GPU number 0..7", hk);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
   n = luaL_len(L, 1);
   if (n < 1)
     luaL_error(L, "wl.litmus: a test needs at least one thread");

@@ -195,6 +195,13 @@ int wl_litmus_set_type(wl_litmus *t, int loc, int type);
  * test where they do fails with WL_EINVAL naming both threads and lines.
  * (Unmarked locations are global memory.) */
 int wl_litmus_set_shared(wl_litmus *t, int loc, int shared);
+/* The GPU whose memory holds a location (the .litmus form: "x = 0 @
+ * gpu 1" in the initial state), 0..7, or -1 for the default: the GPU of
+ * thread P0.  The h100 profile's link model makes threads on other
+ * GPUs reach it over the link (the explorer ignores it; `warplab cuda`
+ * refuses threads on several GPUs).  WL_EINVAL for a bad location or
+ * GPU. */
+int wl_litmus_set_home(wl_litmus *t, int loc, int gpu);
 /* PTX 7.5 proxies: the path through which an access reaches memory
  * (generic, surface, texture, constant). */
 enum { WL_PROXY_GEN, WL_PROXY_SUR, WL_PROXY_TEX, WL_PROXY_CON };

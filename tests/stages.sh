@@ -120,13 +120,13 @@ stage_soundness() {
   echo "hw: done"
 }
 
-# two GPUs: the h100 profile shows the weak outcome of MP and SB across
-# two GPUs (tests/hw/two_gpu/*.litmus, threads on gpu 0 and gpu 1) for
-# exactly the fences where two GPUs did in a stored two_gpu.tsv (with
-# either home: the litmus files name no home, so a cell is weak when some
-# home saw it).  Rates are not compared: the hardware's (2 to 63,006 in
-# 102,400,000 rounds of tests/hw/two_gpu.cu's handshake harness) would
-# need 10^9 runs of the sampler, and that harness is not the sampler's.
+# two GPUs: the h100 profile's link model against MP and SB across two
+# GPUs (tests/hw/two_gpu/SHAPE+FENCE+homeH.litmus: T0 on GPU 0, T1 on
+# GPU 1, x and y on GPU H), row by row of a stored two_gpu.tsv, in
+# 200,000 runs: 0 where the hardware showed 0 in 102,400,000 rounds;
+# where it showed 10 or more per 200,000 (SB, home 1), a count within 3x
+# of its rate.  The rarer rows (2, 5 and 14 in 102,400,000) would need
+# 10^8 to 10^9 runs: bench/link_rates.sh (make bench) checks them.
 stage_two_gpu() {
   for _t in "$ROOT"/tests/hw/observed/*/two_gpu.tsv; do
     [ -f "$_t" ] || continue
@@ -142,20 +142,25 @@ stage_two_gpu() {
       printf '%s\n' "$_out" | grep -v '^ok ' | tail -n 5
       continue
     fi
-    _cells=$(grep -v '^#' "$_t" | tail -n +2 |
-             awk '{ w[$1 "+" $2] += $6 } END { for (c in w) print c, (w[c] > 0 ? "yes" : "no") }')
-    while read -r _c _w; do
-      _seen=$(printf '%s\n' "$_out" | sed -n "s|^ok .*/$_c+twoGPU.litmus (condition seen: weak [0-9]*, h100 \([0-9]*\);.*|\1|p")
+    while read -r _s _fe _h _p _r _w _rest; do
+      _c="$_s+$_fe+home$_h"
+      _want=$(awk -v w="$_w" -v p="$_p" -v r="$_r" 'BEGIN {
+        e = w / (p * r) * 200000
+        if (w == 0) print "no"; else if (e >= 10) print e; else print "rare" }')
+      [ "$_want" = rare ] && continue
+      _seen=$(printf '%s\n' "$_out" | sed -n "s|^ok .*/$_c.litmus (condition seen: weak [0-9]*, h100 \([0-9]*\);.*|\1|p")
       if [ -z "$_seen" ]; then
         bad "hw two GPUs $_c: no result"
-      elif { [ "$_w" = yes ] && [ "$_seen" -gt 0 ]; } ||
-           { [ "$_w" = no ] && [ "$_seen" -eq 0 ]; }; then
+      elif [ "$_want" = no ] && [ "$_seen" -eq 0 ]; then
+        ok
+      elif [ "$_want" != no ] &&
+           awk -v s="$_seen" -v r="$_want" 'BEGIN { exit !(s >= r / 3 && s <= r * 3) }'; then
         ok
       else
-        bad "hw two GPUs $_c: h100 profile saw the weak outcome $_seen times (want $_w)"
+        bad "hw two GPUs $_c: h100 profile saw the weak outcome $_seen times in 200,000 (want $_want)"
       fi
     done <<EOF2
-$_cells
+$(grep -v '^#' "$_t" | tail -n +2)
 EOF2
   done
 }

@@ -160,6 +160,9 @@ struct wl_litmus {
   int64_t locinit[WL_MAX_LOCS];
   uint8_t loctype[WL_MAX_LOCS];   /* WL_TYPE_* */
   uint8_t locshared[WL_MAX_LOCS]; /* __shared__: one instance per CTA */
+  /* the GPU whose memory holds the location ("x = 0 @ gpu 1"); -1: not
+   * given, which means the GPU of the first thread (wl__loc_home) */
+  int8_t lochome[WL_MAX_LOCS];
   /* condition */
   int cond_kind; /* wl_cond_kind */
   int has_cond;
@@ -185,6 +188,10 @@ struct wl_litmus {
   int v75line, v75col;
   uint8_t v75alias; /* that construct is an alias declaration */
 };
+
+/* The GPU whose memory holds location loc: its declared home, else the
+ * GPU of thread P0. */
+int wl__loc_home(const wl_litmus *t, int loc);
 
 /* Finds or adds a register / location by name; -1 when full. */
 int wl__thread_reg(wl_ctx *ctx, wl_thread *t, const char *name, size_t n);

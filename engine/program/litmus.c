@@ -48,6 +48,9 @@
  * scope).
  *
  * Declarations (in the initial state):
+ *   x = 0 @ gpu 1            x's home: the GPU whose memory holds it
+ *                            (warplab's own; default: P0's GPU); threads
+ *                            on other GPUs reach it as peer memory
  *   y @ generic aliases x    y is another name of x's physical location,
  *                            with a virtual address of its own
  *   s @ surface aliases x    (also texture, constant): the same physical
@@ -363,6 +366,7 @@ int wl__litmus_loc(wl_litmus *t, const char *name, size_t n) {
   if (t->locnames[t->nlocs] == NULL)
     return -2;
   t->locinit[t->nlocs] = 0;
+  t->lochome[t->nlocs] = -1;
   return t->nlocs++;
 }
 
@@ -1241,6 +1245,19 @@ static int parse_init(parser *p, reginit *ri, int *nri, int maxri) {
         return expected(p, "a constant");
       p->lt->locinit[l] = p->t.num;
       next(p);
+      /* "x = 0 @ gpu 1": the GPU whose memory holds x (warplab's own;
+       * Dat3M's dialect has no home, and "name @ proxy aliases" has no
+       * '=') */
+      if (accept_p(p, "@")) {
+        if (!is_w(p, "gpu"))
+          return expected(p, "'gpu N' after '@' (the GPU whose memory "
+                             "holds the location: 'x = 0 @ gpu 1')");
+        next(p);
+        if (p->t.kind != T_NUM || p->t.num < 0 || p->t.num > 7)
+          return expected(p, "a GPU number 0..7 in 'x = 0 @ gpu N'");
+        p->lt->lochome[l] = (int8_t)p->t.num;
+        next(p);
+      }
     } else {
       return expected(p, "'x = value' or 'P0:r1 = value'");
     }
@@ -2369,6 +2386,19 @@ int wl_litmus_set_shared(wl_litmus *t, int loc, int shared) {
     return WL_EINVAL;
   t->locshared[loc] = shared != 0;
   return 0;
+}
+
+int wl_litmus_set_home(wl_litmus *t, int loc, int gpu) {
+  if (t == NULL || loc < 0 || loc >= t->nlocs || gpu < -1 || gpu > 7)
+    return WL_EINVAL;
+  t->lochome[loc] = (int8_t)gpu;
+  return 0;
+}
+
+int wl__loc_home(const wl_litmus *t, int loc) {
+  if (t->lochome[loc] >= 0)
+    return t->lochome[loc];
+  return t->nthreads > 0 ? t->threads[0].gpu : 0;
 }
 
 int wl_litmus_location_type(const wl_litmus *t, int loc) {

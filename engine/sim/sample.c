@@ -27,6 +27,9 @@
  * its register, touches its location, or orders memory (fence, release,
  * acquire, atomic, barrier): this is how load buffering happens.
  *
+ * Threads on two GPUs (H100 profile): a location lives on its home GPU;
+ * other GPUs reach it through their SMs' link queues (link_store).
+ *
  * A seeded scheduler picks every step.  Each of these rules only ever
  * produces executions that the PTX model allows; the conformance tests
  * check every sampled outcome against wl_explore.
@@ -53,6 +56,8 @@
 typedef struct sentry {
   int16_t loc;
   int8_t thread;
+  uint8_t fenced; /* on a link: a cta-scope fence of its thread came
+                   * after it */
   uint32_t seq; /* in an SM buffer: the order it entered the SM */
   int64_t val;
 } sentry;
@@ -140,6 +145,14 @@ typedef struct sim {
   int64_t l1[SIM_MAXSM][WL_MAX_LOCS];
   uint64_t l1valid[SIM_MAXSM];
   int64_t l2[WL_MAX_LOCS];
+  /* GPUs reaching each other's memory (the link model, below) */
+  squeue link[SIM_MAXSM]; /* each SM's stores on their way to another
+                           * GPU's memory, oldest first */
+  uint64_t linked;               /* locations threads of another GPU use */
+  uint64_t remote[WL_MAX_THREADS]; /* the locations thread th reaches
+                                    * over the link */
+  uint64_t upmask[WL_MAX_THREADS]; /* of those, the ones homed on a
+                                    * higher-numbered GPU than th's */
   hentry hist[WL_MAX_LOCS][SIM_HIST];
   int nhist[WL_MAX_LOCS];
   uint32_t smseq[SIM_MAXSM]; /* stores that entered each SM */
@@ -218,6 +231,16 @@ typedef struct knobs {
                      * deferred loads in flight for one more step (a
                      * load performed later still; 0 in the weak
                      * profile, which completes them at once) */
+  unsigned link;    /* 1: the link model (below) for locations that
+                     * threads of two GPUs use */
+  /* the link's rare events, in 1/2^32, by direction (0: a thread
+   * reaching a higher-numbered GPU's memory, 1: a lower one's) and by
+   * whether a cta-scope fence of the thread came after the stores in
+   * question: */
+  uint32_t pass[2][2]; /* a load goes ahead of its thread's stores on
+                        * the link (else it waits for them) */
+  uint32_t swap[2][2]; /* the link delivers its second store (another
+                        * location) before its first */
 } knobs;
 
 /* The H100 profile is calibrated to tests/hw/observed/h100-2026-11-26:
@@ -271,11 +294,39 @@ typedef struct knobs {
  * by a third to a half, as on the H100 (0.45 to 0.91 by shape).  Stores
  * never wait in a thread's own queue (thq 0), so threads of one CTA,
  * which share the SM's buffer, never show SB or MP. */
+/* The link knobs, calibrated to tests/hw/observed/h200x2-2026-11-26
+ * (the files of tests/hw/two_gpu: T0 on GPU 0, T1 on GPU 1; "up" is T0
+ * reaching GPU 1's memory, home 1; "down" T1 reaching GPU 0's, home 0).
+ * With a knob at 1e-2, 1,000,000 runs gave SB 660 (pass up), 730 (pass
+ * up, fenced), 690 (pass down, fenced), MP 283 (swap up), 290 (swap up,
+ * fenced): the rates are c * p with c = 0.066, 0.073, 0.069, 0.0283,
+ * 0.029.  Each knob is the hardware's weak/rounds over its c:
+ *   SB none, home 1   63,006/102.4M = 6.15e-4   pass up       9.32e-3
+ *   SB cta,  home 1   62,375/102.4M = 6.09e-4   pass up F     8.34e-3
+ *   SB cta,  home 0       14/102.4M = 1.37e-7   pass down F   1.98e-6
+ *   MP none, home 1        2/102.4M = 1.95e-8   swap up       6.90e-7
+ *   MP cta,  home 1        5/102.4M = 4.88e-8   swap up F     1.68e-6
+ * and 0 for the cells the hardware never showed (SB none home 0, MP
+ * home 0); gpu/sys fences wait for the link.  The hardware's asymmetry
+ * between the homes (SB: 63,006 against 0) is folded into the
+ * directions: tests/hw/two_gpu.cu's handshake lets T1 start each round
+ * first, which the sampler does not model.  bench/link_rates.sh samples
+ * enough runs to check each rate within 3x. */
+#define LK_PASS_UP 40029000u    /* 9.32e-3 * 2^32 */
+#define LK_PASS_UP_F 35820000u  /* 8.34e-3 */
+#define LK_PASS_DOWN 0u
+#define LK_PASS_DOWN_F 8504u    /* 1.98e-6 */
+#define LK_SWAP_UP 2964u        /* 6.90e-7 */
+#define LK_SWAP_UP_F 7216u      /* 1.68e-6 */
+#define LK_SWAP_DOWN 0u
+#define LK_SWAP_DOWN_F 0u
 static const knobs profiles[] = {
-    {1024, 200, 400, 200, 0, 1024, 256, 0, 0, 0, 0, 0}, /* WL_PROFILE_WEAK */
-    /* thq drain defer evict hold reorder late direct fcta ffree stwait
-     * linger */
-    {0, 300, 400, 900, 0, 1000, 0, 400, 300, 1024, 500, 600}, /* H100 */
+    {1024, 200, 400, 200, 0, 1024, 256, 0, 0, 0, 0, 0, 0, {{0}}, {{0}}},
+    /* WL_PROFILE_WEAK; thq drain defer evict hold reorder late direct
+     * fcta ffree stwait linger link {pass up, pass down} {swap ...} */
+    {0, 300, 400, 900, 0, 1000, 0, 400, 300, 1024, 500, 600, 1,
+     {{LK_PASS_UP, LK_PASS_UP_F}, {LK_PASS_DOWN, LK_PASS_DOWN_F}},
+     {{LK_SWAP_UP, LK_SWAP_UP_F}, {LK_SWAP_DOWN, LK_SWAP_DOWN_F}}}, /* H100 */
 };
 
 /* true with probability p/1024, drawing no number when p is 0 or
@@ -285,6 +336,11 @@ static const knobs profiles[] = {
  * together far more often than p's square. */
 static inline int knob(uint64_t *r, unsigned p) {
   return p >= 1024 || (p > 0 && (rnd(r) >> 54) < p);
+}
+
+/* true with probability p/2^32 (the link's rare events) */
+static inline int rare(uint64_t *r, uint32_t p) {
+  return p > 0 && (uint32_t)(rnd(r) >> 32) < p;
 }
 
 /* ---------------------------------------------------------------- */
@@ -379,12 +435,55 @@ static void drain_sm(sim *s, int sm) {
     drain_sm_entry(s, sm, 0);
 }
 
+/* The link: GPUs reaching each other's memory (H100 profile).  A
+ * location that threads of two GPUs use lives in its home GPU's L2.
+ * A thread of another GPU stores to it through its SM's link queue,
+ * which delivers in order (but see swap) and which its SM's loads read
+ * first; its loads go to the home L2 at issue, after its own stores on
+ * the link unless they pass them (pass).  A gpu/sys fence or release
+ * waits for the link; a cta-scope fence marks the thread's stores there
+ * (the knobs then take their _F values).  Threads on the home GPU
+ * access it in order: their stores go to L2 at once, their loads are
+ * not deferred (next to the link's latency the SM's own reordering is
+ * not seen: tests/hw/observed/h200x2-2026-11-26).  Every event the link
+ * makes is one the SM buffer could make (a load passing older stores,
+ * two stores of one SM to different locations reaching L2 out of
+ * order), so it stays within the PTX model. */
+static void link_drain_entry(sim *s, int sm, int i) {
+  sentry e = s->link[sm].e[i];
+  q_remove(&s->link[sm], i);
+  s->npend--;
+  l2_write(s, sm, e.loc, e.val, e.seq);
+}
+
+static void link_drain(sim *s, int sm) {
+  while (s->link[sm].n > 0)
+    link_drain_entry(s, sm, 0);
+}
+
+static void link_store(sim *s, int th, int loc, int64_t v) {
+  int sm = s->th[th].sm;
+  drain_thread(s, th);
+  drain_sm(s, sm); /* the SM's stores stay in order */
+  if (s->remote[th] >> loc & 1) {
+    squeue *q = &s->link[sm];
+    q_push(s, q, loc, th, v);
+    if (!s->overflow) {
+      q->e[q->n - 1].seq = ++s->smseq[sm];
+      q->e[q->n - 1].fenced = 0;
+    }
+  } else {
+    l2_write(s, sm, loc, v, ++s->smseq[sm]);
+  }
+}
+
 /* Makes the thread's stores visible at scope: cta = its SM, gpu/sys = L2
  * (the SM buffer drains whole: other threads' entries going early is
  * just another schedule). */
 static void release(sim *s, int th, int scope) {
   drain_thread(s, th);
   if (scope >= SCOPE_GPU) {
+    link_drain(s, s->th[th].sm); /* older than the SM buffer's stores */
     drain_sm(s, s->th[th].sm);
     s->l1valid[s->th[th].sm] = 0;
   }
@@ -421,6 +520,26 @@ static SIM_HOT int64_t read_mem(sim *s, uint64_t *r, const knobs *k, int th, int
     s->l1valid[sm] |= 1ull << loc;
   }
   return v;
+}
+
+/* A load of a location on the link (see link_store). */
+static SIM_HOT int64_t link_load(sim *s, uint64_t *r, const knobs *k, int th,
+                                 int loc, int sem, int scope) {
+  int sm = s->th[th].sm, i, last = -1, fenced = 0;
+  squeue *q = &s->link[sm];
+  int64_t v;
+  if (q_find(q, loc, &v))
+    return v;
+  for (i = 0; i < q->n; i++)
+    if (q->e[i].thread == th) {
+      last = i;
+      fenced |= q->e[i].fenced;
+    }
+  if (last >= 0 &&
+      !rare(r, k->pass[s->upmask[th] >> loc & 1 ? 0 : 1][fenced]))
+    while (last-- >= 0)
+      link_drain_entry(s, sm, 0);
+  return read_mem(s, r, k, th, loc, sem, scope);
 }
 
 /* ---------------------------------------------------------------- */
@@ -568,6 +687,12 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
         wl__aop_apply(in->aop, opv(t, &in->a), opv(t, &in->b), 0);
     break;
   case OP_LD:
+    if (k->link && (s->linked >> in->loc & 1)) {
+      t->regs[in->dst] = link_load(s, r, k, th, in->loc, in->sem, in->scope);
+      if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
+        s->l1valid[t->sm] = 0;
+      break;
+    }
     /* A callback thread's load is deferred too, but the callback goes
      * on with the value read now (its next event may depend on it):
      * complete_pending decides whether the late value can stand. */
@@ -594,7 +719,9 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
   case OP_ST:
     if (in->sem == SEM_RELEASE)
       release(s, th, in->scope);
-    if (k->thq > 0 && chance(r, k->thq))
+    if (k->link && (s->linked >> in->loc & 1))
+      link_store(s, th, in->loc, opv(t, &in->a));
+    else if (k->thq > 0 && chance(r, k->thq))
       q_push(s, &t->q, in->loc, th, opv(t, &in->a));
     else {
       /* on to L2 at once when it is alone in its SM's buffer (a drain
@@ -614,6 +741,8 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     if (rel)
       release(s, th, in->scope);
     drain_thread(s, th); /* own earlier stores come first (po-loc) */
+    if (k->link && (s->linked >> in->loc & 1))
+      link_drain(s, t->sm); /* and those on the link */
     if (in->scope >= SCOPE_GPU) {
       /* at L2: the SM's pending stores to loc go first */
       int i;
@@ -646,6 +775,12 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
   }
   case OP_FENCE:
     release(s, th, in->scope);
+    if (k->link && in->scope == SCOPE_CTA) {
+      int i;
+      for (i = 0; i < s->link[t->sm].n; i++)
+        if (s->link[t->sm].e[i].thread == th)
+          s->link[t->sm].e[i].fenced = 1;
+    }
     /* performing the late loads and draining the SM are steps the
      * scheduler may take at any time */
     if (in->scope == SCOPE_CTA && knob(r, k->fcta)) {
@@ -1680,6 +1815,33 @@ static void cb_executed(sim *s, int th) {
 /* ---------------------------------------------------------------- */
 /* Runs                                                              */
 
+/* Which locations are on the link: those a thread uses (a callback
+ * thread: any) that live on another GPU than the thread's. */
+static void link_setup(sim *s) {
+  const wl_litmus *t = s->t;
+  int th, i, l;
+  s->linked = 0;
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_thread *tt = &t->threads[th];
+    uint64_t uses = 0;
+    if (tt->fn != NULL)
+      uses = ~0ull;
+    for (i = 0; i < tt->ninsns; i++)
+      if (tt->insns[i].loc >= 0)
+        uses |= 1ull << tt->insns[i].loc;
+    s->remote[th] = s->upmask[th] = 0;
+    for (l = 0; l < t->nlocs; l++) {
+      int home = wl__loc_home(t, l);
+      if (!(uses >> l & 1) || home == tt->gpu)
+        continue;
+      s->remote[th] |= 1ull << l;
+      if (home > tt->gpu)
+        s->upmask[th] |= 1ull << l;
+    }
+    s->linked |= s->remote[th];
+  }
+}
+
 /* One run; returns 1 with the final state in vals, 0 when it hung. */
 static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
                             int max_steps, int64_t *vals, const int *regoff) {
@@ -1692,6 +1854,7 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
     st->pc = st->done = st->waiting = st->np = st->barev = 0;
     st->q.n = 0;
     s->smb[th].n = 0;
+    s->link[th].n = 0;
     s->l1valid[th] = 0;
     s->hold[th] = 0;
     s->smseq[th] = 0;
@@ -1732,7 +1895,7 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
       break;
     if (busy && (nr == 0 || chance(r, k->drain))) {
       /* drain one entry somewhere */
-      int cand[2 * WL_MAX_THREADS], nc = 0, c;
+      int cand[3 * WL_MAX_THREADS], nc = 0, c;
       if (k->thq > 0) /* thread queues hold stores only when thq > 0 */
         for (th = 0; th < t->nthreads; th++)
           if (s->th[th].q.n > 0)
@@ -1740,10 +1903,23 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
       for (sm = 0; sm < t->nthreads; sm++)
         if (s->smb[sm].n > 0 && (s->hold[sm] == 0 || nr == 0))
           cand[nc++] = WL_MAX_THREADS + sm;
+      if (k->link)
+        for (sm = 0; sm < t->nthreads; sm++)
+          if (s->link[sm].n > 0)
+            cand[nc++] = 2 * WL_MAX_THREADS + sm;
       if (nc == 0)
         goto execute;
       c = cand[pick(r, nc)];
-      if (c < WL_MAX_THREADS)
+      if (c >= 2 * WL_MAX_THREADS) {
+        /* the link delivers its oldest store, or now and then the next
+         * one (another location) first */
+        squeue *q = &s->link[c - 2 * WL_MAX_THREADS];
+        const sentry *e0 = &q->e[0];
+        int e = q->n > 1 && q->e[1].loc != e0->loc &&
+                rare(r, k->swap[s->upmask[e0->thread] >> e0->loc & 1 ? 0 : 1]
+                               [e0->fenced]);
+        link_drain_entry(s, c - 2 * WL_MAX_THREADS, e);
+      } else if (c < WL_MAX_THREADS)
         drain_th_entry(s, c, q_pick(r, &s->th[c].q));
       else {
         int sm2 = c - WL_MAX_THREADS, e = 0;
@@ -1856,6 +2032,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
         break;
       }
   }
+  link_setup(s);
   for (th = 0; th < t->nthreads && rc == 0; th++) {
     if (t->threads[th].fn == NULL)
       continue;

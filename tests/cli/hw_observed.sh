@@ -26,7 +26,7 @@ done
 for t in "$ROOT"/tests/hw/observed/*/two_gpu.tsv; do
   [ -f "$t" ] || continue
   grep -v '^#' "$t" | tail -n +2 | while read -r shape fence home pairs rounds weak rest; do
-    f="$ROOT/tests/hw/two_gpu/$shape+$fence+twoGPU.litmus"
+    f="$ROOT/tests/hw/two_gpu/$shape+$fence+home$home.litmus"
     [ -f "$f" ] || { echo "$t: no $f"; exit 1; }
     v=$("$WL" litmus -q "$f" | awk '{print $2}')
     if [ "$weak" -gt 0 ] && [ "$v" != Ok ]; then
