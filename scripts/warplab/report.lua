@@ -197,6 +197,30 @@ local function test_html(e, opts, n)
       findings[#findings + 1] = "the loop unroll bound cut executions: " ..
         "outcomes needing more iterations are missing"
     end
+    -- the explorer's data race and hang (r.race, r.hang: a table when
+    -- one was found)
+    local race = r.race
+    if type(race) == "table" then
+      local a, b = race[1], race[2]
+      findings[#findings + 1] = ("data race on '%s': %s %s %s (line %s) " ..
+        "and %s %s %s (line %s): not morally strong, not ordered by " ..
+        "causality order"):format(race.location, a.name, a.kind == "W" and
+        "writes" or "reads", tostring(a.value), tostring(a.line), b.name,
+        b.kind == "W" and "writes" or "reads", tostring(b.value),
+        tostring(b.line))
+    end
+    local hang = r.hang
+    if type(hang) == "table" then
+      local reads = {}
+      for _, rd in ipairs(hang.reads or {}) do
+        reads[#reads + 1] = rd.location .. "=" .. tostring(rd.value)
+      end
+      findings[#findings + 1] = hang.kind == "spin" and
+        ("possible hang: %s can spin forever at line %s, reading %s"):format(
+          hang.name, tostring(hang.line), table.concat(reads, ", ")) or
+        ("possible hang: %s can wait forever at the barrier of line %s"):format(
+          hang.name, tostring(hang.line))
+    end
     -- witness graphs: the condition's states first
     local order = {}
     for i, st in ipairs(states) do if st.sat then order[#order + 1] = i end end

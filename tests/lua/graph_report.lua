@@ -64,5 +64,16 @@ assert(html:find('class="states"', 1, true))
 assert(html:find('<svg class="wl-hist"', 1, true))
 assert(html:find("why not: axiom-Causality", 1, true))
 assert(select(2, html:gsub('<section class="test"', "")) == 2)
+-- the explorer's findings: in the executions where the load of y misses
+-- the flag, nothing orders the weak pair on x, whatever the fence (a race
+-- in both tests)
+assert(select(2, html:gsub("data race on 'x': P0 writes 1", "")) == 2, html)
+-- a lock never released: the other thread may spin forever
+local dead = wl.litmus { name = "dead", init = { m = 0 },
+  { at = "cta0", "LC0:", "atom.acquire.gpu.exch r0, m, 1", "bne r0, 0, LC0" },
+  { at = "cta1", "LC1:", "atom.acquire.gpu.exch r0, m, 1", "bne r0, 0, LC1" } }
+local hd = wl.report { dead, runs = 10 }
+assert(hd:find("possible hang: P%d can spin forever at line %d+, reading m=1"),
+       hd)
 assert(not pcall(wl.report, { 42 }))
 print("ok")
