@@ -113,7 +113,7 @@ WLL_HIDDEN void wll_push_written(lua_State *L, const char *what, wll_writer w,
 WLL_HIDDEN int wll_msghandler(lua_State *L);
 extern WLL_HIDDEN const char *const wll_sem_words[];
 /* The device API's names, shared by litmus threads (ldevice.c), kernels
- * (lkernel.c) and warp-vector kernels (lwarpvec.c): CUDA's atomics (each
+ * (lkapi.c) and warp-vector kernels (lwarpvec.c): CUDA's atomics (each
  * also with the suffixes "_block" and "_system"), cuda::atomic's
  * read-modify-writes, and the three threadfences; NULL-terminated.
  * wll_suffix_scope[i] is the scope of suffix i and of fence i. */
@@ -181,8 +181,9 @@ WLL_HIDDEN int wll_predicate(lua_State *L, int idx);
  * {races = true, ...} at idx, as WL_CHECK_* bits. */
 WLL_HIDDEN int wll_check_flags(lua_State *L, int idx);
 
-/* lkernel.c: wl.device and kernels; adds its functions to the module
- * table at the top of the stack */
+/* lkernel.c and the lk*.c files beside it (lkernel.h): wl.device and
+ * kernels; adds its functions to the module table at the top of the
+ * stack */
 /* The engine's carrier (WL_TYPE_* int64 convention) of the integer
  * bytes b of type, for atomics' operands. */
 WLL_HIDDEN int64_t wll_int_carrier(int type, const uint8_t *b);
@@ -206,8 +207,9 @@ WLL_HIDDEN const char *wll_atomic16_refusal(int base, int op, int ptx, int sm,
                                             size_t n);
 WLL_HIDDEN void wll_kernel_open(lua_State *L);
 
-/* Kernels on the simulated device: what lkernel.c (device memory, the
- * per-thread API, the launch driver) and lwarpvec.c (warp-vector
+/* Kernels on the simulated device: what lkernel.c and its siblings
+ * (lkarray.c: device memory, lkapi.c: the per-thread API, lkrun.c and
+ * lklaunch.c: the launch driver; lkernel.h) and lwarpvec.c (warp-vector
  * kernels: lane vectors and the per-warp API) share. */
 
 /* A typed view of device memory (userdata "warplab.DeviceArray"). */
@@ -228,7 +230,7 @@ typedef struct wll_darray {
   char name[40];
 } wll_darray;
 
-/* A __shared__ declaration the probe saw (see probe_run in lkernel.c):
+/* A __shared__ declaration the probe saw (see probe_run in lkrun.c):
  * declared in the engine when the launch starts. */
 #define WLL_PROBE_DECLS 64
 typedef struct wll_pdecl {

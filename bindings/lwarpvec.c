@@ -12,7 +12,7 @@
  * methods returning 0/1 vectors (v:lt(x)), and w:where(mask, fn [, fn])
  * runs fn with the warp's active mask narrowed; memory operations and
  * arithmetic touch the active lanes only.  The driver (bindings/
- * lkernel.c, run_warp_vec) resumes one coroutine per warp. */
+ * lkrun.c, run_warp_vec) resumes one coroutine per warp. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -679,7 +679,7 @@ static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
 }
 
 /* The bytes of lane k's value (of vector x) as type (WL_TYPE_*), as
- * tobytes in lkernel.c converts a number. */
+ * wll_tobytes in lktype.c converts a number. */
 static void lane_bytes(lua_State *L, wll_krun *r, int type,
                        const wll_lanes *x, int k, uint8_t *out) {
   int64_t v;

@@ -1,0 +1,423 @@
+/* lkarray.c -- device arrays (userdata "warplab.DeviceArray"): typed
+ * views of device memory.  Inside a kernel, a[i] and a[i] = v are the
+ * running lane's loads and stores (wl_kernel_access); between launches the
+ * host reads and writes managed memory element by element and any array
+ * with a:read() / a:write(t); a:view(first, n) is pointer arithmetic. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lkernel.h"
+/* ------------------------------------------------------------------ */
+/* accesses                                                            */
+/* ------------------------------------------------------------------ */
+
+/* luaL_checkudata looks the metatable up by name (a string hash and a
+ * strcmp per access); comparing pointers is enough. */
+static darray *checkarr(lua_State *L, int arg) {
+  void *p = lua_touserdata(L, arg);
+  if (p != NULL && lua_getmetatable(L, arg)) {
+    int ok = lua_topointer(L, -1) == KS(L)->arr_mt;
+    lua_pop(L, 1);
+    if (ok)
+      return p;
+  }
+  luaL_typeerror(L, arg, WLL_DARRAY);
+  return NULL;
+}
+
+wll_darray *wll_kernel_checkarr(lua_State *L, int arg) {
+  return checkarr(L, arg);
+}
+
+/* The byte offset of element i of a (in [lo, hi): no overflow). */
+static uint64_t byte_off(const darray *a, lua_Integer i) {
+  return a->base + (uint64_t)i * (uint64_t)a->esize;
+}
+
+/* The byte offset of a[i], or a lane failure. */
+uint64_t wll_elem_off(lua_State *L, krun *r, darray *a, int arg) {
+  int isnum;
+  lua_Integer i = lua_tointegerx(L, arg, &isnum);
+  if (!isnum)
+    wll_lane_fail(L, r,
+                  "array '%s' indexed with %s (an integer from 0 to %lld "
+                  "expected)",
+                  a->name,
+                  lua_type(L, arg) == LUA_TNUMBER ? "a fraction"
+                                                  : luaL_typename(L, arg),
+                  (long long)a->len - 1);
+  return wll_kernel_offset(L, r, a, i, r->thread);
+}
+
+uint64_t wll_kernel_offset(lua_State *L, wll_krun *r, wll_darray *a,
+                           lua_Integer i, int thread) {
+  if (i < a->lo || i >= a->hi) {
+    const char *sp = a->space == WL_SPACE_SHARED     ? "shared"
+                     : a->space == WL_SPACE_LOCAL    ? "local"
+                     : a->space == WL_SPACE_CONSTANT ? "constant"
+                     : a->space == WL_SPACE_PARAM    ? "parameter"
+                                                     : "global";
+    if (a->lo < 0) /* a view: name the memory it lies in */
+      wll_kernel_fail(L, r, thread,
+                      "index %lld out of bounds for %s view '%s' (valid "
+                      "indices %lld to %lld: its array)",
+                      (long long)i, sp, a->name, (long long)a->lo,
+                      (long long)a->hi - 1);
+    wll_kernel_fail(L, r, thread,
+                    "index %lld out of bounds for %s array '%s' of %lld "
+                    "elements",
+                    (long long)i, sp, a->name, (long long)a->len);
+  }
+  if ((a->space == WL_SPACE_SHARED || a->space == WL_SPACE_LOCAL) &&
+      a->gen != r->gen)
+    wll_kernel_fail(L, r, thread, "%s array '%s' belongs to an earlier launch",
+                    a->space == WL_SPACE_SHARED ? "shared" : "local",
+                    a->name);
+  return byte_off(a, i);
+}
+
+/* Performs acc for the running lane; yields when its slice is used up.
+ * Pushes nres values first (the caller pushes them into out). */
+int wll_finish(lua_State *L, krun *r, int rc, int nres) {
+  if (rc < 0)
+    return wll_kernel_raise(L, r);
+  if (rc == 1)
+    return lua_yield(L, nres);
+  return nres;
+}
+
+int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
+                  wl_access *acc, void *buf) {
+  acc->line = wll_site_line(L, r->ks);
+  acc->space = a->space;
+  acc->id = a->id;
+  acc->off = off;
+  acc->width = a->esize;
+  acc->type = type_base[a->type];
+  return wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+}
+
+static int load_arr(lua_State *L, darray *a, int sem, int scope,
+                    int cache);
+static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
+                    int cache);
+static int store_arr(lua_State *L, darray *a, int sem, int scope, int cache,
+                     int varg);
+
+int wll_load_with(lua_State *L, int sem, int scope, int cache) {
+  return load_arr(L, checkarr(L, 1), sem, scope, cache);
+}
+
+int wll_store_with(lua_State *L, int sem, int scope, int cache, int varg) {
+  return store_arr(L, checkarr(L, 1), sem, scope, cache, varg);
+}
+
+static int vec_misuse(lua_State *L, krun *r, darray *a) {
+  return wll_lane_fail(L, r,
+                       "'%s' holds %s vectors: use c:load_vec(%s, i) and "
+                       "c:store_vec(%s, i, ...)",
+                       a->name, type_words[a->type], a->name, a->name);
+}
+
+static int load_arr(lua_State *L, darray *a, int sem, int scope,
+                    int cache) {
+  krun *r = wll_kernel_running(L);
+  return load_run(L, r, a, sem, scope, cache);
+}
+
+static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
+                    int cache) {
+  uint64_t off = wll_elem_off(L, r, a, 2);
+  if (a->type >= NSCALAR)
+    return vec_misuse(L, r, a);
+  wl_access acc;
+  uint8_t buf[16] = {0};
+  int rc;
+  memset(&acc, 0, sizeof acc);
+  acc.kind = WL_ACC_LOAD;
+  acc.sem = sem;
+  acc.scope = scope;
+  acc.cache = cache;
+  rc = wll_do_access(L, r, a, off, &acc, buf);
+  if (rc >= 0)
+    wll_pushbytes(L, a->type, buf);
+  return wll_finish(L, r, rc, 1);
+}
+
+static int store_arr(lua_State *L, darray *a, int sem, int scope, int cache,
+                     int varg) {
+  krun *r = wll_kernel_running(L);
+  uint64_t off = wll_elem_off(L, r, a, 2);
+  if (a->type >= NSCALAR)
+    return vec_misuse(L, r, a);
+  wl_access acc;
+  uint8_t buf[16] = {0};
+  memset(&acc, 0, sizeof acc);
+  acc.kind = WL_ACC_STORE;
+  acc.sem = sem;
+  acc.scope = scope;
+  acc.cache = cache;
+  if (lua_isnoneornil(L, varg))
+    wll_lane_fail(L, r, "no value stored to '%s'", a->name);
+  wll_tobytes(L, a->type, varg, buf);
+  return wll_finish(L, r, wll_do_access(L, r, a, off, &acc, buf), 0);
+}
+
+/* host access to managed memory (cudaMallocManaged) between launches */
+static int host_elem(lua_State *L, darray *a, uint64_t *off) {
+  lua_Integer i = luaL_checkinteger(L, 2);
+  if (a->dev == NULL)
+    return luaL_error(L, "%s array '%s' exists only inside its kernel",
+                      a->space == WL_SPACE_SHARED ? "shared" : "local",
+                      a->name);
+  if (a->space != WL_SPACE_MANAGED)
+    return luaL_error(L,
+                      "'%s' is %s memory: the host cannot index it (use "
+                      "%s:read() / %s:write(t), or allocate it with "
+                      "dev:malloc_managed)",
+                      a->name,
+                      a->space == WL_SPACE_CONSTANT ? "__constant__"
+                      : a->space == WL_SPACE_PARAM  ? "parameter"
+                                                    : "global device",
+                      a->name, a->name);
+  if (a->type >= NSCALAR)
+    return luaL_error(L, "'%s' holds %s vectors: use %s:read() and "
+                         "%s:write(t) (components in order)",
+                      a->name, type_words[a->type], a->name, a->name);
+  if (i < a->lo || i >= a->hi)
+    return luaL_error(L, "index %I out of bounds for '%s' of %I elements%s", i,
+                      a->name, a->len,
+                      a->lo < 0 ? " (nor inside the array it views)" : "");
+  *off = byte_off(a, i);
+  return 0;
+}
+
+static int arr_index(lua_State *L) {
+  darray *a = lua_touserdata(L, 1);
+  if (lua_type(L, 2) == LUA_TUSERDATA || lua_type(L, 2) == LUA_TNUMBER) {
+    krun *r = KS(L)->run;
+    if (r != NULL && r->warp_mode) /* a lane vector or a broadcast */
+      return wll_warp_index(L, r, a);
+    if (r != NULL) /* a metamethod: arg 1 is an array */
+      return load_run(L, r, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
+    {
+      uint64_t off;
+      uint8_t buf[16];
+      host_elem(L, a, &off);
+      if (wl_device_read(a->dev->d, a->id, off, buf, (uint64_t)a->esize))
+        return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+      wll_pushbytes(L, a->type, buf);
+      return 1;
+    }
+  }
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(2)); /* methods */
+  if (lua_isnil(L, -1) && lua_type(L, 2) == LUA_TSTRING) {
+    const char *k = lua_tostring(L, 2);
+    if (strcmp(k, "type") == 0)
+      lua_pushstring(L, type_words[a->type]);
+    else if (strcmp(k, "name") == 0)
+      lua_pushstring(L, a->name);
+    else if (strcmp(k, "space") == 0) {
+      static const char *const sp[] = {"global", "managed", "constant",
+                                       "param",  "shared",  "local"};
+      lua_pushstring(L, sp[a->space]);
+    } else if (strcmp(k, "address") == 0 && a->dev)
+      lua_pushinteger(L,
+                      (lua_Integer)wl_device_alloc_addr(a->dev->d, a->id));
+  }
+  return 1;
+}
+
+static int arr_newindex(lua_State *L) {
+  darray *a = lua_touserdata(L, 1);
+  if (KS(L)->run != NULL && KS(L)->run->warp_mode)
+    return wll_warp_newindex(L, KS(L)->run, a);
+  if (KS(L)->run != NULL)
+    return store_arr(L, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA, 3);
+  {
+    uint64_t off;
+    uint8_t buf[16] = {0};
+    host_elem(L, a, &off);
+    wll_tobytes(L, a->type, 3, buf);
+    if (wl_device_write(a->dev->d, a->id, off, buf, (uint64_t)a->esize))
+      return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+  }
+  return 0;
+}
+
+static int arr_len(lua_State *L) {
+  lua_pushinteger(L, checkarr(L, 1)->len);
+  return 1;
+}
+
+static int arr_tostring(lua_State *L) {
+  darray *a = checkarr(L, 1);
+  static const char *const sp[] = {"global", "managed", "constant",
+                                   "param",  "shared",  "local"};
+  lua_pushfstring(L, "%s %s[%I] '%s'", sp[a->space], type_words[a->type],
+                  a->len, a->name);
+  return 1;
+}
+
+/* a:read([first [, n]]) -> table of values (host, between launches) */
+static int arr_read(lua_State *L) {
+  darray *a = checkarr(L, 1);
+  lua_Integer first = luaL_optinteger(L, 2, 0);
+  lua_Integer n, i;
+  uint8_t buf[16];
+  if (a->dev == NULL)
+    return luaL_error(L, "'%s' exists only inside its kernel", a->name);
+  if (KS(L)->run != NULL)
+    return luaL_error(L, "read '%s' on the host, after the launch", a->name);
+  n = lua_isnoneornil(L, 3) && first >= 0 && first <= a->len
+          ? a->len - first
+          : luaL_optinteger(L, 3, 0);
+  if (!wl_range_inside(first, n, 0, a->len))
+    return luaL_error(L, "read of %I elements from %I outside '%s' of %I "
+                         "elements",
+                      n, first, a->name, a->len);
+  if (n > INT_MAX / wll_type_ncomp[a->type])
+    return luaL_error(L, "read of %I elements: too many for one table", n);
+  {
+    /* vectors read as their components, one after the other */
+    int nc = wll_type_ncomp[a->type], cs = a->esize / nc;
+    lua_createtable(L, (int)(n * nc), 0);
+    for (i = 0; i < n * nc; i++) {
+      if (wl_device_read(a->dev->d, a->id,
+                         byte_off(a, first) + (uint64_t)i * cs,
+                         buf, (uint64_t)cs))
+        return luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+      wll_pushbytes(L, type_base[a->type], buf);
+      lua_rawseti(L, -2, i + 1);
+    }
+  }
+  return 1;
+}
+
+/* Writes the values of the table at idx from element first on, or fills
+ * the array with the value at idx when it is not a table. */
+void wll_write_values(lua_State *L, darray *a, int idx, lua_Integer first) {
+  lua_Integer n, i;
+  uint8_t buf[16] = {0};
+  int nc = wll_type_ncomp[a->type], cs = a->esize / nc, bt = type_base[a->type];
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) != LUA_TTABLE) {
+    wll_tobytes(L, bt, idx, buf);
+    for (i = 0; i < a->len * nc; i++)
+      wl_device_write(a->dev->d, a->id, a->base + (uint64_t)i * cs, buf,
+                      (uint64_t)cs);
+    return;
+  }
+  /* vectors take their components, one after the other: n values fill
+   * ceil(n / nc) elements */
+  n = (lua_Integer)luaL_len(L, idx);
+  if (!wl_range_inside(first, n / nc + (n % nc != 0), 0, a->len))
+    luaL_error(L, "write of %I values at %I outside '%s' of %I elements", n,
+               first, a->name, a->len * nc);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, idx, i + 1);
+    wll_tobytes(L, bt, -1, buf);
+    lua_pop(L, 1);
+    if (wl_device_write(a->dev->d, a->id,
+                        byte_off(a, first) + (uint64_t)i * cs,
+                        buf, (uint64_t)cs))
+      luaL_error(L, "%s", wl_ctx_errmsg(a->dev->ctx));
+  }
+}
+
+/* a:write(t [, first]) or a:write(value) to fill: cudaMemcpy /
+ * cudaMemcpyToSymbol from the host */
+int wll_arr_write(lua_State *L) {
+  darray *a = checkarr(L, 1);
+  lua_Integer first = luaL_optinteger(L, 3, 0), n, i;
+  uint8_t buf[16] = {0};
+  if (a->dev == NULL)
+    return luaL_error(L, "'%s' exists only inside its kernel", a->name);
+  if (KS(L)->run != NULL)
+    return luaL_error(L, "write '%s' on the host, before or after a launch",
+                      a->name);
+  (void)n;
+  (void)i;
+  (void)buf;
+  wll_write_values(L, a, 2, first);
+  return 0;
+}
+
+darray *wll_newarr(lua_State *L, kdev *dev, int id, int space, int type,
+                   lua_Integer len, const char *name) {
+  darray *a = lua_newuserdatauv(L, sizeof *a, 1);
+  memset(a, 0, sizeof *a);
+  a->dev = dev;
+  a->id = id;
+  a->space = space;
+  a->type = type;
+  a->esize = type_sizes[type];
+  a->len = len;
+  a->lo = 0;
+  a->hi = len;
+  snprintf(a->name, sizeof a->name, "%s", name ? name : "?");
+  luaL_setmetatable(L, WLL_DARRAY);
+  return a;
+}
+
+/* a:view(first [, n]) -- elements first .. first+n-1 of a as an array of
+ * their own (pointer arithmetic: &a[first]) */
+static int arr_view(lua_State *L) {
+  darray *a = checkarr(L, 1), *v;
+  lua_Integer first = luaL_checkinteger(L, 2), n;
+  /* a view of a view may start before it (V:view(-1)): anywhere in the
+   * memory both lie in */
+  n = lua_isnoneornil(L, 3) && first >= a->lo && first <= a->len
+          ? a->len - first
+          : luaL_optinteger(L, 3, 0);
+  if (!wl_range_inside(first, n, a->lo, a->hi))
+    return luaL_error(L, "view of %I elements from %I outside '%s' of %I "
+                         "elements",
+                      n, first, a->name, a->len);
+  v = lua_newuserdatauv(L, sizeof *v, 1);
+  *v = *a;
+  v->base = byte_off(a, first);
+  v->len = n;
+  v->lo = a->lo - first;
+  v->hi = a->hi - first;
+  luaL_setmetatable(L, WLL_DARRAY);
+  lua_getiuservalue(L, 1, 1);
+  lua_setiuservalue(L, -2, 1);
+  return 1;
+}
+
+static const lua_CFunction f_arr_index = arr_index;
+static const lua_CFunction f_arr_newindex = arr_newindex;
+
+static const luaL_Reg arr_methods[] = {
+    {"read", arr_read},
+    {"write", wll_arr_write},
+    {"view", arr_view},
+    {NULL, NULL}};
+
+/* Builds the metatable of device arrays; ks: the kstate's stack index. */
+void wll_darray_open(lua_State *L, int ks) {
+  kstate *k = lua_touserdata(L, ks);
+  luaL_newmetatable(L, WLL_DARRAY);
+  k->arr_mt = lua_topointer(L, -1);
+  lua_pushvalue(L, ks);
+  lua_newtable(L);
+  lua_pushvalue(L, ks);
+  luaL_setfuncs(L, arr_methods, 1);
+  wll_push_gated(L, &f_arr_index, 2);
+  lua_setfield(L, -2, "__index");
+  lua_pushvalue(L, ks);
+  wll_push_gated(L, &f_arr_newindex, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushvalue(L, ks);
+  lua_pushcclosure(L, arr_len, 1);
+  lua_setfield(L, -2, "__len");
+  lua_pushvalue(L, ks);
+  lua_pushcclosure(L, arr_tostring, 1);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+}

@@ -1,0 +1,137 @@
+/* lkernel.h -- what the files of the simulated device's Lua side share
+ * (not installed).  lwarplab.h has what lwarpvec.c shares with them too
+ * (wll_darray, wll_krun, wll_kstate).  The files, one concept each:
+ *
+ *   lkernel.c   the module part: the kstate, the gate of the device API,
+ *               raising kernel errors, the device object (wl.device)
+ *   lktype.c    element types and their values (carriers, bytes)
+ *   lkarray.c   device arrays (warplab.DeviceArray): element accesses
+ *               from kernels and from the host, views
+ *   lkapi.c     the device API inside kernels: c:method(...)
+ *   lkrun.c     running a launch: thread coroutines, the probe, time
+ *               limits, the engine's callbacks (run_warp, block_done)
+ *   lklaunch.c  dev:launch and dev:occupancy: options, parameters and
+ *               the launch's result (counters, report, findings) */
+#ifndef LKERNEL_H
+#define LKERNEL_H
+
+#include "lwarplab.h"
+
+#define WLL_KDEV "warplab.SimDevice"
+#define WLL_DARRAY "warplab.DeviceArray"
+#define WLL_KSTATE "warplab.KernelState"
+#define WLL_LAUNCH "warplab.Launch"
+
+typedef struct kdev {
+  wl_ctx *ctx;
+  wl_device *d;
+  int cache_pref; /* cudaDeviceSetCacheConfig: launches without a cache
+                   * preference of their own or their kernel's use it */
+} kdev;
+
+typedef wll_darray darray;
+typedef wll_krun krun;
+typedef wll_kstate kstate;
+typedef wll_pcline pcline;
+
+/* The kstate: upvalue 1 of every device function. */
+static inline kstate *KS(lua_State *L) {
+  return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* Short names of the element type tables (lktype.c). */
+#define type_words wll_type_words
+#define type_sizes wll_type_sizes
+#define type_base wll_type_base
+#define NSCALAR WLL_NSCALAR
+
+/* registry slots of a launch, on the launching stack:
+ *   FN: the kernel function, ARGS: table of arguments, THREADS: block ->
+ *   table of coroutines (index t+1) and pending yield counts ("n"..t) */
+typedef struct lctx {
+  krun r;
+  int fn, args, threads, cmeta, dims; /* stack indices */
+  int ks;                             /* the kstate: upvalue 1 */
+} lctx;
+
+/* the default of launch option max_seconds: a few seconds of work */
+#define WLL_MAX_SECONDS 10.0
+
+/* lkernel.c */
+/* The registry key of the kstate (for the count hook). */
+extern WLL_HIDDEN const char wll_kstate_key;
+/* Fails the running lane with a message at the current line. */
+WLL_HIDDEN int wll_lane_fail(lua_State *L, krun *r, const char *fmt, ...);
+/* The device at arg (raises when closed). */
+WLL_HIDDEN kdev *wll_checkkdev(lua_State *L, int arg);
+
+/* lktype.c */
+/* The number of components of each element type (2 or 4 for vectors). */
+extern WLL_HIDDEN const int wll_type_ncomp[];
+/* The element type at arg (a word of wll_type_words; aliases mapped). */
+WLL_HIDDEN int wll_checktype(lua_State *L, int arg);
+/* The Lua value at arg as the bytes of scalar type (raises if it does
+ * not fit), and back. */
+WLL_HIDDEN void wll_tobytes(lua_State *L, int type, int arg, void *out);
+WLL_HIDDEN void wll_pushbytes(lua_State *L, int type, const void *p);
+/* The Lua value at arg as the engine's carrier of scalar type. */
+WLL_HIDDEN int64_t wll_tocarrier(lua_State *L, int type, int arg);
+
+/* lkarray.c */
+/* Pushes a new device array (its metatable set, its user value empty). */
+WLL_HIDDEN darray *wll_newarr(lua_State *L, kdev *dev, int id, int space,
+                              int type, lua_Integer len, const char *name);
+/* The byte offset of a[i] for the running lane, i at stack index arg
+ * (a lane failure when it is no integer or out of bounds). */
+WLL_HIDDEN uint64_t wll_elem_off(lua_State *L, krun *r, darray *a, int arg);
+/* Fills acc's place (line, space, id, offset, width, type) and performs
+ * it for the running lane (wl_kernel_access). */
+WLL_HIDDEN int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
+                             wl_access *acc, void *buf);
+/* Ends a device call that made an access: raises on failure (rc < 0),
+ * yields when the lane's slice is used up (rc == 1), else returns nres. */
+WLL_HIDDEN int wll_finish(lua_State *L, krun *r, int rc, int nres);
+/* c:load(a, i) and c:store(a, i, v) with the given semantics. */
+WLL_HIDDEN int wll_load_with(lua_State *L, int sem, int scope, int cache);
+WLL_HIDDEN int wll_store_with(lua_State *L, int sem, int scope, int cache,
+                              int varg);
+/* Writes the values of the table at idx into a from element first. */
+WLL_HIDDEN void wll_write_values(lua_State *L, darray *a, int idx,
+                                 lua_Integer first);
+/* a:write(t [, first]) */
+WLL_HIDDEN int wll_arr_write(lua_State *L);
+/* Builds the metatable of device arrays; ks: the kstate's stack index. */
+WLL_HIDDEN void wll_darray_open(lua_State *L, int ks);
+
+/* lkapi.c: pushes the methods table of `c`, with the kstate at stack
+ * index ks. */
+WLL_HIDDEN void wll_push_c_methods(lua_State *L, int ks);
+
+/* lkrun.c */
+/* Option key of the table at idx as launch dimensions {x, y, z} or a
+ * number (missing ones are 1). */
+WLL_HIDDEN void wll_dim3(lua_State *L, int idx, const char *key, int out[3]);
+/* Pushes the table {x = x, y = y, z = z}. */
+WLL_HIDDEN void wll_push_dim(lua_State *L, int x, int y, int z);
+/* Runs the probe of launch x (see lkrun.c). */
+WLL_HIDDEN void wll_probe_run(lua_State *L, lctx *x, kstate *ks);
+/* Seconds on the monotonic clock. */
+WLL_HIDDEN double wll_now(void);
+/* Sets the count hook on L for a launch, keeping the one it replaces;
+ * hook_off puts that one back. */
+WLL_HIDDEN void wll_hook_on(lua_State *L, kstate *ks);
+WLL_HIDDEN void wll_hook_off(lua_State *L, kstate *ks);
+/* The engine's callbacks of a launch (wl_launch_cfg); ud is its lctx. */
+WLL_HIDDEN int wll_run_warp(void *ud, wl_launch *l, int block, int warp);
+WLL_HIDDEN void wll_block_done(void *ud, wl_launch *l, int block);
+
+/* lklaunch.c */
+/* The words of the cache preferences (WL_CACHE_PREFER_* order). */
+extern WLL_HIDDEN const char *const wll_pref_words[];
+/* dev:_launch(k, cfg, args...), dev:occupancy{...} */
+WLL_HIDDEN int wll_kd_launch(lua_State *L);
+WLL_HIDDEN int wll_kd_occupancy(lua_State *L);
+/* __gc of a launch's box (a wl_launch *) */
+WLL_HIDDEN int wll_launch_gc(lua_State *L);
+
+#endif

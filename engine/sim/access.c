@@ -1,0 +1,536 @@
+/* access.c -- what a kernel's threads report to the device: memory
+ * accesses (one lane's or a warp's), fences, barriers, exits, and the
+ * shared and local arrays they declare.  An access is resolved to its
+ * memory, checked (bounds, rights, the checkers of engine/check/),
+ * performed on the memory system (memory.c) and gathered for pricing
+ * (price.c). */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../check/check.h"
+#include "../common/internal.h"
+#include "../perf/perf.h"
+#include "../program/ir.h"
+#include "sim.h"
+
+static const char *space_name(int s) {
+  static const char *const n[] = {"global",   "managed", "constant",
+                                  "param",    "shared",  "local"};
+  return s >= 0 && s <= WL_SPACE_LOCAL ? n[s] : "?";
+}
+
+/* The memory an access refers to: its bytes, size, base address (or
+ * offset in the block's shared memory) and name for messages. */
+typedef struct region {
+  uint8_t *data;
+  uint64_t size, base;
+  const char *name;
+} region;
+
+/* Finds the memory of access a and checks the rights to it: what does
+ * not depend on the offset, the same for every lane of a warp except for
+ * local memory (per thread). */
+static int resolve(wl_launch *l, slot *s, int block, int thread,
+                   const wl_access *a, region *g) {
+  char msg[256];
+  uint64_t size = 0, base = 0;
+  uint8_t *data = NULL;
+  const char *name = "?";
+  if (a->width != 1 && a->width != 2 && a->width != 4 && a->width != 8 &&
+      a->width != 16)
+    return wl_kernel_fail(l, block, thread, NULL, a->line,
+                          "access width must be 1, 2, 4, 8 or 16 bytes");
+  switch (a->space) {
+  case WL_SPACE_GLOBAL:
+  case WL_SPACE_MANAGED:
+  case WL_SPACE_CONSTANT:
+  case WL_SPACE_PARAM: {
+    alloc *al = get_alloc(l->dev, a->id);
+    if (al == NULL)
+      return wl_kernel_fail(l, block, thread, NULL, a->line,
+                            "access to freed or unknown memory");
+    data = al->data;
+    size = al->size;
+    base = al->base;
+    name = al->name;
+    if (al->space != a->space &&
+        !((al->space == WL_SPACE_GLOBAL || al->space == WL_SPACE_MANAGED) &&
+          (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED))) {
+      snprintf(msg, sizeof msg, "'%s' is %s memory, accessed as %s", name,
+               space_name(al->space), space_name(a->space));
+      return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
+    }
+    if (al->space == WL_SPACE_CONSTANT && a->kind != WL_ACC_LOAD) {
+      snprintf(msg, sizeof msg,
+               "write to __constant__ memory '%s' (read-only on the device; "
+               "the host writes it with memcpy_to_symbol)",
+               name);
+      return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
+    }
+    if (al->space == WL_SPACE_PARAM && a->kind != WL_ACC_LOAD) {
+      snprintf(msg, sizeof msg,
+               "write to __grid_constant__ parameter '%s' (read-only)", name);
+      return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
+    }
+    break;
+  }
+  case WL_SPACE_SHARED: {
+    shared_arr *sa;
+    if (a->id == WL_SHARED_EXTERN && s->dyn_id == WL_SHARED_EXTERN) {
+      data = s->shmem + s->dyn_off;
+      size = l->cfg.dynamic_shared;
+      base = s->dyn_off;
+      name = "extern shared";
+      break;
+    }
+    if (a->id < 0 || (size_t)a->id >= s->decls.n)
+      return wl_kernel_fail(l, block, thread, NULL, a->line,
+                            "access to an unknown shared array");
+    sa = WL_VEC_PTR(&s->decls, shared_arr, a->id);
+    data = s->shmem + sa->off;
+    size = sa->size;
+    base = sa->off;
+    name = "shared array";
+    break;
+  }
+  case WL_SPACE_LOCAL: {
+    local_arr *la;
+    wl_vec *lv = &s->locals[thread];
+    if (a->id < 0 || (size_t)a->id >= lv->n)
+      return wl_kernel_fail(l, block, thread, NULL, a->line,
+                            "access to an unknown local array");
+    la = WL_VEC_PTR(lv, local_arr, a->id);
+    data = la->p;
+    size = la->n;
+    /* local memory is interleaved by thread: consecutive threads'
+     * words are adjacent (as CUDA lays it out) */
+    base = 0;
+    name = "local array";
+    break;
+  }
+  default:
+    return wl_kernel_fail(l, block, thread, NULL, a->line, "bad memory space");
+  }
+  g->data = data;
+  g->size = size;
+  g->base = base;
+  g->name = name;
+  return 0;
+}
+
+/* The bytes at a->off of region g for one lane, with bounds and
+ * alignment checked, and the address the cost model sees. */
+/* Reports a lane's access that lane_check refused. */
+static int lane_refused(wl_launch *l, int block, int thread,
+                        const wl_access *a, const region *g) {
+  char msg[256];
+  if (a->off > g->size || (uint64_t)a->width > g->size - a->off)
+    snprintf(msg, sizeof msg,
+             "out-of-bounds %s access to %s '%s': bytes %llu..%llu of %llu",
+             a->kind == WL_ACC_LOAD ? "load" : a->kind == WL_ACC_STORE ? "store" : "atomic",
+             space_name(a->space), g->name, (unsigned long long)a->off,
+             (unsigned long long)(a->off + (uint64_t)a->width - 1),
+             (unsigned long long)g->size);
+  else
+    snprintf(msg, sizeof msg,
+             "misaligned %d-byte access at byte offset %llu of %s '%s'",
+             a->width, (unsigned long long)a->off, space_name(a->space),
+             g->name);
+  return wl_kernel_fail(l, block, thread, NULL, a->line, msg);
+}
+
+/* The bytes at a->off of region g for one lane, with bounds and
+ * alignment checked, and the address the cost model sees. */
+static inline int lane_check(wl_launch *l, int block, int thread,
+                             const wl_access *a, const region *g,
+                             uint8_t **p, uint64_t *addr) {
+  if (a->off > g->size || (uint64_t)a->width > g->size - a->off ||
+      ((g->base + a->off) & (uint64_t)(a->width - 1)) != 0) /* 2^k */
+    return lane_refused(l, block, thread, a, g);
+  *p = g->data + a->off;
+  if (a->space == WL_SPACE_LOCAL) /* per-thread words interleaved */
+    *addr = (a->off / 4) * 4 * (uint64_t)l->nthreads + (uint64_t)thread * 4 +
+            a->off % 4;
+  else
+    *addr = g->base + a->off;
+  return 0;
+}
+
+static int slice_step(wl_launch *l, slot *s, int thread) {
+  if (l->cfg.schedule == WL_SCHED_LOCKSTEP)
+    return 1;
+  if (++s->slice[thread] >= (uint32_t)l->cfg.slice) {
+    s->slice[thread] = 0;
+    return 1;
+  }
+  return 0;
+}
+
+static int l1_policy(const wl_access *a) {
+  return a->kind == WL_ACC_LOAD && a->sem == WL_SEM_WEAK &&
+                 (a->cache == WL_CACHE_CA || a->cache == WL_CACHE_CS ||
+                  a->cache == WL_CACHE_LDG)
+             ? L1_ALLOCATE
+             : L1_BYPASS;
+}
+
+/* What the checkers need of an access's memory (m->off, addr, aoff are
+ * the lane's); 0 when they do not look at that space. */
+static int check_mem(wl_launch *l, const wl_access *a, const region *g,
+                     wl__chk_mem *m) {
+  if (a->space == WL_SPACE_SHARED) {
+    m->obj = -1;
+    m->written = NULL;
+  } else if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED) {
+    alloc *al = get_alloc(l->dev, a->id);
+    m->obj = a->id;
+    m->written = al != NULL && !al->all_written ? al->written : NULL;
+  } else {
+    return 0;
+  }
+  m->name = g->name;
+  m->id = a->id;
+  return 1;
+}
+
+/* Hands the access of lane thread at off (address addr) to the
+ * checkers; m from check_mem. */
+static inline int check_lane(wl_launch *l, slot *s, int thread,
+                             const wl_access *a, wl__chk_mem *m,
+                             uint64_t off, uint64_t addr, const void *data,
+                             const void *mem) {
+  int rc;
+  m->mem = mem;
+  m->off = m->obj < 0 ? addr : off;
+  m->addr = addr;
+  m->aoff = off;
+  if ((rc = wl__chk_access(l->chk, (int)(s - l->slots), thread, a, m,
+                           data)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+  }
+  return rc;
+}
+
+/* Hands a lane's performed access to the checkers. */
+static int check_access(wl_launch *l, slot *s, int thread, const wl_access *a,
+                        const region *g, uint64_t addr, const void *data,
+                        const void *mem) {
+  wl__chk_mem m;
+  int rc;
+  m.mem = mem;
+  if (a->space == WL_SPACE_SHARED) {
+    m.obj = -1;
+    m.off = addr;
+    m.written = NULL;
+  } else if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED) {
+    alloc *al = get_alloc(l->dev, a->id);
+    m.obj = a->id;
+    m.off = a->off;
+    m.written = al != NULL && !al->all_written ? al->written : NULL;
+  } else {
+    return 0;
+  }
+  m.addr = addr;
+  m.name = g->name;
+  m.id = a->id;
+  m.aoff = a->off;
+  if ((rc = wl__chk_access(l->chk, (int)(s - l->slots), thread, a, &m,
+                           data)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+  }
+  return rc;
+}
+
+int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
+                     void *data) {
+  slot *s = slot_of(l, block);
+  uint8_t *p = NULL;
+  uint64_t addr = 0;
+  region g;
+  int rc, k;
+  if (s == NULL || thread < 0 || thread >= l->nthreads ||
+      s->state[thread] != WL_LANE_RUNNABLE)
+    return wl__err(l->ctx, WL_EINVAL,
+                   "wl_kernel_access: thread %d of block %d is not running",
+                   thread, block);
+  if ((rc = resolve(l, s, block, thread, a, &g)) != 0 ||
+      (rc = lane_check(l, block, thread, a, &g, &p, &addr)) != 0)
+    return rc;
+  l->last_block = block;
+  l->last_thread = thread;
+  l->last_line = a->line;
+  if ((k = wl__sim_site_id(l, a->line, a->space, a->kind, a->width,
+                   l1_policy(a))) < 0 ||
+      (rc = wl__sim_gather(l, s, thread, k, addr)) != 0) {
+    /* out of memory: the launch stops with the context's message */
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return k < 0 ? k : rc;
+  }
+  if ((rc = wl__sim_perform(l, &l->sms[s->sm], block, thread, a, p, addr,
+                            data)) != 0)
+    return rc;
+  if (l->chk != NULL &&
+      (rc = check_access(l, s, thread, a, &g, addr, data, p)) != 0)
+    return rc;
+  return slice_step(l, s, thread);
+}
+
+int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
+                          const wl_access *a, const uint64_t off[32],
+                          const int64_t *ops, void *data) {
+  slot *s = slot_of(l, block);
+  wl_access la;
+  region g;
+  group req;
+  sm_st *m;
+  uint32_t exist, b;
+  int lo = warp * 32, lane, rc, yield = 0, plain, chk;
+  wl__chk_mem cm;
+  if (s == NULL || warp < 0 || warp >= l->nwarps)
+    return wl__err(l->ctx, WL_EINVAL,
+                   "wl_kernel_access_warp: warp %d of block %d is not "
+                   "running",
+                   warp, block);
+  exist = l->nthreads - lo >= 32 ? 0xffffffffu
+                                 : (1u << (l->nthreads - lo)) - 1;
+  if (mask == 0)
+    return 0;
+  /* the lanes of a warp-wide access run together: checking that they
+   * exist and that the first is running is enough */
+  if ((mask & ~exist) != 0 ||
+      s->state[lo + __builtin_ctz(mask)] != WL_LANE_RUNNABLE)
+    return wl__err(l->ctx, WL_EINVAL,
+                   "wl_kernel_access_warp: lanes 0x%08x of warp %d of block "
+                   "%d are not running",
+                   mask, warp, block);
+  la = *a;
+  la.off = off[__builtin_ctz(mask)];
+  /* what does not depend on the lane, checked once as the first active
+   * lane would */
+  if (a->space != WL_SPACE_LOCAL &&
+      (rc = resolve(l, s, block, lo + __builtin_ctz(mask), &la, &g)) != 0)
+    return rc;
+  if ((req.site = wl__sim_site_id(l, a->line, a->space, a->kind, a->width,
+                          l1_policy(a))) < 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return req.site;
+  }
+  req.done = 1;
+  req.mask = mask;
+  m = &l->sms[s->sm];
+  chk = l->chk != NULL && a->space != WL_SPACE_LOCAL &&
+        check_mem(l, a, &g, &cm);
+  plain = plain_access(a) && a->space != WL_SPACE_LOCAL;
+  if (plain && ops == NULL && g.size >= (uint64_t)a->width) {
+    /* shared, constant and parameter loads and stores: bounds and
+     * alignment per lane, then the bytes; the common case of tiles */
+    uint64_t last = g.size - (uint64_t)a->width, am = (uint64_t)a->width - 1;
+    uint32_t lim = (uint32_t)l->cfg.slice;
+    for (b = mask; b != 0; b &= b - 1) {
+      uint64_t o;
+      uint8_t *d;
+      lane = __builtin_ctz(b);
+      o = off[lane];
+      if (o > last || ((g.base + o) & am) != 0) {
+        la.off = o;
+        return lane_refused(l, block, lo + lane, &la, &g);
+      }
+      d = (uint8_t *)data + (size_t)lane * (size_t)a->width;
+      if (a->kind == WL_ACC_LOAD)
+        copy_bytes(d, g.data + o, a->width);
+      else
+        copy_bytes(g.data + o, d, a->width);
+      req.addr[lane] = g.base + o;
+      if (++s->slice[lo + lane] >= lim) {
+        s->slice[lo + lane] = 0;
+        yield = 1;
+      }
+    }
+    b = 0; /* done: skip the general loop */
+    mask = req.mask;
+  } else
+    b = mask;
+  for (; b != 0; b &= b - 1) {
+    int t;
+    uint8_t *p = NULL, *d;
+    uint64_t addr = 0;
+    lane = __builtin_ctz(b);
+    t = lo + lane;
+    d = (uint8_t *)data + (size_t)lane * (size_t)a->width;
+    la.off = off[lane];
+    if (ops != NULL) {
+      la.a = ops[lane];
+      la.b = ops[32 + lane];
+    }
+    if ((a->space == WL_SPACE_LOCAL &&
+         (rc = resolve(l, s, block, t, &la, &g)) != 0) ||
+        (rc = lane_check(l, block, t, &la, &g, &p, &addr)) != 0)
+      return rc;
+    if (plain) /* perform's first case, without the call */
+      perform_plain(&la, p, d);
+    else if ((rc = wl__sim_perform(l, m, block, t, &la, p, addr, d)) != 0)
+      return rc;
+    if (chk && a->kind == WL_ACC_ATOMIC &&
+        (rc = check_lane(l, s, t, &la, &cm, la.off, addr, d, p)) != 0)
+      return rc;
+    req.addr[lane] = addr;
+    yield |= slice_step(l, s, t);
+  }
+  /* the checkers take the lanes' loads and stores in one call */
+  if (chk && a->kind != WL_ACC_ATOMIC &&
+      (rc = wl__chk_access_lanes(l->chk, (int)(s - l->slots), lo, mask, a,
+                                 &cm, off, req.addr, data)) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return rc;
+  }
+  l->last_block = block;
+  l->last_thread = lo + 31 - __builtin_clz(mask);
+  l->last_line = a->line;
+  /* one request, priced as the gathered request of a converged warp
+   * would be */
+  if ((rc = wl__sim_price(l, s->sm, &req)) != 0)
+    return rc;
+  return yield;
+}
+
+int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
+                    int line) {
+  slot *s = slot_of(l, block);
+  (void)line;
+  if (s == NULL || thread < 0 || thread >= l->nthreads)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_fence: no such thread");
+  if (l->chk != NULL &&
+      wl__chk_fence(l->chk, (int)(s - l->slots), thread, sem, scope) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return WL_ENOMEM;
+  }
+  /* a cta fence orders nothing beyond what the SM already keeps in
+   * order (its buffer forwards, its L1 copy is current); gpu and sys
+   * fences publish the SM's stores and drop its stale copies */
+  if (scope != WL_SCOPE_CTA) {
+    wl__sim_drain_all(l, &l->sms[s->sm]);
+    wl__sim_l1_clear(&l->sms[s->sm]);
+  }
+  return 0;
+}
+
+int wl_kernel_barrier(wl_launch *l, int block, int thread, int line) {
+  slot *s = slot_of(l, block);
+  if (s == NULL || thread < 0 || thread >= l->nthreads ||
+      s->state[thread] != WL_LANE_RUNNABLE)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_barrier: no such thread");
+  s->state[thread] = WL_LANE_BARRIER;
+  s->barline[thread] = line;
+  /* a loop of barriers is as much a thread's last act as an access: the
+   * step bound names it */
+  l->last_block = block;
+  l->last_thread = thread;
+  l->last_line = line;
+  s->slice[thread] = 0;
+  s->nwaiting++;
+  return 0;
+}
+
+int wl_kernel_exit(wl_launch *l, int block, int thread) {
+  slot *s = slot_of(l, block);
+  if (s == NULL || thread < 0 || thread >= l->nthreads ||
+      s->state[thread] != WL_LANE_RUNNABLE)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_exit: no such thread");
+  s->state[thread] = WL_LANE_EXITED;
+  s->warps[thread / 32].alive &= ~(1u << (thread % 32));
+  s->nexited++;
+  return 0;
+}
+
+int wl_kernel_shared(wl_launch *l, int block, int thread, uint64_t bytes,
+                     int align, int dynamic, int line, int *id,
+                     uint64_t *size) {
+  slot *s = slot_of(l, block);
+  int k;
+  char msg[200];
+  if (s == NULL || thread < 0 || thread >= l->nthreads)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_shared: no such thread");
+  if (align < 1 || (align & (align - 1)))
+    align = 16;
+  if (dynamic) { /* one extern region per block, carved by views */
+    bytes = l->cfg.dynamic_shared;
+    if (s->dyn_id != WL_SHARED_EXTERN) {
+      uint64_t off = (s->shused + 15) / 16 * 16;
+      if (off + bytes > s->shcap)
+        return wl_kernel_fail(l, block, thread, NULL, line,
+                              "shared memory exhausted by the extern region");
+      s->dyn_off = off;
+      s->shused = off + bytes;
+      s->dyn_id = WL_SHARED_EXTERN;
+    }
+    *id = WL_SHARED_EXTERN;
+    *size = bytes;
+    return 0;
+  }
+  k = s->ndecl[thread]++;
+  if ((size_t)k < s->decls.n) {
+    shared_arr *sa = WL_VEC_PTR(&s->decls, shared_arr, (size_t)k);
+    if (sa->size != bytes) {
+      snprintf(msg, sizeof msg,
+               "shared declaration %d has %llu bytes here but %llu in "
+               "another thread of the block",
+               k + 1, (unsigned long long)bytes,
+               (unsigned long long)sa->size);
+      return wl_kernel_fail(l, block, thread, NULL, line, msg);
+    }
+    *id = k;
+    *size = sa->size;
+    return 0;
+  }
+  {
+    shared_arr *sa;
+    uint64_t off = (s->shused + (uint64_t)align - 1) / (uint64_t)align *
+                   (uint64_t)align;
+    if (off + bytes > s->shcap) {
+      snprintf(msg, sizeof msg,
+               "shared memory exhausted: this declaration needs %llu "
+               "bytes at offset %llu, the block has %llu (static_shared + "
+               "dynamic_shared of the launch)",
+               (unsigned long long)bytes, (unsigned long long)off,
+               (unsigned long long)s->shcap);
+      return wl_kernel_fail(l, block, thread, NULL, line, msg);
+    }
+    if ((sa = wl__vec_push(l->ctx, &s->decls)) == NULL)
+      return wl__err(l->ctx, WL_ENOMEM, "out of memory");
+    sa->off = off;
+    sa->size = bytes;
+    s->shused = off + bytes;
+    *id = (int)(s->decls.n - 1);
+    *size = bytes;
+  }
+  return 0;
+}
+
+int wl_kernel_local(wl_launch *l, int block, int thread, uint64_t bytes,
+                    int line, int *id) {
+  slot *s = slot_of(l, block);
+  local_arr *la;
+  if (s == NULL || thread < 0 || thread >= l->nthreads)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_local: no such thread");
+  if (bytes > 512 * 1024)
+    return wl_kernel_fail(l, block, thread, NULL, line,
+                          "local arrays are limited to 512 KB per thread");
+  if ((la = wl__vec_push(l->ctx, &s->locals[thread])) == NULL)
+    return wl__err(l->ctx, WL_ENOMEM, "out of memory");
+  if ((la->p = wl__calloc(l->ctx, bytes ? bytes : 1)) == NULL) {
+    s->locals[thread].n--;
+    return wl__err(l->ctx, WL_ENOMEM, "out of memory");
+  }
+  la->n = bytes;
+  *id = (int)(s->locals[thread].n - 1);
+  return 0;
+}
+

@@ -1,0 +1,285 @@
+/* memory.c -- the operational memory system kernels run on: each SM's
+ * L1 of 32-byte sector copies (weak loads may read them stale) and its
+ * store buffer, drained to L2 (the allocations' bytes, the point of
+ * coherence) out of order across addresses and in order per address, at
+ * the pace of the launch's profile. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../check/check.h"
+#include "../common/internal.h"
+#include "../perf/perf.h"
+#include "../program/ir.h"
+#include "sim.h"
+
+/* ------------------------- memory system -------------------------- */
+
+static uint64_t get_bits(const uint8_t *p, int width) {
+  uint64_t v = 0;
+  memcpy(&v, p, (size_t)(width > 8 ? 8 : width)); /* little-endian hosts */
+  return v;
+}
+
+static int64_t to_carrier(int type, uint64_t bits) {
+  switch (type) {
+  case WL_TYPE_INT32:
+    return (int64_t)(int32_t)(uint32_t)bits;
+  case WL_TYPE_UINT32:
+  case WL_TYPE_FLOAT:
+    return (int64_t)(uint32_t)bits;
+  case WL_TYPE_INT16:
+    return (int64_t)(int16_t)(uint16_t)bits;
+  case WL_TYPE_UINT16:
+  case WL_TYPE_HALF:
+    return (int64_t)(uint16_t)bits;
+  default:
+    return (int64_t)bits;
+  }
+}
+
+/* l1 lookup of the sector holding global address a */
+static l1_line *l1_find(sm_st *m, uint64_t sector) {
+  uint64_t key = sector + 1;
+  if (m->l1 == NULL)
+    return NULL;
+  uint32_t i = (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 40) & (L1_SLOTS - 1);
+  int n;
+  for (n = 0; n < L1_SLOTS; n++, i = (i + 1) & (L1_SLOTS - 1)) {
+    if (m->l1[i].key == key)
+      return &m->l1[i];
+    if (m->l1[i].key == 0)
+      return NULL;
+  }
+  return NULL;
+}
+
+void wl__sim_l1_clear(sm_st *m) {
+  if (m->l1 == NULL)
+    return;
+  memset(m->l1, 0, sizeof(l1_line) * L1_SLOTS);
+  m->l1_used = 0;
+}
+
+static void l1_fill(wl_ctx *ctx, sm_st *m, uint64_t sector,
+                    const uint8_t *src) {
+  uint64_t key = sector + 1;
+  uint32_t i = (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 40) & (L1_SLOTS - 1);
+  /* made when the SM first loads through L1 (most SMs of a small launch
+   * never do); without memory the load just goes to L2 */
+  if (m->l1 == NULL &&
+      (m->l1 = wl__calloc(ctx, sizeof(l1_line) * L1_SLOTS)) == NULL)
+    return;
+  if (m->l1_used * 2 >= L1_SLOTS)
+    wl__sim_l1_clear(m); /* full: forget everything (capacity eviction) */
+  while (m->l1[i].key != 0 && m->l1[i].key != key)
+    i = (i + 1) & (L1_SLOTS - 1);
+  if (m->l1[i].key == 0)
+    m->l1_used++;
+  m->l1[i].key = key;
+  memcpy(m->l1[i].data, src, 32);
+}
+
+/* Accesses are aligned and at most 16 bytes, so an entry and an access
+ * that overlap lie in the same 32-byte sector. */
+static unsigned sb_bucket(int id, uint64_t off) {
+  return (unsigned)(((uint64_t)id * 0x9e3779b1u + off / 32) % SB_BUCKETS);
+}
+
+static int overlap(const sbuf_ent *e, int id, uint64_t off, int width) {
+  return e->id == id && e->off < off + (uint64_t)width &&
+         off < e->off + e->width;
+}
+
+/* Writes buffer entry i of SM m to L2 and removes it. */
+static void drain_one(wl_launch *l, sm_st *m, size_t i) {
+  sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
+  alloc *a = get_alloc(l->dev, e->id);
+  if (a != NULL)
+    memcpy(a->data + e->off, e->data, e->width);
+  m->bucket[sb_bucket(e->id, e->off)]--;
+  memmove(e, e + 1, (m->buf.n - i - 1) * sizeof *e);
+  m->buf.n--;
+}
+
+/* Drains the entries of m that overlap [off, off+width) of id, oldest
+ * first. */
+static void drain_range(wl_launch *l, sm_st *m, int id, uint64_t off,
+                        int width) {
+  size_t i = 0;
+  if (m->bucket[sb_bucket(id, off)] == 0)
+    return;
+  while (i < m->buf.n) {
+    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width))
+      drain_one(l, m, i);
+    else
+      i++;
+  }
+}
+
+void wl__sim_drain_all(wl_launch *l, sm_st *m) {
+  while (m->buf.n)
+    drain_one(l, m, 0);
+}
+
+/* Entry i may drain when no older entry overlaps it. */
+static int drainable(const sm_st *m, size_t i) {
+  const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
+  size_t j;
+  for (j = 0; j < i; j++)
+    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
+                (int)e->width))
+      return 0;
+  return 1;
+}
+
+/* One scheduler step's worth of draining for the SM that just ran and for
+ * one other SM with buffered stores. */
+void wl__sim_drain_step(wl_launch *l, int sm) {
+  sm_st *m = &l->sms[sm];
+  size_t i = 0;
+  int k, other;
+  while (i < m->buf.n) {
+    sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
+    if ((l->steps - e->born > l->prof->max_age ||
+         rndf(l) < l->prof->p_drain) &&
+        drainable(m, i))
+      drain_one(l, m, i);
+    else
+      i++;
+  }
+  if (m->l1_used && rndf(l) < l->prof->p_evict)
+    wl__sim_l1_clear(m);
+  /* another SM makes progress too, so stores of finished blocks land */
+  other = (int)(rnd(l) % (uint64_t)l->nsms);
+  for (k = 0; k < l->nsms; k++) {
+    sm_st *o = &l->sms[(other + k) % l->nsms];
+    if (o->buf.n) {
+      if (rndf(l) < l->prof->p_drain || l->steps - WL_VEC_PTR(&o->buf, sbuf_ent, 0)->born > l->prof->max_age)
+        drain_one(l, o, 0);
+      break;
+    }
+  }
+}
+
+/* Reads global bytes for SM m as the memory system would. */
+static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
+                        uint8_t *p, uint64_t addr, void *out) {
+  size_t i;
+  int newest = -1, inexact = 0, l1ok;
+  for (i = m->bucket[sb_bucket(a->id, a->off)] ? 0 : m->buf.n; i < m->buf.n;
+       i++) {
+    const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
+    if (overlap(e, a->id, a->off, a->width)) {
+      if (e->off == a->off && e->width == (uint32_t)a->width)
+        newest = (int)i;
+      else
+        inexact = 1;
+    }
+  }
+  if (newest >= 0 && !inexact) { /* store-to-load forwarding */
+    memcpy(out, WL_VEC_PTR(&m->buf, sbuf_ent, (size_t)newest)->data,
+           (size_t)a->width);
+    return;
+  }
+  if (newest >= 0 || inexact) {
+    drain_range(l, m, a->id, a->off, a->width);
+    memcpy(out, p, (size_t)a->width);
+    return;
+  }
+  /* weak loads, .ca and the read-only path may use the SM's L1 copy */
+  l1ok = a->sem == WL_SEM_WEAK &&
+         (a->cache == WL_CACHE_CA || a->cache == WL_CACHE_LDG ||
+          a->cache == WL_CACHE_CS);
+  if (l1ok && a->width <= 32) {
+    uint64_t sector = addr / 32;
+    l1_line *ln = l1_find(m, sector);
+    uint64_t in = addr % 32;
+    if (ln == NULL) {
+      l1_fill(l->ctx, m, sector, p - in);
+      ln = l1_find(m, sector);
+    }
+    if (ln != NULL && in + (uint64_t)a->width <= 32) {
+      memcpy(out, ln->data + in, (size_t)a->width);
+      return;
+    }
+  }
+  memcpy(out, p, (size_t)a->width);
+  if (a->sem == WL_SEM_ACQUIRE)
+    wl__sim_l1_clear(m);
+}
+
+/* Performs access a of thread `thread` on the bytes p (address addr) in
+ * the memory system of SM m: the semantics of one lane's access, shared
+ * by wl_kernel_access and wl_kernel_access_warp. */
+int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
+                    const wl_access *a, uint8_t *p, uint64_t addr, void *data) {
+  int global = a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED;
+  if (plain_access(a)) {
+    perform_plain(a, p, data);
+  } else if (a->kind == WL_ACC_LOAD) {
+    global_load(l, m, a, p, addr, data);
+  } else if (a->kind == WL_ACC_STORE) { /* global */
+    if (a->sem == WL_SEM_RELEASE || a->cache == WL_CACHE_CV) {
+      wl__sim_drain_all(l, m);
+      memcpy(p, data, (size_t)a->width);
+      { /* keep the SM's own copy current */
+        l1_line *ln = l1_find(m, addr / 32);
+        if (ln && addr % 32 + (uint64_t)a->width <= 32)
+          memcpy(ln->data + addr % 32, data, (size_t)a->width);
+      }
+    } else {
+      sbuf_ent *e;
+      l1_line *ln;
+      if (m->buf.n >= 64) {
+        size_t i;
+        for (i = 0; i < m->buf.n && !drainable(m, i); i++)
+          ;
+        drain_one(l, m, i < m->buf.n ? i : 0);
+      }
+      if ((e = wl__vec_push(l->ctx, &m->buf)) == NULL)
+        return wl__err(l->ctx, WL_ENOMEM, "out of memory");
+      e->id = a->id;
+      e->off = a->off;
+      e->width = (uint32_t)a->width;
+      e->born = l->steps;
+      memcpy(e->data, data, (size_t)a->width);
+      m->bucket[sb_bucket(e->id, e->off)]++;
+      ln = l1_find(m, addr / 32);
+      if (ln && addr % 32 + (uint64_t)a->width <= 32)
+        memcpy(ln->data + addr % 32, data, (size_t)a->width);
+    }
+  } else { /* atomic: at L2 (global) or on the block's shared memory */
+    int64_t old, nw;
+    uint64_t bits;
+    /* 2 bytes: CUDA's __half atomicAdd and 16-bit atomicCAS (sm_70+;
+     * the bindings decide which operations a type has) */
+    if (a->width != 2 && a->width != 4 && a->width != 8)
+      return wl_kernel_fail(l, block, thread, NULL, a->line,
+                            "atomics are 2, 4 or 8 bytes wide");
+    if (global) {
+      if (a->sem == WL_SEM_RELEASE || a->sem == WL_SEM_ACQ_REL ||
+          a->sem == WL_SEM_SC)
+        wl__sim_drain_all(l, m);
+      else
+        drain_range(l, m, a->id, a->off, a->width);
+    }
+    bits = get_bits(p, a->width);
+    old = to_carrier(a->type, bits);
+    nw = wl__aop_typed(a->type, a->op, old, a->a, a->b);
+    memcpy(data, p, (size_t)a->width);
+    memcpy(p, &nw, (size_t)a->width);
+    if (global) {
+      l1_line *ln = l1_find(m, addr / 32);
+      if (ln && addr % 32 + (uint64_t)a->width <= 32)
+        memcpy(ln->data + addr % 32, p, (size_t)a->width);
+      if (a->sem == WL_SEM_ACQUIRE || a->sem == WL_SEM_ACQ_REL ||
+          a->sem == WL_SEM_SC)
+        wl__sim_l1_clear(m);
+    }
+  }
+  return 0;
+}
+
+/* The lane's slice: 1 when it is used up and the lane should yield. */

@@ -1,0 +1,303 @@
+/* sim.h -- what the files of the simulated device share (not
+ * installed): the device, its allocations, and a launch's representation.
+ *
+ *   device.c  presets, the device and its memory, occupancy
+ *   launch.c  a launch: setup, blocks, scheduling, failure, counters
+ *   price.c   gathering lanes' accesses into requests and pricing them
+ *   memory.c  the operational memory system: L1 copies, store buffers
+ *   access.c  accesses, fences, barriers, exits, shared/local arrays
+ *   stop.c    where threads stopped: settling, divergence, deadlock
+ *   warp.c    warp operations
+ *   sample.c  the litmus sampler and hist.c its outcome histograms
+ *             (apart: they share hist.h, nothing here) */
+#ifndef WL_SIM_H
+#define WL_SIM_H
+
+#include <stdint.h>
+
+#include "../check/check.h"
+#include "../common/internal.h"
+#include "../perf/perf.h"
+#include "../program/ir.h"
+
+typedef struct alloc {
+  uint64_t base, size, cap; /* cap: bytes allocated, whole 32-byte sectors
+                             * (an L1 fill copies a sector) */
+  int space, live;
+  char name[48];
+  uint8_t *data;
+  /* global and managed memory: a bit per 4-byte word ever written (by
+   * the host or a store), for WL_CHECK_UNINIT; all_written once a launch
+   * without that checker ran (it may have written anything) */
+  uint8_t *written;
+  int all_written;
+} alloc;
+
+static inline uint64_t written_bytes(const alloc *a) {
+  return a->size / 32 + 1;
+}
+
+struct wl_device {
+  wl_ctx *ctx;
+  wl_device_cfg cfg;
+  wl_vec allocs; /* alloc */
+  uint64_t gnext, gused, cused, pnext;
+  int running;  /* a launch is in progress */
+  wl_cache *l2; /* the cost model's L2: warm across launches */
+};
+
+/* the counters, per site and per kernel */
+#define COUNTERS(X)                                                            \
+  X(INST, "smsp__inst_executed.sum")                                           \
+  X(THREAD_INST, "smsp__thread_inst_executed.sum")                             \
+  X(SH_WF_LD, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")          \
+  X(SH_WF_ST, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")          \
+  X(SH_BC_LD, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")      \
+  X(SH_BC_ST, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")      \
+  X(GL_REQ_LD, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")              \
+  X(GL_REQ_ST, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")              \
+  X(GL_REQ_ATOM, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum")          \
+  X(GL_SEC_LD, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")               \
+  X(GL_SEC_ST, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")               \
+  X(GL_SEC_ATOM, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")           \
+  X(GL_HIT_LD, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum")    \
+  X(GL_MISS_LD, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum")  \
+  X(LO_REQ, "l1tex__t_requests_pipe_lsu_mem_local.sum")                        \
+  X(LO_SEC, "l1tex__t_sectors_pipe_lsu_mem_local.sum")                         \
+  X(L2_SEC, "lts__t_sectors_srcunit_tex.sum")                                  \
+  X(L2_HIT, "lts__t_sectors_srcunit_tex_lookup_hit.sum")                       \
+  X(L2_MISS, "lts__t_sectors_srcunit_tex_lookup_miss.sum")                     \
+  X(CONST_REQ, "idc__requests.sum")                                            \
+  X(CONST_HIT, "idc__requests_lookup_hit.sum")                                 \
+  X(CONST_MISS, "idc__requests_lookup_miss.sum")                               \
+  X(CONST_CYC, "warplab__constant_cycles_estimate.sum")
+
+enum {
+#define C_ENUM(id, name) C_##id,
+  COUNTERS(C_ENUM)
+#undef C_ENUM
+      NCOUNTERS
+};
+
+typedef struct site {
+  int line, space, kind, width;
+  int l1pol; /* L1_ALLOCATE: weak .ca/.cs loads and __ldg; L1_BYPASS:
+              * .cg (L2 only), .cv and volatile (fetched again), strong
+              * loads (relaxed/acquire: performed at L2) */
+  uint64_t c[NCOUNTERS];
+  /* shared sites: the lanes' addresses of the costliest request (the
+   * first of the most wavefronts), for heatmaps */
+  int worst; /* its wavefronts, -1 before any */
+  uint32_t worst_mask;
+  uint64_t worst_addr[32];
+} site;
+
+/* a warp-wide request being gathered: the n-th access of its lanes at
+ * one site */
+typedef struct group {
+  int site, done; /* done: priced, kept so positions stay hints */
+  uint32_t mask;
+  uint64_t addr[32];
+} group;
+
+typedef struct local_arr {
+  uint8_t *p;
+  uint64_t n;
+} local_arr;
+
+typedef struct shared_arr {
+  uint64_t off, size;
+} shared_arr;
+
+typedef struct warp_st {
+  wl_vec groups;  /* group, in the order lanes first reach them */
+  uint32_t alive; /* lanes that have not exited */
+  int compacted;  /* positions are no hints until the warp converges */
+} warp_st;
+
+typedef struct slot {
+  int block; /* -1: free */
+  int sm;
+  uint8_t *shmem;
+  uint64_t shcap, shused;
+  wl_vec decls;    /* shared_arr */
+  uint8_t *state;  /* WL_LANE_* per thread */
+  int *barline;    /* line of the barrier a thread waits at */
+  int *ndecl;      /* shared declarations made, per thread */
+  uint32_t *slice; /* accesses since the lane was resumed */
+  uint32_t *seq;   /* accesses since the warp converged: the lane's n-th
+                    * access usually joins the warp's n-th request */
+  uint8_t *irregular; /* the lane joined a request off its position */
+  wl_vec *locals;  /* local_arr, per thread */
+  warp_st *warps;
+  int nexited, nwaiting;
+  int dyn_id;       /* WL_SHARED_EXTERN once the extern region is placed */
+  uint64_t dyn_off; /* where it is in the block's shared memory */
+  /* warp operations (__syncwarp, shuffles, votes), made at the first:
+   * per thread, the one it waits at and its result */
+  wl_warp_op *wop;
+  int64_t *wres;
+  uint8_t *wresint;
+} slot;
+
+typedef struct sbuf_ent {
+  int id;
+  uint32_t width;
+  uint64_t off, born;
+  uint8_t data[16];
+} sbuf_ent;
+
+#define L1_SLOTS 512
+typedef struct l1_line {
+  uint64_t key; /* sector address / 32 + 1; 0: empty */
+  uint8_t data[32];
+} l1_line;
+
+#define SB_BUCKETS 64
+typedef struct sm_st {
+  wl_vec buf; /* sbuf_ent, oldest first */
+  uint8_t bucket[SB_BUCKETS]; /* entries per (allocation, 32-byte sector)
+                               * hash: most loads skip the buffer scan */
+  l1_line *l1;
+  int l1_used;
+  int resident;
+  wl_cache *pl1;    /* the cost model's L1 (hit rates) */
+  wl_cache *pconst; /* constant cache */
+} sm_st;
+
+typedef struct profile {
+  double p_drain;   /* per step, each entry of the running SM's buffer */
+  uint64_t max_age; /* steps an entry may wait */
+  double p_evict;   /* per step, the running SM's L1 forgets its copies */
+} profile;
+struct wl_launch {
+  wl_device *dev;
+  wl_ctx *ctx;
+  wl_launch_cfg cfg;
+  wl_occupancy occ;
+  const profile *prof;
+  int gdim[3], bdim[3];
+  int nblocks, nthreads, nwarps;
+  int next_block, done_blocks;
+  slot *slots;
+  int nslots;
+  int *slot_of; /* block -> slot, -1 */
+  sm_st *sms;
+  int nsms;
+  wl_cache *pl2;
+  uint64_t rng, steps, shared_cap;
+  wl_cache_cfg l1c, cc; /* per-SM caches, made when an SM first needs one */
+  int bank_shift;       /* log2 of bank_bytes (-1: not a power of two) */
+  int has_l1;
+  wl_vec sites; /* site */
+  int *site_hash;
+  int site_hash_n;
+  uint64_t total[NCOUNTERS];
+  char err[WL_ERRMSG_MAX];
+  int failed;
+  int last_block, last_thread, last_line; /* the latest access */
+  wl__chk *chk; /* the checkers (cfg.check), while the launch runs */
+  wl_vec finds; /* wl_finding: what they found */
+};
+
+/* how a load uses the SM's L1 in the cost model */
+enum { L1_ALLOCATE, L1_BYPASS };
+
+static inline int dim(int x) { return x <= 0 ? 1 : x; }
+static inline uint64_t rnd(wl_launch *l) {
+  uint64_t z = (l->rng += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static inline double rndf(wl_launch *l) {
+  return (double)(rnd(l) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static inline void coords(int lin, const int d3[3], int out[3]) {
+  out[0] = lin % d3[0];
+  out[1] = lin / d3[0] % d3[1];
+  out[2] = lin / (d3[0] * d3[1]);
+}
+
+/* The slot block runs in, NULL when it is not resident. */
+static inline slot *slot_of(wl_launch *l, int block) {
+  if (l->slot_of == NULL || block < 0 || block >= l->nblocks ||
+      l->slot_of[block] < 0)
+    return NULL;
+  return &l->slots[l->slot_of[block]];
+}
+
+static inline alloc *get_alloc(const wl_device *d, int id) {
+  alloc *a;
+  if (id < 0 || (size_t)id >= d->allocs.n)
+    return NULL;
+  a = WL_VEC_PTR(&d->allocs, alloc, id);
+  return a->live ? a : NULL;
+}
+
+/* Copies an access's bytes (width 1..16; 4 and 8 without a call). */
+static inline void copy_bytes(void *dst, const void *src, int width) {
+  if (width == 4)
+    memcpy(dst, src, 4);
+  else if (width == 8)
+    memcpy(dst, src, 8);
+  else
+    memcpy(dst, src, (size_t)width);
+}
+
+/* Loads and stores outside global memory (shared, local, constant,
+ * parameters) reach their bytes directly: no buffer, no L1. */
+static inline int plain_access(const wl_access *a) {
+  return a->kind != WL_ACC_ATOMIC && a->space != WL_SPACE_GLOBAL &&
+         a->space != WL_SPACE_MANAGED;
+}
+
+static inline void perform_plain(const wl_access *a, uint8_t *p,
+                                 void *data) {
+  if (a->kind == WL_ACC_LOAD)
+    copy_bytes(data, p, a->width);
+  else
+    copy_bytes(p, data, a->width);
+}
+
+/* price.c */
+/* The site of an access (its line, space, kind, width and L1 policy),
+ * made at its first access; -1 when out of memory. */
+int wl__sim_site_id(wl_launch *l, int line, int space, int kind, int width,
+                    int l1pol);
+/* Adds the k-th access of thread (at address addr) to its warp's
+ * request; prices requests once the warp converges. */
+int wl__sim_gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr);
+/* Prices request g of a warp on SM sm into its site's counters. */
+int wl__sim_price(wl_launch *l, int sm, const group *g);
+/* Prices the requests warp has gathered and forgets them. */
+int wl__sim_flush_warp(wl_launch *l, slot *s, int warp);
+
+/* memory.c */
+/* Performs access a of thread `thread` on the bytes p (address addr) in
+ * the memory system of SM m. */
+int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
+                    const wl_access *a, uint8_t *p, uint64_t addr,
+                    void *data);
+/* SM m's L1 forgets its copies. */
+void wl__sim_l1_clear(sm_st *m);
+/* Drains all of SM m's store buffer to L2. */
+void wl__sim_drain_all(wl_launch *l, sm_st *m);
+/* One step of the memory system of SM sm (drains, evictions). */
+void wl__sim_drain_step(wl_launch *l, int sm);
+
+/* launch.c */
+/* Frees what slot s holds for its block (the slot becomes free). */
+void wl__sim_slot_release(wl_launch *l, slot *s);
+/* Places waiting blocks into free slots while resources allow. */
+int wl__sim_admit(wl_launch *l);
+
+/* stop.c: after warp of s ran (see the file's comment). */
+int wl__sim_settle(wl_launch *l, slot *s, int warp);
+
+/* warp.c: the CUDA name of warp operation kind (WL_WARP_*). */
+const char *wl__sim_warp_op_name(int kind);
+
+#endif
