@@ -74,10 +74,13 @@ $(EMBED): $(LUA_LIB_SRC) scripts/embed.sh
 
 # The CUDA harness's fixed text, as C strings (committed: the engine
 # builds from engine/ alone).
-engine/emit/harness.c: engine/emit/harness_head.cu engine/emit/harness_body.cu \
+HARNESS_CU := head=engine/emit/harness_head.cu \
+  body=engine/emit/harness_body.cu \
+  two_head=engine/emit/harness_two_head.cu \
+  two_body=engine/emit/harness_two.cu
+engine/emit/harness.c: $(foreach h,$(HARNESS_CU),$(lastword $(subst =, ,$(h)))) \
   scripts/embed_cuda.sh
-	sh scripts/embed_cuda.sh $@ engine/emit/harness_head.cu \
-	  engine/emit/harness_body.cu
+	sh scripts/embed_cuda.sh $@ $(HARNESS_CU)
 
 $(EMBED:.c=.o): $(EMBED)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Ibindings -c $< -o $@

@@ -8,7 +8,7 @@
 
 static const char *const cuda_keys[] = {
     "blocks", "threads", "launches", "stress", "stress_iters", "spacing",
-    "seed",   "budget",  "shuffle",  NULL};
+    "seed",   "budget",  "shuffle",  "rounds", NULL};
 
 static int cuda_int(lua_State *L, int opts, const char *key, int def, int lo,
                     int hi) {
@@ -44,7 +44,7 @@ static int collect(void *ud, const char *s, size_t n) {
 }
 
 /* test:cuda{blocks=, threads=, launches=, stress=, stress_iters=,
- * spacing=, seed=, budget=, shuffle=} -> the program's text. */
+ * spacing=, seed=, budget=, shuffle=, rounds=} -> the program's text. */
 int wll_test_cuda(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_cuda_opts o;
@@ -67,6 +67,7 @@ int wll_test_cuda(lua_State *L) {
   o.spacing = cuda_int(L, opts, "spacing", o.spacing, 1, 1024);
   o.seed = (uint64_t)cuda_int(L, opts, "seed", 1, 0, 0x7fffffff);
   o.budget = cuda_int(L, opts, "budget", o.budget, 1, 1 << 30);
+  o.rounds = cuda_int(L, opts, "rounds", o.rounds, 1, 1 << 20);
   if (opts != 0) {
     if (lua_getfield(L, opts, "shuffle") != LUA_TNIL)
       o.no_shuffle = !lua_toboolean(L, -1);

@@ -173,7 +173,10 @@ static const char usage_cuda[] =
     "                             inline PTX, many instances per launch,\n"
     "                             outcomes counted on the GPU and printed\n"
     "                             like sample's histogram; the program\n"
-    "                             takes these settings again (-h)\n"
+    "                             takes these settings again (-h); a\n"
+    "                             test on GPUs 0 and 1 gets a two-GPU\n"
+    "                             program (one launch per GPU, peer\n"
+    "                             access, each location on its home GPU)\n"
     "      -o FILE.cu             write there (default: stdout)\n"
     "      --blocks N             test blocks per launch (default 1024)\n"
     "      --threads N            threads per block (default 256)\n"
@@ -187,6 +190,8 @@ static const char usage_cuda[] =
     "      --budget N             backward branches per thread before its\n"
     "                             instance counts as hung (10000)\n"
     "      --no-shuffle           roles in order, not drawn at random\n"
+    "      --rounds N             two GPUs: instances each slot runs per\n"
+    "                             launch, its threads in step (100)\n"
     "  compare HIST FILE...       put a histogram (from a cuda program or\n"
     "                             sample) beside the outcomes the model\n"
     "                             allows for each FILE: observed outcomes\n"
@@ -1156,7 +1161,8 @@ static int cmd_cuda(int argc, char **argv) {
               {"--stress-iters", "a non-negative number", 0, 1L << 30},
               {"--spacing", "a number from 1 to 1024", 1, 1024},
               {"--seed", "a non-negative integer", 0, 0x7fffffffL},
-              {"--budget", "a positive number", 1, 1L << 30}};
+              {"--budget", "a positive number", 1, 1L << 30},
+              {"--rounds", "a number from 1 to 1048576", 1, 1L << 20}};
   wl_cuda_opts o;
   const char *out = NULL, *file = NULL;
   char err[600];
@@ -1175,6 +1181,7 @@ static int cmd_cuda(int argc, char **argv) {
       {"spacing", required_argument, NULL, 261},
       {"seed", required_argument, NULL, 262},
       {"budget", required_argument, NULL, 263},
+      {"rounds", required_argument, NULL, 264},
       {"no-shuffle", no_argument, NULL, 'N'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -1210,7 +1217,8 @@ static int cmd_cuda(int argc, char **argv) {
       case 4: o.stress_iters = (int)u; break;
       case 5: o.spacing = (int)u; break;
       case 6: o.seed = u; break;
-      default: o.budget = (int)u; break;
+      case 7: o.budget = (int)u; break;
+      default: o.rounds = (int)u; break;
       }
     } else if (c == ':') {
       fprintf(stderr, "warplab cuda: %s needs a value (see warplab help)\n",

@@ -199,7 +199,7 @@ int wl_litmus_set_shared(wl_litmus *t, int loc, int shared);
  * gpu 1" in the initial state), 0..7, or -1 for the default: the GPU of
  * thread P0.  The h100 profile's link model makes threads on other
  * GPUs reach it over the link (the explorer ignores it; `warplab cuda`
- * refuses threads on several GPUs).  WL_EINVAL for a bad location or
+ * allocates it in that GPU's memory).  WL_EINVAL for a bad location or
  * GPU. */
 int wl_litmus_set_home(wl_litmus *t, int loc, int gpu);
 /* PTX 7.5 proxies: the path through which an access reaches memory
@@ -1041,6 +1041,8 @@ typedef struct wl_cuda_opts {
   int budget;        /* backward branches per role before it gives up and
                       * its instance counts as hung (10000) */
   int no_shuffle;    /* 1: roles in order instead of drawn at random */
+  int rounds;        /* two-GPU tests: instances each slot runs per launch,
+                      * its roles held in step round by round (100) */
 } wl_cuda_opts;
 
 void wl_cuda_opts_init(wl_cuda_opts *o);
@@ -1058,10 +1060,18 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * CTAs in different blocks, drawn at random per table of roles.  Each
  * location is a 32-bit word per instance.  Outcomes are counted on the
  * GPU; the program marks as weak the outcomes wl_sc_states does not give.
- * opts may be NULL (the defaults).  Fails with WL_EINVAL (bad settings),
- * WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback threads,
- * barriers, threads on several GPUs, floating-point locations, sc
- * accesses or PTX 7.5 proxies), WL_ENOMEM, or WL_EIO when write fails.
+ * A test whose threads are on GPUs 0 and 1 (or with a location homed on
+ * a GPU without its threads) gets a two-GPU program: it enables peer
+ * access between CUDA devices 0 and 1 (and stops with a message when
+ * there are fewer GPUs or no peer access), allocates each location in
+ * its home GPU's memory, launches on each GPU only the roles placed on
+ * it, holds the roles of each slot in step for opts->rounds instances per
+ * launch (each in fresh locations), and counts the outcomes of both on
+ * GPU 0.  opts may be NULL (the defaults).  Fails with WL_EINVAL (bad
+ * settings), WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback
+ * threads, barriers, GPUs other than 0 and 1 or __shared__ locations in
+ * a two-GPU test, floating-point locations, sc accesses or PTX 7.5
+ * proxies), WL_ENOMEM, or WL_EIO when write fails.
  */
 int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
                  wl_write_fn write, void *ud);

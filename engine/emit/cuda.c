@@ -17,11 +17,19 @@
  * in the format of wl_hist_write).  The fixed part is a list of short
  * lines: C11 promises string literals of 4095 characters only.
  *
+ * Two GPUs: when the threads sit on GPUs 0 and 1, or a location's home
+ * (wl__loc_home) is another GPU than the threads', the fixed part is the
+ * two-GPU harness (harness_two*.cu): one launch per GPU playing its
+ * roles, the roles of a slot held to rounds, each location in its home
+ * GPU's memory; the tables add each role's and register's GPU and each
+ * location's home.  One-GPU tests get the same text as before.
+ *
  * Deliberate limits (each refused with WL_EUNSUPPORTED and a message):
  * callback threads, barriers (the harness runs many instances per CTA),
- * threads on several GPUs, floating-point locations, sc accesses, PTX 7.5
- * proxies.  Every location is a 32-bit word: litmus values fit, and a
- * value outside 32 bits would wrap. */
+ * GPUs other than 0 and 1 in a two-GPU test, __shared__ locations in a
+ * two-GPU test, floating-point locations, sc accesses, PTX 7.5 proxies.
+ * Every location is a 32-bit word: litmus values fit, and a value
+ * outside 32 bits would wrap. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +47,8 @@ typedef struct emitter {
   wl_layout lay;
   int ngroups;
   int group[WL_MAX_THREADS]; /* the thread's CTA group, 0.. */
+  int two;                   /* 1: the two-GPU harness */
+  int hsgpu;                 /* two GPUs: the handshake words' GPU */
   int shgroup;               /* the group that uses shared locations */
   int nshared;
   int shidx[WL_MAX_LOCS];    /* index among shared locations, or -1 */
@@ -59,13 +69,20 @@ static int unsupported(emitter *e, const wl_thread *th, const wl_insn *in,
 /* Groups threads by CTA and checks what the harness can run. */
 static int plan(emitter *e) {
   const wl_litmus *t = e->t;
-  int ctas[WL_MAX_THREADS], th, i, l, rc;
+  int ctas[WL_MAX_THREADS], gpus[WL_MAX_THREADS], th, i, l, rc;
   if ((rc = wl__litmus_check_v60(t, "the CUDA emitter")) != 0)
     return rc;
   if ((rc = wl__litmus_check_labels(t)) != 0)
     return rc;
   e->ngroups = 0;
   e->shgroup = -1;
+  e->two = 0;
+  for (th = 0; th < t->nthreads; th++)
+    if (t->threads[th].gpu != t->threads[0].gpu)
+      e->two = 1;
+  for (l = 0; l < t->nlocs && t->nthreads > 0; l++)
+    if (wl__loc_home(t, l) != t->threads[0].gpu)
+      e->two = 1;
   for (th = 0; th < t->nthreads; th++) {
     const wl_thread *tt = &t->threads[th];
     int g;
@@ -73,15 +90,16 @@ static int plan(emitter *e) {
       return unsupported(e, tt, NULL,
                          "a function thread: the CUDA emitter needs the "
                          "thread's instructions");
-    if (tt->gpu != t->threads[0].gpu)
+    if (e->two && (tt->gpu < 0 || tt->gpu > 1))
       return unsupported(e, tt, NULL,
-                         "threads on several GPUs: the harness runs on one "
-                         "GPU");
+                         "a two-GPU test runs on GPUs 0 and 1 only");
     for (g = 0; g < e->ngroups; g++)
-      if (ctas[g] == tt->cta)
+      if (ctas[g] == tt->cta && gpus[g] == tt->gpu)
         break;
-    if (g == e->ngroups)
-      ctas[e->ngroups++] = tt->cta;
+    if (g == e->ngroups) {
+      ctas[e->ngroups] = tt->cta;
+      gpus[e->ngroups++] = tt->gpu;
+    }
     e->group[th] = g;
     for (i = 0; i < tt->ninsns; i++) {
       const wl_insn *in = &tt->insns[i];
@@ -96,6 +114,9 @@ static int plan(emitter *e) {
       if (in->op == OP_FENCE && in->pfence != PFENCE_NONE)
         return unsupported(e, tt, in, "proxy fences");
       if (in->loc >= 0 && t->locshared[in->loc]) {
+        if (e->two)
+          return unsupported(e, tt, in,
+                             "a __shared__ location in a two-GPU test");
         if (e->shgroup >= 0 && e->shgroup != g)
           return unsupported(e, tt, in,
                              "a __shared__ location used from two CTAs");
@@ -110,7 +131,11 @@ static int plan(emitter *e) {
                          "floating-point locations: the harness keeps "
                          "32-bit integer words");
     e->shidx[l] = t->locshared[l] ? e->nshared++ : -1;
+    if (e->two && wl__loc_home(t, l) > 1)
+      return unsupported(e, NULL, NULL,
+                         "a location homed on a GPU other than 0 and 1");
   }
+  e->hsgpu = t->nlocs > 0 ? wl__loc_home(t, 0) : 0;
   if (e->shgroup < 0)
     e->shgroup = 0;
   if (t->nthreads == 0)
@@ -491,6 +516,12 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                  o->blocks, o->threads, o->launches, o->stress_blocks,
                  o->stress_iters, o->spacing, (unsigned long long)o->seed,
                  o->budget, o->no_shuffle ? 0 : 1);
+  if (e->two)
+    wl__buf_printf(b, "/* two GPUs: the roles of a slot run DEF_ROUNDS "
+                      "instances a launch, in step;\n * their handshake "
+                      "words live on GPU HS_GPU */\n#define NGPUS 2\n"
+                      "#define DEF_ROUNDS %d\n#define HS_GPU %d\n\n",
+                   o->rounds, e->hsgpu);
   wl__buf_puts(b, "static const char *const test_name = ");
   put_str_literal(b, t->name);
   wl__buf_puts(b, ";\nstatic const char *const test_file = ");
@@ -500,6 +531,12 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
   wl__buf_puts(b, ";\nstatic const int role_group[NROLES] = {");
   for (th = 0; th < t->nthreads; th++)
     wl__buf_printf(b, "%s%d", th ? ", " : "", e->group[th]);
+  if (e->two) {
+    wl__buf_puts(b, "};\n/* the GPU that plays each role */\n"
+                    "static const int role_gpu[NROLES] = {");
+    for (th = 0; th < t->nthreads; th++)
+      wl__buf_printf(b, "%s%d", th ? ", " : "", t->threads[th].gpu);
+  }
   wl__buf_puts(b, "};\nstatic const char *const var_name[NVALS] = {");
   for (v = 0; v < e->lay.nvals; v++) {
     wl__buf_puts(b, v ? ", " : "");
@@ -520,6 +557,17 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
   for (l = 0; l < t->nlocs; l++)
     if (t->locshared[l])
       wl__buf_printf(b, "%d, ", (int)(int32_t)t->locinit[l]);
+  if (e->two) {
+    wl__buf_puts(b, "0};\n/* the GPU whose memory holds each location */\n"
+                    "__constant__ int loc_home[NLOCS + 1] = {");
+    for (l = 0; l < t->nlocs; l++)
+      wl__buf_printf(b, "%d, ", wl__loc_home(t, l));
+    wl__buf_puts(b, "0};\n/* the GPU whose role writes each register */\n"
+                    "__constant__ int reg_gpu[NREGS + 1] = {");
+    for (v = 0; v < nregs; v++)
+      wl__buf_printf(b, "%d, ",
+                     t->threads[wl__layout_thread(&e->lay, t, v)].gpu);
+  }
   wl__buf_puts(b, "0};\n\n/* the condition over an outcome's values */\n"
                   "static int cond_holds(const int *v) {\n  (void)v;\n"
                   "  return ");
@@ -570,6 +618,7 @@ void wl_cuda_opts_init(wl_cuda_opts *o) {
   o->spacing = 1;
   o->seed = 1;
   o->budget = 10000;
+  o->rounds = 100;
 }
 
 int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
@@ -587,10 +636,12 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
   if (o.blocks < 1 || o.blocks > (1 << 20) || o.threads < 1 ||
       o.threads > 1024 || o.launches < 1 || o.stress_blocks < 0 ||
       o.stress_blocks > (1 << 16) || o.stress_iters < 0 || o.spacing < 1 ||
-      o.spacing > 1024 || o.budget < 1)
+      o.spacing > 1024 || o.budget < 1 || o.rounds < 1 ||
+      o.rounds > (1 << 20))
     return wl__err(ctx, WL_EINVAL,
                    "cuda: blocks 1..1048576, threads 1..1024, launches >= 1, "
-                   "stress 0..65536, spacing 1..1024, budget >= 1");
+                   "stress 0..65536, spacing 1..1024, budget >= 1, rounds "
+                   "1..1048576");
   if (o.threads < t->nthreads)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: %d threads per block cannot hold the test's %d "
@@ -612,14 +663,14 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
   if (t->filename)
     wl__buf_printf(&b, " (%s)", t->filename);
   wl__buf_puts(&b, " on a real GPU, written by warplab cuda.\n");
-  put_lines(&b, wl__cuda_head);
+  put_lines(&b, e.two ? wl__cuda_two_head : wl__cuda_head);
   put_tables(&e, &o);
   put_sc(&e);
   for (th = 0; th < t->nthreads && rc == 0; th++)
     rc = put_role(&e, th);
   if (rc == 0) {
     put_kernel(&e);
-    put_lines(&b, wl__cuda_body);
+    put_lines(&b, e.two ? wl__cuda_two_body : wl__cuda_body);
     if (b.oom)
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
     else if (write(ud, b.p, b.n) != 0)

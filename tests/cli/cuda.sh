@@ -44,7 +44,7 @@ for want in 'wl_rL0:' '@wl_rp bra wl_rL0;' 'sub.s32 wl_rbud' \
   'st.release.gpu.global.b32' 'ld.acquire.gpu.global.b32'; do
   grep -q "$want" "$T/loop.cu" || fail "loop: no '$want'"
 done
-# refusals: barriers, several GPUs; usage errors
+# refusals: barriers; usage errors
 cat > "$T/bar.litmus" <<'L'
 PTX bar
 { x=0; }
@@ -56,6 +56,49 @@ L
 "$WL" cuda "$T/bar.litmus" > /dev/null 2> "$T/err"
 [ $? -eq 1 ] || fail "barrier: exit status"
 grep -q 'bar.litmus:5:2: P0: barriers' "$T/err" || { cat "$T/err"; fail "barrier message"; }
+# two GPUs: one launch per GPU, peer access, each location on its home
+T2="$ROOT/tests/hw/two_gpu"
+"$WL" cuda --rounds 7 "$T2/SB+fence.sc.sys+home1.litmus" > "$T/two.cu" ||
+  fail "two GPUs: exit $?"
+for want in '#define NGPUS 2' '#define DEF_ROUNDS 7' '#define HS_GPU 1' \
+  '#define NGROUPS 2' 'static const int role_gpu\[NROLES\] = {0, 1};' \
+  '__constant__ int loc_home\[NLOCS + 1\] = {1, 1, 0};' \
+  '__constant__ int reg_gpu\[NREGS + 1\] = {0, 1, 0};' \
+  'cudaDeviceEnablePeerAccess(1 - g, 0)' 'cudaDeviceCanAccessPeer' \
+  'this machine has %d' 'fence.sc.sys;' 'st.relaxed.sys.global.b32' \
+  'cudaMalloc(&p\[0\].gmem\[g\]' 'p.gmem\[loc_home\[l\]\]' \
+  'Histogram (%zu states)'; do
+  grep -q "$want" "$T/two.cu" || fail "two GPUs: no '$want'"
+done
+# one test_kernel launch per GPU with roles, each on its own device
+[ "$(grep -c 'test_kernel<<<' "$T/two.cu")" -eq 1 ] || fail "two GPUs: launches"
+grep -q 'if (has\[g\]) {' "$T/two.cu" || fail "two GPUs: per-GPU launch"
+# the default home is P0's GPU; a location on a GPU without threads
+# still makes a two-GPU program
+"$WL" cuda "$T2/MP+none+home0.litmus" | grep -q '#define HS_GPU 0' ||
+  fail "two GPUs: home 0"
+cat > "$T/far.litmus" <<'L'
+PTX far
+{ x=0 @ gpu 1; y=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;
+ st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;
+exists (1:r0=1 /\ 1:r1=0)
+L
+"$WL" cuda "$T/far.litmus" > "$T/far.cu" || fail "far: exit $?"
+grep -q '__constant__ int loc_home\[NLOCS + 1\] = {1, 0, 0};' "$T/far.cu" ||
+  fail "far: homes"
+grep -q 'static const int role_gpu\[NROLES\] = {0, 0};' "$T/far.cu" ||
+  fail "far: roles"
+# GPUs other than 0 and 1 are refused with the thread's line
+sed 's/gpu 1 /gpu 2 /; s/@ gpu 1;/@ gpu 0;/g' "$T2/SB+none+home0.litmus" \
+  > "$T/g2.litmus"
+"$WL" cuda "$T/g2.litmus" > /dev/null 2> "$T/err"
+[ $? -eq 1 ] || fail "gpu 2: exit status"
+grep -q 'g2.litmus:4: P1: a two-GPU test runs on GPUs 0 and 1 only' "$T/err" ||
+  { cat "$T/err"; fail "gpu 2 message"; }
+"$WL" cuda --rounds 0 "$T2/SB+none+home0.litmus" > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--rounds 0: exit status"
 "$WL" cuda --blocks 0 "$S/MP+none+diffCTA.litmus" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "--blocks 0: exit status"
 "$WL" cuda > /dev/null 2>&1
@@ -64,5 +107,6 @@ grep -q 'bar.litmus:5:2: P0: barriers' "$T/err" || { cat "$T/err"; fail "barrier
 [ $? -eq 1 ] || fail "missing file: exit status"
 if command -v nvcc > /dev/null 2>&1; then
   nvcc -arch=sm_90 -w -o "$T/loop" "$T/loop.cu" || fail "nvcc loop.cu"
+  nvcc -arch=sm_90 -w -o "$T/two" "$T/two.cu" || fail "nvcc two.cu"
 fi
 exit 0

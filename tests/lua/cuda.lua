@@ -28,6 +28,18 @@ assert(not ok and err:find("blocks must be an integer"), err)
 ok, err = pcall(t.cuda, t, { bogus = 1 })
 assert(not ok and err:find("bogus"), err)
 
+-- two GPUs: rounds= sets the two-GPU program's rounds per launch
+local two = wl.litmus {
+  name = "two", init = { x = 0, y = 0 },
+  { at = "cta0,gpu0", "st.relaxed.sys x, 1", "st.relaxed.sys y, 1" },
+  { at = "cta0,gpu1", "ld.relaxed.sys r0, y", "ld.relaxed.sys r1, x" },
+}
+local src = two:cuda { rounds = 9 }
+assert(src:find("#define DEF_ROUNDS 9", 1, true))
+assert(src:find("cudaDeviceEnablePeerAccess", 1, true))
+ok, err = pcall(two.cuda, two, { rounds = 0 })
+assert(not ok and err:find("rounds must be an integer"), err)
+
 local f = wl.litmus {
   name = "fn", init = { x = 0 },
   function(d) d.x = 1 end,
