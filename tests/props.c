@@ -11,6 +11,10 @@
  *            profiles) is allowed;
  *   variant  reordering the threads and renaming locations and registers
  *            changes nothing (states mapped back through the renaming);
+ *   observed the search that tells states apart by the observed variables
+ *            only (observed_only: warplab litmus's default, which
+ *            prunes what the others search) prints the same herd
+ *            States block, verdict and loop flag as the full search;
  *   pad      (every fourth test) two threads of 40 stores to locations
  *            of their own put before the test's threads (an execution past 64 events,
  *            the test's events past the first words of every set)
@@ -23,7 +27,7 @@
  *            evaluator's).
  *
  *   props [--count N] [--seed S] [--runs R] [--model CAT] [--keep DIR]
- *         [--only cat,sc,sample,variant,twin,pad] [--large] [--timeout S]
+ *         [--only cat,sc,sample,variant,twin,pad,observed] [--large] [--timeout S]
  *         [--from FILE...]
  *
  * A test whose exploration passes a limit of the explorer or takes
@@ -46,7 +50,7 @@
 #include "slurp.h"
 
 enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8, P_TWIN = 16,
-       P_PAD = 32 };
+       P_PAD = 32, P_OBSERVED = 64 };
 #define PAD_STORES 40
 
 typedef struct stats {
@@ -142,6 +146,7 @@ static int past_deadline(void *ud) {
 }
 
 static int no_symmetry; /* explore(): search every thread (twins) */
+static int observed;    /* explore(): observed_only */
 static int large;       /* --large */
 
 static int explore(wl_ctx *ctx, const wl_litmus *t, const wl_model *m,
@@ -150,6 +155,7 @@ static int explore(wl_ctx *ctx, const wl_litmus *t, const wl_model *m,
   memset(&o, 0, sizeof o);
   o.model = m;
   o.no_symmetry = no_symmetry;
+  o.observed_only = observed;
   o.should_stop = past_deadline;
   deadline = now() + per_test;
   return wl_explore(ctx, t, &o, r);
@@ -512,6 +518,66 @@ static char *pad_text(const char *text, size_t len) {
   return b;
 }
 
+/* A result's herd text up to its Positive line (the States block, the
+ * verdict and the loop warning), into a buffer. */
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+} sbuf;
+
+static int sbuf_write(void *ud, const char *s, size_t n) {
+  sbuf *b = ud;
+  return put(&b->p, &b->n, &b->cap, s, n);
+}
+
+static char *herd_states(const wl_result *r) {
+  sbuf b = {NULL, 0, 0};
+  char *cut;
+  if (wl_result_write_herd(r, 0, sbuf_write, &b) != 0 || b.p == NULL) {
+    free(b.p);
+    return NULL;
+  }
+  if ((cut = strstr(b.p, "\nPositive:")) != NULL)
+    cut[1] = '\0';
+  return b.p;
+}
+
+/* The observed-only search against the full one's result r. */
+static void check_observed(wl_ctx *ctx, stats *st, const char *name,
+                           const char *text, const wl_litmus *t,
+                           const wl_result *r) {
+  wl_result *a = NULL;
+  char *ha, *hr, why[4096];
+  int rc;
+  double t0 = now();
+  observed = 1;
+  rc = explore(ctx, t, NULL, &a);
+  observed = 0;
+  st->t_fast += now() - t0;
+  if (rc == WL_ESTOPPED || rc == WL_ELIMIT) {
+    st->skipped++;
+    printf("SKIP %s (observed only): %s\n", name, wl_ctx_errmsg(ctx));
+    return;
+  }
+  if (rc != 0) {
+    fail(st, "observed", name, text, wl_ctx_errmsg(ctx));
+    return;
+  }
+  ha = herd_states(a);
+  hr = herd_states(r);
+  if (ha == NULL || hr == NULL) {
+    fail(st, "observed", name, text, "the herd text failed");
+  } else if (strcmp(ha, hr) != 0 ||
+             wl_result_bound_hit(a) != wl_result_bound_hit(r)) {
+    snprintf(why, sizeof why, "observed only:\n%s\nevery state:\n%s", ha,
+             hr);
+    fail(st, "observed", name, text, why);
+  }
+  free(ha);
+  free(hr);
+  wl_result_free(a);
+}
+
 /* The padded test against the test's own result r. */
 static void check_pad(wl_ctx *ctx, stats *st, const char *name,
                       const char *text, size_t len, const wl_result *r) {
@@ -685,6 +751,8 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
       check_twin(ctx, st, name, tw, m);
     free(tw);
   }
+  if (props & P_OBSERVED)
+    check_observed(ctx, st, name, text, t, r);
   /* a padded test costs ten of its own: every fourth test */
   if ((props & P_PAD) && wl_litmus_nthreads(t) <= 4 && seed % 4 == 0)
     check_pad(ctx, st, name, text, len, r);
@@ -760,7 +828,8 @@ int main(int argc, char **argv) {
   unsigned long count = 2000, i;
   uint64_t seed = 1, runs = 200;
   const char *model_path = NULL;
-  unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT | P_TWIN | P_PAD;
+  unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT | P_TWIN | P_PAD |
+                   P_OBSERVED;
   int from = 0, nkinds, c, k;
   wl_ctx *ctx;
   wl_model *m = NULL;
@@ -791,7 +860,8 @@ int main(int argc, char **argv) {
               (strstr(optarg, "sample") ? P_SAMPLE : 0) |
               (strstr(optarg, "variant") ? P_VARIANT : 0) |
               (strstr(optarg, "twin") ? P_TWIN : 0) |
-              (strstr(optarg, "pad") ? P_PAD : 0);
+              (strstr(optarg, "pad") ? P_PAD : 0) |
+              (strstr(optarg, "observed") ? P_OBSERVED : 0);
       break;
     case 'f':
       from = 1;
