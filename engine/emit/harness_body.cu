@@ -11,6 +11,12 @@
     } \
   } while (0)
 
+/* -S: which instances count, by the SMs their blocks ran on */
+#define SM_ANY 0       /* all (the roles' SM ids are not read) */
+#define SM_SAME 1      /* those whose blocks all ran on one SM */
+#define SM_DIFFERENT 2 /* those whose blocks ran on several SMs */
+static const char *const sm_word[] = {"any", "same", "different"};
+
 struct params {
   unsigned *gmem;          /* NLOCS arrays of ninst copies, spacing apart */
   int *regs;               /* ninst x NREGS final registers */
@@ -19,8 +25,10 @@ struct params {
   const int *roles;        /* blocks x threads: inst * NROLES + role, -1 */
   const int *shinst;       /* blocks x m: the instance of shared slot j */
   unsigned *scratch;       /* stress target when spacing == 1 */
+  unsigned *smids;         /* -S same|different: ninst x NROLES SM ids */
   unsigned long long ninst, scratch_words;
   int m, spacing, budget, stress_blocks, stress_iters;
+  int sm;                  /* SM_ANY, SM_SAME or SM_DIFFERENT */
 };
 
 __global__ void reset_kernel(params p) {
@@ -66,6 +74,15 @@ static __device__ void stress(const params &p) {
 
 extern __shared__ unsigned smem[];
 
+/* The SM the calling thread's block runs on (PTX %smid): with -S same
+ * or -S different each role notes it, and count_kernel classifies its
+ * instance by whether its blocks ran on one SM or on several. */
+static __device__ __forceinline__ unsigned sm_id(void) {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
 __global__ void test_kernel(params p) {
   int b, code;
   if ((int)blockIdx.x < p.stress_blocks) {
@@ -91,6 +108,8 @@ __global__ void test_kernel(params p) {
                    : &p.gmem[((unsigned long long)l * p.ninst + inst) *
                              p.spacing];
     dispatch(role, loc, p.regs + inst * NREGS, p.hung + inst, p.budget);
+    if (p.sm != SM_ANY)
+      p.smids[inst * NROLES + role] = sm_id();
   }
 #if NSHARED > 0
   __syncthreads();
@@ -119,6 +138,15 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
   unsigned h = 2166136261u;
   if (i >= p.ninst)
     return;
+  if (p.sm != SM_ANY) {
+    /* one SM (misc[2]) or several (misc[3]); only the asked class counts */
+    bool one = true;
+    for (int r = 1; r < NROLES; r++)
+      one = one && p.smids[i * NROLES + r] == p.smids[i * NROLES];
+    atomicAdd(&misc[one ? 2 : 3], 1ULL);
+    if (one != (p.sm == SM_SAME))
+      return;
+  }
   if (p.hung[i]) {
     atomicAdd(&misc[0], 1ULL);
     return;
@@ -256,7 +284,8 @@ int main(int argc, char **argv) {
   int spacing = DEF_SPACING, budget = DEF_BUDGET, shuffle = DEF_SHUFFLE;
   int device = 0, perms = 16, m, drv = 0, rtv = 0;
   unsigned long long seed = DEF_SEED, hung = 0, overflow = 0, pos = 0,
-                     neg = 0, misc[2];
+                     neg = 0, misc[4];
+  int sm = DEF_SM, resident = 0;
   cudaDeviceProp prop;
   params p;
   slot *dtab;
@@ -289,11 +318,19 @@ int main(int argc, char **argv) {
       seed = (unsigned long long)arg_int(argc, argv, &i, 0, 2147483647);
     else if (strcmp(argv[i], "--no-shuffle") == 0)
       shuffle = 0;
-    else {
+    else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc &&
+             (strcmp(argv[i + 1], "any") == 0 ||
+              strcmp(argv[i + 1], "same") == 0 ||
+              strcmp(argv[i + 1], "different") == 0)) {
+      i++;
+      sm = argv[i][0] == 'a' ? SM_ANY : argv[i][0] == 's' ? SM_SAME
+                                                          : SM_DIFFERENT;
+    } else {
       fprintf(stderr,
               "usage: %s [-b BLOCKS] [-t THREADS] [-n LAUNCHES] "
               "[-s STRESS_BLOCKS] [-i STRESS_ITERS] [-w SPACING] [-r SEED] "
-              "[-p PERMS] [-B BUDGET] [-d DEVICE] [--no-shuffle]\n",
+              "[-p PERMS] [-B BUDGET] [-d DEVICE] [--no-shuffle] "
+              "[-S any|same|different]\n",
               argv[0]);
       return 2;
     }
@@ -305,6 +342,11 @@ int main(int argc, char **argv) {
       (long long)blocks * threads > 0x7FFFFFFFLL / NROLES) {
     fprintf(stderr, "%s: %d blocks of %d threads cannot hold the test\n",
             test_name, blocks, threads);
+    return 2;
+  }
+  if (sm != SM_ANY && NGROUPS < 2) {
+    fprintf(stderr, "%s: -S %s: the test's threads are in one CTA, so "
+            "every instance runs on one SM\n", test_name, sm_word[sm]);
     return 2;
   }
   rng = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
@@ -320,11 +362,14 @@ int main(int argc, char **argv) {
   p.stress_blocks = nstress;
   p.stress_iters = stress_iters;
   p.scratch_words = 1 << 20;
+  p.sm = sm;
   CHECK(cudaMalloc(&p.gmem, (size_t)NLOCS * p.ninst * spacing * 4 + 4));
   CHECK(cudaMalloc(&p.regs, (size_t)p.ninst * NREGS * 4 + 4));
   CHECK(cudaMalloc(&p.hung, (size_t)p.ninst * 4 + 4));
   CHECK(cudaMalloc(&p.shfinal, (size_t)NSHARED * p.ninst * 4 + 4));
   CHECK(cudaMalloc(&p.scratch, (size_t)p.scratch_words * 4));
+  CHECK(cudaMalloc(&p.smids,
+                   sm != SM_ANY ? (size_t)p.ninst * NROLES * 4 : 4));
   CHECK(cudaMemset(p.scratch, 0, (size_t)p.scratch_words * 4));
   CHECK(cudaMalloc(&dtab, sizeof(slot) * HSLOTS));
   CHECK(cudaMemset(dtab, 0, sizeof(slot) * HSLOTS));
@@ -358,6 +403,10 @@ int main(int argc, char **argv) {
   }
   CHECK(cudaGetLastError());
   CHECK(cudaEventRecord(ev1));
+  if (sm != SM_ANY)
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &resident, test_kernel, threads,
+        (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4));
   CHECK(cudaEventSynchronize(ev1));
   CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
   std::vector<slot> tab(HSLOTS);
@@ -387,6 +436,12 @@ int main(int argc, char **argv) {
          "seed %llu budget %d\n",
          blocks, threads, NROLES, p.ninst, launches, nstress, stress_iters,
          spacing, shuffle, perms, seed, budget);
+  if (sm != SM_ANY)
+    printf("# sm: %s (counted: the instances whose CTAs' blocks ran on %s); "
+           "instances on one SM %llu, on several SMs %llu; blocks a launch "
+           "%d, resident at once at most %d\n",
+           sm_word[sm], sm == SM_SAME ? "one SM" : "several SMs", misc[2],
+           misc[3], nstress + blocks, resident * prop.multiProcessorCount);
   printf("Test %s %s\nHistogram (%zu states)\n", test_name,
          COND_KIND == 0 ? "Allowed" : COND_KIND == 2 ? "Required"
                                                      : "Forbidden",
