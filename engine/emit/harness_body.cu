@@ -26,9 +26,11 @@ struct params {
   const int *shinst;       /* blocks x m: the instance of shared slot j */
   unsigned *scratch;       /* stress target when spacing == 1 */
   unsigned *smids;         /* -S same|different: ninst x NROLES SM ids */
+  unsigned *blocksm;       /* -S same: each block's SM in the probe */
   unsigned long long ninst, scratch_words;
   int m, spacing, budget, stress_blocks, stress_iters;
   int sm;                  /* SM_ANY, SM_SAME or SM_DIFFERENT */
+  int probe;               /* 1: each block notes its SM and returns */
 };
 
 __global__ void reset_kernel(params p) {
@@ -85,6 +87,11 @@ static __device__ __forceinline__ unsigned sm_id(void) {
 
 __global__ void test_kernel(params p) {
   int b, code;
+  if (p.probe) {
+    if (threadIdx.x == 0)
+      p.blocksm[blockIdx.x] = sm_id();
+    return;
+  }
   if ((int)blockIdx.x < p.stress_blocks) {
     stress(p);
     return;
@@ -203,12 +210,18 @@ static void shuffle_ints(int *a, int n) {
 }
 
 /* One table of roles: instance block ib's group g goes to block
- * (pi[ib] + g * off) % B, so groups of one instance are in distinct
- * blocks; in its block, role r takes region r (m threads) at a position
- * drawn per region. */
+ * blk[g * B + ib], a permutation of the blocks for each g, distinct
+ * blocks for the groups of one ib; in its block, role r takes region r
+ * (m threads) at a position drawn per region.  By default (sm == NULL)
+ * blk[g * B + ib] = (pi[ib] + g * off) % B.  With -S same, sm gives each
+ * block's SM in a probe launch of the same shape: the blocks are cut
+ * into runs of one SM each (a run with fewer blocks than NGROUPS joins
+ * others), and the groups of an instance block are rotations within
+ * one run, so that they share an SM where the scheduler puts the blocks
+ * as it did in the probe (counting checks the SMs they really had). */
 static void build_roles(int *tab, int *shinst, int B, int S, int m,
-                        int shuffle) {
-  std::vector<int> pi(B), pos(m);
+                        int shuffle, const unsigned *sm) {
+  std::vector<int> pi(B), pos(m), blk((size_t)NGROUPS * B);
   int off = 0;
   for (int k = 0; k < B * S; k++)
     tab[k] = -1;
@@ -218,13 +231,52 @@ static void build_roles(int *tab, int *shinst, int B, int S, int m,
     pi[k] = k;
   if (shuffle)
     shuffle_ints(pi.data(), B);
-  if (NGROUPS > 1) {
-    int maxoff = (B - 1) / (NGROUPS - 1);
-    off = shuffle ? 1 + (int)(rnd() % (unsigned long long)maxoff) : 1;
+  if (sm == NULL) {
+    if (NGROUPS > 1) {
+      int maxoff = (B - 1) / (NGROUPS - 1);
+      off = shuffle ? 1 + (int)(rnd() % (unsigned long long)maxoff) : 1;
+    }
+    for (int ib = 0; ib < B; ib++)
+      for (int g = 0; g < NGROUPS; g++)
+        blk[(size_t)g * B + ib] = (int)((pi[ib] + (long long)g * off) % B);
+  } else {
+    std::vector<std::vector<int> > runs;
+    std::vector<int> small;
+    std::vector<int> order(pi); /* blocks in drawn order, then by SM */
+    std::stable_sort(order.begin(), order.end(),
+                     [sm](int a, int b) { return sm[a] < sm[b]; });
+    for (int k = 0; k < B;) {
+      int e = k;
+      while (e < B && sm[order[e]] == sm[order[k]])
+        e++;
+      if (e - k >= NGROUPS)
+        runs.push_back(std::vector<int>(order.begin() + k,
+                                        order.begin() + e));
+      else
+        small.insert(small.end(), order.begin() + k, order.begin() + e);
+      k = e;
+    }
+    if (!small.empty()) {
+      if ((int)small.size() >= NGROUPS || runs.empty())
+        runs.push_back(small);
+      else
+        runs.back().insert(runs.back().end(), small.begin(), small.end());
+    }
+    int ib = 0;
+    for (size_t q = 0; q < runs.size(); q++) {
+      int k = (int)runs[q].size();
+      int maxoff = NGROUPS > 1 ? (k - 1) / (NGROUPS - 1) : 1;
+      off = shuffle && maxoff > 1 ? 1 + (int)(rnd() % (unsigned long long)
+                                              maxoff)
+                                  : 1;
+      for (int i = 0; i < k; i++, ib++)
+        for (int g = 0; g < NGROUPS; g++)
+          blk[(size_t)g * B + ib] = runs[q][(i + g * off) % k];
+    }
   }
   for (int ib = 0; ib < B; ib++)
     for (int r = 0; r < NROLES; r++) {
-      int beta = (int)((pi[ib] + (long long)role_group[r] * off) % B);
+      int beta = blk[(size_t)role_group[r] * B + ib];
       for (int j = 0; j < m; j++)
         pos[j] = j;
       if (shuffle)
@@ -375,12 +427,25 @@ int main(int argc, char **argv) {
   CHECK(cudaMemset(dtab, 0, sizeof(slot) * HSLOTS));
   CHECK(cudaMalloc(&dmisc, sizeof misc));
   CHECK(cudaMemset(dmisc, 0, sizeof misc));
+  CHECK(cudaMalloc(&p.blocksm, (size_t)(nstress + blocks) * 4));
+  std::vector<unsigned> blocksm(nstress + blocks);
+  if (sm == SM_SAME) {
+    /* a probe launch of the test's shape: where the blocks go */
+    p.probe = 1;
+    test_kernel<<<nstress + blocks, threads,
+                  (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4>>>(p);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(blocksm.data(), p.blocksm, blocksm.size() * 4,
+                     cudaMemcpyDeviceToHost));
+    p.probe = 0;
+  }
   {
     std::vector<int> tab((size_t)perms * blocks * threads);
     std::vector<int> sh((size_t)perms * blocks * m);
     for (int k = 0; k < perms; k++)
       build_roles(&tab[(size_t)k * blocks * threads],
-                  &sh[(size_t)k * blocks * m], blocks, threads, m, shuffle);
+                  &sh[(size_t)k * blocks * m], blocks, threads, m, shuffle,
+                  sm == SM_SAME ? blocksm.data() + nstress : NULL);
     CHECK(cudaMalloc(&droles, tab.size() * sizeof(int)));
     CHECK(cudaMalloc(&dshinst, sh.size() * sizeof(int)));
     CHECK(cudaMemcpy(droles, tab.data(), tab.size() * sizeof(int),
@@ -442,6 +507,9 @@ int main(int argc, char **argv) {
            "%d, resident at once at most %d\n",
            sm_word[sm], sm == SM_SAME ? "one SM" : "several SMs", misc[2],
            misc[3], nstress + blocks, resident * prop.multiProcessorCount);
+  if (sm == SM_SAME)
+    printf("# sm: the CTAs of an instance were put in blocks that a probe "
+           "launch saw on one SM\n");
   printf("Test %s %s\nHistogram (%zu states)\n", test_name,
          COND_KIND == 0 ? "Allowed" : COND_KIND == 2 ? "Required"
                                                      : "Forbidden",
