@@ -25,8 +25,9 @@ struct params {
   const int *roles;        /* blocks x threads: inst * NROLES + role, -1 */
   const int *shinst;       /* blocks x m: the instance of shared slot j */
   unsigned *scratch;       /* stress target when spacing == 1 */
-  unsigned *smids;         /* -S same|different: ninst x NROLES SM ids */
-  unsigned *blocksm;       /* -S same: each block's SM in the probe */
+  unsigned *blocksm;       /* -S same|different: each block's SM */
+  const int *grpblk;       /* NGROUPS x blocks: the block of group g of
+                            * the instances of instance block ib */
   unsigned long long ninst, scratch_words;
   int m, spacing, budget, stress_blocks, stress_iters;
   int sm;                  /* SM_ANY, SM_SAME or SM_DIFFERENT */
@@ -77,8 +78,10 @@ static __device__ void stress(const params &p) {
 extern __shared__ unsigned smem[];
 
 /* The SM the calling thread's block runs on (PTX %smid): with -S same
- * or -S different each role notes it, and count_kernel classifies its
- * instance by whether its blocks ran on one SM or on several. */
+ * or -S different each block's thread 0 notes it before the roles start
+ * (one store a block: a store per role after its statement halved MP's
+ * rate on an H200), and count_kernel classifies each instance by whether
+ * its blocks ran on one SM or on several. */
 static __device__ __forceinline__ unsigned sm_id(void) {
   unsigned id;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
@@ -87,11 +90,10 @@ static __device__ __forceinline__ unsigned sm_id(void) {
 
 __global__ void test_kernel(params p) {
   int b, code;
-  if (p.probe) {
-    if (threadIdx.x == 0)
-      p.blocksm[blockIdx.x] = sm_id();
+  if (p.sm != SM_ANY && threadIdx.x == 0)
+    p.blocksm[blockIdx.x] = sm_id();
+  if (p.probe)
     return;
-  }
   if ((int)blockIdx.x < p.stress_blocks) {
     stress(p);
     return;
@@ -115,8 +117,6 @@ __global__ void test_kernel(params p) {
                    : &p.gmem[((unsigned long long)l * p.ninst + inst) *
                              p.spacing];
     dispatch(role, loc, p.regs + inst * NREGS, p.hung + inst, p.budget);
-    if (p.sm != SM_ANY)
-      p.smids[inst * NROLES + role] = sm_id();
   }
 #if NSHARED > 0
   __syncthreads();
@@ -148,8 +148,10 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
   if (p.sm != SM_ANY) {
     /* one SM (misc[2]) or several (misc[3]); only the asked class counts */
     bool one = true;
-    for (int r = 1; r < NROLES; r++)
-      one = one && p.smids[i * NROLES + r] == p.smids[i * NROLES];
+    unsigned long long ib = i / (unsigned)p.m, nb = p.ninst / (unsigned)p.m;
+    unsigned sm0 = p.blocksm[p.stress_blocks + p.grpblk[ib]];
+    for (int g = 1; g < NGROUPS; g++)
+      one = one && p.blocksm[p.stress_blocks + p.grpblk[g * nb + ib]] == sm0;
     atomicAdd(&misc[one ? 2 : 3], 1ULL);
     if (one != (p.sm == SM_SAME))
       return;
@@ -219,9 +221,9 @@ static void shuffle_ints(int *a, int n) {
  * others), and the groups of an instance block are rotations within
  * one run, so that they share an SM where the scheduler puts the blocks
  * as it did in the probe (counting checks the SMs they really had). */
-static void build_roles(int *tab, int *shinst, int B, int S, int m,
-                        int shuffle, const unsigned *sm) {
-  std::vector<int> pi(B), pos(m), blk((size_t)NGROUPS * B);
+static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
+                        int m, int shuffle, const unsigned *sm) {
+  std::vector<int> pi(B), pos(m);
   int off = 0;
   for (int k = 0; k < B * S; k++)
     tab[k] = -1;
@@ -342,7 +344,7 @@ int main(int argc, char **argv) {
   params p;
   slot *dtab;
   unsigned long long *dmisc;
-  int *droles, *dshinst;
+  int *droles, *dshinst, *dgrpblk;
   cudaEvent_t ev0, ev1;
   float ms = 0;
   char date[64];
@@ -420,8 +422,6 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&p.hung, (size_t)p.ninst * 4 + 4));
   CHECK(cudaMalloc(&p.shfinal, (size_t)NSHARED * p.ninst * 4 + 4));
   CHECK(cudaMalloc(&p.scratch, (size_t)p.scratch_words * 4));
-  CHECK(cudaMalloc(&p.smids,
-                   sm != SM_ANY ? (size_t)p.ninst * NROLES * 4 : 4));
   CHECK(cudaMemset(p.scratch, 0, (size_t)p.scratch_words * 4));
   CHECK(cudaMalloc(&dtab, sizeof(slot) * HSLOTS));
   CHECK(cudaMemset(dtab, 0, sizeof(slot) * HSLOTS));
@@ -442,10 +442,15 @@ int main(int argc, char **argv) {
   {
     std::vector<int> tab((size_t)perms * blocks * threads);
     std::vector<int> sh((size_t)perms * blocks * m);
+    std::vector<int> gb((size_t)perms * NGROUPS * blocks);
     for (int k = 0; k < perms; k++)
       build_roles(&tab[(size_t)k * blocks * threads],
-                  &sh[(size_t)k * blocks * m], blocks, threads, m, shuffle,
-                  sm == SM_SAME ? blocksm.data() + nstress : NULL);
+                  &sh[(size_t)k * blocks * m],
+                  &gb[(size_t)k * NGROUPS * blocks], blocks, threads, m,
+                  shuffle, sm == SM_SAME ? blocksm.data() + nstress : NULL);
+    CHECK(cudaMalloc(&dgrpblk, gb.size() * sizeof(int)));
+    CHECK(cudaMemcpy(dgrpblk, gb.data(), gb.size() * sizeof(int),
+                     cudaMemcpyHostToDevice));
     CHECK(cudaMalloc(&droles, tab.size() * sizeof(int)));
     CHECK(cudaMalloc(&dshinst, sh.size() * sizeof(int)));
     CHECK(cudaMemcpy(droles, tab.data(), tab.size() * sizeof(int),
@@ -460,6 +465,7 @@ int main(int argc, char **argv) {
     int k = l % perms;
     p.roles = droles + (size_t)k * blocks * threads;
     p.shinst = dshinst + (size_t)k * blocks * m;
+    p.grpblk = dgrpblk + (size_t)k * NGROUPS * blocks;
     reset_kernel<<<1024, 256>>>(p);
     test_kernel<<<nstress + blocks, threads,
                   (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4>>>(p);

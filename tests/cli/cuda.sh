@@ -30,7 +30,7 @@ done
 # tests in one CTA or on two GPUs refuse same/different
 grep -q '#define DEF_SM 0' "$T/mp.cu" || fail "sm: default not any"
 for want in 'mov.u32 %0, %%smid;' 'strcmp(argv\[i\], "-S")' \
-  'p.smids\[inst \* NROLES + role\] = sm_id();' '# sm: %s (counted:'; do
+  'p.blocksm\[blockIdx.x\] = sm_id();' '# sm: %s (counted:'; do
   grep -q "$want" "$T/mp.cu" || fail "sm: no '$want'"
 done
 "$WL" cuda --sm different "$S/MP+none+diffCTA.litmus" > "$T/mpd.cu" ||
