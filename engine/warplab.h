@@ -1075,12 +1075,14 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * it, holds the roles of each slot in step for opts->rounds instances per
  * launch (each in fresh locations), and counts the outcomes of both on
  * GPU 0.  CUDA cannot place a block on a chosen SM: with opts->sm SAME or
- * DIFFERENT (the program's -S) each role notes its block's SM id (PTX
+ * DIFFERENT (the program's -S) each block notes its SM id (PTX
  * %smid), only the instances whose blocks ran on one SM (SAME) or on
  * several (DIFFERENT) are counted, and a '#' line gives how many
  * instances each class had; it needs threads in several CTAs of one
- * GPU (WL_EINVAL otherwise).  opts may be NULL (the defaults).  Fails with WL_EINVAL (bad
- * settings), WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback
+ * GPU (WL_EINVAL otherwise); with SAME a probe launch maps blocks to
+ * SMs and the role tables put each instance's CTAs in blocks the probe
+ * saw on one SM.  opts may be NULL (the defaults).  Fails with WL_EINVAL
+ * (bad settings), WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback
  * threads, barriers, GPUs other than 0 and 1 or __shared__ locations in
  * a two-GPU test, floating-point locations, sc accesses or PTX 7.5
  * proxies), WL_ENOMEM, or WL_EIO when write fails.

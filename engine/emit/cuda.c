@@ -26,9 +26,11 @@
  *
  * SMs: CUDA places blocks on SMs itself, so the one-GPU program cannot
  * put an instance's CTAs on one SM or on several; with sm same or
- * different (DEF_SM, the program's -S) each role notes %smid after its
- * statement and the counting keeps only the instances of the asked
- * class, printing how many each class had (the litmus-harness way).
+ * different (DEF_SM, the program's -S) each block notes %smid before
+ * the roles run and the counting keeps only the instances of the asked
+ * class, printing how many each class had (the litmus-harness way);
+ * with same a probe launch maps blocks to SMs first and the role tables
+ * put an instance's CTAs in blocks the probe saw on one SM.
  *
  * Deliberate limits (each refused with WL_EUNSUPPORTED and a message):
  * callback threads, barriers (the harness runs many instances per CTA),

@@ -23,7 +23,7 @@
  * backward branch spends one of BUDGET steps; a role that runs out ends,
  * and its instance counts as hung.  Outcomes are counted on the GPU in a
  * hash table of final states.  CUDA puts blocks on SMs itself: with -S
- * same (different) each role notes its block's SM (%smid) and only the
+ * same (different) each block notes its SM (%smid) and only the
  * instances whose blocks all ran on one SM (on several) are counted; a
  * '#' line gives how many instances each class had.
  */
