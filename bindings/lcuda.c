@@ -8,7 +8,7 @@
 
 static const char *const cuda_keys[] = {
     "blocks", "threads", "launches", "stress", "stress_iters", "spacing",
-    "seed",   "budget",  "shuffle",  "rounds", NULL};
+    "seed",   "budget",  "shuffle",  "rounds", "sm",     NULL};
 
 static int cuda_int(lua_State *L, int opts, const char *key, int def, int lo,
                     int hi) {
@@ -44,7 +44,8 @@ static int collect(void *ud, const char *s, size_t n) {
 }
 
 /* test:cuda{blocks=, threads=, launches=, stress=, stress_iters=,
- * spacing=, seed=, budget=, shuffle=, rounds=} -> the program's text. */
+ * spacing=, seed=, budget=, shuffle=, rounds=, sm=} -> the program's text
+ * (sm: "any", "same" or "different"). */
 int wll_test_cuda(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_cuda_opts o;
@@ -71,6 +72,18 @@ int wll_test_cuda(lua_State *L) {
   if (opts != 0) {
     if (lua_getfield(L, opts, "shuffle") != LUA_TNIL)
       o.no_shuffle = !lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, opts, "sm") != LUA_TNIL) {
+      const char *s = lua_tostring(L, -1);
+      if (lua_type(L, -1) != LUA_TSTRING ||
+          (strcmp(s, "any") != 0 && strcmp(s, "same") != 0 &&
+           strcmp(s, "different") != 0))
+        return luaL_error(L, "cuda: sm must be \"any\", \"same\" or "
+                             "\"different\"");
+      o.sm = s[0] == 'a'   ? WL_CUDA_SM_ANY
+             : s[0] == 's' ? WL_CUDA_SM_SAME
+                           : WL_CUDA_SM_DIFFERENT;
+    }
     lua_pop(L, 1);
   }
   rc = wl_cuda_emit(t->ctx, t->lt, &o, collect, &k);

@@ -192,6 +192,11 @@ static const char usage_cuda[] =
     "      --no-shuffle           roles in order, not drawn at random\n"
     "      --rounds N             two GPUs: instances each slot runs per\n"
     "                             launch, its threads in step (100)\n"
+    "      --sm any|same|different\n"
+    "                             threads in several CTAs: count only the\n"
+    "                             instances whose blocks ran on one SM\n"
+    "                             (same) or on several (different), read\n"
+    "                             from %smid (default any: all)\n"
     "  compare HIST FILE...       put a histogram (from a cuda program or\n"
     "                             sample) beside the outcomes the model\n"
     "                             allows for each FILE: observed outcomes\n"
@@ -1182,6 +1187,7 @@ static int cmd_cuda(int argc, char **argv) {
       {"seed", required_argument, NULL, 262},
       {"budget", required_argument, NULL, 263},
       {"rounds", required_argument, NULL, 264},
+      {"sm", required_argument, NULL, 'S'},
       {"no-shuffle", no_argument, NULL, 'N'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -1202,6 +1208,15 @@ static int cmd_cuda(int argc, char **argv) {
       out = optarg;
     } else if (c == 'N') {
       o.no_shuffle = 1;
+    } else if (c == 'S') {
+      if (strcmp(optarg, "any") == 0)
+        o.sm = WL_CUDA_SM_ANY;
+      else if (strcmp(optarg, "same") == 0)
+        o.sm = WL_CUDA_SM_SAME;
+      else if (strcmp(optarg, "different") == 0)
+        o.sm = WL_CUDA_SM_DIFFERENT;
+      else
+        return cuda_usage("--sm", optarg, "any, same or different");
     } else if (c == 'h') {
       print_usage(stdout);
       return 0;

@@ -1043,7 +1043,14 @@ typedef struct wl_cuda_opts {
   int no_shuffle;    /* 1: roles in order instead of drawn at random */
   int rounds;        /* two-GPU tests: instances each slot runs per launch,
                       * its roles held in step round by round (100) */
+  int sm;            /* which instances count, by the SMs their blocks
+                      * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
 } wl_cuda_opts;
+
+/* wl_cuda_opts.sm: a test whose threads sit in several CTAs, on one GPU,
+ * may count only the instances whose blocks ran on one SM (SAME) or on
+ * several (DIFFERENT); the program reads each block's %smid. */
+enum { WL_CUDA_SM_ANY = 0, WL_CUDA_SM_SAME = 1, WL_CUDA_SM_DIFFERENT = 2 };
 
 void wl_cuda_opts_init(wl_cuda_opts *o);
 
@@ -1067,8 +1074,15 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * its home GPU's memory, launches on each GPU only the roles placed on
  * it, holds the roles of each slot in step for opts->rounds instances per
  * launch (each in fresh locations), and counts the outcomes of both on
- * GPU 0.  opts may be NULL (the defaults).  Fails with WL_EINVAL (bad
- * settings), WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback
+ * GPU 0.  CUDA cannot place a block on a chosen SM: with opts->sm SAME or
+ * DIFFERENT (the program's -S) each block notes its SM id (PTX
+ * %smid), only the instances whose blocks ran on one SM (SAME) or on
+ * several (DIFFERENT) are counted, and a '#' line gives how many
+ * instances each class had; it needs threads in several CTAs of one
+ * GPU (WL_EINVAL otherwise); with SAME a probe launch maps blocks to
+ * SMs and the role tables put each instance's CTAs in blocks the probe
+ * saw on one SM.  opts may be NULL (the defaults).  Fails with WL_EINVAL
+ * (bad settings), WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback
  * threads, barriers, GPUs other than 0 and 1 or __shared__ locations in
  * a two-GPU test, floating-point locations, sc accesses or PTX 7.5
  * proxies), WL_ENOMEM, or WL_EIO when write fails.

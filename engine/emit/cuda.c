@@ -24,6 +24,14 @@
  * GPU's memory; the tables add each role's and register's GPU and each
  * location's home.  One-GPU tests get the same text as before.
  *
+ * SMs: CUDA places blocks on SMs itself, so the one-GPU program cannot
+ * put an instance's CTAs on one SM or on several; with sm same or
+ * different (DEF_SM, the program's -S) each block notes %smid before
+ * the roles run and the counting keeps only the instances of the asked
+ * class, printing how many each class had (the litmus-harness way);
+ * with same a probe launch maps blocks to SMs first and the role tables
+ * put an instance's CTAs in blocks the probe saw on one SM.
+ *
  * Deliberate limits (each refused with WL_EUNSUPPORTED and a message):
  * callback threads, barriers (the harness runs many instances per CTA),
  * GPUs other than 0 and 1 in a two-GPU test, __shared__ locations in a
@@ -512,10 +520,15 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                     "#define DEF_LAUNCHES %d\n#define DEF_STRESS %d\n"
                     "#define DEF_STRESS_ITERS %d\n#define DEF_SPACING %d\n"
                     "#define DEF_SEED %lluULL\n#define DEF_BUDGET %d\n"
-                    "#define DEF_SHUFFLE %d\n\n",
+                    "#define DEF_SHUFFLE %d\n",
                  o->blocks, o->threads, o->launches, o->stress_blocks,
                  o->stress_iters, o->spacing, (unsigned long long)o->seed,
                  o->budget, o->no_shuffle ? 0 : 1);
+  if (!e->two)
+    wl__buf_printf(b, "/* -S: 0 any, 1 same, 2 different SMs */\n"
+                      "#define DEF_SM %d\n",
+                   o->sm);
+  wl__buf_puts(b, "\n");
   if (e->two)
     wl__buf_printf(b, "/* two GPUs: the roles of a slot run DEF_ROUNDS "
                       "instances a launch, in step;\n * their handshake "
@@ -637,11 +650,12 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
       o.threads > 1024 || o.launches < 1 || o.stress_blocks < 0 ||
       o.stress_blocks > (1 << 16) || o.stress_iters < 0 || o.spacing < 1 ||
       o.spacing > 1024 || o.budget < 1 || o.rounds < 1 ||
-      o.rounds > (1 << 20))
+      o.rounds > (1 << 20) || o.sm < WL_CUDA_SM_ANY ||
+      o.sm > WL_CUDA_SM_DIFFERENT)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: blocks 1..1048576, threads 1..1024, launches >= 1, "
                    "stress 0..65536, spacing 1..1024, budget >= 1, rounds "
-                   "1..1048576");
+                   "1..1048576, sm any, same or different");
   if (o.threads < t->nthreads)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: %d threads per block cannot hold the test's %d "
@@ -654,6 +668,11 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
   wl__layout_init(&e.lay, t);
   if ((rc = plan(&e)) != 0)
     return rc;
+  if (o.sm != WL_CUDA_SM_ANY && (e.two || e.ngroups < 2))
+    return wl__err(ctx, WL_EINVAL,
+                   "cuda: sm %s needs a test whose threads are in several "
+                   "CTAs of one GPU",
+                   o.sm == WL_CUDA_SM_SAME ? "same" : "different");
   if (o.blocks < e.ngroups)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: the test's %d CTAs need at least %d blocks",

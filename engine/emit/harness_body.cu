@@ -11,6 +11,12 @@
     } \
   } while (0)
 
+/* -S: which instances count, by the SMs their blocks ran on */
+#define SM_ANY 0       /* all (the roles' SM ids are not read) */
+#define SM_SAME 1      /* those whose blocks all ran on one SM */
+#define SM_DIFFERENT 2 /* those whose blocks ran on several SMs */
+static const char *const sm_word[] = {"any", "same", "different"};
+
 struct params {
   unsigned *gmem;          /* NLOCS arrays of ninst copies, spacing apart */
   int *regs;               /* ninst x NREGS final registers */
@@ -19,8 +25,13 @@ struct params {
   const int *roles;        /* blocks x threads: inst * NROLES + role, -1 */
   const int *shinst;       /* blocks x m: the instance of shared slot j */
   unsigned *scratch;       /* stress target when spacing == 1 */
+  unsigned *blocksm;       /* -S same|different: each block's SM */
+  const int *grpblk;       /* NGROUPS x blocks: the block of group g of
+                            * the instances of instance block ib */
   unsigned long long ninst, scratch_words;
   int m, spacing, budget, stress_blocks, stress_iters;
+  int sm;                  /* SM_ANY, SM_SAME or SM_DIFFERENT */
+  int probe;               /* 1: each block notes its SM and returns */
 };
 
 __global__ void reset_kernel(params p) {
@@ -66,8 +77,23 @@ static __device__ void stress(const params &p) {
 
 extern __shared__ unsigned smem[];
 
+/* The SM the calling thread's block runs on (PTX %smid): with -S same
+ * or -S different each block's thread 0 notes it before the roles start
+ * (one store a block: a store per role after its statement halved MP's
+ * rate on an H200), and count_kernel classifies each instance by whether
+ * its blocks ran on one SM or on several. */
+static __device__ __forceinline__ unsigned sm_id(void) {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
 __global__ void test_kernel(params p) {
   int b, code;
+  if (p.sm != SM_ANY && threadIdx.x == 0)
+    p.blocksm[blockIdx.x] = sm_id();
+  if (p.probe)
+    return;
   if ((int)blockIdx.x < p.stress_blocks) {
     stress(p);
     return;
@@ -119,6 +145,17 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
   unsigned h = 2166136261u;
   if (i >= p.ninst)
     return;
+  if (p.sm != SM_ANY) {
+    /* one SM (misc[2]) or several (misc[3]); only the asked class counts */
+    bool one = true;
+    unsigned long long ib = i / (unsigned)p.m, nb = p.ninst / (unsigned)p.m;
+    unsigned sm0 = p.blocksm[p.stress_blocks + p.grpblk[ib]];
+    for (int g = 1; g < NGROUPS; g++)
+      one = one && p.blocksm[p.stress_blocks + p.grpblk[g * nb + ib]] == sm0;
+    atomicAdd(&misc[one ? 2 : 3], 1ULL);
+    if (one != (p.sm == SM_SAME))
+      return;
+  }
   if (p.hung[i]) {
     atomicAdd(&misc[0], 1ULL);
     return;
@@ -175,11 +212,17 @@ static void shuffle_ints(int *a, int n) {
 }
 
 /* One table of roles: instance block ib's group g goes to block
- * (pi[ib] + g * off) % B, so groups of one instance are in distinct
- * blocks; in its block, role r takes region r (m threads) at a position
- * drawn per region. */
-static void build_roles(int *tab, int *shinst, int B, int S, int m,
-                        int shuffle) {
+ * blk[g * B + ib], a permutation of the blocks for each g, distinct
+ * blocks for the groups of one ib; in its block, role r takes region r
+ * (m threads) at a position drawn per region.  By default (sm == NULL)
+ * blk[g * B + ib] = (pi[ib] + g * off) % B.  With -S same, sm gives each
+ * block's SM in a probe launch of the same shape: the blocks are cut
+ * into runs of one SM each (a run with fewer blocks than NGROUPS joins
+ * others), and the groups of an instance block are rotations within
+ * one run, so that they share an SM where the scheduler puts the blocks
+ * as it did in the probe (counting checks the SMs they really had). */
+static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
+                        int m, int shuffle, const unsigned *sm) {
   std::vector<int> pi(B), pos(m);
   int off = 0;
   for (int k = 0; k < B * S; k++)
@@ -190,13 +233,52 @@ static void build_roles(int *tab, int *shinst, int B, int S, int m,
     pi[k] = k;
   if (shuffle)
     shuffle_ints(pi.data(), B);
-  if (NGROUPS > 1) {
-    int maxoff = (B - 1) / (NGROUPS - 1);
-    off = shuffle ? 1 + (int)(rnd() % (unsigned long long)maxoff) : 1;
+  if (sm == NULL) {
+    if (NGROUPS > 1) {
+      int maxoff = (B - 1) / (NGROUPS - 1);
+      off = shuffle ? 1 + (int)(rnd() % (unsigned long long)maxoff) : 1;
+    }
+    for (int ib = 0; ib < B; ib++)
+      for (int g = 0; g < NGROUPS; g++)
+        blk[(size_t)g * B + ib] = (int)((pi[ib] + (long long)g * off) % B);
+  } else {
+    std::vector<std::vector<int> > runs;
+    std::vector<int> small;
+    std::vector<int> order(pi); /* blocks in drawn order, then by SM */
+    std::stable_sort(order.begin(), order.end(),
+                     [sm](int a, int b) { return sm[a] < sm[b]; });
+    for (int k = 0; k < B;) {
+      int e = k;
+      while (e < B && sm[order[e]] == sm[order[k]])
+        e++;
+      if (e - k >= NGROUPS)
+        runs.push_back(std::vector<int>(order.begin() + k,
+                                        order.begin() + e));
+      else
+        small.insert(small.end(), order.begin() + k, order.begin() + e);
+      k = e;
+    }
+    if (!small.empty()) {
+      if ((int)small.size() >= NGROUPS || runs.empty())
+        runs.push_back(small);
+      else
+        runs.back().insert(runs.back().end(), small.begin(), small.end());
+    }
+    int ib = 0;
+    for (size_t q = 0; q < runs.size(); q++) {
+      int k = (int)runs[q].size();
+      int maxoff = NGROUPS > 1 ? (k - 1) / (NGROUPS - 1) : 1;
+      off = shuffle && maxoff > 1 ? 1 + (int)(rnd() % (unsigned long long)
+                                              maxoff)
+                                  : 1;
+      for (int i = 0; i < k; i++, ib++)
+        for (int g = 0; g < NGROUPS; g++)
+          blk[(size_t)g * B + ib] = runs[q][(i + g * off) % k];
+    }
   }
   for (int ib = 0; ib < B; ib++)
     for (int r = 0; r < NROLES; r++) {
-      int beta = (int)((pi[ib] + (long long)role_group[r] * off) % B);
+      int beta = blk[(size_t)role_group[r] * B + ib];
       for (int j = 0; j < m; j++)
         pos[j] = j;
       if (shuffle)
@@ -256,12 +338,13 @@ int main(int argc, char **argv) {
   int spacing = DEF_SPACING, budget = DEF_BUDGET, shuffle = DEF_SHUFFLE;
   int device = 0, perms = 16, m, drv = 0, rtv = 0;
   unsigned long long seed = DEF_SEED, hung = 0, overflow = 0, pos = 0,
-                     neg = 0, misc[2];
+                     neg = 0, misc[4];
+  int sm = DEF_SM, resident = 0;
   cudaDeviceProp prop;
   params p;
   slot *dtab;
   unsigned long long *dmisc;
-  int *droles, *dshinst;
+  int *droles, *dshinst, *dgrpblk;
   cudaEvent_t ev0, ev1;
   float ms = 0;
   char date[64];
@@ -289,11 +372,19 @@ int main(int argc, char **argv) {
       seed = (unsigned long long)arg_int(argc, argv, &i, 0, 2147483647);
     else if (strcmp(argv[i], "--no-shuffle") == 0)
       shuffle = 0;
-    else {
+    else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc &&
+             (strcmp(argv[i + 1], "any") == 0 ||
+              strcmp(argv[i + 1], "same") == 0 ||
+              strcmp(argv[i + 1], "different") == 0)) {
+      i++;
+      sm = argv[i][0] == 'a' ? SM_ANY : argv[i][0] == 's' ? SM_SAME
+                                                          : SM_DIFFERENT;
+    } else {
       fprintf(stderr,
               "usage: %s [-b BLOCKS] [-t THREADS] [-n LAUNCHES] "
               "[-s STRESS_BLOCKS] [-i STRESS_ITERS] [-w SPACING] [-r SEED] "
-              "[-p PERMS] [-B BUDGET] [-d DEVICE] [--no-shuffle]\n",
+              "[-p PERMS] [-B BUDGET] [-d DEVICE] [--no-shuffle] "
+              "[-S any|same|different]\n",
               argv[0]);
       return 2;
     }
@@ -305,6 +396,11 @@ int main(int argc, char **argv) {
       (long long)blocks * threads > 0x7FFFFFFFLL / NROLES) {
     fprintf(stderr, "%s: %d blocks of %d threads cannot hold the test\n",
             test_name, blocks, threads);
+    return 2;
+  }
+  if (sm != SM_ANY && NGROUPS < 2) {
+    fprintf(stderr, "%s: -S %s: the test's threads are in one CTA, so "
+            "every instance runs on one SM\n", test_name, sm_word[sm]);
     return 2;
   }
   rng = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
@@ -320,6 +416,7 @@ int main(int argc, char **argv) {
   p.stress_blocks = nstress;
   p.stress_iters = stress_iters;
   p.scratch_words = 1 << 20;
+  p.sm = sm;
   CHECK(cudaMalloc(&p.gmem, (size_t)NLOCS * p.ninst * spacing * 4 + 4));
   CHECK(cudaMalloc(&p.regs, (size_t)p.ninst * NREGS * 4 + 4));
   CHECK(cudaMalloc(&p.hung, (size_t)p.ninst * 4 + 4));
@@ -330,12 +427,30 @@ int main(int argc, char **argv) {
   CHECK(cudaMemset(dtab, 0, sizeof(slot) * HSLOTS));
   CHECK(cudaMalloc(&dmisc, sizeof misc));
   CHECK(cudaMemset(dmisc, 0, sizeof misc));
+  CHECK(cudaMalloc(&p.blocksm, (size_t)(nstress + blocks) * 4));
+  std::vector<unsigned> blocksm(nstress + blocks);
+  if (sm == SM_SAME) {
+    /* a probe launch of the test's shape: where the blocks go */
+    p.probe = 1;
+    test_kernel<<<nstress + blocks, threads,
+                  (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4>>>(p);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(blocksm.data(), p.blocksm, blocksm.size() * 4,
+                     cudaMemcpyDeviceToHost));
+    p.probe = 0;
+  }
   {
     std::vector<int> tab((size_t)perms * blocks * threads);
     std::vector<int> sh((size_t)perms * blocks * m);
+    std::vector<int> gb((size_t)perms * NGROUPS * blocks);
     for (int k = 0; k < perms; k++)
       build_roles(&tab[(size_t)k * blocks * threads],
-                  &sh[(size_t)k * blocks * m], blocks, threads, m, shuffle);
+                  &sh[(size_t)k * blocks * m],
+                  &gb[(size_t)k * NGROUPS * blocks], blocks, threads, m,
+                  shuffle, sm == SM_SAME ? blocksm.data() + nstress : NULL);
+    CHECK(cudaMalloc(&dgrpblk, gb.size() * sizeof(int)));
+    CHECK(cudaMemcpy(dgrpblk, gb.data(), gb.size() * sizeof(int),
+                     cudaMemcpyHostToDevice));
     CHECK(cudaMalloc(&droles, tab.size() * sizeof(int)));
     CHECK(cudaMalloc(&dshinst, sh.size() * sizeof(int)));
     CHECK(cudaMemcpy(droles, tab.data(), tab.size() * sizeof(int),
@@ -350,6 +465,7 @@ int main(int argc, char **argv) {
     int k = l % perms;
     p.roles = droles + (size_t)k * blocks * threads;
     p.shinst = dshinst + (size_t)k * blocks * m;
+    p.grpblk = dgrpblk + (size_t)k * NGROUPS * blocks;
     reset_kernel<<<1024, 256>>>(p);
     test_kernel<<<nstress + blocks, threads,
                   (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4>>>(p);
@@ -358,6 +474,10 @@ int main(int argc, char **argv) {
   }
   CHECK(cudaGetLastError());
   CHECK(cudaEventRecord(ev1));
+  if (sm != SM_ANY)
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &resident, test_kernel, threads,
+        (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4));
   CHECK(cudaEventSynchronize(ev1));
   CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
   std::vector<slot> tab(HSLOTS);
@@ -387,6 +507,15 @@ int main(int argc, char **argv) {
          "seed %llu budget %d\n",
          blocks, threads, NROLES, p.ninst, launches, nstress, stress_iters,
          spacing, shuffle, perms, seed, budget);
+  if (sm != SM_ANY)
+    printf("# sm: %s (counted: the instances whose CTAs' blocks ran on %s); "
+           "instances on one SM %llu, on several SMs %llu; blocks a launch "
+           "%d, resident at once at most %d\n",
+           sm_word[sm], sm == SM_SAME ? "one SM" : "several SMs", misc[2],
+           misc[3], nstress + blocks, resident * prop.multiProcessorCount);
+  if (sm == SM_SAME)
+    printf("# sm: the CTAs of an instance were put in blocks that a probe "
+           "launch saw on one SM\n");
   printf("Test %s %s\nHistogram (%zu states)\n", test_name,
          COND_KIND == 0 ? "Allowed" : COND_KIND == 2 ? "Required"
                                                      : "Forbidden",

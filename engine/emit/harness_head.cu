@@ -4,6 +4,7 @@
  * Run:   ./test [-b BLOCKS] [-t THREADS] [-n LAUNCHES]
  *          [-s STRESS_BLOCKS] [-i STRESS_ITERS] [-w SPACING] [-r SEED]
  *          [-p PERMS] [-B BUDGET] [-d DEVICE] [--no-shuffle]
+ *          [-S any|same|different]
  * Prints the histogram of outcomes in the format of `warplab sample`,
  * after '#' lines naming the GPU, the driver, the date and the harness
  * settings; `warplab compare OUTPUT TEST.litmus` puts it beside what the
@@ -21,7 +22,10 @@
  * store the other words of those cache lines, else a scratch area.  A
  * backward branch spends one of BUDGET steps; a role that runs out ends,
  * and its instance counts as hung.  Outcomes are counted on the GPU in a
- * hash table of final states.
+ * hash table of final states.  CUDA puts blocks on SMs itself: with -S
+ * same (different) each block notes its SM (%smid) and only the
+ * instances whose blocks all ran on one SM (on several) are counted; a
+ * '#' line gives how many instances each class had.
  */
 #include <cstdio>
 #include <cstdlib>

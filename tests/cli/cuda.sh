@@ -26,6 +26,27 @@ for want in '#define DEF_BLOCKS 64' '#define DEF_THREADS 128' \
   '#define NGROUPS 1'; do
   grep -q "$want" "$T/sb.cu" || fail "settings: no '$want'"
 done
+# SMs: every program reads %smid and takes -S; --sm sets its default;
+# tests in one CTA or on two GPUs refuse same/different
+grep -q '#define DEF_SM 0' "$T/mp.cu" || fail "sm: default not any"
+for want in 'mov.u32 %0, %%smid;' 'strcmp(argv\[i\], "-S")' \
+  'p.blocksm\[blockIdx.x\] = sm_id();' '# sm: %s (counted:'; do
+  grep -q "$want" "$T/mp.cu" || fail "sm: no '$want'"
+done
+"$WL" cuda --sm different "$S/MP+none+diffCTA.litmus" > "$T/mpd.cu" ||
+  fail "--sm different: exit $?"
+grep -q '#define DEF_SM 2' "$T/mpd.cu" || fail "--sm different: DEF_SM"
+"$WL" cuda --sm same "$S/MP+none+diffCTA.litmus" | grep -q '#define DEF_SM 1' ||
+  fail "--sm same: DEF_SM"
+"$WL" cuda --sm any "$S/MP+fence.sc.cta+diffCTA.litmus" | cmp -s - "$T/mp.cu" ||
+  fail "--sm any: not the default text"
+"$WL" cuda --sm same "$S/MP+none+sameCTA.litmus" > /dev/null 2> "$T/err"
+[ $? -eq 1 ] || fail "--sm same in one CTA: exit status"
+grep -q 'sm same needs a test whose threads are in several CTAs' "$T/err" ||
+  { cat "$T/err"; fail "--sm same in one CTA: message"; }
+"$WL" cuda --sm sometimes "$S/MP+none+diffCTA.litmus" > /dev/null 2> "$T/err"
+[ $? -eq 2 ] || fail "--sm sometimes: exit status"
+grep -q 'takes any, same or different' "$T/err" || fail "--sm: message"
 # loops: labels and bra inside the asm, a budget on backward branches
 cat > "$T/loop.litmus" <<'L'
 PTX spin
@@ -108,5 +129,9 @@ grep -q 'g2.litmus:4: P1: a two-GPU test runs on GPUs 0 and 1 only' "$T/err" ||
 if command -v nvcc > /dev/null 2>&1; then
   nvcc -arch=sm_90 -w -o "$T/loop" "$T/loop.cu" || fail "nvcc loop.cu"
   nvcc -arch=sm_90 -w -o "$T/two" "$T/two.cu" || fail "nvcc two.cu"
+  nvcc -arch=sm_90 -w -o "$T/mpd" "$T/mpd.cu" || fail "nvcc mpd.cu"
+  # without a GPU the program still parses -S before it needs one
+  "$T/mpd" -S sometimes > /dev/null 2>&1
+  [ $? -eq 2 ] || fail "-S sometimes: exit status"
 fi
 exit 0

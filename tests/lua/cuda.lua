@@ -22,8 +22,16 @@ for _, want in ipairs {
 end
 assert(t:cuda() == t:cuda {}, "cuda: not deterministic")
 assert(t:cuda { shuffle = false }:find("#define DEF_SHUFFLE 0", 1, true))
+-- sm=: the instances counted by the SMs their blocks ran on (%smid)
+assert(src:find("#define DEF_SM 0", 1, true))
+assert(src:find("mov.u32 %0, %%smid;", 1, true))
+assert(t:cuda { sm = "same" }:find("#define DEF_SM 1", 1, true))
+assert(t:cuda { sm = "different" }:find("#define DEF_SM 2", 1, true))
+assert(t:cuda { sm = "any" } == t:cuda())
+local ok, err = pcall(t.cuda, t, { sm = "near" })
+assert(not ok and err:find("sm must be"), err)
 
-local ok, err = pcall(t.cuda, t, { blocks = 0 })
+ok, err = pcall(t.cuda, t, { blocks = 0 })
 assert(not ok and err:find("blocks must be an integer"), err)
 ok, err = pcall(t.cuda, t, { bogus = 1 })
 assert(not ok and err:find("bogus"), err)
@@ -39,6 +47,8 @@ assert(src:find("#define DEF_ROUNDS 9", 1, true))
 assert(src:find("cudaDeviceEnablePeerAccess", 1, true))
 ok, err = pcall(two.cuda, two, { rounds = 0 })
 assert(not ok and err:find("rounds must be an integer"), err)
+ok, err = pcall(two.cuda, two, { sm = "same" })
+assert(not ok and err:find("several CTAs of one GPU"), err)
 
 local f = wl.litmus {
   name = "fn", init = { x = 0 },
