@@ -668,6 +668,30 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
   wl__layout_init(&e.lay, t);
   if ((rc = plan(&e)) != 0)
     return rc;
+  /* the test's own SM placement ("P1@cta 1,gpu 0,sm 0") when the options
+   * ask none: every CTA on one SM, or each on its own */
+  if (o.sm == WL_CUDA_SM_ANY && !e.two && e.ngroups >= 2) {
+    int a, c, same = 1, diff = 1, given = 0;
+    for (a = 0; a < t->nthreads; a++)
+      for (c = a + 1; c < t->nthreads; c++) {
+        const wl_thread *ta = &t->threads[a], *tc = &t->threads[c];
+        if (ta->cta == tc->cta && ta->gpu == tc->gpu)
+          continue;
+        if (ta->sm1 == 0 || tc->sm1 == 0) {
+          same = diff = 0;
+          continue;
+        }
+        given = 1;
+        if (ta->sm1 == tc->sm1)
+          diff = 0;
+        else
+          same = 0;
+      }
+    if (given && same)
+      o.sm = WL_CUDA_SM_SAME;
+    else if (given && diff)
+      o.sm = WL_CUDA_SM_DIFFERENT;
+  }
   if (o.sm != WL_CUDA_SM_ANY && (e.two || e.ngroups < 2))
     return wl__err(ctx, WL_EINVAL,
                    "cuda: sm %s needs a test whose threads are in several "

@@ -93,6 +93,8 @@ typedef struct wl_insn {
 typedef struct wl_thread {
   char name[16]; /* "P0" */
   int cta, gpu;  /* placement */
+  int sm1;       /* 1 + the SM its CTA runs on ("P1@cta 1,gpu 0,sm 0",
+                  * warplab's own); 0: an SM of its own */
   wl_insn *insns;
   int ninsns, cap;
   int nregs;

@@ -1272,7 +1272,7 @@ static int parse_init(parser *p, reginit *ri, int *nri, int maxri) {
 static int parse_threads_decl(parser *p) {
   for (;;) {
     tok tt = p->t;
-    int th, r, cta = 0, gpu = 0;
+    int th, r, cta = 0, gpu = 0, sm1 = 0;
     wl_thread *t;
     if ((r = thread_index(p, &tt, &th)) != 0)
       return r;
@@ -1299,11 +1299,36 @@ static int parse_threads_decl(parser *p) {
         return expected(p, "a GPU number");
       gpu = (int)p->t.num;
       next(p);
+      /* ",sm N": the SM the CTA runs on (warplab's own): CTAs given one
+       * SM share its store path and L1 in the simulator */
+      if (accept_p(p, ",")) {
+        if (!is_w(p, "sm"))
+          return expected(p, "'sm' (the SM of the thread's CTA: "
+                             "'P1@cta 1,gpu 0,sm 0')");
+        next(p);
+        if (p->t.kind != T_NUM || p->t.num < 0 || p->t.num > 1023)
+          return expected(p, "an SM number 0..1023");
+        sm1 = (int)p->t.num + 1;
+        next(p);
+      }
     }
     t = &p->lt->threads[th];
     snprintf(t->name, sizeof t->name, "P%d", th);
     t->cta = cta;
     t->gpu = gpu;
+    t->sm1 = sm1;
+    {
+      /* the threads of one CTA run on one SM */
+      int o;
+      for (o = 0; o < th; o++) {
+        const wl_thread *u = &p->lt->threads[o];
+        if (u->cta == cta && u->gpu == gpu && u->sm1 != sm1)
+          return perr(p, WL_ESYNTAX, tt.line, tt.col,
+                      "P%d is in P%d's CTA but not on its SM: the threads "
+                      "of one CTA run on one SM",
+                      th, o);
+      }
+    }
     t->line = tt.line;
     p->lt->nthreads++;
     if (accept_p(p, ";"))

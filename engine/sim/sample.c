@@ -1521,16 +1521,22 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   s->h = h;
   s->fn = opts->thread_fn;
   s->fn_ud = opts->thread_ud;
-  /* one SM per CTA (the same for every run) */
+  /* one SM per CTA (the same for every run), unless the test puts
+   * CTAs on one SM ("sm N"): they then share its store path and L1, as
+   * blocks on one SM of an H100/H200 do (no weak MP, SB, LB or 2+2W
+   * between them: tests/hw/observed/h200-2026-11-26/sm) */
   for (th = 0; th < t->nthreads; th++) {
     int o;
+    const wl_thread *a = &t->threads[th];
     s->th[th].sm = th;
-    for (o = 0; o < th; o++)
-      if (t->threads[o].cta == t->threads[th].cta &&
-          t->threads[o].gpu == t->threads[th].gpu) {
+    for (o = 0; o < th; o++) {
+      const wl_thread *b = &t->threads[o];
+      if (b->gpu == a->gpu && (a->sm1 != 0 ? b->sm1 == a->sm1
+                                           : b->cta == a->cta)) {
         s->th[th].sm = s->th[o].sm;
         break;
       }
+    }
   }
   link_setup(s);
   for (th = 0; th < t->nthreads && rc == 0; th++) {

@@ -572,6 +572,16 @@ static void test_err_thread_order(void **state) {
             WL_ESYNTAX, 3, 19, "expected P1");
   parse_err(*state, "PTX T\n{ x=0; }\n P0 | P1 ;\n", WL_ESYNTAX, 3, 2,
             "thread P0 needs a placement: 'P0@cta N,gpu M'");
+  /* ",sm N": the SM of the thread's CTA; one CTA runs on one SM */
+  parse_err(*state, "PTX T\n{ x=0; }\n P0@cta 0,gpu 0,sx 1 ;\n", WL_ESYNTAX,
+            3, 17, "expected 'sm' (the SM of the thread's CTA");
+  parse_err(*state, "PTX T\n{ x=0; }\n P0@cta 0,gpu 0,sm 2000 ;\n",
+            WL_ESYNTAX, 3, 20, "expected an SM number 0..1023");
+  parse_err(*state,
+            "PTX T\n{ x=0; }\n P0@cta 0,gpu 0,sm 1 | P1@cta 0,gpu 0 ;\n",
+            WL_ESYNTAX, 3, 24,
+            "P1 is in P0's CTA but not on its SM: the threads of one CTA "
+            "run on one SM");
   parse_err(*state, "PTX T\n{ x=0; }\n P0@gpu 0 ;\n", WL_ESYNTAX, 3, 5,
             "expected 'cta', found 'gpu'");
   parse_err(*state, "PTX T\n{ x=0; }\n P64@cta 0 ;\n", WL_ELIMIT, 3, 2,
