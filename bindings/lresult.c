@@ -213,6 +213,8 @@ int wll_test_explore(lua_State *L) {
       o.no_checks = !lua_toboolean(L, -1);
   }
   o.keep_partial = 1;
+  if (o.max_memory == 0) /* never the out-of-memory killer */
+    o.max_memory = wll_default_max_memory();
   lua_settop(L, 2);
   r = lua_newuserdatauv(L, sizeof *r, 2); /* 3 */
   memset(r, 0, sizeof *r);

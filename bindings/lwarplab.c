@@ -8,7 +8,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
 #include "lwarplab.h"
+
+size_t wll_default_max_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || size <= 0)
+    return 0;
+  return (size_t)pages / 4 * 3 * (size_t)size;
+}
 
 /* exported: the module's one symbol */
 int luaopen_warplab(lua_State *L);

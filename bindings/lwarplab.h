@@ -101,6 +101,11 @@ WLL_HIDDEN uint64_t wll_bytes(lua_State *L, lua_Integer n, int esize,
 WLL_HIDDEN lua_Integer wll_optint(lua_State *L, int idx, const char *fname,
                                   const char *key, lua_Integer def,
                                   lua_Integer lo, lua_Integer hi);
+/* The memory limit of an exploration when none is given (warplab
+ * litmus, test:explore): three quarters of the machine's memory, so that
+ * a search too large for it stops with a partial result rather than
+ * meeting the out-of-memory killer; 0 when the size is unknown. */
+WLL_HIDDEN size_t wll_default_max_memory(void);
 /* The current line of the innermost Lua function (0 if none). */
 WLL_HIDDEN int wll_curline(lua_State *L);
 /* Pushes the text an engine writer produces (herd, JSON, histogram): a

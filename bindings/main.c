@@ -59,7 +59,8 @@ static const char usage[] =
     "                             more than SIZE (MiB, or with a K, M or G\n"
     "                             suffix): the states found so far are\n"
     "                             printed, marked partial, and the file\n"
-    "                             counts as failed\n"
+    "                             counts as failed (default: three\n"
+    "                             quarters of the machine's memory)\n"
     "      --count-executions     count every consistent execution (herd's\n"
     "                             Positive/Negative); by default the\n"
     "                             explorer finds each final state once, and\n"
@@ -738,6 +739,8 @@ static int cmd_litmus(int argc, char **argv) {
   /* the text shows the observed variables only, so states that differ
    * elsewhere need not be told apart; --json lists every full state */
   opts.observed_only = !json && !full;
+  if (opts.max_memory == 0) /* never the out-of-memory killer */
+    opts.max_memory = wll_default_max_memory();
   if (nf == 0) {
     free(files);
     fprintf(stderr, "warplab litmus: no .litmus file given (see warplab "
