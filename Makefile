@@ -47,6 +47,10 @@ BIND_OBJ := $(BIND_SRC:%.c=$(BUILD)/%.o)
 LUA_LIB_SRC := $(sort $(wildcard scripts/warplab/*.lua))
 EMBED := $(BUILD)/gen/lua_embed.c
 MOD_OBJ := $(BIND_OBJ) $(EMBED:.c=.o)
+# The warplab command: main.c and one bindings/cmd_*.c per command (not
+# part of the Lua module).
+CMD_SRC := bindings/main.c $(wildcard bindings/cmd_*.c)
+CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -90,7 +94,7 @@ $(LIB): $(ENGINE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/bindings/main.o $(MOD_OBJ) $(LIB)
+$(BIN): $(CMD_OBJ) $(MOD_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
 
 # The C module for the system lua5.4: Lua's symbols come from the host.

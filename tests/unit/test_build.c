@@ -1,4 +1,4 @@
-/* test_build.c -- tests built programmatically (engine/program/litmus.c,
+/* test_build.c -- tests built programmatically (engine/program/build.c,
  * wl_litmus_new .. wl_litmus_set_condition), threads as callbacks
  * (engine/model/explore.c, wl_tb_*), results as values, and fault
  * injection over a built test with callback and instruction threads. */

@@ -1,0 +1,61 @@
+/* cmd.h -- what the warplab command's files share: main.c (the help
+ * text and the dispatch to a command), cmd_common.c (output, files and
+ * the command line), and one file per command: cmd_litmus.c,
+ * cmd_sample.c, cmd_cuda.c, cmd_compare.c, cmd_gen.c, cmd_run.c,
+ * cmd_report.c.  Not part of the Lua module (warplab.so).  Not
+ * installed. */
+#ifndef WL_CMD_H
+#define WL_CMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <lua.h>
+
+#include "../engine/warplab.h"
+
+/* bindings/lwarplab.c */
+int luaopen_warplab(lua_State *L);
+
+/* main.c */
+/* Prints the help text (every command's options) to f. */
+void wll_print_usage(FILE *f);
+
+/* cmd_common.c */
+/* A wl_write_fn that writes to standard output. */
+int wll_write_stdout(void *ud, const char *s, size_t n);
+/* Seconds on the monotonic clock. */
+double wll_seconds(void);
+/* The whole file at path ("-": standard input, read once), malloc'd;
+ * NULL with the reason in err. */
+char *wll_read_file(const char *path, size_t *len, char *err,
+                    size_t errlen);
+/* The usage error for getopt_long's answer c ('?' or ':'): exit 2. */
+int wll_opt_error(const char *cmd, int c, char **argv);
+/* A count: digits, or a number like 1e6 that is a whole number. */
+int wll_parse_count(const char *v, uint64_t lo, uint64_t hi, uint64_t *out);
+/* A number of seconds: positive, at most 1e9. */
+int wll_parse_seconds(const char *v, double *out);
+/* "warplab CMD: OPT takes WANT, not 'V'": exit 2. */
+int wll_bad_value(const char *cmd, const char *opt, const char *v,
+                  const char *want);
+/* The operands after getopt_long's last, appended to files[n..]. */
+int wll_add_rest(int argc, char **argv, const char **files, int n);
+/* The exit status after a signal: 128 + its number (130, 143). */
+int wll_sig_status(int sig);
+/* Loads the model named by --model; 0, or the exit status after
+ * printing the reason. */
+int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out);
+
+/* The commands: argv[0] is the command's name (for wll_cmd_run, the
+ * program's, argv[1] "run"); each returns the exit status. */
+int wll_cmd_litmus(int argc, char **argv);  /* cmd_litmus.c */
+int wll_cmd_sample(int argc, char **argv);  /* cmd_sample.c */
+int wll_cmd_cuda(int argc, char **argv);    /* cmd_cuda.c */
+int wll_cmd_compare(int argc, char **argv); /* cmd_compare.c */
+int wll_cmd_gen(int argc, char **argv);     /* cmd_gen.c */
+int wll_cmd_run(int argc, char **argv);     /* cmd_run.c */
+int wll_cmd_report(int argc, char **argv);  /* cmd_report.c */
+
+#endif

@@ -1,0 +1,168 @@
+/* cmd_common.c -- what the warplab command's commands share: writing to
+ * standard output, the clock, reading a whole file, and the command
+ * line (getopt_long everywhere: options, counts, seconds, operands). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "lwarplab.h"
+
+int wll_write_stdout(void *ud, const char *s, size_t n) {
+  (void)ud;
+  return fwrite(s, 1, n, stdout) == n ? 0 : -1;
+}
+
+double wll_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The whole file at path ("-": standard input, read once). */
+char *wll_read_file(const char *path, size_t *len, char *err, size_t errlen) {
+  int is_stdin = strcmp(path, "-") == 0;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
+  char *buf = NULL;
+  size_t cap = 0, n = 0;
+  if (f == NULL) {
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  errno = 0;
+  for (;;) {
+    size_t got;
+    if (n == cap) {
+      size_t ncap = cap ? cap * 2 : 4096;
+      char *p;
+      if (ncap > ((size_t)64 << 20)) {
+        snprintf(err, errlen, "%s: file too large (over 64 MiB)", path);
+        free(buf);
+        if (!is_stdin)
+          fclose(f);
+        return NULL;
+      }
+      p = realloc(buf, ncap);
+      if (p == NULL) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        free(buf);
+        if (!is_stdin)
+          fclose(f);
+        return NULL;
+      }
+      buf = p;
+      cap = ncap;
+    }
+    got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0)
+      break;
+  }
+  if (ferror(f)) {
+    snprintf(err, errlen, "%s: %s", path,
+             errno != 0 ? strerror(errno) : "read error");
+    free(buf);
+    if (!is_stdin)
+      fclose(f);
+    return NULL;
+  }
+  if (!is_stdin)
+    fclose(f);
+  *len = n;
+  return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* command lines: getopt_long everywhere                               */
+/* ------------------------------------------------------------------ */
+
+/* Options may come anywhere among the operands ("warplab sample FILE -n
+ * N"); "--" ends the options; "-" as a file is standard input.  The
+ * optstring starts with "-" (operands come back in order as option 1,
+ * whatever POSIXLY_CORRECT says) and ":" (a missing value is ':'). */
+
+/* The usage error for getopt_long's answer c ('?' or ':'): exit 2.  A
+ * long option is named as written (up to any '='), a short one by its
+ * letter (optopt; it may sit in a cluster like -qx). */
+int wll_opt_error(const char *cmd, int c, char **argv) {
+  const char *arg = argv[optind - 1];
+  char name[64];
+  if (arg[0] == '-' && arg[1] == '-')
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+  else
+    snprintf(name, sizeof name, "-%c", optopt);
+  if (c == ':')
+    fprintf(stderr, "warplab %s: %s needs a value (see warplab help)\n", cmd,
+            name);
+  else
+    fprintf(stderr, "warplab %s: unknown option '%s' (see warplab help)\n",
+            cmd, name);
+  return 2;
+}
+
+/* A count: digits, or a number like 1e6 that is a whole number. */
+int wll_parse_count(const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
+  char *end;
+  unsigned long long u;
+  if (*v == '\0' || *v == '-' || *v == '+' || *v == ' ')
+    return -1;
+  errno = 0;
+  u = strtoull(v, &end, 10);
+  if (*end != '\0' || errno != 0) {
+    double d = strtod(v, &end);
+    if (*end != '\0' || !(d >= 0) || d > 9007199254740992.0)
+      return -1;
+    u = (unsigned long long)d;
+    if ((double)u != d) /* not a whole number */
+      return -1;
+  }
+  if (u < lo || u > hi)
+    return -1;
+  *out = u;
+  return 0;
+}
+
+/* A number of seconds: positive, at most 1e9. */
+int wll_parse_seconds(const char *v, double *out) {
+  char *end;
+  double d = strtod(v, &end);
+  if (*v == '\0' || *end != '\0' || !(d > 0) || d > 1e9)
+    return -1;
+  *out = d;
+  return 0;
+}
+
+int wll_bad_value(const char *cmd, const char *opt, const char *v,
+                  const char *want) {
+  fprintf(stderr, "warplab %s: %s takes %s, not '%s'\n", cmd, opt, want, v);
+  return 2;
+}
+
+/* The operands, gathered in order: those getopt_long returned as option
+ * 1 and those after "--".  files must have room for argc entries. */
+int wll_add_rest(int argc, char **argv, const char **files, int n) {
+  for (; optind < argc; optind++)
+    files[n++] = argv[optind];
+  return n;
+}
+
+/* The exit status after a signal: 128 + its number (130, 143). */
+int wll_sig_status(int sig) { return 128 + sig; }
+
+/* Loads the model named by --model (a bare name is also looked up among
+ * the specs: wll_find_model).  0, or the exit status after printing the
+ * reason: 1 for a model that does not parse, 2 for one that cannot be
+ * read. */
+int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out) {
+  char found[1200];
+  const char *path = wll_find_model(name, found, sizeof found);
+  int rc = wl_model_load(ctx, path, out);
+  if (rc == 0)
+    return 0;
+  fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
+  return rc == WL_ESYNTAX ? 1 : 2;
+}

@@ -1,0 +1,166 @@
+/* cmd_cuda.c -- warplab cuda: a .litmus test as a CUDA program that
+ * runs it on a real GPU. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+/* ------------------------------------------------------------------ */
+/* warplab cuda [options] FILE: the test as a CUDA program             */
+/* ------------------------------------------------------------------ */
+
+static int cuda_usage(const char *opt, const char *v, const char *want) {
+  fprintf(stderr, "warplab cuda: %s takes %s, not '%s'\n", opt, want, v);
+  return 2;
+}
+
+static int write_file(void *ud, const char *s, size_t n) {
+  return fwrite(s, 1, n, (FILE *)ud) == n ? 0 : -1;
+}
+
+int wll_cmd_cuda(int argc, char **argv) {
+  static const struct {
+    const char *name, *want;
+    long lo, hi;
+  } nums[] = {{"--blocks", "a number from 1 to 1048576", 1, 1L << 20},
+              {"--threads", "a number from 1 to 1024", 1, 1024},
+              {"--launches", "a number of at least 1", 1, 1L << 30},
+              {"--stress", "a number from 0 to 65536", 0, 1L << 16},
+              {"--stress-iters", "a non-negative number", 0, 1L << 30},
+              {"--spacing", "a number from 1 to 1024", 1, 1024},
+              {"--seed", "a non-negative integer", 0, 0x7fffffffL},
+              {"--budget", "a positive number", 1, 1L << 30},
+              {"--rounds", "a number from 1 to 1048576", 1, 1L << 20}};
+  wl_cuda_opts o;
+  const char *out = NULL, *file = NULL;
+  char err[600];
+  size_t len = 0;
+  char *src;
+  wl_ctx *ctx;
+  wl_litmus *t = NULL;
+  FILE *f;
+  int c, rc;
+  static const struct option longopts[] = {
+      {"blocks", required_argument, NULL, 256},
+      {"threads", required_argument, NULL, 257},
+      {"launches", required_argument, NULL, 258},
+      {"stress", required_argument, NULL, 259},
+      {"stress-iters", required_argument, NULL, 260},
+      {"spacing", required_argument, NULL, 261},
+      {"seed", required_argument, NULL, 262},
+      {"budget", required_argument, NULL, 263},
+      {"rounds", required_argument, NULL, 264},
+      {"sm", required_argument, NULL, 'S'},
+      {"no-shuffle", no_argument, NULL, 'N'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  wl_cuda_opts_init(&o);
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "-:o:h", longopts, NULL)) != -1) {
+    uint64_t u;
+    int k = c - 256;
+    if (c == 1) {
+      if (file != NULL) {
+        fprintf(stderr, "warplab cuda: one .litmus file at a time ('%s' "
+                        "is a second)\n", optarg);
+        return 2;
+      }
+      file = optarg;
+    } else if (c == 'o') {
+      out = optarg;
+    } else if (c == 'N') {
+      o.no_shuffle = 1;
+    } else if (c == 'S') {
+      if (strcmp(optarg, "any") == 0)
+        o.sm = WL_CUDA_SM_ANY;
+      else if (strcmp(optarg, "same") == 0)
+        o.sm = WL_CUDA_SM_SAME;
+      else if (strcmp(optarg, "different") == 0)
+        o.sm = WL_CUDA_SM_DIFFERENT;
+      else
+        return cuda_usage("--sm", optarg, "any, same or different");
+    } else if (c == 'h') {
+      wll_print_usage(stdout);
+      return 0;
+    } else if (k >= 0 && (size_t)k < sizeof nums / sizeof nums[0]) {
+      if (wll_parse_count(optarg, (uint64_t)nums[k].lo, (uint64_t)nums[k].hi,
+                          &u) != 0)
+        return cuda_usage(nums[k].name, optarg, nums[k].want);
+      switch (k) {
+      case 0: o.blocks = (int)u; break;
+      case 1: o.threads = (int)u; break;
+      case 2: o.launches = (int)u; break;
+      case 3: o.stress_blocks = (int)u; break;
+      case 4: o.stress_iters = (int)u; break;
+      case 5: o.spacing = (int)u; break;
+      case 6: o.seed = u; break;
+      case 7: o.budget = (int)u; break;
+      default: o.rounds = (int)u; break;
+      }
+    } else if (c == ':') {
+      fprintf(stderr, "warplab cuda: %s needs a value (see warplab help)\n",
+              argv[optind - 1]);
+      return 2;
+    } else {
+      fprintf(stderr, "warplab cuda: unknown option '%s' (see warplab "
+                      "help)\n", argv[optind - 1]);
+      return 2;
+    }
+  }
+  for (; optind < argc; optind++) { /* after "--" */
+    if (file != NULL) {
+      fprintf(stderr, "warplab cuda: one .litmus file at a time ('%s' is "
+                      "a second)\n", argv[optind]);
+      return 2;
+    }
+    file = argv[optind];
+  }
+  if (file == NULL) {
+    fprintf(stderr, "warplab cuda: no .litmus file given (see warplab "
+                    "help)\n");
+    return 2;
+  }
+  if ((src = wll_read_file(file, &len, err, sizeof err)) == NULL) {
+    fprintf(stderr, "warplab: %s\n", err);
+    return 1;
+  }
+  if (wl_ctx_new(NULL, &ctx) != 0) {
+    free(src);
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  rc = wl_litmus_parse(ctx, file, src, len, &t);
+  free(src);
+  f = stdout;
+  if (rc == 0 && out != NULL && (f = fopen(out, "wb")) == NULL) {
+    fprintf(stderr, "warplab cuda: %s: %s\n", out, strerror(errno));
+    wl_litmus_free(t);
+    wl_ctx_free(ctx);
+    return 1;
+  }
+  if (rc == 0)
+    rc = wl_cuda_emit(ctx, t, &o, write_file, f);
+  if (rc != 0) {
+    const char *m = wl_ctx_errmsg(ctx);
+    if (strncmp(m, file, strlen(file)) == 0)
+      fprintf(stderr, "warplab: %s\n", m);
+    else
+      fprintf(stderr, "warplab: %s: %s\n", file, m);
+  }
+  if (f != stdout && fclose(f) != 0 && rc == 0) {
+    fprintf(stderr, "warplab cuda: %s: %s\n", out, strerror(errno));
+    rc = WL_EIO;
+  }
+  if (rc != 0 && f != stdout)
+    remove(out);
+  wl_litmus_free(t);
+  wl_ctx_free(ctx);
+  if (f == stdout && fflush(stdout) != 0)
+    return 1;
+  return rc != 0 ? 1 : 0;
+}
