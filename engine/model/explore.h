@@ -8,6 +8,8 @@
  *   axioms.c    the PTX axioms on partial and complete executions;
  *   results.c   final states, witnesses, the wl_result API;
  *   symmetry.c  interchangeable threads: searched once, states imaged;
+ *   justify.c   combinations whose reads only a thin-air cycle
+ *               justifies, dropped before any search;
  *   explore.c   the search: combinations, reads-from, co-last, fence-SC
  *               and coherence choices, wl_explore.
  * Not installed. */
@@ -129,6 +131,7 @@ const char *wl__xp_ev_place(const xp *x, int th, const wl_ev *e, char *buf,
                             size_t n);
 int wl__xp_dom_has(const vdom *d, int64_t v);
 int wl__xp_gen_traces(xp *x);
+/* justify.c */
 int wl__xp_justified(const xp *x, const wl_trace *const *chosen);
 int wl__xp_check_shared(xp *x);
 /* exe.c: E's events and static relations from its traces (E->tr). */
