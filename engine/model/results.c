@@ -170,17 +170,58 @@ int wl__xp_target_known(xp *x, const exe *E) {
   return state_find(x->res, vals) >= 0;
 }
 
+#define KNOWN_VALS 16  /* final values tried per location */
+#define KNOWN_TUPLES 256 /* tuples of final values tried in all */
+
+/* Adds v to a location's candidate final values (once); -1 past
+ * KNOWN_VALS. */
+static int cv_add(int64_t *cv, int *n, int64_t v) {
+  int k;
+  for (k = 0; k < *n; k++)
+    if (cv[k] == v)
+      return 0;
+  if (*n == KNOWN_VALS)
+    return -1;
+  cv[(*n)++] = v;
+  return 0;
+}
+
+/* Whether the state vals is known with every tuple of final values of
+ * the locations loc[0..n-1] (ncv[i] candidates cv[i] each): an
+ * odometer over the tuples, vals' other values fixed. */
+static int tuples_known(const wl_result *r, int64_t *vals, int off, int n,
+                        const int *loc, int64_t (*cv)[KNOWN_VALS],
+                        const int *ncv) {
+  int at[WL_MAX_LOCS], i;
+  long total = 1;
+  for (i = 0; i < n; i++) {
+    at[i] = 0;
+    vals[off + loc[i]] = cv[i][0];
+    if ((total *= ncv[i]) > KNOWN_TUPLES)
+      return 0;
+  }
+  for (;;) {
+    if (state_find(r, vals) < 0)
+      return 0;
+    for (i = 0; i < n && ++at[i] == ncv[i]; i++) {
+      at[i] = 0;
+      vals[off + loc[i]] = cv[i][0];
+    }
+    if (i == n)
+      return 1;
+    vals[off + loc[i]] = cv[i][at[i]];
+  }
+}
+
 /* States mode: whether every state E's combination of traces could
  * reach is known already: its registers are fixed, and the final value
  * of each location is its initial value or one its writes store.  Works
  * from the traces alone (before or after wl__xp_build_exe); gives up (0) past
  * a few hundred candidate states. */
-#define KNOWN_VALS 16
 int wl__xp_combo_known(const xp *x, const exe *E) {
   const wl_litmus *t = x->t;
   int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
-  int ncv[WL_MAX_LOCS], at[WL_MAX_LOCS], th, i, l, off;
-  long total = 1;
+  int ncv[WL_MAX_LOCS], loc[WL_MAX_LOCS], th, i, l, off;
   if (x->res->nstates == 0)
     return 0;
   off = x->res->lay.regoff[t->nthreads];
@@ -189,43 +230,21 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
   for (th = 0; th < t->nthreads; th++) {
     const wl_trace *tr = E->tr[th];
     const wl_ev *ev = WL_VEC_PTR(&x->pool[th].ev, wl_ev, tr->ev0);
-    for (i = 0; i < tr->nev; i++) {
-      int k;
-      if (ev[i].type != EV_W)
-        continue;
-      l = ev[i].loc;
-      for (k = 0; k < ncv[l] && cv[l][k] != ev[i].val; k++)
-        ;
-      if (k < ncv[l])
-        continue;
-      if (k == KNOWN_VALS)
+    for (i = 0; i < tr->nev; i++)
+      if (ev[i].type == EV_W &&
+          cv_add(cv[ev[i].loc], &ncv[ev[i].loc], ev[i].val) != 0)
         return 0;
-      cv[l][ncv[l]++] = ev[i].val;
-    }
   }
   for (l = 0; l < t->nlocs; l++) {
-    at[l] = 0;
+    loc[l] = l;
     if (x->res->keep != NULL && !x->res->keep[off + l])
       ncv[l] = 0; /* not observed: any one value stands for all */
     if (ncv[l] == 0) {
       cv[l][0] = t->locinit[l];
       ncv[l] = 1;
     }
-    vals[off + l] = cv[l][0];
-    if ((total *= ncv[l]) > 256)
-      return 0;
   }
-  for (;;) { /* every tuple of final values, as an odometer */
-    if (state_find(x->res, vals) < 0)
-      return 0;
-    for (l = 0; l < t->nlocs && ++at[l] == ncv[l]; l++) {
-      at[l] = 0;
-      vals[off + l] = cv[l][0];
-    }
-    if (l == t->nlocs)
-      return 1;
-    vals[off + l] = cv[l][at[l]];
-  }
+  return tuples_known(x->res, vals, off, t->nlocs, loc, cv, ncv);
 }
 
 /* observed_only: whether every state a combination starting with the
@@ -236,14 +255,12 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
  * writes) is known with them.  The search then skips every completion
  * of the prefix -- with a cut trace possible in it only once the bound
  * is reported, so that the loop flag is the same. */
-#define PREFIX_TUPLES 256
 int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
   const wl_result *r = x->res;
   const wl_litmus *t = x->t;
-  int64_t vals[NVALS], cv[WL_MAX_LOCS][16];
-  int ncv[WL_MAX_LOCS], at[WL_MAX_LOCS], kl[WL_MAX_LOCS], nkl = 0;
+  int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
+  int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS], nkl = 0;
   int i, o, off = r->lay.regoff[t->nthreads];
-  long total = 1;
   if (r->key == NULL || r->nstates == 0 || th < x->key_threads)
     return 0;
   if (!r->bound_hit)
@@ -252,7 +269,7 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
         return 0;
   memset(vals, 0, (size_t)r->lay.nvals * sizeof vals[0]);
   for (i = 0; i < r->nkey; i++) {
-    int v = r->key[i], l, k;
+    int v = r->key[i], l, j;
     if (v < off) { /* a register of a chosen thread */
       int tt = wl__layout_thread(&r->lay, t, v), reg = v - r->lay.regoff[tt];
       const wl_trace *tr = chosen[tt];
@@ -261,60 +278,27 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
                     : t->threads[tt].reginit[reg];
       continue;
     }
+    /* the values an observed location may end with */
     l = v - off;
     kl[nkl] = l;
     ncv[nkl] = 0;
-    /* the values l may end with */
-    cv[nkl][ncv[nkl]++] = t->locinit[l];
+    cv_add(cv[nkl], &ncv[nkl], t->locinit[l]);
     for (o = 0; o < t->nthreads; o++) {
-      const wl_ev *ev;
-      const int64_t *wv;
-      int nw, j;
       if (o < th) {
-        ev = WL_VEC_PTR(&x->pool[o].ev, wl_ev, chosen[o]->ev0);
-        for (j = 0; j < chosen[o]->nev; j++) {
-          if (ev[j].type != EV_W || ev[j].loc != l)
-            continue;
-          for (k = 0; k < ncv[nkl] && cv[nkl][k] != ev[j].val; k++)
-            ;
-          if (k == ncv[nkl]) {
-            if (k == 16)
-              return 0;
-            cv[nkl][ncv[nkl]++] = ev[j].val;
-          }
-        }
-        continue;
-      }
-      wv = x->wvals[o][l].v;
-      nw = x->wvals[o][l].n;
-      for (j = 0; j < nw; j++) {
-        for (k = 0; k < ncv[nkl] && cv[nkl][k] != wv[j]; k++)
-          ;
-        if (k == ncv[nkl]) {
-          if (k == 16)
+        const wl_ev *ev = WL_VEC_PTR(&x->pool[o].ev, wl_ev, chosen[o]->ev0);
+        for (j = 0; j < chosen[o]->nev; j++)
+          if (ev[j].type == EV_W && ev[j].loc == l &&
+              cv_add(cv[nkl], &ncv[nkl], ev[j].val) != 0)
             return 0;
-          cv[nkl][ncv[nkl]++] = wv[j];
-        }
+      } else {
+        for (j = 0; j < x->wvals[o][l].n; j++)
+          if (cv_add(cv[nkl], &ncv[nkl], x->wvals[o][l].v[j]) != 0)
+            return 0;
       }
     }
-    if ((total *= ncv[nkl]) > PREFIX_TUPLES)
-      return 0;
-    at[nkl] = 0;
-    vals[v] = cv[nkl][0];
     nkl++;
   }
-  for (;;) { /* every tuple of final values, as an odometer */
-    int k;
-    if (state_find(r, vals) < 0)
-      return 0;
-    for (k = 0; k < nkl && ++at[k] == ncv[k]; k++) {
-      at[k] = 0;
-      vals[off + kl[k]] = cv[k][0];
-    }
-    if (k == nkl)
-      return 1;
-    vals[off + kl[k]] = cv[k][at[k]];
-  }
+  return tuples_known(r, vals, off, nkl, kl, cv, ncv);
 }
 
 int wl__xp_record_state(xp *x, exe *E) {
