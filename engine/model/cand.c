@@ -224,8 +224,7 @@ static void fill_static(wl__candx *c, const exe *E) {
       if (scoped(a) && scoped(b)) {
         int sa = a->type == EV_B ? SCOPE_CTA : a->scope;
         int sb = b->type == EV_B ? SCOPE_CTA : b->scope;
-        if (wl__scope_includes(sa, &t->threads[ti], &t->threads[tj]) &&
-            wl__scope_includes(sb, &t->threads[tj], &t->threads[ti]))
+        if (wl__scopes_meet(sa, &t->threads[ti], sb, &t->threads[tj]))
           k->rel[WL_CAT_R_SR][i] |= bj;
       }
       /* syncbar: an arrival and the waits of other threads in the same
@@ -245,8 +244,7 @@ static int fences_ms(const wl__candx *c, const exe *E, int a, int b) {
     return 1;
   ta = &c->t->threads[E->thread[a]];
   tb = &c->t->threads[E->thread[b]];
-  return wl__scope_includes(E->ev[a].scope, ta, tb) &&
-         wl__scope_includes(E->ev[b].scope, tb, ta);
+  return wl__scopes_meet(E->ev[a].scope, ta, E->ev[b].scope, tb);
 }
 
 /* Collects the distinct sync_fence relations over every total order of

@@ -147,8 +147,7 @@ int wl__xp_race_any(const xp *x) {
           if (ka[i].loc == kb[j].loc &&
               (ka[i].type == EV_W || kb[j].type == EV_W) &&
               !(ka[i].strong && kb[j].strong &&
-                wl__scope_includes(ka[i].scope, ta, tb) &&
-                wl__scope_includes(kb[j].scope, tb, ta)))
+                wl__scopes_meet(ka[i].scope, ta, kb[j].scope, tb)))
             return 1;
     }
   }

@@ -146,10 +146,8 @@ int wl__xp_build_exe(xp *x, exe *E) {
         continue;
       if (E->thread[i] == E->thread[j] ||
           (es_has(E->strong, i) && es_has(E->strong, j) &&
-           wl__scope_includes(a->scope, &t->threads[E->thread[i]],
-                              &t->threads[E->thread[j]]) &&
-           wl__scope_includes(b->scope, &t->threads[E->thread[j]],
-                              &t->threads[E->thread[i]])))
+           wl__scopes_meet(a->scope, &t->threads[E->thread[i]], b->scope,
+                           &t->threads[E->thread[j]])))
         rel_add(E->ms, i, j);
     }
   }

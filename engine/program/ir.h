@@ -226,6 +226,9 @@ int wl__cond_holds(int cond, int64_t a, int64_t b);
 /* Whether scope (SCOPE_*) of an event of thread a includes thread b: the
  * same CTA (and GPU), the same GPU, or any thread; 0 for SCOPE_NONE. */
 int wl__scope_includes(int scope, const wl_thread *a, const wl_thread *b);
+/* Whether each of two operations' scopes (sa of thread a, sb of thread
+ * b) includes the other's thread: the scope half of morally strong. */
+int wl__scopes_meet(int sa, const wl_thread *a, int sb, const wl_thread *b);
 int wl__litmus_check_labels(const wl_litmus *t);
 /* WL_EUNSUPPORTED (with "file:line:col: ..." naming the first alias or
  * proxy instruction) when t uses PTX 7.5 proxies or aliases, which the

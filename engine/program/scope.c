@@ -3,6 +3,10 @@
  * shared by the explorer and the cat engine's candidates. */
 #include "ir.h"
 
+int wl__scopes_meet(int sa, const wl_thread *a, int sb, const wl_thread *b) {
+  return wl__scope_includes(sa, a, b) && wl__scope_includes(sb, b, a);
+}
+
 int wl__scope_includes(int scope, const wl_thread *a, const wl_thread *b) {
   switch (scope) {
   case SCOPE_CTA:
