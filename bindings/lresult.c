@@ -159,7 +159,8 @@ static int explore_stop(void *ud) {
 }
 
 /* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
- * count_executions = B, observed_only = B, model = M, checks = B}]) ->
+ * count_executions = B, observed_only = B, model = M, checks = B,
+ * symmetry = B}]) ->
  * warplab.Result.  A timeout or
  * the memory limit stops the exploration with the states found so far:
  * result.partial says why (nil for a complete result). */
@@ -175,7 +176,8 @@ int wll_test_explore(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     static const char *const keys[] = {"unroll", "model", "timeout",
                                        "max_memory", "count_executions",
-                                       "observed_only", "checks", NULL};
+                                       "observed_only", "checks",
+                                       "symmetry", NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -208,6 +210,9 @@ int wll_test_explore(lua_State *L) {
      * given as a Lua function observes every variable) */
     if (lua_getfield(L, 2, "observed_only") != LUA_TNIL)
       o.observed_only = lua_toboolean(L, -1);
+    /* symmetry = false: interchangeable threads searched one by one */
+    if (lua_getfield(L, 2, "symmetry") != LUA_TNIL)
+      o.no_symmetry = !lua_toboolean(L, -1);
     /* checks = false: no data-race or hang search (r.race, r.hang nil) */
     if (lua_getfield(L, 2, "checks") != LUA_TNIL)
       o.no_checks = !lua_toboolean(L, -1);

@@ -168,4 +168,37 @@ end
 ok, e = pcall(function() return wl.litmus(spec):explore() end)
 assert(not ok and e:find(": an execution has more than 256 events",
                          1, true), e)
+-- a spin lock of three identical threads: failed exchs are stutters (no
+-- loop bound hit), the threads are searched once (symmetry = false
+-- searches all and finds the same states), and observed_only tells the
+-- states apart by x alone
+local function lock(n)
+  local spec = { name = "lock" .. n, init = { m = 0, x = 0 },
+                 exists = "x != " .. n }
+  for i = 1, n do
+    spec[i] = { at = "cta" .. (i - 1), "LC0:",
+      "atom.acquire.gpu.exch r0, m, 1", "bne r0, 0, LC0",
+      "ld.relaxed.gpu r1, x", "add r1, r1, 1", "st.relaxed.gpu x, r1",
+      "st.release.gpu m, 0" }
+  end
+  return wl.litmus(spec)
+end
+local l3 = lock(3)
+local ls = l3:explore()
+local ln = l3:explore { symmetry = false }
+assert(ls.nstates == 6 and ln.nstates == 6, ls.nstates .. " " .. ln.nstates)
+assert(not ls.bound_hit and not ln.bound_hit and not ls.ok, "lock3")
+assert(states(ls, { "0:r1", "1:r1", "2:r1", "x" }) ==
+       states(ln, { "0:r1", "1:r1", "2:r1", "x" }), "lock3 symmetry")
+local lo = l3:explore { observed_only = true }
+assert(lo.nstates == 1 and not lo.ok, "lock3 observed only: " .. lo.nstates)
+-- a value only a thin-air cycle could write (st x, r0 after ld x beside
+-- atom.add x): the domain stays small and the search ends at once
+local ta = wl.litmus { name = "thin-air-domain", init = { x = 0, y = 0 },
+  { at = "cta0", "ld.weak r0, x", "atom.exch r1, y, 1", "st.release.gpu x, r0",
+    "ld.acquire.sys r2, x" },
+  { at = "cta0,gpu1", "ld.relaxed.sys r0, x", "atom.acq_rel.cta.add r1, x, 1",
+    "st.relaxed.sys x, r0", "st.weak y, 2" } }
+local rt = ta:explore { timeout = 5 }
+assert(rt.partial == nil, "thin-air-domain: " .. tostring(rt.partial))
 print("scale: ok")
