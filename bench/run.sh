@@ -31,3 +31,6 @@ rm -f "$t1" "$t2"
 # the link model against two GPUs, every row within 3x (minutes: the
 # rarest row takes ~10^9 runs)
 sh "$ROOT/bench/link_rates.sh" "$B"
+# inside one SM at the H100's instance counts, every row as the H100
+# (minutes: 26 cells of ~10^8 runs)
+sh "$ROOT/bench/cta_rates.sh" "$B"

@@ -31,9 +31,14 @@
  * Threads on two GPUs (H100 profile): a location lives on its home GPU;
  * other GPUs reach it through their SMs' link queues (link_store).
  *
+ * Rarely (H100 profile) a plain store entering an SM buffer goes ahead
+ * of another thread's older store to its location there, when neither
+ * thread has ordered memory in between (st_sm): S and R inside one CTA.
+ *
  * A seeded scheduler picks every step.  Each of these rules only ever
  * produces executions that the PTX model allows; the conformance tests
- * check every sampled outcome against wl_explore.
+ * check every sampled outcome against wl_explore (tests/props_rare with
+ * the rare events made frequent).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,11 +64,19 @@
 typedef struct sentry {
   int16_t loc;
   int8_t thread;
-  uint8_t fenced; /* on a link: a cta-scope fence of its thread came
-                   * after it */
+  uint8_t flags; /* SE_* below */
   uint32_t seq; /* in an SM buffer: the order it entered the SM */
   int64_t val;
 } sentry;
+
+/* sentry flags */
+#define SE_FENCED 1 /* on a link: a cta-scope fence of its thread came
+                     * after it */
+#define SE_FIXED 2  /* in an SM buffer: no younger store may go ahead of
+                     * it (an atomic's or release's write, or its thread
+                     * has since ordered memory: see st_sm) */
+#define SE_LOADED 4 /* in an SM buffer: its thread has issued a load
+                     * since (see st_sm) */
 
 /* L2 keeps the last writes of each location, oldest first: a late load
  * reads the newest one its SM allows (see complete_pending). */
@@ -98,6 +111,9 @@ typedef struct sthread {
   int np;
   int barev; /* the barrier instruction it waits at */
   int cb;    /* a callback thread (its events come from cbthread) */
+  int fwd;     /* it read another thread's store from its SM's buffer
+                * since it last ordered memory (see st_sm) */
+  uint64_t rd; /* the locations it has read */
   pend p[SIM_PEND];
   squeue q;
   int64_t regs[WL_MAX_REGS + 1];
@@ -182,6 +198,9 @@ static inline int pick(uint64_t *r, int n) {
   return (int)(((rnd(r) >> 32) * (uint64_t)n) >> 32);
 }
 
+/* Whether stores may overtake others in an SM buffer (see st_sm). */
+#define OVERTAKE(k) ((k)->otfwd > 0 || (k)->otld > 0)
+
 /* Profile knobs, in 1/1024. */
 typedef struct knobs {
   unsigned thq;   /* a store waits in the thread's own queue (else it
@@ -217,6 +236,14 @@ typedef struct knobs {
                         * the link (else it waits for them) */
   uint32_t swap[2][2]; /* the link delivers its second store (another
                         * location) before its first */
+  /* two rare events inside one SM, in 1/2^32 (H100 profile; see the
+   * calibration note below): */
+  uint32_t otfwd; /* a store goes ahead of another thread's older store
+                   * to its location in its SM's buffer, when its thread
+                   * has read another thread's store from that buffer
+                   * since it last ordered memory */
+  uint32_t otld;  /* the same, when the older store's thread has issued
+                   * a load since it */
 } knobs;
 
 /* The H100 profile is calibrated to tests/hw/observed/h100-2026-11-26:
@@ -249,10 +276,9 @@ typedef struct knobs {
  *
  * and none with fence.sc.gpu (__threadfence), for CoRR, or with the
  * threads in one CTA, as on the H100, except S and R in one CTA without
- * a fence, which the H100 showed 2,815 and 9 times in 131,072,000 and
- * this machine cannot (it would need a thread's store to pass its own
- * pending load inside the SM, which would also give MP there, never
- * seen).  tests/run.sh checks each rate within 3x (tests/hw/expect.txt).
+ * a fence, which the H100 showed 2,815 and 9 times in 131,072,000: in
+ * as many runs (seed 12345) the profile shows S 2,819 and R 6.
+ * tests/run.sh checks each rate within 3x (tests/hw/expect.txt).
  * The earlier harness A data (shared/hw/h100/litmus_observed.tsv: a
  * different harness, rates ~100 times lower) is no longer the target.
  *
@@ -269,7 +295,25 @@ typedef struct knobs {
  * and its SM's stores 300 times in 1024 (fcta): the weak outcomes drop
  * by a third to a half, as on the H100 (0.45 to 0.91 by shape).  Stores
  * never wait in a thread's own queue (thq 0), so threads of one CTA,
- * which share the SM's buffer, never show SB or MP. */
+ * which share the SM's buffer, never show SB or MP.
+ *
+ * S and R inside one CTA need a store to reach L2 ahead of another
+ * thread's older store to its location in the same SM (st_sm), as
+ * nothing else this machine does can give them without also giving
+ * what the H100 never showed there: a thread's first store overtaking
+ * gives S but no R; any store overtaking gives 2+2W at about 3x R;
+ * stores waiting in their thread's queue give SB at about 2x R; a late
+ * load seeing its SM's later stores gives LB.  So a store overtakes only
+ * after its thread read another thread's store from the SM's buffer
+ * (otfwd: S's reader, never 2+2W's writers) or when the older store's
+ * thread has issued a load since it (otld: R's second thread, never
+ * 2+2W's, whose stores are followed by stores).  With each at 2^26
+ * (1/64), 1,000,000 runs (seed 12345) gave S 776 and R 782: c = 0.0497
+ * and 0.050, and each knob is the H100's rate over its c:
+ *   S none, one CTA   2,815/131,072,000 = 2.15e-5   otfwd  4.32e-4
+ *   R none, one CTA       9/131,072,000 = 6.87e-8   otld   1.37e-6
+ * 2+2W, LB, MP, SB, CoRR, WRC and IRIW in one CTA stay at 0 with both at
+ * 1/64 (1,000,000 runs each). */
 /* The link knobs, calibrated to tests/hw/observed/h200x2-2026-11-26
  * (the files of tests/hw/two_gpu: T0 on GPU 0, T1 on GPU 1; "up" is T0
  * reaching GPU 1's memory, home 1; "down" T1 reaching GPU 0's, home 0).
@@ -296,13 +340,20 @@ typedef struct knobs {
 #define LK_SWAP_UP_F 7216u      /* 1.68e-6 */
 #define LK_SWAP_DOWN 0u
 #define LK_SWAP_DOWN_F 0u
+#ifndef SM_OTFWD /* -D for a calibration build */
+#define SM_OTFWD 1856000u /* 4.32e-4 * 2^32 */
+#endif
+#ifndef SM_OTLD
+#define SM_OTLD 5902u /* 1.37e-6 */
+#endif
 static const knobs profiles[] = {
-    {1024, 200, 400, 200, 0, 1024, 256, 0, 0, 0, 0, 0, 0, {{0}}, {{0}}},
+    {1024, 200, 400, 200, 0, 1024, 256, 0, 0, 0, 0, 0, 0, {{0}}, {{0}}, 0, 0},
     /* WL_PROFILE_WEAK; thq drain defer evict hold reorder late direct
      * fcta ffree stwait linger link {pass up, pass down} {swap ...} */
     {0, 300, 400, 900, 0, 1000, 0, 400, 300, 1024, 500, 600, 1,
      {{LK_PASS_UP, LK_PASS_UP_F}, {LK_PASS_DOWN, LK_PASS_DOWN_F}},
-     {{LK_SWAP_UP, LK_SWAP_UP_F}, {LK_SWAP_DOWN, LK_SWAP_DOWN_F}}}, /* H100 */
+     {{LK_SWAP_UP, LK_SWAP_UP_F}, {LK_SWAP_DOWN, LK_SWAP_DOWN_F}},
+     SM_OTFWD, SM_OTLD}, /* H100 */
 };
 
 /* true with probability p/1024, drawing no number when p is 0 or
@@ -330,6 +381,7 @@ static void q_push(sim *s, squeue *q, int loc, int th, int64_t v) {
   q->e[q->n].loc = (int16_t)loc;
   q->e[q->n].thread = (int8_t)th;
   q->e[q->n].val = v;
+  q->e[q->n].flags = 0;
   q->n++;
   s->npend++;
 }
@@ -340,15 +392,21 @@ static void q_remove(squeue *q, int i) {
   q->n--;
 }
 
-/* The newest value for loc in q, or 0 when none. */
-static int q_find(const squeue *q, int loc, int64_t *v) {
+/* The newest entry for loc in q, or -1 when none. */
+static int q_index(const squeue *q, int loc) {
   int i;
   for (i = q->n - 1; i >= 0; i--)
-    if (q->e[i].loc == loc) {
-      *v = q->e[i].val;
-      return 1;
-    }
-  return 0;
+    if (q->e[i].loc == loc)
+      return i;
+  return -1;
+}
+
+/* The newest value for loc in q, or 0 when none. */
+static int q_find(const squeue *q, int loc, int64_t *v) {
+  int i = q_index(q, loc);
+  if (i >= 0)
+    *v = q->e[i].val;
+  return i >= 0;
 }
 
 /* An entry that may leave the queue now: the oldest for its location. */
@@ -446,7 +504,7 @@ static void link_store(sim *s, int th, int loc, int64_t v) {
     q_push(s, q, loc, th, v);
     if (!s->overflow) {
       q->e[q->n - 1].seq = ++s->smseq[sm];
-      q->e[q->n - 1].fenced = 0;
+      q->e[q->n - 1].flags = 0;
     }
   } else {
     l2_write(s, sm, loc, v, ++s->smseq[sm]);
@@ -481,10 +539,14 @@ static SIM_HOT int goes_to_l2(sim *s, const knobs *k, int th, int loc, int sem,
 static SIM_HOT int64_t read_mem(sim *s, uint64_t *r, const knobs *k, int th, int loc, int sem, int scope) {
   int sm = s->th[th].sm;
   int64_t v;
+  int i;
   if (k->thq > 0 && q_find(&s->th[th].q, loc, &v)) /* else none there */
     return v;
-  if (q_find(&s->smb[sm], loc, &v))
-    return v;
+  if ((i = q_index(&s->smb[sm], loc)) >= 0) {
+    if (k->otfwd > 0 && s->smb[sm].e[i].thread != th)
+      s->th[th].fwd = 1;
+    return s->smb[sm].e[i].val;
+  }
   if ((sem == SEM_WEAK || scope == SCOPE_CTA) && (s->l1valid[sm] >> loc & 1))
     return s->l1[sm][loc];
   v = s->l2[loc];
@@ -509,7 +571,7 @@ static SIM_HOT int64_t link_load(sim *s, uint64_t *r, const knobs *k, int th,
   for (i = 0; i < q->n; i++)
     if (q->e[i].thread == th) {
       last = i;
-      fenced |= q->e[i].fenced;
+      fenced |= q->e[i].flags & SE_FENCED;
     }
   if (last >= 0 &&
       !rare(r, k->pass[s->upmask[th] >> loc & 1 ? 0 : 1][fenced]))
@@ -649,6 +711,57 @@ static sbarrier *barrier_of(sim *s, int th, const wl_insn *in) {
   return b;
 }
 
+/* Marks thread th's stores in its SM's buffer with flag f. */
+static SIM_HOT void mark_own(sim *s, int th, unsigned f) {
+  squeue *q = &s->smb[s->th[th].sm];
+  int i;
+  for (i = 0; i < q->n; i++)
+    if (q->e[i].thread == th)
+      q->e[i].flags |= (uint8_t)f;
+}
+
+/* Thread th orders memory (a fence, a barrier, an atomic, a release or
+ * an acquire): its stores in its SM's buffer may no longer be overtaken,
+ * and it must read another thread's store there again before a store of
+ * its own may overtake one (see st_sm). */
+static SIM_HOT void ordered(sim *s, const knobs *k, int th) {
+  if (!OVERTAKE(k))
+    return;
+  mark_own(s, th, SE_FIXED);
+  s->th[th].fwd = 0;
+}
+
+/* A plain store of thread th entering its SM's buffer.  Rarely it goes
+ * ahead of the newest older entry for its location, when that is
+ * another thread's plain store and not fixed (its thread has not
+ * ordered memory since), and either th has read another thread's store
+ * from the buffer since it last ordered memory (otfwd) or the older
+ * store's thread has issued a load since it (otld).  th must never have
+ * read loc: its read would precede a write now coherence-before the one
+ * it read.  Nothing orders the two stores in the PTX model then: no
+ * fence, release or barrier came after the older store in its thread,
+ * so no causality chain reaches the newer one.  The SM's readers still
+ * see the older store's value (the newest entry), as they did; the two
+ * reach L2, and the other SMs, in the new order. */
+static SIM_HOT void st_sm(sim *s, uint64_t *r, const knobs *k, int th, int loc,
+                          int64_t v) {
+  sthread *t = &s->th[th];
+  squeue *q = &s->smb[t->sm];
+  int j;
+  sm_push(s, t->sm, loc, th, v);
+  if (!OVERTAKE(k) || (t->rd >> loc & 1) || s->overflow)
+    return;
+  for (j = q->n - 2; j >= 0 && q->e[j].loc != loc; j--)
+    ;
+  if (j >= 0 && q->e[j].thread != th && !(q->e[j].flags & SE_FIXED) &&
+      ((t->fwd && rare(r, k->otfwd)) ||
+       ((q->e[j].flags & SE_LOADED) && rare(r, k->otld)))) {
+    sentry e = q->e[q->n - 1];
+    memmove(&q->e[j + 1], &q->e[j], (size_t)(q->n - 1 - j) * sizeof q->e[0]);
+    q->e[j] = e;
+  }
+}
+
 /* Executes instruction in for thread th (one of its program, or one
  * event of a callback thread); returns 0 when it set the pc itself (a
  * branch) or must not advance, 1 when the pc moves to the next one. */
@@ -663,6 +776,11 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
         wl__aop_apply(in->aop, opv(t, &in->a), opv(t, &in->b), 0);
     break;
   case OP_LD:
+    t->rd |= 1ull << in->loc;
+    if (k->otld > 0)
+      mark_own(s, th, SE_LOADED);
+    if (in->sem == SEM_ACQUIRE)
+      ordered(s, k, th);
     if (k->link && (s->linked >> in->loc & 1)) {
       t->regs[in->dst] = link_load(s, r, k, th, in->loc, in->sem, in->scope);
       if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
@@ -693,8 +811,10 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
       s->l1valid[t->sm] = 0;
     break;
   case OP_ST:
-    if (in->sem == SEM_RELEASE)
+    if (in->sem == SEM_RELEASE) {
       release(s, th, in->scope);
+      ordered(s, k, th);
+    }
     if (k->link && (s->linked >> in->loc & 1))
       link_store(s, th, in->loc, opv(t, &in->a));
     else if (k->thq > 0 && chance(r, k->thq))
@@ -705,8 +825,12 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
        * stores of one SM still reach L2 in order when reorder is 0) */
       if (s->smb[t->sm].n == 0 && knob(r, k->direct))
         l2_write(s, t->sm, in->loc, opv(t, &in->a), ++s->smseq[t->sm]);
-      else
+      else if (in->sem == SEM_RELEASE) {
         sm_push(s, t->sm, in->loc, th, opv(t, &in->a));
+        if (OVERTAKE(k) && !s->overflow)
+          s->smb[t->sm].e[s->smb[t->sm].n - 1].flags |= SE_FIXED;
+      } else
+        st_sm(s, r, k, th, in->loc, opv(t, &in->a));
     }
     break;
   case OP_ATOM:
@@ -716,6 +840,8 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     int rel = in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL;
     if (rel)
       release(s, th, in->scope);
+    t->rd |= 1ull << in->loc;
+    ordered(s, k, th);
     drain_thread(s, th); /* own earlier stores come first (po-loc) */
     if (k->link && (s->linked >> in->loc & 1))
       link_drain(s, t->sm); /* and those on the link */
@@ -739,8 +865,11 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     } else {
       old = read_mem(s, r, k, th, in->loc, SEM_RELAXED, SCOPE_CTA);
       nv = wl__aop_typed(type, in->aop, old, opv(t, &in->a), opv(t, &in->b));
-      if (!(in->aop == AOP_CAS && old != opv(t, &in->a)))
+      if (!(in->aop == AOP_CAS && old != opv(t, &in->a))) {
         sm_push(s, t->sm, in->loc, th, nv);
+        if (!s->overflow) /* its write stays right after what it read */
+          s->smb[t->sm].e[s->smb[t->sm].n - 1].flags |= SE_FIXED;
+      }
     }
     if (in->op == OP_ATOM)
       t->regs[in->dst] = old;
@@ -751,11 +880,12 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
   }
   case OP_FENCE:
     release(s, th, in->scope);
+    ordered(s, k, th);
     if (k->link && in->scope == SCOPE_CTA) {
       int i;
       for (i = 0; i < s->link[t->sm].n; i++)
         if (s->link[t->sm].e[i].thread == th)
-          s->link[t->sm].e[i].fenced = 1;
+          s->link[t->sm].e[i].flags |= SE_FENCED;
     }
     /* performing the late loads and draining the SM are steps the
      * scheduler may take at any time */
@@ -769,6 +899,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     if (b == NULL)
       return 0;
     drain_thread(s, th); /* the barrier publishes to the CTA */
+    ordered(s, k, th);
     b->arrived++;
     s->rdirty = 1;
     if (in->bar_kind == BAR_SYNC) {
@@ -1325,7 +1456,8 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
   /* reset only what this test uses: a run must be cheap */
   for (th = 0; th < t->nthreads; th++) {
     sthread *st = &s->th[th];
-    st->pc = st->done = st->waiting = st->np = st->barev = 0;
+    st->pc = st->done = st->waiting = st->np = st->barev = st->fwd = 0;
+    st->rd = 0;
     st->q.n = 0;
     s->smb[th].n = 0;
     s->link[th].n = 0;
@@ -1391,7 +1523,7 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
         const sentry *e0 = &q->e[0];
         int e = q->n > 1 && q->e[1].loc != e0->loc &&
                 rare(r, k->swap[s->upmask[e0->thread] >> e0->loc & 1 ? 0 : 1]
-                               [e0->fenced]);
+                               [e0->flags & SE_FENCED]);
         link_drain_entry(s, c - 2 * WL_MAX_THREADS, e);
       } else if (c < WL_MAX_THREADS)
         drain_th_entry(s, c, q_pick(r, &s->th[c].q));
