@@ -5,7 +5,8 @@
 -- the function form of generated tests, on both profiles, is one the
 -- explorer allows for the string form; and MP written with functions
 -- shows its weak outcome on the h100 profile within 2x of its string
--- form.
+-- form, as does S with both threads in one CTA (the profile's rare in-SM
+-- store overtaking, ~2e-5 per run).
 --
 --   warplab run tests/lua/sample_fn_defer.lua [SHARED [COUNT [SEED]]]
 local wl = require "warplab"
@@ -78,8 +79,8 @@ local fn = wl.litmus {
     end },
   exists = "1:r0 == 1 /\\ 1:r1 == 0",
 }
-local function weak(t)
-  local r = t:sample { n = 100000, seed = 7, profile = "h100", jobs = 1 }
+local function weak(t, n)
+  local r = t:sample { n = n or 100000, seed = 7, profile = "h100", jobs = 1 }
   local n = 0
   for _, o in ipairs(r.outcomes) do if o.sat then n = n + o.count end end
   return n
@@ -91,3 +92,29 @@ print(string.format("sample_fn_defer: %d tests, %d failures; MP weak on h100: "
 assert(failures == 0)
 assert(ws > 0 and wf >= ws / 2 and wf <= ws * 2,
        "MP: functions " .. wf .. " against strings " .. ws)
+
+-- S inside one CTA: the rare in-SM event, for functions as for strings
+local ss = wl.litmus {
+  name = "S", init = { x = 0, y = 0 },
+  { at = "cta0", "st.volatile x, 2", "st.volatile y, 1" },
+  { at = "cta0", "ld.volatile r0, y", "st.volatile x, 1" },
+  exists = "x == 2 /\\ 1:r0 == 1",
+}
+local sfn = wl.litmus {
+  name = "Sfn", init = { x = 0, y = 0 },
+  { at = "cta0", fn = function(d)
+      d:store("x", 2, "relaxed", "sys")
+      d:store("y", 1, "relaxed", "sys")
+    end },
+  { at = "cta0", fn = function(d)
+      local r0 = d:load("y", "relaxed", "sys")
+      d:store("x", 1, "relaxed", "sys")
+      return { r0 = r0 }
+    end },
+  exists = "x == 2 /\\ 1:r0 == 1",
+}
+local ss_n, sf_n = weak(ss, 1000000), weak(sfn, 1000000)
+print(string.format("sample_fn_defer: S in one CTA weak on h100: strings %d, "
+                    .. "functions %d (of 1,000,000)", ss_n, sf_n))
+assert(ss_n > 0 and sf_n >= ss_n / 2 and sf_n <= ss_n * 2,
+       "S in one CTA: functions " .. sf_n .. " against strings " .. ss_n)
