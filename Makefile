@@ -208,4 +208,5 @@ clean:
   $(EMBED:.c=.d)
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
   $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d $(BUILD)/tests/lalloc.d \
+  $(BUILD)/tests/sample_rare.d $(BUILD)/tests/props_rare.d \
   $(BUILD)/bench/litmus_bench.d

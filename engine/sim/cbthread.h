@@ -1,7 +1,7 @@
 /* cbthread.h -- a callback thread's events in the simulator, shared by
  * sample.c (the runs) and weak.c (the sequentially consistent
- * interleavings that tell weak outcomes), and the replay that learns
- * them.  Not installed. */
+ * interleavings that tell weak outcomes), and the replays that learn
+ * them (cbreplay.c).  Not installed. */
 #ifndef WL_CBTHREAD_H
 #define WL_CBTHREAD_H
 
@@ -43,5 +43,12 @@ typedef struct cbthread {
 int wl__cb_replay(wl_ctx *ctx, const wl_litmus *t, wl_hist *h, int grow,
                   wl_thread_fn fn, void *ud, int th, cbthread *c,
                   int *overflow);
+
+/* Whether callback thread th, given v as its lvi-th loaded value, does
+ * its first upto events again: 1 (v then stands in c->lv, and the events
+ * after them are to be learned again), or 0 (c is as it was). */
+int wl__cb_probe(wl_ctx *ctx, const wl_litmus *t, wl_hist *h,
+                 wl_thread_fn fn, void *ud, int th, cbthread *c, int upto,
+                 int lvi, int64_t v);
 
 #endif
