@@ -32,5 +32,5 @@ rm -f "$t1" "$t2"
 # rarest row takes ~10^9 runs)
 sh "$ROOT/bench/link_rates.sh" "$B"
 # inside one SM at the H100's instance counts, every row as the H100
-# (minutes: 26 cells of ~10^8 runs)
+# (10 minutes: 35 cells of ~10^8 runs)
 sh "$ROOT/bench/cta_rates.sh" "$B"
