@@ -34,3 +34,6 @@ sh "$ROOT/bench/link_rates.sh" "$B"
 # inside one SM at the H100's instance counts, every row as the H100
 # (10 minutes: 35 cells of ~10^8 runs)
 sh "$ROOT/bench/cta_rates.sh" "$B"
+# the v6.0 conformance tests that ran on the H100: each condition seen,
+# or never seen, as there (minutes: 90 tests at the H100's instances)
+sh "$ROOT/bench/hw_conformance.sh" "$B"

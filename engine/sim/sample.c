@@ -78,6 +78,7 @@ typedef struct sentry {
 #define SE_LOADED 4 /* in an SM buffer: its thread has issued a load
                      * since (see st_sm) */
 
+
 /* L2 keeps the last writes of each location, oldest first: a late load
  * reads the newest one its SM allows (see complete_pending). */
 #define SIM_HIST 16
@@ -114,6 +115,8 @@ typedef struct sthread {
   int fwd;     /* it read another thread's store from its SM's buffer
                 * since it last ordered memory (see st_sm) */
   uint64_t rd; /* the locations it has read */
+  int stall;   /* turns it still waits before its next instruction */
+  int waited;  /* it has waited them (knobs.stall) */
   pend p[SIM_PEND];
   squeue q;
   int64_t regs[WL_MAX_REGS + 1];
@@ -689,7 +692,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     drain_thread(s, th); /* own earlier stores come first (po-loc) */
     if (k->link && (s->linked >> in->loc & 1))
       link_drain(s, t->sm); /* and those on the link */
-    if (in->scope >= SCOPE_GPU) {
+    if (in->scope >= SCOPE_GPU || k->atl2) {
       /* at L2: the SM's pending stores to loc go first */
       int i;
       for (i = 0; i < s->smb[t->sm].n;)
@@ -783,46 +786,82 @@ static void cb_executed(sim *s, int th);
 static int cb_learn(sim *s, int th);
 static void cb_insn(const cbev *e, wl_insn *in);
 
+/* Whether thread th waits this turn before instruction in: a gpu/sys-
+ * scope fence.sc, or a gpu/sys-scope atomic that acquires or releases
+ * (the hardware's slow memory barriers), costs it knobs.stall turns
+ * first, while the other threads run on; its deferred loads are
+ * performed during the wait (knobs.wlate), the rest when it goes on.
+ * Waiting is one of the schedules the scheduler could pick anyway. */
+static SIM_HOT int wait_turn(sim *s, uint64_t *r, const knobs *k, int th,
+                             const wl_insn *in) {
+  sthread *t = &s->th[th];
+  if (k->stall == 0 || in->scope < SCOPE_GPU ||
+      !((in->op == OP_FENCE && in->sem == SEM_SC) ||
+        (in->op == OP_ATOM && in->sem >= SEM_ACQUIRE)))
+    return 0;
+  if (!t->waited) {
+    t->waited = 1;
+    t->stall = (int)k->stall;
+  }
+  /* (alone, with no store pending anywhere, nothing would change while
+   * it waits: it goes on at once) */
+  if (t->stall > 0 && (s->nr > 1 || s->npend > 0)) {
+    t->stall--;
+    if (t->np > 0 && knob(r, k->wlate))
+      complete_pending(s, th, pick(r, t->np));
+    return 1;
+  }
+  t->waited = t->stall = 0; /* it goes on now */
+  return 0;
+}
+
 /* Executes one instruction of thread th (one event of a callback
  * thread).  exec_insn has this one call site, so that it is inlined
  * into run_once with the generator's state. */
-static SIM_HOT void step_thread(sim *s, uint64_t *r, const knobs *k,
-                                int th) {
+static SIM_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
+                               int th) {
   sthread *t = &s->th[th];
   const wl_thread *tt = &s->t->threads[th];
   const wl_insn *in;
   wl_insn cbin;
-  int second = 0, adv;
+  int second = 0, adv, checked = 0; /* checked: wait_turn was asked */
   if (t->cb) {
     cbthread *c = s->cb[th];
     if (t->np > 0) {
       /* its late loads first, as for a program (hazards); at its end
        * they may stay in flight (linger) */
       if (cb_learn(s, th) != 0)
-        return;
+        return 0;
       if (c->nexec == c->nev) {
         if (knob(r, k->linger))
-          return;
+          return 0;
         complete_all(s, th);
       } else {
         cb_insn(&c->ev[c->nexec], &cbin);
+        if (wait_turn(s, r, k, th, &cbin))
+          return 1;
+        checked = 1;
         hazards(s, r, k, th, &cbin);
       }
     }
     if ((in = cb_next(s, th, &cbin)) == NULL)
-      return;
+      return 0;
+    if (!checked && wait_turn(s, r, k, th, in))
+      return 1;
     s->cbexec = 1; /* a probe during the event keeps it (cb_probe) */
   } else {
     if (t->pc >= tt->ninsns) {
       if (t->np > 0 && knob(r, k->linger))
-        return; /* its late loads stay in flight one more step */
+        return 0; /* its late loads stay in flight one more step */
       complete_all(s, th);
       t->done = 1;
       s->rmask &= ~(1ull << th);
       s->rdirty = 1;
-      return;
+      return 0;
     }
     in = &tt->insns[t->pc];
+    if (wait_turn(s, r, k, th, in))
+      return 1;
     hazards(s, r, k, th, in);
   }
   for (;;) {
@@ -830,7 +869,7 @@ static SIM_HOT void step_thread(sim *s, uint64_t *r, const knobs *k,
     if (t->cb) {
       s->cbexec = 0;
       cb_executed(s, th);
-      return;
+      return 0;
     }
     if (adv)
       t->pc++;
@@ -840,9 +879,11 @@ static SIM_HOT void step_thread(sim *s, uint64_t *r, const knobs *k,
         !(in->op == OP_FENCE && in->scope == SCOPE_CTA &&
           t->pc < tt->ninsns && !t->waiting &&
           knob(r, k->ffree)))
-      return;
+      return 0;
     second = 1;
     in = &tt->insns[t->pc];
+    if (wait_turn(s, r, k, th, in))
+      return 0;
     hazards(s, r, k, th, in);
   }
 }
@@ -989,6 +1030,7 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
   for (th = 0; th < t->nthreads; th++) {
     sthread *st = &s->th[th];
     st->pc = st->done = st->waiting = st->np = st->barev = st->fwd = 0;
+    st->stall = st->waited = 0;
     st->rd = 0;
     st->q.n = 0;
     s->smb[th].n = 0;
@@ -1080,8 +1122,8 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
     th = runnable[pick(r, nr)];
     if (k->late > 0 && s->th[th].np > 0 && chance(r, k->late))
       complete_pending(s, th, pick(r, s->th[th].np));
-    else
-      step_thread(s, r, k, th);
+    else if (step_thread(s, r, k, th))
+      steps--; /* a turn spent waiting for L2 is not a step */
     if (k->evict && chance(r, k->evict / 8 + 1))
       s->l1valid[s->th[th].sm] &= ~(1ull << (rnd(r) & 63));
   }
