@@ -899,12 +899,16 @@ int wl_gen_variant(wl_gen *g, uint64_t seed, const char **text, size_t *len,
  */
 enum {
   WL_PROFILE_WEAK, /* weak outcomes frequent: long queues, stale L1 */
-  WL_PROFILE_H100  /* weak outcomes across CTAs at roughly the rates
-                    * an H100 showed under warplab cuda's harness
+  WL_PROFILE_H100  /* weak outcomes at roughly the rates an H100
+                    * showed under warplab cuda's harness
                     * (tests/hw/observed: MP, SB, LB, S, R, 2+2W, WRC,
-                    * IRIW with no fence and __threadfence_block within
-                    * a factor of 2), and none where it showed none
-                    * (__threadfence, CoRR, one CTA) */
+                    * IRIW across CTAs with no fence and
+                    * __threadfence_block within a factor of 2, S and R
+                    * inside one CTA within 3, MP and SB across two GPUs
+                    * within 3), and none where it showed none
+                    * (__threadfence, CoRR, the other shapes inside one
+                    * CTA or SM); the v6.0 conformance tests' conditions
+                    * seen, or never seen, as on the H100 */
 };
 
 typedef struct wl_sample_opts {
