@@ -123,7 +123,40 @@ stage_soundness() {
     fi
   done < "$ROOT/tests/hw/expect.txt"
   stage_two_gpu
+  stage_hw_conformance
   echo "hw: done"
+}
+
+# the v6.0 conformance tests that ran on the H100
+# (tests/hw/observed/*/conformance/NAME.hist), 200,000 runs each on the
+# h100 profile: a condition the H100 never satisfied stays at 0; one it
+# satisfied at least 10 times per 200,000 instances is satisfied.  (Each
+# at the H100's own instance count: bench/hw_conformance.sh.)
+stage_hw_conformance() {
+  for _h in "$ROOT"/tests/hw/observed/*/conformance/*.hist; do
+    [ -f "$_h" ] || continue
+    _p=$(sed -n '1s/.*(dat3m\/PTX\/\(.*\))$/\1/p' "$_h")
+    _hw=$(sed -n 's/^Positive: \([0-9]*\), Negative: \([0-9]*\).*/\1 \2/p' "$_h")
+    # shellcheck disable=SC2086
+    set -- $_hw
+    if [ -z "$_p" ] || [ $# -ne 2 ]; then
+      bad "hw conformance $(basename "$_h"): no test or no counts"
+      continue
+    fi
+    _seen=$("${WL:-$B/warplab}" sample --profile h100 -n 200000 --seed 12345 \
+              "$SHARED/conformance/dat3m/PTX/$_p" 2>&1 |
+            sed -n 's/^Positive: \([0-9]*\),.*/\1/p')
+    if [ -z "$_seen" ]; then
+      bad "hw conformance $_p: no result"
+    elif [ "$1" -eq 0 ] && [ "$_seen" -gt 0 ]; then
+      bad "hw conformance $_p: h100 profile satisfied the condition $_seen times in 200,000; the H100 never did in $(($1 + $2))"
+    elif [ "$1" -gt 0 ] && [ "$_seen" -eq 0 ] &&
+         [ $(($1 * 200000 / ($1 + $2))) -ge 10 ]; then
+      bad "hw conformance $_p: h100 profile never satisfied the condition in 200,000; the H100 did $1 times in $(($1 + $2))"
+    else
+      ok
+    fi
+  done
 }
 
 # two GPUs: the h100 profile's link model against MP and SB across two

@@ -20,7 +20,8 @@
  *   acquire load: bypasses L1 at gpu/sys scope and invalidates it after
  *   atom   gpu/sys scope: performed at L2 after the thread's own stores;
  *          cta scope: performed on the SM's view (two CTAs can then lose
- *          updates, as the model allows for cta-scope atomics)
+ *          updates, as the model allows for cta-scope atomics), or at
+ *          L2 too on the H100 profile, as global atomics are there
  *   bar    drains the thread's queue into the SM; waits for its phase
  *
  * A load may also be deferred (performed later than instructions after
@@ -30,6 +31,10 @@
  *
  * Threads on two GPUs (H100 profile): a location lives on its home GPU;
  * other GPUs reach it through their SMs' link queues (link_store).
+ *
+ * H100 profile: a gpu/sys-scope fence.sc, or a gpu/sys-scope atomic that
+ * acquires or releases, makes its thread wait some turns while the
+ * others run on (wait_turn).
  *
  * Rarely (H100 profile) a plain store entering an SM buffer goes ahead
  * of another thread's older store to its location there, when neither
