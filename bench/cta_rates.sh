@@ -5,7 +5,7 @@
 # tests/hw/expect.txt whose threads share an SM (sameCTA, sameSM) is
 # sampled CTA_RUNS times (default 131,072,000, the instances per
 # two-thread shape of tests/hw/observed/h100-2026-11-26; half for the
-# 4-thread WRC and IRIW, as there).  A "no" row must stay at 0, as on
+# 3- and 4-thread WRC, IRIW and WWC, as there).  A "no" row must stay at 0, as on
 # the H100; a "yes" row must be within 3x of the H100's count scaled to
 # the runs.  Exit 1 when a row is off.
 set -u
@@ -17,7 +17,7 @@ t0=$(date +%s)
 grep -E '^[^#].*\+(sameCTA|sameSM) ' "$ROOT/tests/hw/expect.txt" > "${TMPDIR:-/tmp}/cta.$$"
 while read -r name want rate runs; do
   n=$RUNS
-  case "$name" in WRC*|IRIW*) n=$((RUNS / 2)) ;; esac
+  case "$name" in WRC*|IRIW*|WWC*) n=$((RUNS / 2)) ;; esac
   out=$("$B/warplab" sample --profile h100 -n "$n" --seed 12345 \
           "$ROOT/tests/hw/shapes/$name.litmus" 2>&1)
   seen=$(printf '%s\n' "$out" | sed -n 's/^Positive: \([0-9]*\),.*/\1/p')

@@ -32,7 +32,7 @@ rm -f "$t1" "$t2"
 # rarest row takes ~10^9 runs)
 sh "$ROOT/bench/link_rates.sh" "$B"
 # inside one SM at the H100's instance counts, every row as the H100
-# (10 minutes: 35 cells of ~10^8 runs)
+# (10 minutes: 38 cells of ~10^8 runs)
 sh "$ROOT/bench/cta_rates.sh" "$B"
 # the v6.0 conformance tests that ran on the H100: each condition seen,
 # or never seen, as there (minutes: 90 tests at the H100's instances)

@@ -228,7 +228,7 @@ static void build_roles(int *tab, int g, int B, int S, int m, int shuffle) {
   if (shuffle)
     shuffle_ints(pi.data(), B);
   if (NGROUPS > 1) {
-    int maxoff = (B - 1) / (NGROUPS - 1);
+    int maxoff = (B - 1) / (NGROUPS > 1 ? NGROUPS - 1 : 1);
     off = shuffle ? 1 + (int)(rnd() % (unsigned long long)maxoff) : 1;
   }
   for (int ib = 0; ib < B; ib++)

@@ -49,7 +49,7 @@ typedef struct knobs {
    * calibration note below): */
   uint32_t otfwd; /* a store goes ahead of another thread's older store
                    * to its location in its SM's buffer, when its thread
-                   * has read another thread's store from that buffer
+                   * has read a store of that thread from that buffer
                    * since it last ordered memory */
   uint32_t otld;  /* the same, when the older store's thread has issued
                    * a load since it */
@@ -132,7 +132,11 @@ typedef struct knobs {
  *   S none, one CTA   2,815/131,072,000 = 2.15e-5   otfwd  4.32e-4
  *   R none, one CTA       9/131,072,000 = 6.87e-8   otld   1.37e-6
  * 2+2W, LB, MP, SB, CoRR, WRC and IRIW in one CTA stay at 0 with both at
- * 1/64 (1,000,000 runs each).
+ * 1/64 (1,000,000 runs each).  Checked on an H100 afterwards
+ * (tests/hw/observed/h100-2026-11-26-insm): S with fence.sc.cta in one
+ * thread only showed 0, as predicted; WWC in one CTA showed 0 in
+ * 65,536,000 where otfwd's first form (any thread's store read) gave
+ * 223, so it now needs a store of the overtaken store's thread.
  *
  * Time, from the v6.0 conformance tests run on the H100
  * (tests/hw/observed/h100-2026-11-26/conformance): without it the

@@ -117,8 +117,8 @@ typedef struct sthread {
   int np;
   int barev; /* the barrier instruction it waits at */
   int cb;    /* a callback thread (its events come from cbthread) */
-  int fwd;     /* it read another thread's store from its SM's buffer
-                * since it last ordered memory (see st_sm) */
+  uint64_t fwd; /* the threads whose stores it read from its SM's
+                 * buffer since it last ordered memory (see st_sm) */
   uint64_t rd; /* the locations it has read */
   int stall;   /* turns it still waits before its next instruction */
   int waited;  /* it has waited them (knobs.stall) */
@@ -396,7 +396,7 @@ static SIM_HOT int64_t read_mem(sim *s, uint64_t *r, const knobs *k, int th, int
     return v;
   if ((i = q_index(&s->smb[sm], loc)) >= 0) {
     if (k->otfwd > 0 && s->smb[sm].e[i].thread != th)
-      s->th[th].fwd = 1;
+      s->th[th].fwd |= 1ull << s->smb[sm].e[i].thread;
     return s->smb[sm].e[i].val;
   }
   if ((sem == SEM_WEAK || scope == SCOPE_CTA) && (s->l1valid[sm] >> loc & 1))
@@ -574,8 +574,8 @@ static SIM_HOT void mark_own(sim *s, int th, unsigned f) {
 
 /* Thread th orders memory (a fence, a barrier, an atomic, a release or
  * an acquire): its stores in its SM's buffer may no longer be overtaken,
- * and it must read another thread's store there again before a store of
- * its own may overtake one (see st_sm). */
+ * and it must read a thread's store there again before a store of its
+ * own may overtake one of that thread's (see st_sm). */
 static SIM_HOT void ordered(sim *s, const knobs *k, int th) {
   if (!OVERTAKE(k))
     return;
@@ -586,8 +586,10 @@ static SIM_HOT void ordered(sim *s, const knobs *k, int th) {
 /* A plain store of thread th entering its SM's buffer.  Rarely it goes
  * ahead of the newest older entry for its location, when that is
  * another thread's plain store and not fixed (its thread has not
- * ordered memory since), and either th has read another thread's store
- * from the buffer since it last ordered memory (otfwd) or the older
+ * ordered memory since), and either th has read a store of that same
+ * thread from the buffer since it last ordered memory (otfwd: S, where
+ * the reader saw the writer's later store; not WWC, where it saw a third
+ * thread's, which the H100 never showed inside one CTA) or the older
  * store's thread has issued a load since it (otld).  th must never have
  * read loc: its read would precede a write now coherence-before the one
  * it read.  Nothing orders the two stores in the PTX model then: no
@@ -606,7 +608,7 @@ static SIM_HOT void st_sm(sim *s, uint64_t *r, const knobs *k, int th, int loc,
   for (j = q->n - 2; j >= 0 && q->e[j].loc != loc; j--)
     ;
   if (j >= 0 && q->e[j].thread != th && !(q->e[j].flags & SE_FIXED) &&
-      ((t->fwd && rare(r, k->otfwd)) ||
+      ((t->fwd >> q->e[j].thread & 1 && rare(r, k->otfwd)) ||
        ((q->e[j].flags & SE_LOADED) && rare(r, k->otld)))) {
     sentry e = q->e[q->n - 1];
     memmove(&q->e[j + 1], &q->e[j], (size_t)(q->n - 1 - j) * sizeof q->e[0]);
@@ -1034,9 +1036,9 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
   /* reset only what this test uses: a run must be cheap */
   for (th = 0; th < t->nthreads; th++) {
     sthread *st = &s->th[th];
-    st->pc = st->done = st->waiting = st->np = st->barev = st->fwd = 0;
+    st->pc = st->done = st->waiting = st->np = st->barev = 0;
     st->stall = st->waited = 0;
-    st->rd = 0;
+    st->rd = st->fwd = 0;
     st->q.n = 0;
     s->smb[th].n = 0;
     s->link[th].n = 0;
