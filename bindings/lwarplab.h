@@ -66,6 +66,13 @@ struct wll_device {
 
 /* lwarplab.c */
 WLL_HIDDEN wll_test *wll_checktest(lua_State *L, int arg);
+/* Creates an empty Test box (pushed); the engine objects come after the
+ * box so that a failure leaks nothing. */
+WLL_HIDDEN wll_test *wll_test_box(lua_State *L);
+/* Where the innermost Lua function is: its chunk name and line. */
+WLL_HIDDEN void wll_where(lua_State *L, char *src, size_t n, int *line);
+/* llitmus.c: wl.litmus{...} */
+WLL_HIDDEN int wll_litmus(lua_State *L);
 /* Pushes the Test's table of Lua-side parts (its user value). */
 WLL_HIDDEN void wll_testtable(lua_State *L, int arg);
 WLL_HIDDEN void wll_test_unref(wll_test *t);

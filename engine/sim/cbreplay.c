@@ -241,6 +241,30 @@ static const wl__tb_ops cb_ops = {
     .fail = cb_failop,
 };
 
+/* Runs callback thread th once as replay d (set up here): fn, or the
+ * thread's own function when fn is NULL; its return value.  grow: see
+ * simtb; upto >= 0: a probe of the first upto events (cb_event). */
+static int cb_run(simtb *d, wl_ctx *ctx, const wl_litmus *t, wl_hist *h,
+                  int grow, int upto, wl_thread_fn fn, void *ud, int th,
+                  cbthread *c) {
+  memset(d, 0, sizeof *d);
+  d->grow = grow;
+  d->probe = upto >= 0;
+  d->upto = upto;
+  d->tb.ops = &cb_ops;
+  d->tb.t = t;
+  d->ctx = ctx;
+  d->t = t;
+  d->h = h;
+  d->c = c;
+  d->th = th;
+  if (fn == NULL) {
+    fn = t->threads[th].fn;
+    ud = t->threads[th].fn_ud;
+  }
+  return fn(ud, &d->tb);
+}
+
 /* Re-runs callback thread th with the values its loads returned so far
  * (c->lv), to learn its next events, or that it ends (then c->res holds
  * its results).  0, or a WL_E* code with the message in ctx; *overflow
@@ -251,23 +275,10 @@ int wl__cb_replay(wl_ctx *ctx, const wl_litmus *t, wl_hist *h, int grow,
   const wl_thread *thr = &t->threads[th];
   simtb d;
   int rc, k;
-  memset(&d, 0, sizeof d);
-  d.tb.ops = &cb_ops;
-  d.tb.t = t;
-  d.ctx = ctx;
-  d.t = t;
-  d.h = h;
-  d.grow = grow;
-  d.c = c;
-  d.th = th;
   for (k = 0; k < WL_MAX_REGS; k++)
     c->res[k] = k < h->tregs[th] ? thr->reginit[k] : 0;
-  if (fn == NULL) {
-    fn = thr->fn;
-    ud = thr->fn_ud;
-  }
   ctx->errmsg[0] = '\0';
-  rc = fn(ud, &d.tb);
+  rc = cb_run(&d, ctx, t, h, grow, -1, fn, ud, th, c);
   if (d.err)
     return d.err;
   if (d.overflow) {
@@ -300,29 +311,14 @@ int wl__cb_replay(wl_ctx *ctx, const wl_litmus *t, wl_hist *h, int grow,
 int wl__cb_probe(wl_ctx *ctx, const wl_litmus *t, wl_hist *h,
                  wl_thread_fn fn, void *ud, int th, cbthread *c, int upto,
                  int lvi, int64_t v) {
-  const wl_thread *thr = &t->threads[th];
   int64_t old, res[WL_MAX_REGS];
   simtb d;
   if (lvi < 0 || lvi >= c->nlv)
     return 0;
   old = c->lv[lvi];
   memcpy(res, c->res, sizeof res);
-  memset(&d, 0, sizeof d);
-  d.tb.ops = &cb_ops;
-  d.tb.t = t;
-  d.ctx = ctx;
-  d.t = t;
-  d.h = h;
-  d.c = c;
-  d.th = th;
-  d.probe = 1;
-  d.upto = upto;
   c->lv[lvi] = v;
-  if (fn == NULL) {
-    fn = thr->fn;
-    ud = thr->fn_ud;
-  }
-  (void)fn(ud, &d.tb);
+  (void)cb_run(&d, ctx, t, h, 0, upto, fn, ud, th, c);
   memcpy(c->res, res, sizeof res);
   if (d.err || d.overflow || d.differs || (!d.stopped && d.i < d.upto)) {
     c->lv[lvi] = old;
