@@ -21,6 +21,7 @@ for h in "$ROOT"/tests/hw/observed/*/conformance/*.hist; do
   [ -f "$h" ] || continue
   p=$(sed -n '1s/.*(dat3m\/PTX\/\(.*\))$/\1/p' "$h")
   f="$SHARED/conformance/dat3m/PTX/$p"
+  # shellcheck disable=SC2046 # two numbers, split on purpose
   set -- $(sed -n 's/^Positive: \([0-9]*\), Negative: \([0-9]*\).*/\1 \2/p' "$h")
   if [ -z "$p" ] || [ ! -f "$f" ] || [ $# -ne 2 ]; then
     echo "hwc: $(basename "$h"): no test or no counts"
