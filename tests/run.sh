@@ -34,11 +34,12 @@ for t in "$B"/tests/test_*; do
   echo "unit $(basename "$t"): ${p:-0} passed, ${f:-0} failed"
 done
 
-# 2. command-line tests
+# 2. command-line tests, each within 20 minutes (a hang, even one at a
+# sanitizer's exit, fails the test instead of the run)
 WL="$B/warplab"
 for t in "$ROOT"/tests/cli/*.sh; do
   [ -f "$t" ] || continue
-  if out=$(WL="$WL" ROOT="$ROOT" SHARED="$SHARED" sh "$t" 2>&1); then
+  if out=$(WL="$WL" ROOT="$ROOT" SHARED="$SHARED" timeout -k 10 1200 sh "$t" 2>&1); then
     ok
   else
     bad "cli $(basename "$t")"
