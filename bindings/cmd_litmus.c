@@ -229,7 +229,12 @@ int wll_cmd_litmus(int argc, char **argv) {
     O_COUNTEX,
     O_FULL,
     O_CHECK_ERROR,
-    O_NO_CHECKS
+    O_NO_CHECKS,
+    O_NO_SYM,
+    O_NO_PREFIX,
+    O_NO_STUTTER,
+    O_NO_TA,
+    O_SEARCH
   };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, O_JSON},
@@ -238,6 +243,11 @@ int wll_cmd_litmus(int argc, char **argv) {
       {"full-states", no_argument, NULL, O_FULL},
       {"check-error", no_argument, NULL, O_CHECK_ERROR},
       {"no-checks", no_argument, NULL, O_NO_CHECKS},
+      {"no-symmetry", no_argument, NULL, O_NO_SYM},
+      {"no-prefix", no_argument, NULL, O_NO_PREFIX},
+      {"no-stutter", no_argument, NULL, O_NO_STUTTER},
+      {"no-thin-air-filter", no_argument, NULL, O_NO_TA},
+      {"search", required_argument, NULL, O_SEARCH},
       {"graph", required_argument, NULL, O_GRAPH},
       {"why-not", no_argument, NULL, O_WHYNOT},
       {"quiet", no_argument, NULL, 'q'},
@@ -311,6 +321,31 @@ int wll_cmd_litmus(int argc, char **argv) {
       break;
     case O_NO_CHECKS:
       opts.no_checks = 1;
+      break;
+    case O_NO_SYM:
+      opts.no_symmetry = 1;
+      break;
+    case O_NO_PREFIX:
+      opts.no_prefix = 1;
+      break;
+    case O_NO_STUTTER:
+      opts.no_stutter = 1;
+      break;
+    case O_NO_TA:
+      opts.no_thin_air_filter = 1;
+      break;
+    case O_SEARCH:
+      if (strcmp(optarg, "auto") == 0)
+        opts.search = WL_SEARCH_AUTO;
+      else if (strcmp(optarg, "values") == 0)
+        opts.search = WL_SEARCH_VALUES;
+      else if (strcmp(optarg, "rf") == 0)
+        opts.search = WL_SEARCH_RF;
+      else {
+        free(files);
+        return wll_bad_value("litmus", "--search", optarg,
+                             "auto, values or rf");
+      }
       break;
     case O_MODEL:
       model_path = optarg;

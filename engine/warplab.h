@@ -403,7 +403,32 @@ typedef struct wl_explore_opts {
   /* Non-zero: skip the data-race and liveness searches (see
    * wl_result_race, wl_result_hang), which run by default. */
   int no_checks;
+  /* The search's other reductions, each of which keeps the exact final
+   * states and verdict (tests/props.c checks every combination of them
+   * against the plain search and the cat engine); non-zero turns one
+   * off, for checking or for measuring what it saves:
+   * no_prefix: search combinations, prefixes of combinations and co-last
+   *   choices whose every reachable state is known already (by default
+   *   they are skipped);
+   * no_stutter: count spin-loop iterations that change nothing against
+   *   the unroll bound like any other (by default they are stutters: the
+   *   trace ends there and is not a final state, since dropping the
+   *   iteration gives the same state);
+   * no_thin_air_filter: search combinations whose reads only a cycle
+   *   through their own values justifies (by default they are dropped
+   *   before any search: No-Thin-Air rejects each of their executions). */
+  int no_prefix, no_stutter, no_thin_air_filter;
+  /* Which search the built-in explorer runs (WL_SEARCH_*):
+   * WL_SEARCH_AUTO (0, the default) the reads-from search where it
+   * applies (instruction threads without backward branches), else the
+   * value search; WL_SEARCH_VALUES the value search (each thread's
+   * traces under guessed load values, then their combinations);
+   * WL_SEARCH_RF the reads-from search, or WL_EUNSUPPORTED where it
+   * does not apply. */
+  int search;
 } wl_explore_opts;
+
+enum { WL_SEARCH_AUTO = 0, WL_SEARCH_VALUES = 1, WL_SEARCH_RF = 2 };
 
 typedef struct wl_explore_progress {
   size_t states;         /* final states found so far */

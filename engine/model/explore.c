@@ -590,7 +590,9 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     }
     /* reads that only a cycle through their own values could justify:
      * no consistent execution, and no value for the domains */
-    if (!wl__xp_justified(x, chosen))
+    if ((x->collecting || x->opts == NULL ||
+         !x->opts->no_thin_air_filter) &&
+        !wl__xp_justified(x, chosen))
       return 0;
     if (x->collecting) {
       for (o = 0; o < t->nthreads; o++) {

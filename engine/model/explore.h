@@ -76,6 +76,9 @@ typedef struct xp {
    * and for each thread the previous member of its class, or -1 */
   int sym[WL_MAX_THREADS][WL_MAX_THREADS], symn[WL_MAX_THREADS], nsym;
   int symprev[WL_MAX_THREADS];
+  /* results.c (observed_only): each class's members with an observed
+   * register */
+  int symkey[WL_MAX_THREADS][WL_MAX_THREADS], nsymkey[WL_MAX_THREADS];
   /* traces.c: locations where an RMW writing back the value it read is
    * a stutter */
   uint8_t rmw_quiet[WL_MAX_LOCS];

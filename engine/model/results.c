@@ -96,6 +96,25 @@ int wl__xp_observed_key(xp *x) {
       if (th >= 0 && th + 1 > x->key_threads)
         x->key_threads = th + 1;
     }
+  /* symmetry: each class's members with an observed register (the
+   * images' observations, known()), and a prefix decides the images'
+   * observations only once every member of such a class is chosen */
+  for (i = 0; i < x->nsym; i++) {
+    int k2;
+    x->nsymkey[i] = 0;
+    for (k2 = 0; k2 < x->symn[i]; k2++) {
+      int m2 = x->sym[i][k2], j;
+      for (j = 0; j < t->threads[m2].nregs; j++)
+        if (r->keep[r->lay.regoff[m2] + j])
+          break;
+      if (j < t->threads[m2].nregs)
+        x->symkey[i][x->nsymkey[i]++] = m2;
+    }
+    if (x->nsymkey[i] > 0)
+      for (k2 = 0; k2 < x->symn[i]; k2++)
+        if (x->sym[i][k2] + 1 > x->key_threads)
+          x->key_threads = x->sym[i][k2] + 1;
+  }
   /* the threads with a trace the unroll bound cut (wl__xp_prefix_known) */
   for (i = 0; i < t->nthreads; i++) {
     size_t q;
@@ -159,6 +178,56 @@ static long state_find(const wl_result *r, const int64_t *vals) {
   return -1;
 }
 
+/* Whether the reductions that skip what is known are on. */
+static int pruning(const xp *x) {
+  return x->opts == NULL || !x->opts->no_prefix;
+}
+
+/* The images of a state under the permutations of interchangeable
+ * threads (symmetry.c) are states too, and the search finds only one
+ * of each orbit: a state counts as known only when every image of it is.
+ * With every value telling states apart, the recorded states are closed
+ * under the permutations (each is recorded with its images), so the
+ * state itself decides; with the observed values only (r->key), the
+ * image's observed registers come from other threads, so each image's
+ * observation is looked up: for each class, every injection of its
+ * members into its members that hold an observed register
+ * (x->symkey).  img holds vals with the images' registers written in
+ * place, class by class. */
+static int images_known(const xp *x, const int64_t *vals, int64_t *img,
+                        int c, int k, uint32_t used) {
+  const wl_result *r = x->res;
+  int p, s, m;
+  if (c == x->nsym)
+    return state_find(r, img) >= 0;
+  if (k == x->nsymkey[c])
+    return images_known(x, vals, img, c + 1, 0, 0);
+  p = x->symkey[c][k]; /* the observed member whose registers are chosen */
+  m = x->symn[c];
+  for (s = 0; s < m; s++) {
+    int src = x->sym[c][s], nr = x->t->threads[p].nregs;
+    if (used >> s & 1)
+      continue;
+    if (nr > 0)
+      memcpy(img + r->lay.regoff[p], vals + r->lay.regoff[src],
+             (size_t)nr * sizeof img[0]);
+    if (!images_known(x, vals, img, c, k + 1, used | 1u << s))
+      return 0;
+  }
+  return 1;
+}
+
+static int known(const xp *x, const int64_t *vals) {
+  const wl_result *r = x->res;
+  int64_t img[NVALS];
+  if (state_find(r, vals) < 0)
+    return 0;
+  if (x->nsym == 0 || r->key == NULL)
+    return 1;
+  memcpy(img, vals, (size_t)r->lay.nvals * sizeof img[0]);
+  return images_known(x, vals, img, 0, 0, 0);
+}
+
 /* States mode: whether the state aimed at (the combination's registers,
  * the co-last writes chosen in E->last) is known already. */
 int wl__xp_target_known(xp *x, const exe *E) {
@@ -167,7 +236,7 @@ int wl__xp_target_known(xp *x, const exe *E) {
   int l, off = x->res->lay.regoff[t->nthreads];
   for (l = 0; l < t->nlocs; l++)
     vals[off + l] = E->initloc[l] >= 0 ? E->ev[E->last[l]].val : t->locinit[l];
-  return state_find(x->res, vals) >= 0;
+  return pruning(x) && known(x, vals);
 }
 
 #define KNOWN_VALS 16  /* final values tried per location */
@@ -189,7 +258,7 @@ static int cv_add(int64_t *cv, int *n, int64_t v) {
 /* Whether the state vals is known with every tuple of final values of
  * the locations loc[0..n-1] (ncv[i] candidates cv[i] each): an
  * odometer over the tuples, vals' other values fixed. */
-static int tuples_known(const wl_result *r, int64_t *vals, int off, int n,
+static int tuples_known(const xp *x, int64_t *vals, int off, int n,
                         const int *loc, int64_t (*cv)[KNOWN_VALS],
                         const int *ncv) {
   int at[WL_MAX_LOCS], i;
@@ -201,7 +270,7 @@ static int tuples_known(const wl_result *r, int64_t *vals, int off, int n,
       return 0;
   }
   for (;;) {
-    if (state_find(r, vals) < 0)
+    if (!known(x, vals))
       return 0;
     for (i = 0; i < n && ++at[i] == ncv[i]; i++) {
       at[i] = 0;
@@ -222,7 +291,7 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
   const wl_litmus *t = x->t;
   int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
   int ncv[WL_MAX_LOCS], loc[WL_MAX_LOCS], th, i, l, off;
-  if (x->res->nstates == 0)
+  if (x->res->nstates == 0 || !pruning(x))
     return 0;
   off = x->res->lay.regoff[t->nthreads];
   wl__xp_state_regs(x, E, vals);
@@ -244,7 +313,7 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
       ncv[l] = 1;
     }
   }
-  return tuples_known(x->res, vals, off, t->nlocs, loc, cv, ncv);
+  return tuples_known(x, vals, off, t->nlocs, loc, cv, ncv);
 }
 
 /* observed_only: whether every state a combination starting with the
@@ -261,13 +330,25 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
   int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
   int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS], nkl = 0;
   int i, o, off = r->lay.regoff[t->nthreads];
-  if (r->key == NULL || r->nstates == 0 || th < x->key_threads)
+  if (r->key == NULL || r->nstates == 0 || th < x->key_threads ||
+      !pruning(x))
     return 0;
   if (!r->bound_hit)
     for (o = 0; o < t->nthreads; o++)
       if (o < th ? chosen[o]->cut == 1 : x->may_cut[o])
         return 0;
   memset(vals, 0, (size_t)r->lay.nvals * sizeof vals[0]);
+  /* every register of the chosen threads: known() images them into
+   * the observed members of their class */
+  for (o = 0; o < th && x->nsym > 0; o++) {
+    const wl_trace *tr = chosen[o];
+    int reg;
+    for (reg = 0; reg < t->threads[o].nregs; reg++)
+      vals[r->lay.regoff[o] + reg] =
+          reg < tr->nregs
+              ? WL_VEC_AT(&x->pool[o].regs, int64_t, tr->reg0 + reg)
+              : t->threads[o].reginit[reg];
+  }
   for (i = 0; i < r->nkey; i++) {
     int v = r->key[i], l, j;
     if (v < off) { /* a register of a chosen thread */
@@ -298,7 +379,7 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
     }
     nkl++;
   }
-  return tuples_known(r, vals, off, nkl, kl, cv, ncv);
+  return tuples_known(x, vals, off, nkl, kl, cv, ncv);
 }
 
 int wl__xp_record_state(xp *x, exe *E) {

@@ -264,7 +264,8 @@ static void live_regs(xp *x, const wl_thread *thr) {
 static void jump(tgen *g, int pc, int target) {
   if (target <= pc) {
     int i;
-    for (i = 0; i < g->nsnaps; i++) {
+    const wl_explore_opts *o = g->x->opts;
+    for (i = 0; i < g->nsnaps && (o == NULL || !o->no_stutter); i++) {
       const snap *s = &g->snaps[i];
       if (s->pc == target && s->nwrites == g->nwrites &&
           same_live(g, s, target)) {
@@ -886,7 +887,7 @@ static void quiet_rmw_locs(xp *x) {
   const wl_litmus *t = x->t;
   int l, th, o, i, j;
   for (l = 0; l < t->nlocs; l++)
-    x->rmw_quiet[l] = 1;
+    x->rmw_quiet[l] = x->opts == NULL || !x->opts->no_stutter;
   for (th = 0; th < t->nthreads; th++)
     if (t->threads[th].fn != NULL) { /* its accesses are not known */
       memset(x->rmw_quiet, 0, sizeof x->rmw_quiet);
