@@ -7,7 +7,10 @@
 # loops),
 # writers per location (k writers, one reader with two loads), loop
 # iterations (the four-block grid barrier at growing --unroll, without
-# and with fences), instructions (two threads of n stores / n loads).
+# and with fences), instructions (two threads of n stores / n loads),
+# then GPU idioms at several sizes (bench/idioms.sh: counters, the
+# last-block reduction, spin locks, work queues, a histogram, grid
+# barriers, and --count-executions per second).
 # SCALE_LIMIT (seconds, default 20) bounds each run.
 set -u
 B=${1:-build/release}
@@ -150,3 +153,4 @@ for n in 2 4 8 16 24; do insns $n; run "insns $n" "$T/i$n.litmus"; done
 echo "scale: threads of two instructions (an SB ring of n threads)"
 for n in 2 4 6 8 16 24 32 48 64; do pairs $n; run "ring $n" "$T/r$n.litmus"; done
 "$WL" run "$ROOT/bench/scale_fn.lua"
+sh "$ROOT/bench/idioms.sh" "$B"
