@@ -788,7 +788,9 @@ enum {
   WL_GEN_FAMILY, /* opts.family: a classic shape by name ("MP"), or "all" */
   WL_GEN_EDGES,  /* opts.edges: every cycle of 3..max_size edges from the
                   * vocabulary */
-  WL_GEN_RANDOM  /* random programs of the given size */
+  WL_GEN_RANDOM, /* random programs of the given size */
+  WL_GEN_COPIES  /* interchangeable threads: 2..8 copies of one or two
+                  * thread bodies (below) */
 };
 /* Annotations to use (bits); 0: all but WL_GEN_ANN_MIX when enumerating,
  * all when sampling. */
@@ -840,12 +842,27 @@ typedef struct wl_gen_opts {
   unsigned annotations; /* WL_GEN_ANN_* */
   unsigned placements;  /* WL_GEN_PLACE_* */
   unsigned scopes;      /* WL_GEN_SCOPE_* */
-  /* WL_GEN_RANDOM */
+  /* WL_GEN_RANDOM (and WL_GEN_COPIES, see below) */
   int threads;       /* 1..8 (0: 2) */
   int insns;         /* instructions per thread, 1..16 (0: 4) */
   int locs;          /* locations, 1..8 (0: 2) */
   unsigned mix;      /* WL_GEN_MIX_* */
 } wl_gen_opts;
+/*
+ * WL_GEN_COPIES: tests of interchangeable threads, for the explorer's
+ * symmetry reduction.  Each test has 2 to 8 byte-identical copies of one
+ * thread body, or copies of two bodies (at least two of the first);
+ * a body is 1 to 3 instructions: RMWs (atom add, exch, cas, inc under
+ * every semantics and scope, or bare), loads and stores (the mix's
+ * semantics), red.add and fences, over 1 or 2 locations, with about 12
+ * instructions in all (8 copies only of one instruction).  Placement
+ * (opts.placements): one CTA, one CTA or one GPU per thread, or mixed
+ * (copies grouped by body, in pairs, or drawn).  The condition is on
+ * one copy's registers (usually P0's), on the locations' final values,
+ * or both.  threads: 2..8 (0: drawn); insns: 1..3 per body (0: drawn);
+ * locs: 1..2 (0: drawn); mix: as for random programs (dep and bar
+ * ignored).  Names "copies-sSEED-N".
+ */
 
 #define WL_GEN_MAX_THREADS 8
 #define WL_GEN_MAX_LOCS 8

@@ -145,6 +145,12 @@ void wl__xp_co_required(const exe *E, rel req) {
     evset ws;
     if (w < E->ninit)
       continue; /* wl__xp_check_co judges reads of the initial value */
+    /* an RMW's write follows the write its read reads from when the
+     * three are morally strong: the other way round, co; rf; po-loc
+     * would close a cycle of SC-per-Location (an RMW chain on a counter
+     * is then one order, not a search) */
+    if (E->ev[r].rmw && es_has(E->ms[w], r) && es_has(E->ms[w], r + 1))
+      es_add(&req[w], r + 1);
     ws = wl__xp_loc_writes(E, E->ev[r].loc);
     es_del(&ws, w);
     ES_FOR(w2, ws) {

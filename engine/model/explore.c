@@ -365,6 +365,8 @@ static int after_rf(xp *x, exe *E) {
   return colast_dfs(x, E, 0);
 }
 
+int wl__xp_after_rf(xp *x, exe *E) { return after_rf(x, E); }
+
 static int rf_dfs(xp *x, exe *E, int k) {
   int r, n = E->n, w;
   if (halt(x) || wl__xp_stop(x))
@@ -671,7 +673,10 @@ static int ub_pass(xp *x, exe *E, bsched *bs, int mode) {
   x->all = mode == XP_RACE;
   x->ub_done = x->found = x->combo_done = 0;
   memset(chosen, 0, sizeof chosen);
-  combo_dfs(x, 0, chosen, E, bs);
+  if (x->rf)
+    wl__xp_rf_search(x, E, bs);
+  else
+    combo_dfs(x, 0, chosen, E, bs);
   x->mode = XP_STATES;
   x->all = all;
   x->found = x->combo_done = 0;
@@ -769,8 +774,29 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   for (l = 0; l < t->nlocs; l++)
     if (wl__xp_dom_add(x, &x->dom[l], t->locinit[l], l, -1, NULL) < 0)
       goto fail;
+  /* the reads-from search where it applies (rfsearch.c), else the
+   * value search */
+  {
+    const char *why = NULL;
+    int want = opts != NULL ? opts->search : WL_SEARCH_AUTO;
+    if (want != WL_SEARCH_VALUES && opts != NULL && opts->search != 0 &&
+        want != WL_SEARCH_RF && want != WL_SEARCH_AUTO) {
+      x->err = wl__err(ctx, WL_EINVAL, "unknown search %d", want);
+      goto fail;
+    }
+    if (want != WL_SEARCH_VALUES && wl__xp_rf_applies(x, &why))
+      x->rf = 1;
+    else if (want == WL_SEARCH_RF) {
+      x->err = wl__err(ctx, WL_EUNSUPPORTED,
+                       "%s: the reads-from search does not apply: %s",
+                       t->name, why);
+      goto fail;
+    }
+  }
+  if (x->rf && wl__xp_rf_skeletons(x))
+    goto fail;
   /* the value-domain fixpoint */
-  for (;;) {
+  for (; !x->rf;) {
     r->traces_cut = 0;
     if (wl__xp_gen_traces(x) || written_values(x))
       goto fail;
@@ -799,7 +825,7 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   if (opts != NULL && opts->observed_only && wl__xp_observed_key(x))
     goto fail;
   memset(chosen, 0, sizeof chosen);
-  if (combo_dfs(x, 0, chosen, E, bs))
+  if (x->rf ? wl__xp_rf_search(x, E, bs) : combo_dfs(x, 0, chosen, E, bs))
     goto fail;
   if ((opts == NULL || !opts->no_checks) && x->cand == NULL &&
       (ub_pass(x, E, bs, XP_RACE) || ub_pass(x, E, bs, XP_LIVE)))

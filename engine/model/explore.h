@@ -94,6 +94,9 @@ typedef struct xp {
    * liveness.c), run over every consistent execution until one is
    * found (ub_done) */
   int mode, ub_done;
+  /* the reads-from search runs (rfsearch.c): traces are skeletons, whose
+   * values are placeholders until an execution gives them */
+  int rf;
 } xp;
 
 enum { XP_STATES, XP_RACE, XP_LIVE };
@@ -149,6 +152,9 @@ int wl__xp_record_state(xp *x, exe *E);
 void wl__xp_set_verdict(wl_result *r);
 int wl__xp_observed_key(xp *x);
 int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th);
+#define KNOWN_VALS 16 /* final values tried per location */
+int wl__xp_obs_known(const xp *x, int64_t *vals, int nkl, const int *kl,
+                     int64_t (*cv)[KNOWN_VALS], const int *ncv);
 int wl__xp_record_perm(xp *x, exe *E, const int *perm);
 /* symmetry.c: the classes of interchangeable threads (x->sym), once the
  * traces are final; and the images of E's state under them. */
@@ -163,6 +169,15 @@ int wl__xp_check_co(xp *x, exe *E);
 int wl__xp_cause_ok(exe *E);
 void wl__xp_co_required(const exe *E, rel req);
 int wl__xp_rf_partial_ok(const exe *E, int r, int w);
+
+/* rfsearch.c: whether the reads-from search applies (else *why); each
+ * thread's skeletons into its pool; the search over them. */
+int wl__xp_rf_applies(const xp *x, const char **why);
+int wl__xp_rf_skeletons(xp *x);
+int wl__xp_rf_search(xp *x, exe *E, bsched *bs);
+/* explore.c: the search once reads-from is complete (the remaining
+ * axioms, co-last, fence-SC and coherence choices). */
+int wl__xp_after_rf(xp *x, exe *E);
 
 /* datarace.c: whether some pair of E could still race once the fence-SC
  * order is chosen (cause only grows with it); the check of a consistent

@@ -244,7 +244,6 @@ int wl__xp_target_known(xp *x, const exe *E) {
   return pruning(x) && known(x, vals);
 }
 
-#define KNOWN_VALS 16  /* final values tried per location */
 #define KNOWN_TUPLES 256 /* tuples of final values tried in all */
 
 /* Adds v to a location's candidate final values (once); -1 past
@@ -296,8 +295,8 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
   const wl_litmus *t = x->t;
   int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
   int ncv[WL_MAX_LOCS], loc[WL_MAX_LOCS], th, i, l, off;
-  if (x->res->nstates == 0 || !pruning(x))
-    return 0;
+  if (x->res->nstates == 0 || !pruning(x) || x->rf)
+    return 0; /* the rf search's traces hold no values */
   off = x->res->lay.regoff[t->nthreads];
   wl__xp_state_regs(x, E, vals);
   memset(ncv, 0, sizeof ncv);
@@ -336,7 +335,7 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
   int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS], nkl = 0;
   int i, o, off = r->lay.regoff[t->nthreads];
   if (r->key == NULL || r->nstates == 0 || th < x->key_threads ||
-      !pruning(x))
+      !pruning(x) || x->rf)
     return 0;
   if (!r->bound_hit)
     for (o = 0; o < t->nthreads; o++)
@@ -385,6 +384,19 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
     nkl++;
   }
   return tuples_known(x, vals, off, nkl, kl, cv, ncv);
+}
+
+/* The rf search's prefix check (rfsearch.c): whether every state with
+ * the observed registers of vals (fixed by the partial execution) and
+ * each tuple of the observed locations' candidate final values is
+ * known (with its images). */
+int wl__xp_obs_known(const xp *x, int64_t *vals, int nkl, const int *kl,
+                     int64_t (*cv)[KNOWN_VALS], const int *ncv) {
+  const wl_result *r = x->res;
+  if (r->key == NULL || r->nstates == 0 || !pruning(x))
+    return 0;
+  return tuples_known(x, vals, r->lay.regoff[x->t->nthreads], nkl, kl, cv,
+                      ncv);
 }
 
 int wl__xp_record_state(xp *x, exe *E) {

@@ -1,0 +1,918 @@
+/* rfsearch.c -- the reads-from search: a search whose cost follows the
+ * consistent executions, not the values a read might return.
+ *
+ * The value search (traces.c, explore.c) runs each thread once per
+ * choice of load values from its locations' value domains and then
+ * matches combinations of traces: an RMW chain of n atomics on one
+ * counter costs values^reads combinations before any execution is
+ * checked.  This search instead chooses reads-from directly, as
+ * execution-graph model checkers (GenMC, TruSt) do:
+ *
+ * 1. Skeletons.  Each thread is run once with every loaded value
+ *    unknown.  A branch whose operands depend on a load (and an
+ *    atom.cas, whose write depends on the value it reads) forks into
+ *    its two outcomes, recorded as the skeleton's decisions; everything
+ *    else is computed.  A skeleton is a trace (wl_trace) whose events
+ *    (types, locations, orders, scopes, dependencies) are final and
+ *    whose values are placeholders.  Threads with backward branches or
+ *    callback threads are not handled here (the value search runs).
+ * 2. For each combination of skeletons (interchangeable threads choose
+ *    non-decreasing skeletons: symmetry.c), the events and static
+ *    relations are built once (exe.c), then reads-from is chosen read
+ *    by read among the writes to the read's location, pruned by
+ *    wl__xp_rf_partial_ok (Atomicity, No-Thin-Air, SC-per-Location on
+ *    the partial choice).  On a location whose writes are all RMWs
+ *    morally strong with each other, Atomicity makes coherence a chain
+ *    in which each RMW reads from the write just before its own: there
+ *    the chain is chosen instead, one RMW after another (each thread's
+ *    in program order), so that n RMWs cost their interleavings.
+ * 3. Values.  With reads-from complete, each thread is replayed along
+ *    its skeleton with each load returning the value of the write it
+ *    reads from, until the values settle (they do within one round per
+ *    read unless rf and dependencies form a cycle, which No-Thin-Air
+ *    forbids); a replay whose branch or cas outcome differs from the
+ *    skeleton's decision is not an execution of that skeleton and is
+ *    dropped (the right skeleton has it).  The events get their values,
+ *    the skeleton its final registers, and the execution goes on to the
+ *    search that follows reads-from in the value search (after_rf:
+ *    the remaining axioms, co-last choices, fence-SC order, coherence),
+ *    so that final states, witnesses, counts, races and hangs are found
+ *    by the same code.
+ * The known-state pruning of combinations (wl__xp_combo_known,
+ * wl__xp_prefix_known) reads values off traces and is off here; the
+ * co-last choice's target check (wl__xp_target_known) runs on the
+ * computed values. */
+#include <string.h>
+
+#include "explore.h"
+
+/* ---------------------------------------------------------------- */
+/* Whether the search applies                                        */
+
+int wl__xp_rf_applies(const xp *x, const char **why) {
+  const wl_litmus *t = x->t;
+  int th, i;
+  if (x->cand != NULL) {
+    *why = "a cat model evaluates its own candidates";
+    return 0;
+  }
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_thread *thr = &t->threads[th];
+    if (thr->fn != NULL) {
+      *why = "a thread is a function";
+      return 0;
+    }
+    for (i = 0; i < thr->ninsns; i++) {
+      const wl_insn *in = &thr->insns[i];
+      if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target <= i) {
+        *why = "a thread has a backward branch (a loop)";
+        return 0;
+      }
+      if (in->op == OP_BAR && (in->a.is_reg || in->b.is_reg)) {
+        *why = "a barrier's id or count is a register";
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------- */
+/* 1. Skeletons                                                      */
+
+#define MAX_DEC 512 /* decisions of one skeleton */
+
+typedef struct skgen {
+  xp *x;
+  int th;
+  const wl_thread *thr;
+  wl_ev ev[WL_MAX_TEV];
+  int nev;
+  int64_t regs[WL_MAX_REGS];
+  uint64_t taint[WL_MAX_REGS];
+  uint64_t ctrl;
+  int dec[MAX_DEC]; /* pc * 2 + outcome */
+  int ndec;
+  int last_bar;
+} skgen;
+
+static uint64_t sk_taint(const skgen *g, const wl_operand *o) {
+  return o->is_reg ? g->taint[o->reg] : 0;
+}
+
+static int64_t sk_val(const skgen *g, const wl_operand *o) {
+  return o->is_reg ? g->regs[o->reg] : o->imm;
+}
+
+static void sk_emit(skgen *g) {
+  xp *x = g->x;
+  tpool *p = &x->pool[g->th];
+  wl_trace *tr;
+  int i;
+  if (x->err)
+    return;
+  if (p->traces.n >= WL_MAX_TRACES) {
+    x->err = wl__err(x->ctx, WL_ELIMIT,
+                     "%s: thread %s has more than %d paths",
+                     x->t->filename ? x->t->filename : x->t->name,
+                     g->thr->name, WL_MAX_TRACES);
+    return;
+  }
+  if ((tr = wl__vec_push(x->ctx, &p->traces)) == NULL)
+    goto nomem;
+  memset(tr, 0, sizeof *tr);
+  tr->ev0 = p->ev.n;
+  tr->nev = g->nev;
+  tr->reg0 = p->regs.n;
+  tr->nregs = g->thr->nregs;
+  tr->spin0 = g->nev;
+  tr->ch0 = p->ch.n;
+  tr->nch = g->ndec;
+  for (i = 0; i < g->ndec; i++) {
+    int *c = wl__vec_push(x->ctx, &p->ch);
+    if (c == NULL)
+      goto nomem;
+    *c = g->dec[i];
+  }
+  for (i = 0; i < g->nev; i++) {
+    wl_ev *e = wl__vec_push(x->ctx, &p->ev);
+    if (e == NULL)
+      goto nomem;
+    *e = g->ev[i];
+    if (e->type == EV_B)
+      e->bar_tail = (uint8_t)(i == g->last_bar);
+  }
+  /* the registers (overwritten with each execution's), then the
+   * skeleton's own values and each register's taint (the loads its
+   * final value depends on: obs_known) */
+  for (i = 0; i < 3 * g->thr->nregs; i++) {
+    int64_t *r = wl__vec_push(x->ctx, &p->regs);
+    int k = i % g->thr->nregs;
+    if (r == NULL)
+      goto nomem;
+    *r = i < 2 * g->thr->nregs ? g->regs[k] : (int64_t)g->taint[k];
+  }
+  return;
+nomem:
+  x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+}
+
+static wl_ev *sk_push(skgen *g, const wl_insn *in, int type) {
+  wl_ev *e;
+  if (g->nev >= WL_MAX_TEV) {
+    g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
+                        "%s:%d:%d: thread %s executes more than %d memory "
+                        "events",
+                        g->x->t->filename ? g->x->t->filename : g->x->t->name,
+                        in->line, in->col, g->thr->name, WL_MAX_TEV);
+    return NULL;
+  }
+  e = &g->ev[g->nev++];
+  memset(e, 0, sizeof *e);
+  e->type = (uint8_t)type;
+  e->loc = (int16_t)in->loc;
+  e->vloc = (int16_t)wl__insn_vloc(g->x->t, in);
+  e->proxy = in->proxy;
+  e->alias = in->op == OP_FENCE && in->pfence == PFENCE_ALIAS;
+  e->insn = (int)(in - g->thr->insns);
+  e->line = in->line;
+  e->deps = g->ctrl;
+  e->cdeps = g->ctrl;
+  return e;
+}
+
+static int sk_decide(skgen *g, const wl_insn *in, int pc, int outcome) {
+  if (g->ndec >= MAX_DEC) {
+    g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
+                        "%s:%d: thread %s takes more than %d decisions",
+                        g->x->t->filename ? g->x->t->filename : g->x->t->name,
+                        in->line, g->thr->name, MAX_DEC);
+    return -1;
+  }
+  g->dec[g->ndec++] = pc * 2 + outcome;
+  return 0;
+}
+
+/* The RMW part of an atom/red whose read is event r: its write, with
+ * the value computed from the placeholder read value v. */
+static int sk_rmw_write(skgen *g, const wl_insn *in, int r, int64_t v) {
+  wl_ev *w;
+  g->ev[r].rmw = 1;
+  if ((w = sk_push(g, in, EV_W)) == NULL)
+    return -1;
+  w->rmw = 1;
+  w->scope = in->scope;
+  w->sem = (in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL) ? SEM_RELEASE
+                                                              : SEM_RELAXED;
+  w->val = wl__aop_typed(g->x->t->loctype[in->loc], in->aop, v,
+                         sk_val(g, &in->a), sk_val(g, &in->b));
+  w->deps |= sk_taint(g, &in->a) | sk_taint(g, &in->b) | (1ull << r);
+  w->ddeps |= sk_taint(g, &in->a) | sk_taint(g, &in->b);
+  if (in->aop == AOP_CAS)
+    w->cdeps |= 1ull << r;
+  else if (in->aop != AOP_EXCH)
+    w->ddeps |= 1ull << r;
+  return 0;
+}
+
+static void sk_run(skgen *g, int pc) {
+  xp *x = g->x;
+  const wl_thread *thr = g->thr;
+  while (pc < thr->ninsns && !x->err) {
+    const wl_insn *in = &thr->insns[pc];
+    switch (in->op) {
+    case OP_MOV:
+      g->regs[in->dst] = sk_val(g, &in->a);
+      g->taint[in->dst] = sk_taint(g, &in->a);
+      g->last_bar = -1;
+      pc++;
+      continue;
+    case OP_ALU:
+      g->regs[in->dst] =
+          wl__aop_apply(in->aop, sk_val(g, &in->a), sk_val(g, &in->b), 0);
+      g->taint[in->dst] = sk_taint(g, &in->a) | sk_taint(g, &in->b);
+      g->last_bar = -1;
+      pc++;
+      continue;
+    case OP_ST: {
+      wl_ev *e = sk_push(g, in, EV_W);
+      if (e == NULL)
+        return;
+      e->sem = in->sem;
+      e->scope = in->scope;
+      e->val = sk_val(g, &in->a);
+      e->deps |= sk_taint(g, &in->a);
+      e->ddeps |= sk_taint(g, &in->a);
+      g->last_bar = -1;
+      pc++;
+      continue;
+    }
+    case OP_FENCE: {
+      wl_ev *e = sk_push(g, in, EV_F);
+      if (e == NULL)
+        return;
+      e->sem = in->sem;
+      e->scope = in->scope;
+      g->last_bar = -1;
+      pc++;
+      continue;
+    }
+    case OP_BAR: {
+      wl_ev *e = sk_push(g, in, EV_B);
+      if (e == NULL)
+        return;
+      e->sem = SEM_ACQ_REL;
+      e->scope = SCOPE_CTA;
+      e->bar_kind = in->bar_kind;
+      e->bar_ns = in->bar_ns;
+      e->has_count = in->has_count;
+      e->bar_id = in->bar_ns == BARNS_INSTANCE ? in->bar_inst
+                                               : sk_val(g, &in->a);
+      e->bar_count = in->has_count ? sk_val(g, &in->b) : 0;
+      g->last_bar = g->nev - 1;
+      pc++;
+      continue;
+    }
+    case OP_BRANCH: {
+      uint64_t tn = sk_taint(g, &in->a) | sk_taint(g, &in->b);
+      if (tn == 0) {
+        pc = wl__cond_holds(in->cond, sk_val(g, &in->a), sk_val(g, &in->b))
+                 ? in->target
+                 : pc + 1;
+        continue;
+      }
+      {
+        /* forks on a loaded value: both outcomes, checked by the
+         * replay once the values are known */
+        int d, nev = g->nev, ndec = g->ndec, lb = g->last_bar;
+        int64_t regs[WL_MAX_REGS];
+        uint64_t taint[WL_MAX_REGS], ctrl = g->ctrl;
+        memcpy(regs, g->regs, sizeof regs);
+        memcpy(taint, g->taint, sizeof taint);
+        for (d = 0; d < 2 && !x->err; d++) {
+          if (sk_decide(g, in, pc, d) != 0)
+            return;
+          g->ctrl |= tn;
+          sk_run(g, d ? in->target : pc + 1);
+          g->nev = nev;
+          g->ndec = ndec;
+          g->last_bar = lb;
+          g->ctrl = ctrl;
+          memcpy(g->regs, regs, sizeof regs);
+          memcpy(g->taint, taint, sizeof taint);
+        }
+        return;
+      }
+    }
+    case OP_GOTO:
+      pc = in->target;
+      continue;
+    case OP_LD:
+    case OP_ATOM:
+    case OP_RED: {
+      int dst = in->op == OP_RED ? -1 : in->dst, r;
+      wl_ev *e = sk_push(g, in, EV_R);
+      if (e == NULL)
+        return;
+      r = g->nev - 1;
+      e->scope = in->scope;
+      if (in->op == OP_LD)
+        e->sem = in->sem;
+      else
+        e->sem = (in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL)
+                     ? SEM_ACQUIRE
+                     : SEM_RELAXED;
+      g->last_bar = -1;
+      if (in->op != OP_LD && in->aop == AOP_CAS) {
+        /* the cas writes exactly when it reads its compare value: both
+         * outcomes, as for a branch */
+        int d, nev = g->nev, ndec = g->ndec;
+        int64_t regs[WL_MAX_REGS];
+        uint64_t taint[WL_MAX_REGS];
+        memcpy(regs, g->regs, sizeof regs);
+        memcpy(taint, g->taint, sizeof taint);
+        for (d = 0; d < 2 && !x->err; d++) {
+          int64_t v = d ? sk_val(g, &in->a) : 0;
+          if (sk_decide(g, in, pc, d) != 0)
+            return;
+          if (d && sk_rmw_write(g, in, r, v) != 0)
+            return;
+          if (dst >= 0) {
+            g->regs[dst] = v;
+            g->taint[dst] = 1ull << r;
+          }
+          sk_run(g, pc + 1);
+          g->nev = nev;
+          g->ndec = ndec;
+          g->ev[r].rmw = 0;
+          memcpy(g->regs, regs, sizeof regs);
+          memcpy(g->taint, taint, sizeof taint);
+        }
+        return;
+      }
+      if (in->op != OP_LD && sk_rmw_write(g, in, r, 0) != 0)
+        return;
+      if (dst >= 0) {
+        g->regs[dst] = 0;
+        g->taint[dst] = 1ull << r;
+      }
+      pc++;
+      continue;
+    }
+    default:
+      pc++;
+      continue;
+    }
+  }
+  if (!x->err)
+    sk_emit(g);
+}
+
+int wl__xp_rf_skeletons(xp *x) {
+  const wl_litmus *t = x->t;
+  int th;
+  for (th = 0; th < t->nthreads && !x->err; th++) {
+    const wl_thread *thr = &t->threads[th];
+    skgen *g = wl__calloc(x->ctx, sizeof *g);
+    int i;
+    if (g == NULL)
+      return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+    g->x = x;
+    g->th = th;
+    g->thr = thr;
+    g->last_bar = -1;
+    for (i = 0; i < thr->nregs; i++)
+      g->regs[i] = thr->reginit[i];
+    sk_run(g, 0);
+    wl__free(x->ctx, g, sizeof *g);
+  }
+  return x->err;
+}
+
+/* ---------------------------------------------------------------- */
+/* 3. Values                                                         */
+
+/* Replays thread th's skeleton tr with its reads returning rv[] (by
+ * event index); writes the written values into wv[] and the final
+ * registers into regs.  Returns 1 when every branch and cas took the
+ * skeleton's decision. */
+static int replay(const xp *x, int th, const wl_trace *tr, const int64_t *rv,
+                  int64_t *wv, int64_t *regs) {
+  const wl_thread *thr = &x->t->threads[th];
+  const int *dec = WL_VEC_PTR(&x->pool[th].ch, int, tr->ch0);
+  int pc = 0, k = 0, d = 0, ok = 1, i;
+  for (i = 0; i < thr->nregs; i++)
+    regs[i] = thr->reginit[i];
+#define RV(o) ((o)->is_reg ? regs[(o)->reg] : (o)->imm)
+  while (pc < thr->ninsns) {
+    const wl_insn *in = &thr->insns[pc];
+    switch (in->op) {
+    case OP_MOV:
+      regs[in->dst] = RV(&in->a);
+      pc++;
+      break;
+    case OP_ALU:
+      regs[in->dst] = wl__aop_apply(in->aop, RV(&in->a), RV(&in->b), 0);
+      pc++;
+      break;
+    case OP_ST:
+      wv[k++] = RV(&in->a);
+      pc++;
+      break;
+    case OP_FENCE:
+    case OP_BAR:
+      k++;
+      pc++;
+      break;
+    case OP_BRANCH: {
+      int taken = wl__cond_holds(in->cond, RV(&in->a), RV(&in->b));
+      if (d < tr->nch && dec[d] >> 1 == pc) {
+        ok &= taken == (dec[d] & 1);
+        taken = dec[d++] & 1;
+      }
+      pc = taken ? in->target : pc + 1;
+      break;
+    }
+    case OP_GOTO:
+      pc = in->target;
+      break;
+    case OP_LD:
+    case OP_ATOM:
+    case OP_RED: {
+      int64_t v = rv[k], a = RV(&in->a), b = RV(&in->b);
+      int writes = in->op != OP_LD;
+      k++;
+      if (writes && in->aop == AOP_CAS) {
+        int succ = v == a;
+        if (d < tr->nch && dec[d] >> 1 == pc) {
+          ok &= succ == (dec[d] & 1);
+          succ = dec[d++] & 1;
+        }
+        writes = succ;
+      }
+      if (writes)
+        wv[k++] = wl__aop_typed(x->t->loctype[in->loc], in->aop, v, a, b);
+      if (in->op != OP_RED)
+        regs[in->dst] = v;
+      pc++;
+      break;
+    }
+    default:
+      pc++;
+      break;
+    }
+  }
+#undef RV
+  return ok;
+}
+
+/* ---------------------------------------------------------------- */
+/* 2. The search                                                      */
+
+typedef struct rfs {
+  int base[WL_MAX_THREADS]; /* each thread's first event in E */
+  /* chain locations: every write an RMW, morally strong pairwise */
+  uint8_t chain[WL_MAX_LOCS];
+  int nrest, rest[WL_MAX_EVENTS]; /* the other reads, in order */
+  int chl[WL_MAX_LOCS], nchl;     /* chain locations, in order */
+  int end[WL_MAX_LOCS];           /* a chain's last write so far */
+  evset todo[WL_MAX_LOCS];        /* its RMW reads not yet placed */
+  int64_t rv[WL_MAX_EVENTS], wv[WL_MAX_EVENTS];
+  /* symmetry: each thread's class (x->sym) or -1, its skeleton's index,
+   * and how many chosen reads-from edges touch it */
+  int cls[WL_MAX_THREADS];
+  size_t skel[WL_MAX_THREADS];
+  int touched[WL_MAX_THREADS];
+  uint8_t rfset[WL_MAX_EVENTS]; /* reads whose rf is chosen */
+  uint8_t known[WL_MAX_EVENTS]; /* obs_known: values fixed already */
+} rfs;
+
+static int halt_rf(const xp *x) { return x->err || x->ub_done; }
+
+static int values(xp *x, exe *E, rfs *S) {
+  const wl_litmus *t = x->t;
+  int th, i, round, ok = 0;
+  int64_t regs[WL_MAX_REGS];
+  for (i = 0; i < E->n; i++)
+    S->rv[i] = 0;
+  for (round = 0; round <= E->nreads + 1; round++) {
+    int changed = 0;
+    ok = 1;
+    for (th = 0; th < t->nthreads; th++)
+      ok &= replay(x, th, E->tr[th], S->rv + S->base[th], S->wv + S->base[th],
+                   regs);
+    for (i = 0; i < E->nreads; i++) {
+      int r = E->reads[i], w = E->rf[r];
+      int64_t v = w < E->ninit ? E->ev[w].val : S->wv[w];
+      if (S->rv[r] != v) {
+        S->rv[r] = v;
+        changed = 1;
+      }
+    }
+    if (!changed)
+      break;
+    ok = 0; /* not settled yet */
+  }
+  if (!ok)
+    return 0;
+  /* settled: the events' values and the threads' registers */
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    int64_t *pr = WL_VEC_PTR(&x->pool[th].regs, int64_t, tr->reg0);
+    replay(x, th, tr, S->rv + S->base[th], S->wv + S->base[th], regs);
+    if (tr->nregs > 0)
+      memcpy(pr, regs, (size_t)tr->nregs * sizeof regs[0]);
+  }
+  for (i = E->ninit; i < E->n; i++) {
+    if (E->ev[i].type == EV_R)
+      E->ev[i].val = S->rv[i];
+    else if (E->ev[i].type == EV_W)
+      E->ev[i].val = S->wv[i];
+  }
+  return 1;
+}
+
+static int leaf(xp *x, exe *E, rfs *S) {
+  if (!values(x, E, S))
+    return 0;
+  if (!x->all)
+    wl__xp_state_regs(x, E, x->vals);
+  wl__xp_after_rf(x, E);
+  x->found = 0;
+  return x->err;
+}
+
+/* Whether every state the partial execution can reach is known (the
+ * value search's prefix check, wl__xp_prefix_known, in terms of
+ * reads-from): the observed registers (and, with symmetry, the same
+ * registers of the other members of their class, which images bring
+ * into the observed ones) depend only on reads whose values the chosen
+ * reads-from fixes, and each observed location's writes have fixed
+ * values (its candidate final values). */
+static int obs_known(xp *x, exe *E, rfs *S) {
+  const wl_litmus *t = x->t;
+  const wl_result *res = x->res;
+  int i, th, changed, k, off, nkl = 0, round;
+  int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS], regs[WL_MAX_REGS];
+  int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS];
+  uint8_t need[WL_MAX_THREADS];
+  if (x->mode != XP_STATES || x->all || res->key == NULL ||
+      res->nstates == 0 || (x->opts != NULL && x->opts->no_prefix))
+    return 0;
+  /* which events' values are fixed */
+  for (i = 0; i < E->n; i++)
+    S->known[i] = i < E->ninit;
+  do {
+    changed = 0;
+    for (i = E->ninit; i < E->n; i++) {
+      int kn = 0;
+      if (S->known[i])
+        continue;
+      if (E->ev[i].type == EV_R) {
+        kn = S->rfset[i] && S->known[E->rf[i]];
+      } else if (E->ev[i].type == EV_W) {
+        uint64_t d = E->ev[i].ddeps;
+        int b = S->base[E->thread[i]];
+        kn = 1;
+        while (d && kn) {
+          int j = __builtin_ctzll(d);
+          d &= d - 1;
+          kn = S->known[b + j];
+        }
+      }
+      if (kn) {
+        S->known[i] = 1;
+        changed = 1;
+      }
+    }
+  } while (changed);
+  off = res->lay.regoff[t->nthreads];
+  memset(need, 0, sizeof need);
+  for (k = 0; k < res->nkey; k++) {
+    int v = res->key[k];
+    if (v < off) {
+      int kt = wl__layout_thread(&res->lay, t, v), reg = v - res->lay.regoff[kt];
+      int c = S->cls[kt], m, nm = c >= 0 ? x->symn[c] : 1;
+      for (m = 0; m < nm; m++) {
+        int mt = c >= 0 ? x->sym[c][m] : kt, b = S->base[mt];
+        const wl_trace *tr = E->tr[mt];
+        uint64_t d = (uint64_t)WL_VEC_AT(&x->pool[mt].regs, int64_t,
+                                         tr->reg0 + 2 * tr->nregs + reg);
+        while (d) {
+          int j = __builtin_ctzll(d);
+          d &= d - 1;
+          if (!S->known[b + j])
+            return 0;
+        }
+        need[mt] = 1;
+      }
+    } else {
+      int l = v - off, w;
+      evset ws = wl__xp_loc_writes(E, l);
+      ncv[nkl] = 0;
+      if (E->initloc[l] < 0 || es_empty(ws))
+        cv[nkl][ncv[nkl]++] = t->locinit[l];
+      ES_FOR(w, ws) {
+        int q;
+        if (!S->known[w])
+          return 0;
+        (void)S->wv; /* values below */
+        for (q = 0; q < ncv[nkl] && cv[nkl][q] != w; q++)
+          ;
+        if (ncv[nkl] == KNOWN_VALS)
+          return 0;
+        cv[nkl][ncv[nkl]++] = w; /* an event for now: a value below */
+      }
+      kl[nkl++] = l;
+    }
+  }
+  /* the fixed values: replays with the unknown reads at 0 settle the
+   * known events within one round per read */
+  for (i = 0; i < E->n; i++)
+    S->rv[i] = 0;
+  for (round = 0; round <= E->nreads + 1; round++) {
+    changed = 0;
+    for (th = 0; th < t->nthreads; th++)
+      replay(x, th, E->tr[th], S->rv + S->base[th], S->wv + S->base[th],
+             regs);
+    for (i = 0; i < E->nreads; i++) {
+      int r = E->reads[i], w = E->rf[r];
+      int64_t v;
+      if (!S->rfset[r] || !S->known[r])
+        continue;
+      v = w < E->ninit ? E->ev[w].val : S->wv[w];
+      if (S->rv[r] != v) {
+        S->rv[r] = v;
+        changed = 1;
+      }
+    }
+    if (!changed)
+      break;
+  }
+  memset(vals, 0, (size_t)res->lay.nvals * sizeof vals[0]);
+  for (th = 0; th < t->nthreads; th++) {
+    if (!need[th])
+      continue;
+    replay(x, th, E->tr[th], S->rv + S->base[th], S->wv + S->base[th], regs);
+    if (t->threads[th].nregs > 0)
+      memcpy(vals + res->lay.regoff[th], regs,
+             (size_t)t->threads[th].nregs * sizeof regs[0]);
+  }
+  for (k = 0; k < nkl; k++) {
+    int q, n2 = 0;
+    int64_t tmp[KNOWN_VALS];
+    for (q = 0; q < ncv[k]; q++) {
+      int64_t v = (E->initloc[kl[k]] < 0 || es_empty(wl__xp_loc_writes(
+                                                 E, kl[k])))
+                      ? cv[k][q]
+                      : S->wv[cv[k][q]];
+      int z;
+      for (z = 0; z < n2 && tmp[z] != v; z++)
+        ;
+      if (z == n2)
+        tmp[n2++] = v;
+    }
+    memcpy(cv[k], tmp, (size_t)n2 * sizeof tmp[0]);
+    ncv[k] = n2;
+  }
+  return wl__xp_obs_known(x, vals, nkl, kl, cv, ncv);
+}
+
+/* Whether read r's thread writes r's location before r. */
+static int own_before(const exe *E, int r) {
+  int w;
+  ES_FOR(w, E->setW)
+  if (E->ev[w].loc == E->ev[r].loc && rel_has(E->po, w, r))
+    return 1;
+  return 0;
+}
+
+/* The other reads, one by one. */
+static int rest_dfs(xp *x, exe *E, rfs *S, int k) {
+  int r, w;
+  evset ws;
+  if (halt_rf(x) || wl__xp_stop(x))
+    return x->err;
+  if (k == S->nrest)
+    return leaf(x, E, S);
+  if (obs_known(x, E, S))
+    return 0;
+  r = S->rest[k];
+  ws = wl__xp_loc_writes(E, E->ev[r].loc);
+  es_add(&ws, E->initloc[E->ev[r].loc]);
+  ES_FOR(w, ws) {
+    if (rel_has(E->po, r, w))
+      continue; /* a read never reads a po-later write */
+    if (w == r + 1 && E->ev[r].rmw)
+      continue; /* nor its own write */
+    if (w < E->ninit && own_before(E, r))
+      continue; /* the initial write is co-before the thread's own
+                 * po-earlier write, which fr would put after r:
+                 * SC-per-Location (same-thread pairs are morally
+                 * strong) */
+    E->rf[r] = w;
+    rel_add(E->rfr, w, r);
+    S->rfset[r] = 1;
+    if (wl__xp_rf_partial_ok(E, r, w))
+      rest_dfs(x, E, S, k + 1);
+    S->rfset[r] = 0;
+    rel_del(E->rfr, w, r);
+    if (halt_rf(x))
+      return x->err;
+  }
+  return 0;
+}
+
+/* Symmetry: two threads of one class of interchangeable threads
+ * (symmetry.c) running the same skeleton, neither touched by a
+ * reads-from edge chosen so far, are swapped by a permutation that maps
+ * the partial execution onto itself: the search below choosing the
+ * second's event is the image of the search choosing the first's, and
+ * every state it would find is recorded as an image of one found there
+ * (symmetry.c).  So only the first such thread's event is chosen. */
+static int twin_before(const rfs *S, const exe *E, int th) {
+  int p;
+  (void)E;
+  if (S->cls[th] < 0 || S->touched[th] > 0)
+    return 0;
+  for (p = 0; p < th; p++)
+    if (S->cls[p] == S->cls[th] && S->touched[p] == 0 &&
+        S->skel[p] == S->skel[th])
+      return 1;
+  return 0;
+}
+
+static void touch(rfs *S, const exe *E, int r, int w, int d) {
+  S->touched[E->thread[r]] += d;
+  if (E->thread[w] >= 0)
+    S->touched[E->thread[w]] += d;
+}
+
+/* The chains, location by location: the RMW to read from the chain's
+ * last write is one whose thread's earlier RMWs of the location are
+ * placed already. */
+static int chain_dfs(xp *x, exe *E, rfs *S, int ci) {
+  int l, r;
+  if (halt_rf(x) || wl__xp_stop(x))
+    return x->err;
+  if (ci == S->nchl)
+    return rest_dfs(x, E, S, 0);
+  if (obs_known(x, E, S))
+    return 0;
+  l = S->chl[ci];
+  if (es_empty(S->todo[l]))
+    return chain_dfs(x, E, S, ci + 1);
+  ES_FOR(r, S->todo[l]) {
+    int w = S->end[l], o, first = 1;
+    evset keep = S->todo[l];
+    /* the thread's po-earlier RMWs of l come first */
+    ES_FOR(o, S->todo[l])
+    if (o != r && rel_has(E->po, o, r)) {
+      first = 0;
+      break;
+    }
+    if (!first || twin_before(S, E, E->thread[r]))
+      continue;
+    E->rf[r] = w;
+    rel_add(E->rfr, w, r);
+    if (wl__xp_rf_partial_ok(E, r, w)) {
+      es_del(&S->todo[l], r);
+      S->end[l] = r + 1;
+      touch(S, E, r, w, 1);
+      S->rfset[r] = 1;
+      chain_dfs(x, E, S, ci);
+      S->rfset[r] = 0;
+      touch(S, E, r, w, -1);
+      S->end[l] = w;
+      S->todo[l] = keep;
+    }
+    rel_del(E->rfr, w, r);
+    if (halt_rf(x))
+      return x->err;
+  }
+  return 0;
+}
+
+/* Which locations are chains: every write of the location is an RMW's,
+ * the RMWs are morally strong with each other, and none is weak. */
+static void find_chains(const xp *x, exe *E, rfs *S) {
+  int li, i, j;
+  (void)x;
+  S->nchl = 0;
+  S->nrest = 0;
+  for (li = 0; li < E->nlocs; li++) {
+    int l = E->locs[li], ok = 1, any = 0;
+    evset ws = wl__xp_loc_writes(E, l);
+    ES_FOR(i, ws) {
+      if (!E->ev[i].rmw || E->ev[i].sem == SEM_WEAK) {
+        ok = 0;
+        break;
+      }
+      any = 1;
+      ES_FOR(j, ws)
+      if (j != i && !es_has(E->ms[i], j)) {
+        ok = 0;
+        break;
+      }
+      if (!ok)
+        break;
+    }
+    S->chain[l] = (uint8_t)(ok && any);
+    if (S->chain[l]) {
+      S->chl[S->nchl++] = l;
+      S->end[l] = E->initloc[l];
+      S->todo[l] = ES_EMPTY;
+      ES_FOR(i, ws)
+      es_add(&S->todo[l], i - 1);
+    }
+  }
+  for (i = 0; i < E->nreads; i++) {
+    int r = E->reads[i];
+    if (!(S->chain[E->ev[r].loc] && E->ev[r].rmw))
+      S->rest[S->nrest++] = r;
+  }
+}
+
+static int rf_combo(xp *x, exe *E, bsched *bs, rfs *S) {
+  int o, i, n, th, base;
+  x->found = x->combo_done = 0;
+  x->combos++;
+  if (wl__xp_build_exe(x, E))
+    return x->err;
+  n = E->n;
+  base = E->ninit;
+  for (th = 0; th < x->t->nthreads; th++) {
+    /* S->rv and S->wv are indexed by E's event index: thread th's
+     * trace-local events start at base[th] */
+    S->base[th] = base;
+    base += E->tr[th]->nev;
+    S->skel[th] = (size_t)(E->tr[th] -
+                           WL_VEC_PTR(&x->pool[th].traces, wl_trace, 0));
+    S->touched[th] = 0;
+    S->cls[th] = -1;
+  }
+  memset(S->rfset, 0, sizeof S->rfset);
+  for (i = 0; i < x->nsym; i++) {
+    int k;
+    for (k = 0; k < x->symn[i]; k++)
+      S->cls[x->sym[i][k]] = i;
+  }
+  find_chains(x, E, S);
+  if (wl__xp_barrier_outcomes(x, bs, E))
+    return x->err;
+  for (o = 0; o < bs->nout && !halt_rf(x); o++) {
+    memcpy(E->phase, bs->out[o], sizeof E->phase);
+    rel_zero(E->sb, n);
+    for (i = 0; i < n; i++) {
+      int j;
+      if (E->ev[i].type != EV_B || E->phase[i] < 0)
+        continue;
+      for (j = 0; j < n; j++)
+        if (j != i && E->ev[j].type == EV_B && E->phase[j] == E->phase[i] &&
+            E->thread[j] != E->thread[i] && E->ev[j].bar_kind == BAR_SYNC)
+          rel_add(E->sb, i, j);
+    }
+    rel_zero(E->rfr, n);
+    rel_zero(E->colast, n);
+    chain_dfs(x, E, S, 0);
+  }
+  return x->err;
+}
+
+static int combos(xp *x, int th, const wl_trace **chosen, exe *E, bsched *bs,
+                  rfs *S) {
+  const wl_litmus *t = x->t;
+  size_t k;
+  if (halt_rf(x) || wl__xp_stop(x))
+    return x->err;
+  if (th == t->nthreads) {
+    int o;
+    for (o = 0; o < t->nthreads; o++)
+      E->tr[o] = chosen[o];
+    return rf_combo(x, E, bs, S);
+  }
+  for (k = 0; k < x->pool[th].traces.n; k++) {
+    const wl_trace *tr = WL_VEC_PTR(&x->pool[th].traces, wl_trace, k);
+    int p = x->symprev[th];
+    if (p >= 0 &&
+        k < (size_t)(chosen[p] - WL_VEC_PTR(&x->pool[p].traces, wl_trace, 0)))
+      continue; /* identical threads choose non-decreasing skeletons */
+    chosen[th] = tr;
+    combos(x, th + 1, chosen, E, bs, S);
+    chosen[th] = NULL;
+    if (halt_rf(x))
+      return x->err;
+  }
+  return 0;
+}
+
+int wl__xp_rf_search(xp *x, exe *E, bsched *bs) {
+  const wl_trace *chosen[WL_MAX_THREADS];
+  rfs *S = wl__alloc(x->ctx, sizeof *S);
+  if (S == NULL)
+    return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
+  memset(chosen, 0, sizeof chosen);
+  combos(x, 0, chosen, E, bs, S);
+  wl__free(x->ctx, S, sizeof *S);
+  return x->err;
+}
