@@ -74,13 +74,15 @@ int wll_cmd_gen(int argc, char **argv) {
                                           "dep",  "bar",     NULL};
   enum { O_CYCLE = 256, O_FAMILY, O_EDGES, O_MAXSIZE, O_RANDOM, O_SAMPLE,
          O_ANN, O_PLACE, O_SCOPES, O_COUNT, O_SEED, O_THREADS, O_INSNS,
-         O_LOCS, O_MIX, O_LIST, O_EXPLORE, O_UNROLL, O_FAMILIES };
+         O_LOCS, O_MIX, O_LIST, O_EXPLORE, O_UNROLL, O_FAMILIES,
+         O_COPIES };
   static const struct option longopts[] = {
       {"cycle", required_argument, NULL, O_CYCLE},
       {"family", required_argument, NULL, O_FAMILY},
       {"edges", required_argument, NULL, O_EDGES},
       {"max-size", required_argument, NULL, O_MAXSIZE},
       {"random", no_argument, NULL, O_RANDOM},
+      {"copies", no_argument, NULL, O_COPIES},
       {"sample", no_argument, NULL, O_SAMPLE},
       {"annotations", required_argument, NULL, O_ANN},
       {"placements", required_argument, NULL, O_PLACE},
@@ -130,6 +132,10 @@ int wll_cmd_gen(int argc, char **argv) {
       break;
     case O_RANDOM:
       o.mode = WL_GEN_RANDOM;
+      modes++;
+      break;
+    case O_COPIES:
+      o.mode = WL_GEN_COPIES;
       modes++;
       break;
     case O_SAMPLE:
@@ -222,11 +228,12 @@ int wll_cmd_gen(int argc, char **argv) {
     return 2;
   }
   if (modes != 1) {
-    fprintf(stderr, "warplab gen: give one of --cycle, --family, --edges or "
-                    "--random (see warplab help)\n");
+    fprintf(stderr, "warplab gen: give one of --cycle, --family, --edges, "
+                    "--random or --copies (see warplab help)\n");
     return 2;
   }
-  if (!count_set && (o.sample || o.mode == WL_GEN_RANDOM))
+  if (!count_set &&
+      (o.sample || o.mode == WL_GEN_RANDOM || o.mode == WL_GEN_COPIES))
     o.count = 10;
   if (wl_ctx_new(NULL, &ctx) != 0) {
     fprintf(stderr, "warplab: out of memory\n");

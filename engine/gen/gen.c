@@ -235,10 +235,10 @@ const char *wl_gen_family_cycle(const char *name) {
 
 static int check_opts(wl_ctx *ctx, const wl_gen_opts *o) {
   int r;
-  if (o->mode < WL_GEN_CYCLE || o->mode > WL_GEN_RANDOM)
+  if (o->mode < WL_GEN_CYCLE || o->mode > WL_GEN_COPIES)
     return wl__err(ctx, WL_EINVAL,
                    "wl_gen_opts.mode: %d is not WL_GEN_CYCLE, WL_GEN_FAMILY, "
-                   "WL_GEN_EDGES or WL_GEN_RANDOM",
+                   "WL_GEN_EDGES, WL_GEN_RANDOM or WL_GEN_COPIES",
                    o->mode);
   if (o->sample != 0 && o->sample != 1)
     return einval_range(ctx, "sample", o->sample, 0, 1);
@@ -280,6 +280,14 @@ static int check_opts(wl_ctx *ctx, const wl_gen_opts *o) {
       return einval_range(ctx, "insns", o->insns, 1, 16);
     if (o->locs < 0 || o->locs > GMAX_L)
       return einval_range(ctx, "locs", o->locs, 1, GMAX_L);
+  }
+  if (o->mode == WL_GEN_COPIES) {
+    if (o->threads != 0 && (o->threads < 2 || o->threads > GMAX_T))
+      return einval_range(ctx, "threads", o->threads, 2, GMAX_T);
+    if (o->insns < 0 || o->insns > 3)
+      return einval_range(ctx, "insns", o->insns, 1, 3);
+    if (o->locs < 0 || o->locs > 2)
+      return einval_range(ctx, "locs", o->locs, 1, 2);
   }
   return 0;
 }
@@ -588,6 +596,14 @@ int wl_gen_next(wl_gen *g, const char **text, size_t *len) {
              (unsigned long long)g->o.seed, (unsigned long long)g->produced);
     snprintf(g->cur.comment, sizeof g->cur.comment,
              "random program (warplab gen --random --seed %llu, test %llu)",
+             (unsigned long long)g->o.seed, (unsigned long long)g->produced);
+  } else if (g->o.mode == WL_GEN_COPIES) {
+    wl__gen_copies(&g->o, &g->rng, &g->cur);
+    snprintf(g->cur.name, sizeof g->cur.name, "copies-s%llu-%llu",
+             (unsigned long long)g->o.seed, (unsigned long long)g->produced);
+    snprintf(g->cur.comment, sizeof g->cur.comment,
+             "copies of thread bodies (warplab gen --copies --seed %llu, "
+             "test %llu)",
              (unsigned long long)g->o.seed, (unsigned long long)g->produced);
   } else if (g->o.sample) {
     const gann *a;

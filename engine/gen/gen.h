@@ -124,5 +124,8 @@ extern const char *const wl__gen_family_cycles[];
 
 /* Builds a random program (the options are checked). */
 void wl__gen_random(const wl_gen_opts *o, uint64_t *rng, gtest *t);
+/* Builds a test of interchangeable threads (WL_GEN_COPIES; the options
+ * are checked). */
+void wl__gen_copies(const wl_gen_opts *o, uint64_t *rng, gtest *t);
 
 #endif
