@@ -29,6 +29,7 @@ run() {
     /usr/bin/time -f '%e %M' -o "$T/time" "$WL" litmus --timeout "$LIMIT" \
       "$@" "$f" > "$T/out" 2> "$T/err"
     rc=$?
+    # shellcheck disable=SC2046
     set -- $(tail -n 1 "$T/time")
     secs=$1 peak=$(( ${2:-0} / 1024 ))
   else
@@ -48,11 +49,11 @@ threads() { # n: every thread stores its own value to x, then loads x
   {
     echo "PTX SL$n"; echo "{ x=0; }"
     i=0; sep=""
-    while [ $i -lt $n ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
+    while [ $i -lt "$n" ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
     i=0; sep=""
-    while [ $i -lt $n ]; do printf '%s st.relaxed.gpu x, %d' "$sep" $((i + 1)); sep=" |"; i=$((i + 1)); done; echo " ;"
+    while [ $i -lt "$n" ]; do printf '%s st.relaxed.gpu x, %d' "$sep" $((i + 1)); sep=" |"; i=$((i + 1)); done; echo " ;"
     i=0; sep=""
-    while [ $i -lt $n ]; do printf '%s ld.relaxed.gpu r0, x' "$sep"; sep=" |"; i=$((i + 1)); done; echo " ;"
+    while [ $i -lt "$n" ]; do printf '%s ld.relaxed.gpu r0, x' "$sep"; sep=" |"; i=$((i + 1)); done; echo " ;"
     echo "exists (0:r0 == 1)"
   } > "$T/sl$n.litmus"
 }
@@ -62,11 +63,11 @@ writers() { # k writers of x, one reader loading x twice
   {
     echo "PTX W$k"; echo "{ x=0; }"
     i=0; sep=""
-    while [ $i -le $k ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
+    while [ $i -le "$k" ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
     printf ' ld.relaxed.gpu r0, x'; i=1
-    while [ $i -le $k ]; do printf ' | st.relaxed.gpu x, %d' $i; i=$((i + 1)); done; echo " ;"
+    while [ $i -le "$k" ]; do printf ' | st.relaxed.gpu x, %d' $i; i=$((i + 1)); done; echo " ;"
     printf ' ld.relaxed.gpu r1, x'; i=1
-    while [ $i -le $k ]; do printf ' |'; i=$((i + 1)); done; echo " ;"
+    while [ $i -le "$k" ]; do printf ' |'; i=$((i + 1)); done; echo " ;"
     echo "exists (0:r0 == 2 /\\ 0:r1 == 1)"
   } > "$T/w$k.litmus"
 }
@@ -92,10 +93,10 @@ insns() { # two threads: n release stores, n acquire loads in reverse
   n=$1
   {
     echo "PTX I$n"; printf '{'; i=0
-    while [ $i -lt $n ]; do printf ' x%d=0;' $i; i=$((i + 1)); done; echo ' }'
+    while [ $i -lt "$n" ]; do printf ' x%d=0;' $i; i=$((i + 1)); done; echo ' }'
     echo " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;"
     i=0
-    while [ $i -lt $n ]; do
+    while [ $i -lt "$n" ]; do
       printf ' st.release.gpu x%d, 1 | ld.acquire.gpu r%d, x%d ;\n' $i $i $((n - 1 - i))
       i=$((i + 1))
     done
@@ -107,13 +108,13 @@ pairs() { # n threads of two instructions: st x_i, ld x_(i+1) (an SB ring)
   n=$1
   {
     echo "PTX R$n"; printf '{'; i=0
-    while [ $i -lt $n ]; do printf ' x%d=0;' $i; i=$((i + 1)); done; echo ' }'
+    while [ $i -lt "$n" ]; do printf ' x%d=0;' $i; i=$((i + 1)); done; echo ' }'
     i=0; sep=""
-    while [ $i -lt $n ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
+    while [ $i -lt "$n" ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
     i=0; sep=""
-    while [ $i -lt $n ]; do printf '%s st.relaxed.gpu x%d, 1' "$sep" $i; sep=" |"; i=$((i + 1)); done; echo " ;"
+    while [ $i -lt "$n" ]; do printf '%s st.relaxed.gpu x%d, 1' "$sep" $i; sep=" |"; i=$((i + 1)); done; echo " ;"
     i=0; sep=""
-    while [ $i -lt $n ]; do printf '%s ld.relaxed.gpu r0, x%d' "$sep" $(((i + 1) % n)); sep=" |"; i=$((i + 1)); done; echo " ;"
+    while [ $i -lt "$n" ]; do printf '%s ld.relaxed.gpu r0, x%d' "$sep" $(((i + 1) % n)); sep=" |"; i=$((i + 1)); done; echo " ;"
     echo "exists (0:r0 == 0)"
   } > "$T/r$n.litmus"
 }
@@ -122,9 +123,9 @@ lock() { # n identical threads: an exch spin lock around x++ (symmetry)
   n=$1
   {
     echo "PTX LOCK$n"; echo "{ m=0; x=0; }"
-    row() { i=0; sep=""; while [ $i -lt $n ]; do printf '%s %s' "$sep" "$1"; sep=" |"; i=$((i + 1)); done; echo " ;"; }
+    row() { i=0; sep=""; while [ $i -lt "$n" ]; do printf '%s %s' "$sep" "$1"; sep=" |"; i=$((i + 1)); done; echo " ;"; }
     i=0; sep=""
-    while [ $i -lt $n ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
+    while [ $i -lt "$n" ]; do printf '%s P%d@cta %d,gpu 0' "$sep" $i $i; sep=" |"; i=$((i + 1)); done; echo " ;"
     row "LC00:"
     row "atom.acquire.gpu.exch r0, m, 1"
     row "bne r0, 0, LC00"
