@@ -142,8 +142,9 @@ int wll_cmd_gen(int argc, char **argv) {
       o.sample = 1;
       break;
     case O_MAXSIZE:
-      if (wll_parse_count(v, 3, 12, &u) != 0)
-        return gen_usage("--max-size", v, "a number from 3 to 12");
+      if (wll_parse_count(v, 1, 12, &u) != 0)
+        return gen_usage("--max-size", v,
+                         "a number from 3 to 12 (--copies: 1 to 8)");
       o.max_size = (int)u;
       break;
     case O_THREADS:

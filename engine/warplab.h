@@ -838,7 +838,9 @@ typedef struct wl_gen_opts {
   const char *edges; /* WL_GEN_EDGES: the vocabulary, words separated by
                       * spaces or commas; NULL: "PodWW PodWR PodRW PodRR
                       * Rfe Fre Coe" */
-  int max_size;      /* WL_GEN_EDGES: longest cycle, 3..12 (0: 4) */
+  int max_size;      /* WL_GEN_EDGES: longest cycle, 3..12 (0: 4);
+                      * WL_GEN_COPIES: the most writes (stores, RMWs,
+                      * reductions) in all, copies counted, 1..8 (0: 4) */
   unsigned annotations; /* WL_GEN_ANN_* */
   unsigned placements;  /* WL_GEN_PLACE_* */
   unsigned scopes;      /* WL_GEN_SCOPE_* */
@@ -860,8 +862,9 @@ typedef struct wl_gen_opts {
  * (copies grouped by body, in pairs, or drawn).  The condition is on
  * one copy's registers (usually P0's), on the locations' final values,
  * or both.  threads: 2..8 (0: drawn); insns: 1..3 per body (0: drawn);
- * locs: 1..2 (0: drawn); mix: as for random programs (dep and bar
- * ignored).  Names "copies-sSEED-N".
+ * locs: 1..2 (0: drawn); max_size: writes in all (the coherence orders
+ * to search grow as the factorial of a location's); mix: as for random
+ * programs (dep and bar ignored).  Names "copies-sSEED-N".
  */
 
 #define WL_GEN_MAX_THREADS 8

@@ -11,7 +11,10 @@
  * reductions (red.add) and fences (fence.sc / fence.acq_rel), over one
  * or two locations.  The whole test stays within CMAX_INSNS instructions
  * (the literal evaluation of the cat model enumerates every candidate
- * execution), so 8 copies come only with one-instruction bodies.
+ * execution), so 8 copies come only with one-instruction bodies, and
+ * the test has at most opts.max_size writes (stores, RMWs, reductions;
+ * default CMAX_WRITES), copies counted: eight copies of an add are
+ * asked for with 8.
  *
  * The condition looks at one copy (usually P0): one or two of its
  * registers, the final values of the locations, or both, compared with
@@ -22,6 +25,7 @@
 #include "gen.h"
 
 #define CMAX_INSNS 12 /* instructions over all threads */
+#define CMAX_WRITES 4 /* writes in all (opts.max_size) */
 #define CMAX_VALS 40
 
 typedef struct cstate {
@@ -35,6 +39,8 @@ typedef struct cstate {
   int64_t incmax[GMAX_L];        /* the largest inc bound, 0: none */
   int regloc[2][GMAX_R];         /* per body: the location a register
                                   * was read from */
+  int writes;                    /* writes so far, copies counted */
+  int maxw;                      /* the most writes in all */
 } cstate;
 
 static gop *cpush(gthread *th) {
@@ -81,11 +87,16 @@ static void csem(cstate *s, int store, gop *o) {
 static void cop(cstate *s, int b, gthread *th, int nlocs, int k) {
   /* weights: rmw, load, store, red, fence (a fence only after another
    * instruction: a body of one fence tests little) */
-  int w[5], total = 0, kind, l = wl__gen_below(s->rng, nlocs);
-  w[0] = (s->mix & WL_GEN_MIX_ATOM) ? 45 : 0;
+  int w[5], total = 0, kind, l = wl__gen_below(s->rng, nlocs), wl = -1;
+  /* may the k copies all write? (the coherence orders the explorer
+   * and the cat engine enumerate grow as the factorial of a location's
+   * writes, and their product over locations) */
+  if (s->writes + k <= s->maxw)
+    wl = l;
+  w[0] = (s->mix & WL_GEN_MIX_ATOM) && wl >= 0 ? 45 : 0;
   w[1] = 20;
-  w[2] = 20;
-  w[3] = (s->mix & WL_GEN_MIX_RED) ? 5 : 0;
+  w[2] = wl >= 0 ? 20 : 0;
+  w[3] = (s->mix & WL_GEN_MIX_RED) && wl >= 0 ? 5 : 0;
   w[4] = (s->mix & WL_GEN_MIX_FENCE) && th->nops > 0 ? 12 : 0;
   if (th->nregs >= GMAX_R)
     w[0] = w[1] = 0;
@@ -94,6 +105,8 @@ static void cop(cstate *s, int b, gthread *th, int nlocs, int k) {
   total = wl__gen_below(s->rng, total);
   for (kind = 0; total >= w[kind]; kind++)
     total -= w[kind];
+  if (kind == 0 || kind == 2 || kind == 3)
+    s->writes += k;
   switch (kind) {
   case 0: { /* rmw */
     static const int ops[] = {WL_OP_ADD, WL_OP_EXCH, WL_OP_CAS, WL_OP_INC};
@@ -201,6 +214,7 @@ void wl__gen_copies(const wl_gen_opts *o, uint64_t *rng, gtest *t) {
   s.o = o;
   s.rng = rng;
   s.mix = o->mix ? o->mix : 0xffu;
+  s.maxw = o->max_size ? o->max_size : CMAX_WRITES;
   nl = o->locs ? o->locs : 1 + wl__gen_below(rng, 2);
   t->nlocs = nl;
   for (i = 0; i < nl; i++) {

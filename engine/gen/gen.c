@@ -288,6 +288,8 @@ static int check_opts(wl_ctx *ctx, const wl_gen_opts *o) {
       return einval_range(ctx, "insns", o->insns, 1, 3);
     if (o->locs < 0 || o->locs > 2)
       return einval_range(ctx, "locs", o->locs, 1, 2);
+    if (o->max_size < 0 || o->max_size > GMAX_T)
+      return einval_range(ctx, "max_size", o->max_size, 1, GMAX_T);
   }
   return 0;
 }
