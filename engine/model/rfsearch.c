@@ -450,8 +450,11 @@ static int replay(const xp *x, int th, const wl_trace *tr, const int64_t *rv,
         }
         writes = succ;
       }
+      /* a cas taken as succeeding writes its new value whatever the
+       * value read so far (the replay that decides reads a) */
       if (writes)
-        wv[k++] = wl__aop_typed(x->t->loctype[in->loc], in->aop, v, a, b);
+        wv[k++] = wl__aop_typed(x->t->loctype[in->loc], in->aop,
+                                in->aop == AOP_CAS ? a : v, a, b);
       if (in->op != OP_RED)
         regs[in->dst] = v;
       pc++;
