@@ -703,6 +703,7 @@ static void xp_free(xp *x) {
     wl__vec_free(x->ctx, &x->pool[i].regs);
     wl__vec_free(x->ctx, &x->pool[i].traces);
     wl__vec_free(x->ctx, &x->pool[i].ch);
+    wl__vec_free(x->ctx, &x->pool[i].dtaint);
   }
 }
 
@@ -770,6 +771,7 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
     wl__vec_init(&x->pool[i].regs, sizeof(int64_t));
     wl__vec_init(&x->pool[i].traces, sizeof(wl_trace));
     wl__vec_init(&x->pool[i].ch, sizeof(int));
+    wl__vec_init(&x->pool[i].dtaint, sizeof(uint64_t));
   }
   for (l = 0; l < t->nlocs; l++)
     if (wl__xp_dom_add(x, &x->dom[l], t->locinit[l], l, -1, NULL) < 0)

@@ -23,7 +23,10 @@ typedef struct tpool {
   wl_vec ev;     /* wl_ev */
   wl_vec regs;   /* int64_t */
   wl_vec traces; /* wl_trace */
-  wl_vec ch;     /* int: load choices of callback traces */
+  wl_vec ch;     /* int: load choices of callback traces; the
+                  * decisions of skeletons (rfsearch.c) */
+  wl_vec dtaint; /* uint64_t: the loads each skeleton decision depends
+                  * on */
 } tpool;
 
 typedef struct vdom {

@@ -92,6 +92,7 @@ typedef struct skgen {
   uint64_t taint[WL_MAX_REGS];
   uint64_t ctrl;
   int dec[MAX_DEC]; /* pc * 2 + outcome */
+  uint64_t dtaint[MAX_DEC]; /* the loads the decision depends on */
   int ndec;
   int last_bar;
 } skgen;
@@ -130,9 +131,17 @@ static void sk_emit(skgen *g) {
   tr->nch = g->ndec;
   for (i = 0; i < g->ndec; i++) {
     int *c = wl__vec_push(x->ctx, &p->ch);
+    uint64_t *dt;
     if (c == NULL)
       goto nomem;
     *c = g->dec[i];
+    /* the decisions' taints sit at the same index as the decisions */
+    while (p->dtaint.n < p->ch.n - 1)
+      if (wl__vec_push(x->ctx, &p->dtaint) == NULL)
+        goto nomem;
+    if ((dt = wl__vec_push(x->ctx, &p->dtaint)) == NULL)
+      goto nomem;
+    *dt = g->dtaint[i];
   }
   for (i = 0; i < g->nev; i++) {
     wl_ev *e = wl__vec_push(x->ctx, &p->ev);
@@ -181,7 +190,8 @@ static wl_ev *sk_push(skgen *g, const wl_insn *in, int type) {
   return e;
 }
 
-static int sk_decide(skgen *g, const wl_insn *in, int pc, int outcome) {
+static int sk_decide(skgen *g, const wl_insn *in, int pc, int outcome,
+                     uint64_t taint) {
   if (g->ndec >= MAX_DEC) {
     g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
                         "%s:%d: thread %s takes more than %d decisions",
@@ -189,6 +199,7 @@ static int sk_decide(skgen *g, const wl_insn *in, int pc, int outcome) {
                         in->line, g->thr->name, MAX_DEC);
     return -1;
   }
+  g->dtaint[g->ndec] = taint;
   g->dec[g->ndec++] = pc * 2 + outcome;
   return 0;
 }
@@ -290,7 +301,7 @@ static void sk_run(skgen *g, int pc) {
         memcpy(regs, g->regs, sizeof regs);
         memcpy(taint, g->taint, sizeof taint);
         for (d = 0; d < 2 && !x->err; d++) {
-          if (sk_decide(g, in, pc, d) != 0)
+          if (sk_decide(g, in, pc, d, tn) != 0)
             return;
           g->ctrl |= tn;
           sk_run(g, d ? in->target : pc + 1);
@@ -333,7 +344,8 @@ static void sk_run(skgen *g, int pc) {
         memcpy(taint, g->taint, sizeof taint);
         for (d = 0; d < 2 && !x->err; d++) {
           int64_t v = d ? sk_val(g, &in->a) : 0;
-          if (sk_decide(g, in, pc, d) != 0)
+          if (sk_decide(g, in, pc, d, (1ull << r) | sk_taint(g, &in->a)) !=
+              0)
             return;
           if (d && sk_rmw_write(g, in, r, v) != 0)
             return;
@@ -397,7 +409,7 @@ int wl__xp_rf_skeletons(xp *x) {
  * registers into regs.  Returns 1 when every branch and cas took the
  * skeleton's decision. */
 static int replay(const xp *x, int th, const wl_trace *tr, const int64_t *rv,
-                  int64_t *wv, int64_t *regs) {
+                  int64_t *wv, int64_t *regs, uint8_t *act) {
   const wl_thread *thr = &x->t->threads[th];
   const int *dec = WL_VEC_PTR(&x->pool[th].ch, int, tr->ch0);
   int pc = 0, k = 0, d = 0, ok = 1, i;
@@ -428,6 +440,8 @@ static int replay(const xp *x, int th, const wl_trace *tr, const int64_t *rv,
       int taken = wl__cond_holds(in->cond, RV(&in->a), RV(&in->b));
       if (d < tr->nch && dec[d] >> 1 == pc) {
         ok &= taken == (dec[d] & 1);
+        if (act != NULL)
+          act[d] = (uint8_t)taken;
         taken = dec[d++] & 1;
       }
       pc = taken ? in->target : pc + 1;
@@ -446,6 +460,8 @@ static int replay(const xp *x, int th, const wl_trace *tr, const int64_t *rv,
         int succ = v == a;
         if (d < tr->nch && dec[d] >> 1 == pc) {
           ok &= succ == (dec[d] & 1);
+          if (act != NULL)
+            act[d] = (uint8_t)succ;
           succ = dec[d++] & 1;
         }
         writes = succ;
@@ -503,7 +519,7 @@ static int values(xp *x, exe *E, rfs *S) {
     ok = 1;
     for (th = 0; th < t->nthreads; th++)
       ok &= replay(x, th, E->tr[th], S->rv + S->base[th], S->wv + S->base[th],
-                   regs);
+                   regs, NULL);
     for (i = 0; i < E->nreads; i++) {
       int r = E->reads[i], w = E->rf[r];
       int64_t v = w < E->ninit ? E->ev[w].val : S->wv[w];
@@ -522,7 +538,8 @@ static int values(xp *x, exe *E, rfs *S) {
   for (th = 0; th < t->nthreads; th++) {
     const wl_trace *tr = E->tr[th];
     int64_t *pr = WL_VEC_PTR(&x->pool[th].regs, int64_t, tr->reg0);
-    replay(x, th, tr, S->rv + S->base[th], S->wv + S->base[th], regs);
+    replay(x, th, tr, S->rv + S->base[th], S->wv + S->base[th], regs,
+           NULL);
     if (tr->nregs > 0)
       memcpy(pr, regs, (size_t)tr->nregs * sizeof regs[0]);
   }
@@ -545,24 +562,11 @@ static int leaf(xp *x, exe *E, rfs *S) {
   return x->err;
 }
 
-/* Whether every state the partial execution can reach is known (the
- * value search's prefix check, wl__xp_prefix_known, in terms of
- * reads-from): the observed registers (and, with symmetry, the same
- * registers of the other members of their class, which images bring
- * into the observed ones) depend only on reads whose values the chosen
- * reads-from fixes, and each observed location's writes have fixed
- * values (its candidate final values). */
-static int obs_known(xp *x, exe *E, rfs *S) {
-  const wl_litmus *t = x->t;
-  const wl_result *res = x->res;
-  int i, th, changed, k, off, nkl = 0, round;
-  int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS], regs[WL_MAX_REGS];
-  int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS];
-  uint8_t need[WL_MAX_THREADS];
-  if (x->mode != XP_STATES || x->all || res->key == NULL ||
-      res->nstates == 0 || (x->opts != NULL && x->opts->no_prefix))
-    return 0;
-  /* which events' values are fixed */
+/* Which events' values the partial reads-from fixes (S->known): the
+ * initial writes; a read whose write is chosen and fixed; a write whose
+ * value's loads (ddeps) are all fixed. */
+static void find_known(exe *E, rfs *S) {
+  int i, changed;
   for (i = 0; i < E->n; i++)
     S->known[i] = i < E->ninit;
   do {
@@ -589,55 +593,31 @@ static int obs_known(xp *x, exe *E, rfs *S) {
       }
     }
   } while (changed);
-  off = res->lay.regoff[t->nthreads];
-  memset(need, 0, sizeof need);
-  for (k = 0; k < res->nkey; k++) {
-    int v = res->key[k];
-    if (v < off) {
-      int kt = wl__layout_thread(&res->lay, t, v), reg = v - res->lay.regoff[kt];
-      int c = S->cls[kt], m, nm = c >= 0 ? x->symn[c] : 1;
-      for (m = 0; m < nm; m++) {
-        int mt = c >= 0 ? x->sym[c][m] : kt, b = S->base[mt];
-        const wl_trace *tr = E->tr[mt];
-        uint64_t d = (uint64_t)WL_VEC_AT(&x->pool[mt].regs, int64_t,
-                                         tr->reg0 + 2 * tr->nregs + reg);
-        while (d) {
-          int j = __builtin_ctzll(d);
-          d &= d - 1;
-          if (!S->known[b + j])
-            return 0;
-        }
-        need[mt] = 1;
-      }
-    } else {
-      int l = v - off, w;
-      evset ws = wl__xp_loc_writes(E, l);
-      ncv[nkl] = 0;
-      if (E->initloc[l] < 0 || es_empty(ws))
-        cv[nkl][ncv[nkl]++] = t->locinit[l];
-      ES_FOR(w, ws) {
-        int q;
-        if (!S->known[w])
-          return 0;
-        (void)S->wv; /* values below */
-        for (q = 0; q < ncv[nkl] && cv[nkl][q] != w; q++)
-          ;
-        if (ncv[nkl] == KNOWN_VALS)
-          return 0;
-        cv[nkl][ncv[nkl]++] = w; /* an event for now: a value below */
-      }
-      kl[nkl++] = l;
-    }
+}
+
+/* Whether every load in the trace-local set d of thread th is fixed. */
+static int all_known(const rfs *S, int th, uint64_t d) {
+  while (d) {
+    int j = __builtin_ctzll(d);
+    d &= d - 1;
+    if (!S->known[S->base[th] + j])
+      return 0;
   }
-  /* the fixed values: replays with the unknown reads at 0 settle the
-   * known events within one round per read */
+  return 1;
+}
+
+/* Replays with the loads not fixed at 0 until the fixed values settle
+ * (within one round per read): S->rv, S->wv hold them then. */
+static void settle_known(const xp *x, exe *E, rfs *S) {
+  int i, th, round, changed;
+  int64_t regs[WL_MAX_REGS];
   for (i = 0; i < E->n; i++)
     S->rv[i] = 0;
   for (round = 0; round <= E->nreads + 1; round++) {
     changed = 0;
-    for (th = 0; th < t->nthreads; th++)
+    for (th = 0; th < x->t->nthreads; th++)
       replay(x, th, E->tr[th], S->rv + S->base[th], S->wv + S->base[th],
-             regs);
+             regs, NULL);
     for (i = 0; i < E->nreads; i++) {
       int r = E->reads[i], w = E->rf[r];
       int64_t v;
@@ -652,23 +632,111 @@ static int obs_known(xp *x, exe *E, rfs *S) {
     if (!changed)
       break;
   }
+}
+
+/* The decisions of the skeletons whose loads are all fixed: their
+ * number (in *n), and whether each takes its skeleton's outcome with
+ * the fixed values (a prefix where one does not has no execution of
+ * this combination of skeletons: the combination with the other
+ * outcome has them).  Call find_known first. */
+static int path_ok(const xp *x, exe *E, rfs *S, int *n) {
+  int th, d, cnt = 0;
+  uint8_t act[MAX_DEC];
+  int64_t regs[WL_MAX_REGS];
+  for (th = 0; th < x->t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    const uint64_t *dt = WL_VEC_PTR(&x->pool[th].dtaint, uint64_t, tr->ch0);
+    for (d = 0; d < tr->nch; d++)
+      cnt += all_known(S, th, dt[d]);
+  }
+  if (cnt <= *n) { /* no decision newly fixed: checked above */
+    *n = cnt;
+    return 1;
+  }
+  *n = cnt;
+  settle_known(x, E, S);
+  for (th = 0; th < x->t->nthreads; th++) {
+    const wl_trace *tr = E->tr[th];
+    const uint64_t *dt = WL_VEC_PTR(&x->pool[th].dtaint, uint64_t, tr->ch0);
+    const int *dec = WL_VEC_PTR(&x->pool[th].ch, int, tr->ch0);
+    if (tr->nch == 0)
+      continue;
+    replay(x, th, tr, S->rv + S->base[th], S->wv + S->base[th], regs, act);
+    for (d = 0; d < tr->nch; d++)
+      if (all_known(S, th, dt[d]) && act[d] != (dec[d] & 1))
+        return 0;
+  }
+  return 1;
+}
+
+/* Whether every state the partial execution can reach is known (the
+ * value search's prefix check, wl__xp_prefix_known, in terms of
+ * reads-from): the observed registers (and, with symmetry, the same
+ * registers of the other members of their class, which images bring
+ * into the observed ones) depend only on reads whose values the chosen
+ * reads-from fixes, and each observed location's writes have fixed
+ * values (its candidate final values).  Call find_known first. */
+static int obs_known(xp *x, exe *E, rfs *S) {
+  const wl_litmus *t = x->t;
+  const wl_result *res = x->res;
+  int th, k, off, nkl = 0, q;
+  int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS], regs[WL_MAX_REGS];
+  int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS], cw[WL_MAX_LOCS][KNOWN_VALS];
+  uint8_t need[WL_MAX_THREADS];
+  if (x->mode != XP_STATES || x->all || res->key == NULL ||
+      res->nstates == 0 || (x->opts != NULL && x->opts->no_prefix))
+    return 0;
+  off = res->lay.regoff[t->nthreads];
+  memset(need, 0, sizeof need);
+  for (k = 0; k < res->nkey; k++) {
+    int v = res->key[k];
+    if (v < off) {
+      int kt = wl__layout_thread(&res->lay, t, v);
+      int reg = v - res->lay.regoff[kt];
+      int c = S->cls[kt], m, nm = c >= 0 ? x->symn[c] : 1;
+      for (m = 0; m < nm; m++) {
+        int mt = c >= 0 ? x->sym[c][m] : kt;
+        const wl_trace *tr = E->tr[mt];
+        uint64_t d = (uint64_t)WL_VEC_AT(&x->pool[mt].regs, int64_t,
+                                         tr->reg0 + 2 * tr->nregs + reg);
+        if (!all_known(S, mt, d))
+          return 0;
+        need[mt] = 1;
+      }
+    } else {
+      /* the location's candidate final values: its writes' (every one
+       * fixed), or its initial value when nothing writes it */
+      int l = v - off, w;
+      evset ws = wl__xp_loc_writes(E, l);
+      ncv[nkl] = 0;
+      if (E->initloc[l] < 0 || es_empty(ws))
+        cv[nkl][ncv[nkl]++] = t->locinit[l];
+      ES_FOR(w, ws) {
+        if (!S->known[w] || ncv[nkl] == KNOWN_VALS)
+          return 0;
+        cw[nkl][ncv[nkl]++] = w;
+      }
+      kl[nkl++] = l;
+    }
+  }
+  settle_known(x, E, S);
   memset(vals, 0, (size_t)res->lay.nvals * sizeof vals[0]);
   for (th = 0; th < t->nthreads; th++) {
     if (!need[th])
       continue;
-    replay(x, th, E->tr[th], S->rv + S->base[th], S->wv + S->base[th], regs);
+    replay(x, th, E->tr[th], S->rv + S->base[th], S->wv + S->base[th], regs,
+           NULL);
     if (t->threads[th].nregs > 0)
       memcpy(vals + res->lay.regoff[th], regs,
              (size_t)t->threads[th].nregs * sizeof regs[0]);
   }
   for (k = 0; k < nkl; k++) {
-    int q, n2 = 0;
+    int n2 = 0;
     int64_t tmp[KNOWN_VALS];
+    if (E->initloc[kl[k]] < 0 || es_empty(wl__xp_loc_writes(E, kl[k])))
+      continue; /* the initial value, set above */
     for (q = 0; q < ncv[k]; q++) {
-      int64_t v = (E->initloc[kl[k]] < 0 || es_empty(wl__xp_loc_writes(
-                                                 E, kl[k])))
-                      ? cv[k][q]
-                      : S->wv[cv[k][q]];
+      int64_t v = S->wv[cw[k][q]];
       int z;
       for (z = 0; z < n2 && tmp[z] != v; z++)
         ;
@@ -681,6 +749,15 @@ static int obs_known(xp *x, exe *E, rfs *S) {
   return wl__xp_obs_known(x, vals, nkl, kl, cv, ncv);
 }
 
+/* At each choice point: the decisions newly fixed hold, and the states
+ * below are not all known.  *dn: the decisions fixed above (updated). */
+static int worth(xp *x, exe *E, rfs *S, int *dn) {
+  find_known(E, S);
+  if (!path_ok(x, E, S, dn))
+    return 0;
+  return !obs_known(x, E, S);
+}
+
 /* Whether read r's thread writes r's location before r. */
 static int own_before(const exe *E, int r) {
   int w;
@@ -691,14 +768,14 @@ static int own_before(const exe *E, int r) {
 }
 
 /* The other reads, one by one. */
-static int rest_dfs(xp *x, exe *E, rfs *S, int k) {
+static int rest_dfs(xp *x, exe *E, rfs *S, int k, int dn) {
   int r, w;
   evset ws;
   if (halt_rf(x) || wl__xp_stop(x))
     return x->err;
   if (k == S->nrest)
     return leaf(x, E, S);
-  if (obs_known(x, E, S))
+  if (!worth(x, E, S, &dn))
     return 0;
   r = S->rest[k];
   ws = wl__xp_loc_writes(E, E->ev[r].loc);
@@ -717,7 +794,7 @@ static int rest_dfs(xp *x, exe *E, rfs *S, int k) {
     rel_add(E->rfr, w, r);
     S->rfset[r] = 1;
     if (wl__xp_rf_partial_ok(E, r, w))
-      rest_dfs(x, E, S, k + 1);
+      rest_dfs(x, E, S, k + 1, dn);
     S->rfset[r] = 0;
     rel_del(E->rfr, w, r);
     if (halt_rf(x))
@@ -754,17 +831,17 @@ static void touch(rfs *S, const exe *E, int r, int w, int d) {
 /* The chains, location by location: the RMW to read from the chain's
  * last write is one whose thread's earlier RMWs of the location are
  * placed already. */
-static int chain_dfs(xp *x, exe *E, rfs *S, int ci) {
+static int chain_dfs(xp *x, exe *E, rfs *S, int ci, int dn) {
   int l, r;
   if (halt_rf(x) || wl__xp_stop(x))
     return x->err;
   if (ci == S->nchl)
-    return rest_dfs(x, E, S, 0);
-  if (obs_known(x, E, S))
+    return rest_dfs(x, E, S, 0, dn);
+  if (!worth(x, E, S, &dn))
     return 0;
   l = S->chl[ci];
   if (es_empty(S->todo[l]))
-    return chain_dfs(x, E, S, ci + 1);
+    return chain_dfs(x, E, S, ci + 1, dn);
   ES_FOR(r, S->todo[l]) {
     int w = S->end[l], o, first = 1;
     evset keep = S->todo[l];
@@ -783,7 +860,7 @@ static int chain_dfs(xp *x, exe *E, rfs *S, int ci) {
       S->end[l] = r + 1;
       touch(S, E, r, w, 1);
       S->rfset[r] = 1;
-      chain_dfs(x, E, S, ci);
+      chain_dfs(x, E, S, ci, dn);
       S->rfset[r] = 0;
       touch(S, E, r, w, -1);
       S->end[l] = w;
@@ -877,7 +954,7 @@ static int rf_combo(xp *x, exe *E, bsched *bs, rfs *S) {
     }
     rel_zero(E->rfr, n);
     rel_zero(E->colast, n);
-    chain_dfs(x, E, S, 0);
+    chain_dfs(x, E, S, 0, 0);
   }
   return x->err;
 }
