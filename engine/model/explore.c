@@ -261,8 +261,8 @@ static int sc_start(xp *x, exe *E) {
    * read of a write that the co-last choice puts before its own).  The
    * causality order without sf is after_rf's, unless an earlier search
    * of fence-SC orders left another in E->cause. */
-  if ((E->nscp > 0 && !wl__xp_cause_ok(E)) || !wl__xp_check_co(x, E))
-    return 0;
+  if (E->nscp > 0 && (!wl__xp_cause_ok(E) || !wl__xp_check_co(x, E)))
+    return 0; /* (with no pair to order, after_sc_order checks at once) */
   return sc_dfs(x, E, 0);
 }
 

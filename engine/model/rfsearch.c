@@ -504,44 +504,63 @@ typedef struct rfs {
   int touched[WL_MAX_THREADS];
   uint8_t rfset[WL_MAX_EVENTS]; /* reads whose rf is chosen */
   uint8_t known[WL_MAX_EVENTS]; /* obs_known: values fixed already */
+  int64_t regs[WL_MAX_THREADS][WL_MAX_REGS]; /* values(): each thread's */
 } rfs;
 
 static int halt_rf(const xp *x) { return x->err || x->ub_done; }
 
+/* The values of a complete reads-from: threads are replayed, each
+ * again whenever a value it reads changed, until nothing changes (a
+ * thread is replayed at most once per read in all unless reads-from
+ * and dependencies form a cycle, which No-Thin-Air forbids: then no
+ * values).  0 also when a replay leaves its skeleton. */
 static int values(xp *x, exe *E, rfs *S) {
   const wl_litmus *t = x->t;
-  int th, i, round, ok = 0;
-  int64_t regs[WL_MAX_REGS];
-  for (i = 0; i < E->n; i++)
-    S->rv[i] = 0;
-  for (round = 0; round <= E->nreads + 1; round++) {
-    int changed = 0;
-    ok = 1;
-    for (th = 0; th < t->nthreads; th++)
-      ok &= replay(x, th, E->tr[th], S->rv + S->base[th], S->wv + S->base[th],
-                   regs, NULL);
-    for (i = 0; i < E->nreads; i++) {
-      int r = E->reads[i], w = E->rf[r];
-      int64_t v = w < E->ninit ? E->ev[w].val : S->wv[w];
-      if (S->rv[r] != v) {
-        S->rv[r] = v;
-        changed = 1;
+  int th, i, round = 0;
+  uint64_t dirty = t->nthreads >= 64 ? ~0ull : (1ull << t->nthreads) - 1;
+  uint64_t bad = 0;
+  for (i = 0; i < E->nreads; i++) {
+    int r = E->reads[i], w = E->rf[r];
+    S->rv[r] = w < E->ninit ? E->ev[w].val : 0;
+  }
+  /* in rounds: each round replays the threads whose reads changed in
+   * the one before, so round d fixes every value d steps of rf and
+   * dependencies from the initial values */
+  while (dirty) {
+    uint64_t now = dirty;
+    dirty = 0;
+    if (++round > E->nreads + 2)
+      return 0;
+    while (now) {
+      int k;
+      th = __builtin_ctzll(now);
+      now &= now - 1;
+      if (replay(x, th, E->tr[th], S->rv + S->base[th],
+                 S->wv + S->base[th], S->regs[th], NULL))
+        bad &= ~(1ull << th);
+      else
+        bad |= 1ull << th;
+      for (k = 0; k < E->tr[th]->nev; k++) {
+        int w = S->base[th] + k, r;
+        if (E->ev[w].type != EV_W)
+          continue;
+        ES_FOR(r, E->rfr[w]) {
+          if (S->rv[r] != S->wv[w]) {
+            S->rv[r] = S->wv[w];
+            dirty |= 1ull << E->thread[r];
+          }
+        }
       }
     }
-    if (!changed)
-      break;
-    ok = 0; /* not settled yet */
   }
-  if (!ok)
+  if (bad)
     return 0;
   /* settled: the events' values and the threads' registers */
   for (th = 0; th < t->nthreads; th++) {
     const wl_trace *tr = E->tr[th];
     int64_t *pr = WL_VEC_PTR(&x->pool[th].regs, int64_t, tr->reg0);
-    replay(x, th, tr, S->rv + S->base[th], S->wv + S->base[th], regs,
-           NULL);
     if (tr->nregs > 0)
-      memcpy(pr, regs, (size_t)tr->nregs * sizeof regs[0]);
+      memcpy(pr, S->regs[th], (size_t)tr->nregs * sizeof pr[0]);
   }
   for (i = E->ninit; i < E->n; i++) {
     if (E->ev[i].type == EV_R)
