@@ -24,11 +24,29 @@
  *            thread 0's CTA (two interchangeable threads, which the
  *            explorer searches once and images) has the states the
  *            explorer finds without symmetry (and with --large the cat
- *            evaluator's).
+ *            evaluator's);
+ *   reduce   the search of warplab litmus's defaults (observed only,
+ *            every reduction on) prints the same herd States block,
+ *            verdict and loop flag as: each combination of turning off
+ *            symmetry, prefix pruning, stutters and the thin-air
+ *            pre-filter (two of the fifteen per test, drawn from its
+ *            seed; all with --all-combos); the full search (every
+ *            variable, no symmetry, no prefix pruning); the value
+ *            search and the reads-from search, each with and without
+ *            symmetry (WL_EUNSUPPORTED from the reads-from search: not
+ *            applicable); and the cat evaluator (unless cat runs too,
+ *            which compares it with the full search; every fourth
+ *            test, every test with --large or --from).  Meant for the
+ *            copies kind (interchangeable threads, WL_GEN_COPIES; at
+ *            most 3 writes a test, 4 with --large).
  *
  *   props [--count N] [--seed S] [--runs R] [--model CAT] [--keep DIR]
- *         [--only cat,sc,sample,variant,twin,pad,observed] [--large] [--timeout S]
- *         [--from FILE...]
+ *         [--only cat,sc,sample,variant,twin,pad,observed,reduce]
+ *         [--kind random,random3,family,edges,random4,copies]
+ *         [--all-combos] [--large] [--timeout S] [--from FILE...]
+ *
+ * --kind chooses the generated tests' kinds, taken in turn (default:
+ * random, random3, family, edges, and random4 with --large).
  *
  * A test whose exploration passes a limit of the explorer or takes
  * longer than --timeout seconds (default 10) is skipped and listed
@@ -50,12 +68,14 @@
 #include "slurp.h"
 
 enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8, P_TWIN = 16,
-       P_PAD = 32, P_OBSERVED = 64 };
+       P_PAD = 32, P_OBSERVED = 64, P_REDUCE = 128 };
 #define PAD_STORES 40
 
 typedef struct stats {
   unsigned long tests, failures, skipped, states;
-  double t_fast, t_cat, t_sc, t_sample, t_variant;
+  double t_fast, t_cat, t_sc, t_sample, t_variant, t_reduce;
+  unsigned long reduced, rvariants; /* reduce: tests, searches compared */
+  double t_rv[5]; /* reduce: reductions off, full, values, rf, cat */
 } stats;
 
 static const char *keep_dir;
@@ -578,6 +598,162 @@ static void check_observed(wl_ctx *ctx, stats *st, const char *name,
   wl_result_free(a);
 }
 
+/* ---------------- reduce ---------------- */
+
+static int all_combos; /* --all-combos: all fifteen per test */
+static int from_files; /* --from: the cat evaluator on every file */
+
+/* Explores t under o (its should_stop set here, within --timeout). */
+static int explore_opts(wl_ctx *ctx, const wl_litmus *t,
+                        const wl_explore_opts *o, wl_result **r) {
+  wl_explore_opts x = *o;
+  x.should_stop = past_deadline;
+  deadline = now() + per_test;
+  return wl_explore(ctx, t, &x, r);
+}
+
+/* Writes variant o's name into buf ("no_symmetry+no_prefix, observed
+ * only"). */
+static void reduce_name(const wl_explore_opts *o, char *buf, size_t n) {
+  static const char *const searches[] = {"auto", "values", "rf"};
+  if (o->model != NULL) {
+    snprintf(buf, n, "the cat evaluator");
+    return;
+  }
+  snprintf(buf, n, "%s%s%s%s%s, search %s",
+           o->no_symmetry ? "no_symmetry " : "",
+           o->no_prefix ? "no_prefix " : "",
+           o->no_stutter ? "no_stutter " : "",
+           o->no_thin_air_filter ? "no_thin_air_filter " : "",
+           o->observed_only ? "observed_only" : "every variable",
+           searches[o->search]);
+}
+
+/* The search of warplab litmus's defaults against the reductions turned
+ * off one combination at a time, the full search, each search with and
+ * without symmetry, and (unless the cat property runs) the cat
+ * evaluator; the first difference is one failure. */
+static void check_reduce(wl_ctx *ctx, stats *st, const char *name,
+                         const char *text, const wl_litmus *t,
+                         const wl_model *m, unsigned props, uint64_t seed) {
+  wl_explore_opts base, v[32];
+  wl_result *ref = NULL;
+  char *href = NULL, why[4096], vname[160];
+  int nv = 0, k, rc, failed = 0;
+  unsigned combos = 0;
+  double t0 = now();
+  memset(&base, 0, sizeof base);
+  base.observed_only = 1; /* warplab litmus's defaults */
+  base.no_checks = 1;     /* races and hangs: no part of the states */
+  rc = explore_opts(ctx, t, &base, &ref);
+  if (rc == WL_ESTOPPED || rc == WL_ELIMIT) {
+    st->skipped++;
+    printf("SKIP %s (reduce): %s\n", name, wl_ctx_errmsg(ctx));
+    st->t_reduce += now() - t0;
+    return;
+  }
+  if (rc != 0) {
+    fail(st, "reduce", name, text, wl_ctx_errmsg(ctx));
+    st->t_reduce += now() - t0;
+    return;
+  }
+  st->reduced++;
+  if ((href = herd_states(ref)) == NULL) {
+    fail(st, "reduce", name, text, "the herd text failed");
+    wl_result_free(ref);
+    return;
+  }
+  /* (a) reductions off: all fifteen combinations, or two drawn from
+   * the seed (each of the fifteen comes once in about seven tests) */
+  if (all_combos) {
+    combos = 0xfffeu;
+  } else {
+    uint64_t r = (seed + 1) * 0x9e3779b97f4a7c15ull;
+    unsigned a, b;
+    r ^= r >> 29;
+    r *= 0xbf58476d1ce4e5b9ull;
+    r ^= r >> 32;
+    a = 1 + (unsigned)(r % 15);
+    b = 1 + (unsigned)((a + (r >> 16) % 14) % 15); /* another */
+    combos = (1u << a) | (1u << b);
+  }
+  for (k = 1; k < 16; k++) {
+    if (!(combos & (1u << k)))
+      continue;
+    v[nv] = base;
+    v[nv].no_symmetry = (k & 1) != 0;
+    v[nv].no_prefix = (k & 2) != 0;
+    v[nv].no_stutter = (k & 4) != 0;
+    v[nv].no_thin_air_filter = (k & 8) != 0;
+    nv++;
+  }
+  /* (b) the full search */
+  v[nv] = base;
+  v[nv].observed_only = 0;
+  v[nv].no_symmetry = v[nv].no_prefix = 1;
+  nv++;
+  /* (c) each search, with and without symmetry */
+  for (k = 0; k < 4; k++) {
+    v[nv] = base;
+    v[nv].search = k < 2 ? WL_SEARCH_VALUES : WL_SEARCH_RF;
+    v[nv].no_symmetry = k & 1;
+    nv++;
+  }
+  /* (d) the cat evaluator (the slowest: every fourth test, every test
+   * with --large or --from) */
+  if (!(props & P_CAT) && m != NULL && (large || from_files || seed % 4 == 0)) {
+    v[nv] = base;
+    v[nv].model = m;
+    nv++;
+  }
+  for (k = 0; k < nv && !failed; k++) {
+    wl_result *a = NULL;
+    char *ha;
+    double t1 = now();
+    int cls = v[k].model != NULL                  ? 4
+              : v[k].search == WL_SEARCH_RF       ? 3
+              : v[k].search == WL_SEARCH_VALUES   ? 2
+              : !v[k].observed_only               ? 1
+                                                  : 0;
+    rc = explore_opts(ctx, t, &v[k], &a);
+    st->t_rv[cls] += now() - t1;
+    reduce_name(&v[k], vname, sizeof vname);
+    if (rc == WL_EUNSUPPORTED && v[k].search == WL_SEARCH_RF)
+      continue; /* the reads-from search does not apply */
+    if (rc == WL_ESTOPPED || rc == WL_ELIMIT) {
+      st->skipped++;
+      printf("SKIP %s (reduce: %s): %s\n", name, vname, wl_ctx_errmsg(ctx));
+      continue;
+    }
+    if (rc != 0) {
+      snprintf(why, sizeof why, "%s: %s", vname, wl_ctx_errmsg(ctx));
+      fail(st, "reduce", name, text, why);
+      failed = 1;
+      continue;
+    }
+    st->rvariants++;
+    ha = herd_states(a);
+    if (ha == NULL) {
+      fail(st, "reduce", name, text, "the herd text failed");
+      failed = 1;
+    } else if (strcmp(ha, href) != 0 ||
+               wl_result_bound_hit(a) != wl_result_bound_hit(ref)) {
+      snprintf(why, sizeof why,
+               "warplab litmus's defaults and %s differ; the defaults "
+               "(bound hit %d):\n%s\n%s (bound hit %d):\n%s",
+               vname, wl_result_bound_hit(ref), href, vname,
+               wl_result_bound_hit(a), ha);
+      fail(st, "reduce", name, text, why);
+      failed = 1;
+    }
+    free(ha);
+    wl_result_free(a);
+  }
+  free(href);
+  wl_result_free(ref);
+  st->t_reduce += now() - t0;
+}
+
 /* The padded test against the test's own result r. */
 static void check_pad(wl_ctx *ctx, stats *st, const char *name,
                       const char *text, size_t len, const wl_result *r) {
@@ -753,6 +929,8 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
   }
   if (props & P_OBSERVED)
     check_observed(ctx, st, name, text, t, r);
+  if (props & P_REDUCE)
+    check_reduce(ctx, st, name, text, t, m, props, seed);
   /* a padded test costs ten of its own: every fourth test */
   if ((props & P_PAD) && wl_litmus_nthreads(t) <= 4 && seed % 4 == 0)
     check_pad(ctx, st, name, text, len, r);
@@ -802,16 +980,23 @@ static void gen_opts(int kind, uint64_t seed, wl_gen_opts *o) {
     o->max_size = 5;
     o->sample = 1;
     break;
-  default:
+  case 4:
     o->mode = WL_GEN_RANDOM;
     o->threads = 4;
     o->insns = 3;
     o->locs = 3;
     break;
+  default: /* interchangeable threads, for reduce: at most 3 writes
+            * (the generator's 4 with --large) */
+    o->mode = WL_GEN_COPIES;
+    o->max_size = large ? 0 : 3;
+    break;
   }
 }
 
-#define NKINDS 5
+#define NKINDS 6
+static const char *const kind_names[NKINDS] = {
+    "random", "random3", "family", "edges", "random4", "copies"};
 
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
@@ -824,13 +1009,15 @@ int main(int argc, char **argv) {
       {"from", no_argument, NULL, 'f'},
       {"large", no_argument, NULL, 'L'},
       {"timeout", required_argument, NULL, 't'},
+      {"kind", required_argument, NULL, 'K'},
+      {"all-combos", no_argument, NULL, 'A'},
       {NULL, 0, NULL, 0}};
   unsigned long count = 2000, i;
   uint64_t seed = 1, runs = 200;
   const char *model_path = NULL;
   unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT | P_TWIN | P_PAD |
-                   P_OBSERVED;
-  int from = 0, nkinds, c, k;
+                   P_OBSERVED | P_REDUCE;
+  int from = 0, nkinds = 0, c, k, kinds[NKINDS];
   wl_ctx *ctx;
   wl_model *m = NULL;
   wl_gen *gens[NKINDS];
@@ -861,10 +1048,33 @@ int main(int argc, char **argv) {
               (strstr(optarg, "variant") ? P_VARIANT : 0) |
               (strstr(optarg, "twin") ? P_TWIN : 0) |
               (strstr(optarg, "pad") ? P_PAD : 0) |
-              (strstr(optarg, "observed") ? P_OBSERVED : 0);
+              (strstr(optarg, "observed") ? P_OBSERVED : 0) |
+              (strstr(optarg, "reduce") ? P_REDUCE : 0);
+      break;
+    case 'K': {
+      const char *p = optarg;
+      nkinds = 0;
+      while (*p != '\0') {
+        size_t n = strcspn(p, ",");
+        for (k = 0; k < NKINDS; k++)
+          if (strlen(kind_names[k]) == n && strncmp(p, kind_names[k], n) == 0)
+            break;
+        if (k == NKINDS || nkinds == NKINDS) {
+          fprintf(stderr, "props: --kind takes a list of random, random3, "
+                          "family, edges, random4, copies, not '%s'\n",
+                  optarg);
+          return 2;
+        }
+        kinds[nkinds++] = k;
+        p += n + (p[n] == ',');
+      }
+      break;
+    }
+    case 'A':
+      all_combos = 1;
       break;
     case 'f':
-      from = 1;
+      from = from_files = 1;
       break;
     case 'L':
       large = 1;
@@ -875,7 +1085,8 @@ int main(int argc, char **argv) {
     default:
       fprintf(stderr, "usage: props [--count N] [--seed S] [--runs R] "
                       "[--model CAT] [--keep DIR] [--only LIST] "
-                      "[--large] [--from FILE...]\n");
+                      "[--kind LIST] [--all-combos] [--large] "
+                      "[--timeout S] [--from FILE...]\n");
       return 2;
     }
   }
@@ -907,10 +1118,13 @@ int main(int argc, char **argv) {
       free(src);
     }
   } else {
-    nkinds = large ? NKINDS : NKINDS - 1;
+    if (nkinds == 0) /* the default kinds */
+      for (k = 0; k < (large ? 5 : 4); k++)
+        kinds[nkinds++] = k;
     for (k = 0; k < nkinds; k++) {
       wl_gen_opts o;
-      gen_opts(k, seed * NKINDS + (uint64_t)k, &o);
+      /* (the seeds of the first five kinds as before --kind) */
+      gen_opts(kinds[k], seed * 5 + (uint64_t)kinds[k], &o);
       if (wl_gen_new(ctx, &o, &gens[k]) != 0) {
         fprintf(stderr, "props: %s\n", wl_ctx_errmsg(ctx));
         return 2;
@@ -929,11 +1143,17 @@ int main(int argc, char **argv) {
                  seed + i);
     }
   }
+  if (props & P_REDUCE)
+    printf("props: reduce: %lu tests, %lu searches compared with warplab "
+           "litmus's defaults, %.2f seconds (reductions off %.2f, full "
+           "%.2f, values %.2f, rf %.2f, cat %.2f)\n",
+           st.reduced, st.rvariants, st.t_reduce, st.t_rv[0], st.t_rv[1],
+           st.t_rv[2], st.t_rv[3], st.t_rv[4]);
   printf("props: %lu tests, %lu failures, %lu skipped (over a limit), %lu "
          "states; seconds: explorer %.2f, cat %.2f, sc %.2f, sample %.2f, "
-         "variant %.2f, total %.2f\n",
+         "variant %.2f, reduce %.2f, total %.2f\n",
          st.tests, st.failures, st.skipped, st.states, st.t_fast, st.t_cat,
-         st.t_sc, st.t_sample, st.t_variant, now() - t0);
+         st.t_sc, st.t_sample, st.t_variant, st.t_reduce, now() - t0);
   for (k = 0; k < NKINDS; k++)
     wl_gen_free(gens[k]);
   wl_model_free(m);

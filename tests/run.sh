@@ -109,6 +109,34 @@ if [ -x "$B/tests/props" ] && [ -d "$SHARED/spec" ]; then
   else
     bad "props: exit $rc, ${1:-no} tests, ${2:-unknown} failures"
   fi
+  # the search's reductions on interchangeable threads: warplab litmus's
+  # defaults against each reduction turned off, the full search, the
+  # value and reads-from searches and the cat evaluator, on 5,000 tests
+  # of the copies kind (PROPS_REDUCE_COUNT), in two processes
+  rn=${PROPS_REDUCE_COUNT:-5000}
+  rd=$(mktemp -d)
+  for k in 1 2; do
+    "$B/tests/props" --only reduce --kind copies --timeout 2 \
+      --count $((k == 1 ? rn / 2 : rn - rn / 2)) --seed $((k + 10)) \
+      --model "$SHARED/spec/ptx-v6.0-isa.cat" > "$rd/$k" 2>&1 &
+    eval "rp$k=\$!"
+  done
+  wait "$rp1"; rc1=$?
+  wait "$rp2"; rc2=$?
+  rt=0 rf=0
+  for k in 1 2; do
+    grep -E '^FAIL|^props:' -A 12 "$rd/$k" | grep -v '^SKIP' | head -n 40
+    n=$(sed -n 's/^props: \([0-9]*\) tests, \([0-9]*\) failures.*/\1 \2/p' "$rd/$k")
+    set -- $n
+    rt=$((rt + ${1:-0}))
+    rf=$((rf + ${2:-1}))
+  done
+  rm -rf "$rd"
+  if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$rt" -ge "$rn" ] && [ "$rf" -eq 0 ]; then
+    ok
+  else
+    bad "props reduce: exit $rc1 and $rc2, $rt tests, $rf failures"
+  fi
   out=$("$B/tests/props" --runs 20000 --model "$SHARED/spec/ptx-v6.0-isa.cat" \
         --from "$ROOT"/tests/props/*.litmus 2>&1)
   rc=$?

@@ -1,8 +1,9 @@
 #!/bin/sh
 # verify.sh BUILD COUNT -- the long run of the properties (make verify):
 # tests/props.c on COUNT generated tests, split over two processes with
-# different seeds, and the Lua-function form (tests/lua/props_fn.lua) on
-# COUNT more.  Prints each run's summary and the time it took; exit 1 on
+# different seeds, the reduce property on COUNT tests of interchangeable
+# threads (every combination of the search's reductions turned off), and
+# the Lua-function form (tests/lua/props_fn.lua) on COUNT more.  Prints each run's summary and the time it took; exit 1 on
 # any failure.
 set -u
 B=${1:-build/release}
@@ -29,6 +30,24 @@ for k in 1 2; do
 done
 t1=$(date +%s)
 echo "verify: props on $COUNT generated tests in $((t1 - t0)) s"
+# the reductions on COUNT tests of interchangeable threads (the copies
+# kind), every combination of reductions turned off
+"$B/tests/props" --only reduce --kind copies --all-combos --count "$half" \
+  --seed 303 --model "$MODEL" > "${TMPDIR:-/tmp}/verify.$$.1" 2>&1 &
+p1=$!
+"$B/tests/props" --only reduce --kind copies --all-combos --count "$rest" \
+  --seed 404 --model "$MODEL" > "${TMPDIR:-/tmp}/verify.$$.2" 2>&1 &
+p2=$!
+wait $p1 || fail=1
+wait $p2 || fail=1
+for k in 1 2; do
+  grep -E '^FAIL' -A 12 "${TMPDIR:-/tmp}/verify.$$.$k" | head -n 60
+  grep -E '^props:' "${TMPDIR:-/tmp}/verify.$$.$k"
+  rm -f "${TMPDIR:-/tmp}/verify.$$.$k"
+done
+t1b=$(date +%s)
+echo "verify: props reduce on $COUNT tests of interchangeable threads in $((t1b - t1)) s"
+t1=$t1b
 out=$(cd "$ROOT" && "$B/warplab" run tests/lua/props_fn.lua "$SHARED" "$COUNT" 7 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -E '^FAIL|^props_fn' -A 12 | head -n 60
