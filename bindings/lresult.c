@@ -160,10 +160,22 @@ static int explore_stop(void *ud) {
 
 /* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
  * count_executions = B, observed_only = B, model = M, checks = B,
- * symmetry = B}]) ->
+ * symmetry = B, prefix = B, stutter = B, thin_air_filter = B,
+ * search = "auto"|"values"|"rf"}]) ->
  * warplab.Result.  A timeout or
  * the memory limit stops the exploration with the states found so far:
- * result.partial says why (nil for a complete result). */
+ * result.partial says why (nil for a complete result).
+ * The search's reductions, each on by default and each keeping the
+ * final states and verdict (false turns one off, to check it or to
+ * measure what it saves; wl_explore_opts): symmetry (interchangeable
+ * threads searched once, their states imaged), prefix (combinations
+ * and prefixes whose every state is known skipped), stutter (spin-loop
+ * iterations that change nothing end the trace), thin_air_filter
+ * (combinations only a cycle through their own values justifies
+ * dropped).  search: "auto" (the default: the reads-from search where
+ * it applies, instruction threads without backward branches, else the
+ * value search), "values", or "rf" (an error where it does not
+ * apply). */
 int wll_test_explore(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_explore_opts o;
@@ -177,7 +189,9 @@ int wll_test_explore(lua_State *L) {
     static const char *const keys[] = {"unroll", "model", "timeout",
                                        "max_memory", "count_executions",
                                        "observed_only", "checks",
-                                       "symmetry", NULL};
+                                       "symmetry", "prefix", "stutter",
+                                       "thin_air_filter", "search", NULL};
+    static const char *const searches[] = {"auto", "values", "rf", NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
     if (lua_getfield(L, 2, "unroll") != LUA_TNIL) {
@@ -213,6 +227,14 @@ int wll_test_explore(lua_State *L) {
     /* symmetry = false: interchangeable threads searched one by one */
     if (lua_getfield(L, 2, "symmetry") != LUA_TNIL)
       o.no_symmetry = !lua_toboolean(L, -1);
+    if (lua_getfield(L, 2, "prefix") != LUA_TNIL)
+      o.no_prefix = !lua_toboolean(L, -1);
+    if (lua_getfield(L, 2, "stutter") != LUA_TNIL)
+      o.no_stutter = !lua_toboolean(L, -1);
+    if (lua_getfield(L, 2, "thin_air_filter") != LUA_TNIL)
+      o.no_thin_air_filter = !lua_toboolean(L, -1);
+    /* search = "auto" | "values" | "rf" (WL_SEARCH_* in that order) */
+    o.search = wll_optword(L, 2, "explore", "search", "auto", searches);
     /* checks = false: no data-race or hang search (r.race, r.hang nil) */
     if (lua_getfield(L, 2, "checks") != LUA_TNIL)
       o.no_checks = !lua_toboolean(L, -1);
