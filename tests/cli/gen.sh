@@ -52,12 +52,36 @@ done
 "$WL" gen --families | grep -q '^IRIW   Rfe PodRR Fre Rfe PodRR Fre$' ||
   fail "--families"
 
+# interchangeable threads: deterministic by seed; every copy of a body
+# is the same instructions (the explorer's symmetry); they explore
+"$WL" gen --copies --count 40 --seed 5 > "$T/a" || fail "copies"
+"$WL" gen --copies --count 40 --seed 5 > "$T/b" || fail "copies again"
+cmp -s "$T/a" "$T/b" || fail "copies: same seed, different tests"
+[ "$(grep -c '^PTX copies-s5-' "$T/a")" = 40 ] || fail "40 copies tests"
+"$WL" gen --copies --threads 4 --insns 2 --locs 1 --placements gpu \
+  --count 1 --seed 2 > "$T/c" || fail "copies 4x2"
+# the cells of each instruction row: at most two different bodies, the
+# first body's in at least two threads
+awk -F'|' '/^ / && !/^ P0@/ { n = 0; split("", seen)
+    for (i = 1; i <= NF; i++) { c = $i; sub(/;$/, "", c); gsub(/ /, "", c)
+      if (!(c in seen)) n++; seen[c] = 1 }
+    if (n > 2) bad = 1; rows++ }
+  END { exit bad || rows < 2 }' "$T/c" || { cat "$T/c"; fail "copies rows"; }
+grep -q '^ P0@cta 0,gpu 0 .*| P3@cta 3,gpu 0 *;$' "$T/c" ||
+  { cat "$T/c"; fail "copies: four threads, a CTA each"; }
+"$WL" gen --copies --count 30 --seed 9 --explore > "$T/x" 2> "$T/err" ||
+  { cat "$T/err"; fail "copies --explore"; }
+[ "$(grep -c -E '^copies-s9-[0-9]+ (Ok|No) [0-9]+$' "$T/x")" = 30 ] ||
+  { cat "$T/x"; fail "30 copies explored"; }
+
 # usage errors: exit 2 with a message
 for args in "" "--family MP --random" "--family" "--count 0 --random" \
             "--random --threads 9" "--random --insns 0" "--random --mix x" \
             "--family MP --placements gpx" "--family MP --scopes mix" \
             "--family XY" "--cycle PodWR" "--cycle PodWW,Rfe,DpAddrdR,Fre" \
-            "--edges PodWW --max-size 2" "--random --frob" "--random extra"; do
+            "--edges PodWW --max-size 2" "--random --frob" "--random extra" \
+            "--copies --insns 4" "--copies --threads 1" "--copies --locs 3" \
+            "--copies --max-size 9" "--copies --random"; do
   # shellcheck disable=SC2086
   "$WL" gen $args > /dev/null 2> "$T/err"
   rc=$?
