@@ -95,7 +95,7 @@ static int consistent_found(xp *x, exe *E) {
   }
   r = wl__xp_record_state(x, E);
   if (r == 0)
-    r = wl__xp_record_images(x, E);
+    r = x->all ? wl__xp_rf_record_twins(x, E) : wl__xp_record_images(x, E);
   if (r == 0 && !x->all) {
     /* states mode: one witness per state is all the question needs */
     x->found = 1;

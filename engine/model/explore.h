@@ -100,6 +100,7 @@ typedef struct xp {
   /* the reads-from search runs (rfsearch.c): traces are skeletons, whose
    * values are placeholders until an execution gives them */
   int rf;
+  struct rfs *rfs; /* its state while it runs */
 } xp;
 
 enum { XP_STATES, XP_RACE, XP_LIVE };
@@ -178,6 +179,9 @@ int wl__xp_rf_partial_ok(const exe *E, int r, int w);
 int wl__xp_rf_applies(const xp *x, const char **why);
 int wl__xp_rf_skeletons(xp *x);
 int wl__xp_rf_search(xp *x, exe *E, bsched *bs);
+/* Counting executions: records the executions that the twins skipped on
+ * the way to E stand for (0 without symmetry). */
+int wl__xp_rf_record_twins(xp *x, exe *E);
 /* explore.c: the search once reads-from is complete (the remaining
  * axioms, co-last, fence-SC and coherence choices). */
 int wl__xp_after_rf(xp *x, exe *E);

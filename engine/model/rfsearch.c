@@ -488,6 +488,12 @@ static int replay(const xp *x, int th, const wl_trace *tr, const int64_t *rv,
 /* ---------------------------------------------------------------- */
 /* 2. The search                                                      */
 
+/* A choice among twins: thread a chosen, the nb threads b[] skipped. */
+typedef struct twinlv {
+  int a, nb;
+  int b[WL_MAX_THREADS];
+} twinlv;
+
 typedef struct rfs {
   int base[WL_MAX_THREADS]; /* each thread's first event in E */
   /* chain locations: every write an RMW, morally strong pairwise */
@@ -505,6 +511,9 @@ typedef struct rfs {
   uint8_t rfset[WL_MAX_EVENTS]; /* reads whose rf is chosen */
   uint8_t known[WL_MAX_EVENTS]; /* obs_known: values fixed already */
   int64_t regs[WL_MAX_THREADS][WL_MAX_REGS]; /* values(): each thread's */
+  /* counting: the twin choices on the way to the current execution */
+  twinlv tw[WL_MAX_EVENTS];
+  int ntw;
 } rfs;
 
 static int halt_rf(const xp *x) { return x->err || x->ub_done; }
@@ -841,6 +850,63 @@ static int twin_before(const rfs *S, const exe *E, int th) {
   return 0;
 }
 
+/* Counting: the untouched twins after thread th (which is chosen), as a
+ * level of S->tw; 0 when there are none. */
+static int twin_level(rfs *S, int th) {
+  twinlv *lv = &S->tw[S->ntw];
+  int p;
+  if (S->cls[th] < 0 || S->touched[th] > 0)
+    return 0;
+  lv->a = th;
+  lv->nb = 0;
+  for (p = th + 1; p < WL_MAX_THREADS && S->cls[p] != -2; p++)
+    if (S->cls[p] == S->cls[th] && S->touched[p] == 0 &&
+        S->skel[p] == S->skel[th])
+      lv->b[lv->nb++] = p;
+  if (lv->nb == 0)
+    return 0;
+  S->ntw++;
+  return 1;
+}
+
+/* Records E's images under every product of the twin swaps of S->tw
+ * but the identity, level 0 outermost: perm = pi_0 o pi_1 o ... */
+static int twins_rec(xp *x, exe *E, rfs *S, int lv, int *perm) {
+  const twinlv *t;
+  int k, r, th, n = x->t->nthreads, save[WL_MAX_THREADS];
+  if (lv < 0) {
+    for (th = 0; th < n; th++)
+      if (perm[th] != th)
+        return wl__xp_record_perm(x, E, perm);
+    return 0;
+  }
+  t = &S->tw[lv];
+  /* the innermost level applies first: perm <- pi_lv o perm, so that
+   * level 0, applied last, is outermost */
+  if ((r = twins_rec(x, E, S, lv - 1, perm)) != 0)
+    return r;
+  memcpy(save, perm, (size_t)n * sizeof save[0]);
+  for (k = 0; k < t->nb; k++) {
+    int a = t->a, b = t->b[k];
+    for (th = 0; th < n; th++)
+      perm[th] = save[th] == a ? b : save[th] == b ? a : save[th];
+    if ((r = twins_rec(x, E, S, lv - 1, perm)) != 0)
+      return r;
+  }
+  memcpy(perm, save, (size_t)n * sizeof save[0]);
+  return 0;
+}
+
+int wl__xp_rf_record_twins(xp *x, exe *E) {
+  rfs *S = x->rfs;
+  int perm[WL_MAX_THREADS], th;
+  if (!x->rf || S == NULL || S->ntw == 0)
+    return 0;
+  for (th = 0; th < x->t->nthreads; th++)
+    perm[th] = th;
+  return twins_rec(x, E, S, S->ntw - 1, perm);
+}
+
 static void touch(rfs *S, const exe *E, int r, int w, int d) {
   S->touched[E->thread[r]] += d;
   if (E->thread[w] >= 0)
@@ -875,6 +941,7 @@ static int chain_dfs(xp *x, exe *E, rfs *S, int ci, int dn) {
     E->rf[r] = w;
     rel_add(E->rfr, w, r);
     if (wl__xp_rf_partial_ok(E, r, w)) {
+      int lv = x->all && twin_level(S, E->thread[r]);
       es_del(&S->todo[l], r);
       S->end[l] = r + 1;
       touch(S, E, r, w, 1);
@@ -882,6 +949,7 @@ static int chain_dfs(xp *x, exe *E, rfs *S, int ci, int dn) {
       chain_dfs(x, E, S, ci, dn);
       S->rfset[r] = 0;
       touch(S, E, r, w, -1);
+      S->ntw -= lv;
       S->end[l] = w;
       S->todo[l] = keep;
     }
@@ -951,6 +1019,9 @@ static int rf_combo(xp *x, exe *E, bsched *bs, rfs *S) {
     S->cls[th] = -1;
   }
   memset(S->rfset, 0, sizeof S->rfset);
+  S->ntw = 0;
+  for (th = x->t->nthreads; th < WL_MAX_THREADS; th++)
+    S->cls[th] = -2; /* past the last thread */
   for (i = 0; i < x->nsym; i++) {
     int k;
     for (k = 0; k < x->symn[i]; k++)
@@ -1011,7 +1082,9 @@ int wl__xp_rf_search(xp *x, exe *E, bsched *bs) {
   if (S == NULL)
     return x->err = wl__err(x->ctx, WL_ENOMEM, "out of memory");
   memset(chosen, 0, sizeof chosen);
+  x->rfs = S;
   combos(x, 0, chosen, E, bs, S);
+  x->rfs = NULL;
   wl__free(x->ctx, S, sizeof *S);
   return x->err;
 }

@@ -122,9 +122,10 @@ void wl__xp_symmetry(xp *x) {
   x->nsym = 0;
   for (th = 0; th < t->nthreads; th++)
     x->symprev[th] = -1;
-  if (x->all || x->cand != NULL ||
+  if ((x->all && !x->rf) || x->cand != NULL ||
       (x->opts != NULL && x->opts->no_symmetry))
-    return; /* execution counts, and the cat engine, see every thread */
+    return; /* the value search's execution counts, and the cat engine,
+             * see every thread */
   for (l = 0; l < t->nlocs; l++)
     if (t->locshared[l])
       return; /* per-CTA instances: the explorer expands them itself */
@@ -148,6 +149,12 @@ void wl__xp_symmetry(xp *x) {
       x->symn[x->nsym++] = 1;
     }
   }
+  /* counting executions, the reads-from search uses the classes only to
+   * choose one of several untouched twins, and records every execution
+   * that choice stands for (rfsearch.c): all combinations of traces */
+  if (x->all)
+    for (th = 0; th < t->nthreads; th++)
+      x->symprev[th] = -1;
   /* only classes of two or more matter */
   for (c = 0; c < x->nsym;)
     if (x->symn[c] < 2) {
