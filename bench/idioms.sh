@@ -281,12 +281,12 @@ printf '  %-16s %8s  %-8s %8s   %6s\n' "idiom size" "states" "verdict" "seconds"
 for tk in 2x2 3x3 4x3 3x4 8x1 10x1; do
   counters "${tk%x*}" "${tk#*x}"; run "counter $tk" "$D/counter_$tk.litmus" Ok
 done
-for n in 4 8; do lastblock $n; run "lastblock $n" "$D/lastblock_$n.litmus" No; done
+for n in 4 5 6 7 8; do lastblock $n; run "lastblock $n" "$D/lastblock_$n.litmus" No; done
 for n in 3 4; do lock $n st; run "lock-cas $n" "$D/lock_st_$n.litmus" No; done
 for n in 3 4; do lock $n exch; run "lock-exch $n" "$D/lock_exch_$n.litmus" No; done
 for n in 2 3 4; do queue $n; run "queue $n" "$D/queue_$n.litmus" No; done
 histogram; run "histogram 4" "$D/histogram_4.litmus" Ok
-for n in 2 3 4 8; do grid $n; run "grid $n" "$D/grid_$n.litmus" No; done
+for n in 2 3 4 5 8; do grid $n; run "grid $n" "$D/grid_$n.litmus" No; done
 echo "idioms: --count-executions (consistent executions per second of wall time)"
 count "counter 3x3" "$D/counter_3x3.litmus" 1680
 count "counter 4x3" "$D/counter_4x3.litmus" 369600
