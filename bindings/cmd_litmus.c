@@ -234,6 +234,7 @@ int wll_cmd_litmus(int argc, char **argv) {
     O_NO_PREFIX,
     O_NO_STUTTER,
     O_NO_TA,
+    O_NO_COMMUTE,
     O_SEARCH
   };
   static const struct option longopts[] = {
@@ -247,6 +248,7 @@ int wll_cmd_litmus(int argc, char **argv) {
       {"no-prefix", no_argument, NULL, O_NO_PREFIX},
       {"no-stutter", no_argument, NULL, O_NO_STUTTER},
       {"no-thin-air-filter", no_argument, NULL, O_NO_TA},
+      {"no-commute", no_argument, NULL, O_NO_COMMUTE},
       {"search", required_argument, NULL, O_SEARCH},
       {"graph", required_argument, NULL, O_GRAPH},
       {"why-not", no_argument, NULL, O_WHYNOT},
@@ -333,6 +335,9 @@ int wll_cmd_litmus(int argc, char **argv) {
       break;
     case O_NO_TA:
       opts.no_thin_air_filter = 1;
+      break;
+    case O_NO_COMMUTE:
+      opts.no_commute = 1;
       break;
     case O_SEARCH:
       if (strcmp(optarg, "auto") == 0)

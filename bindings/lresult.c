@@ -161,7 +161,7 @@ static int explore_stop(void *ud) {
 /* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
  * count_executions = B, observed_only = B, model = M, checks = B,
  * symmetry = B, prefix = B, stutter = B, thin_air_filter = B,
- * search = "auto"|"values"|"rf"}]) ->
+ * commute = B, search = "auto"|"values"|"rf"}]) ->
  * warplab.Result.  A timeout or
  * the memory limit stops the exploration with the states found so far:
  * result.partial says why (nil for a complete result).
@@ -172,7 +172,8 @@ static int explore_stop(void *ud) {
  * and prefixes whose every state is known skipped), stutter (spin-loop
  * iterations that change nothing end the trace), thin_air_filter
  * (combinations only a cycle through their own values justifies
- * dropped).  search: "auto" (the default: the reads-from search where
+ * dropped), commute (adjacent inert RMWs of a counter searched in one
+ * order: wl_explore_opts.no_commute).  search: "auto" (the default: the reads-from search where
  * it applies, instruction threads without backward branches, else the
  * value search), "values", or "rf" (an error where it does not
  * apply). */
@@ -190,7 +191,8 @@ int wll_test_explore(lua_State *L) {
                                        "max_memory", "count_executions",
                                        "observed_only", "checks",
                                        "symmetry", "prefix", "stutter",
-                                       "thin_air_filter", "search", NULL};
+                                       "thin_air_filter", "commute",
+                                       "search", NULL};
     static const char *const searches[] = {"auto", "values", "rf", NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
@@ -233,6 +235,9 @@ int wll_test_explore(lua_State *L) {
       o.no_stutter = !lua_toboolean(L, -1);
     if (lua_getfield(L, 2, "thin_air_filter") != LUA_TNIL)
       o.no_thin_air_filter = !lua_toboolean(L, -1);
+    /* commute = false: every order of inert RMWs on a counter */
+    if (lua_getfield(L, 2, "commute") != LUA_TNIL)
+      o.no_commute = !lua_toboolean(L, -1);
     /* search = "auto" | "values" | "rf" (WL_SEARCH_* in that order) */
     o.search = wll_optword(L, 2, "explore", "search", "auto", searches);
     /* checks = false: no data-race or hang search (r.race, r.hang nil) */

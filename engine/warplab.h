@@ -418,6 +418,15 @@ typedef struct wl_explore_opts {
    *   through their own values justifies (by default they are dropped
    *   before any search: No-Thin-Air rejects each of their executions). */
   int no_prefix, no_stutter, no_thin_air_filter;
+  /* Non-zero: the reads-from search tries every order of inert RMWs
+   * (below) on an RMW chain.  By default two adjacent RMWs of a counter
+   * that are inert -- relaxed, the last event of a thread no symmetry
+   * class holds, whose registers are not observed, whose value only
+   * decides branches that test it against constants the same way in
+   * both threads -- are searched in one order only: swapping them
+   * changes neither consistency nor the observation (the blocks of a
+   * last-block-done reduction that are not last). */
+  int no_commute;
   /* Which search the built-in explorer runs (WL_SEARCH_*):
    * WL_SEARCH_AUTO (0, the default) the reads-from search where it
    * applies (instruction threads without backward branches), else the

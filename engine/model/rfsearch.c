@@ -511,6 +511,9 @@ typedef struct rfs {
   uint8_t rfset[WL_MAX_EVENTS]; /* reads whose rf is chosen */
   uint8_t known[WL_MAX_EVENTS]; /* obs_known: values fixed already */
   int64_t regs[WL_MAX_THREADS][WL_MAX_REGS]; /* values(): each thread's */
+  /* inert RMWs (commute()): each thread's inert RMW read, or -1, and a
+   * class number shared by equivalent ones */
+  int inert[WL_MAX_THREADS], ieq[WL_MAX_THREADS];
   /* counting: the twin choices on the way to the current execution */
   twinlv tw[WL_MAX_EVENTS];
   int ntw;
@@ -831,6 +834,150 @@ static int rest_dfs(xp *x, exe *E, rfs *S, int k, int dn) {
   return 0;
 }
 
+/* ---------------- inert RMWs ---------------- */
+/* (the states search with observed variables, and the race search) */
+
+/* Two adjacent RMWs of a chain, e of thread T then f of thread U, can be
+ * swapped without changing consistency or the observation when both
+ * are inert and equivalent:
+ *  - relaxed read and write (no acquire pattern starts at the read, no
+ *    release pattern ends at the write), the last event of its thread,
+ *    the thread's only access of the location, in no symmetry class,
+ *    with no register observed;
+ *  - no plain read of the location in the execution (every read of it
+ *    is an RMW of the chain);
+ *  - the same RMW (operation, orders, scope, immediate operands,
+ *    destination), whose destination no later instruction overwrites,
+ *    and the same decisions after it: branches on the destination and
+ *    constants only, taken the same way.
+ * Then the obs edges into and out of e and f change, but no sync starts
+ * or ends at them and the cause edges they add order e's and f's writes
+ * as coherence does; the writes after the pair see the same value (the
+ * same operation twice); e and f read each other's values, which the
+ * same decisions accept.  So every chain is searched with each run of
+ * adjacent equivalent inert RMWs in increasing thread order only. */
+static int rmw_pc(const exe *E, int r) { return E->ev[r].insn; }
+
+static int inert_rmw(const xp *x, const exe *E, const rfs *S, int th,
+                     int r) {
+  const wl_result *res = x->res;
+  const wl_thread *thr = &x->t->threads[th];
+  const wl_insn *in;
+  int i, k, b = S->base[th], nev = E->tr[th]->nev, l = E->ev[r].loc;
+  const int *dec;
+  const uint64_t *dt;
+  if (S->cls[th] >= 0 || !E->ev[r].rmw || r + 1 != b + nev - 1 ||
+      E->ev[r].sem != SEM_RELAXED || E->ev[r + 1].sem != SEM_RELAXED)
+    return 0;
+  for (i = 0; i < thr->nregs && x->mode == XP_STATES; i++)
+    if (res->keep[res->lay.regoff[th] + i])
+      return 0;
+  for (i = b; i < r; i++)
+    if ((E->ev[i].type == EV_R || E->ev[i].type == EV_W) &&
+        E->ev[i].loc == l)
+      return 0;
+  in = &thr->insns[rmw_pc(E, r)];
+  if (in->op != OP_ATOM || in->aop == AOP_CAS || in->a.is_reg ||
+      in->b.is_reg)
+    return 0;
+  for (i = rmw_pc(E, r) + 1; i < thr->ninsns; i++) {
+    const wl_insn *o = &thr->insns[i];
+    if (o->dst == in->dst && (o->op == OP_MOV || o->op == OP_ALU ||
+                              o->op == OP_LD || o->op == OP_ATOM))
+      return 0;
+  }
+  dec = WL_VEC_PTR(&x->pool[th].ch, int, E->tr[th]->ch0);
+  dt = WL_VEC_PTR(&x->pool[th].dtaint, uint64_t, E->tr[th]->ch0);
+  for (k = 0; k < E->tr[th]->nch; k++) {
+    const wl_insn *o;
+    if (dec[k] >> 1 <= rmw_pc(E, r))
+      continue;
+    o = &thr->insns[dec[k] >> 1];
+    if (o->op != OP_BRANCH || dt[k] != 1ull << (r - b) ||
+        (o->a.is_reg && o->a.reg != in->dst) ||
+        (o->b.is_reg && o->b.reg != in->dst))
+      return 0;
+  }
+  return 1;
+}
+
+/* Whether the inert RMWs of threads a and b are equivalent. */
+static int inert_same(const xp *x, const exe *E, const rfs *S, int a,
+                      int b) {
+  const wl_insn *ia = &x->t->threads[a].insns[rmw_pc(E, S->inert[a])];
+  const wl_insn *ib = &x->t->threads[b].insns[rmw_pc(E, S->inert[b])];
+  const int *da = WL_VEC_PTR(&x->pool[a].ch, int, E->tr[a]->ch0);
+  const int *db = WL_VEC_PTR(&x->pool[b].ch, int, E->tr[b]->ch0);
+  int ka = 0, kb = 0;
+  if (ia->aop != ib->aop || ia->sem != ib->sem || ia->scope != ib->scope ||
+      ia->loc != ib->loc || ia->dst != ib->dst || ia->a.imm != ib->a.imm ||
+      ia->b.imm != ib->b.imm || ia->op != ib->op)
+    return 0;
+  for (;;) {
+    const wl_insn *oa, *ob;
+    while (ka < E->tr[a]->nch && da[ka] >> 1 <= rmw_pc(E, S->inert[a]))
+      ka++;
+    while (kb < E->tr[b]->nch && db[kb] >> 1 <= rmw_pc(E, S->inert[b]))
+      kb++;
+    if (ka == E->tr[a]->nch || kb == E->tr[b]->nch)
+      return ka == E->tr[a]->nch && kb == E->tr[b]->nch;
+    oa = &x->t->threads[a].insns[da[ka] >> 1];
+    ob = &x->t->threads[b].insns[db[kb] >> 1];
+    if ((da[ka] & 1) != (db[kb] & 1) || oa->cond != ob->cond ||
+        oa->a.is_reg != ob->a.is_reg || oa->b.is_reg != ob->b.is_reg ||
+        (!oa->a.is_reg && oa->a.imm != ob->a.imm) ||
+        (!oa->b.is_reg && oa->b.imm != ob->b.imm))
+      return 0;
+    ka++;
+    kb++;
+  }
+}
+
+static void find_inert(const xp *x, const exe *E, rfs *S) {
+  int th, o, i, n = x->t->nthreads;
+  for (th = 0; th < n; th++) {
+    S->inert[th] = -1;
+    S->ieq[th] = -1;
+  }
+  /* the states search with observed variables; the race search, which
+   * asks whether some execution has a race, and a swap changes neither
+   * causality nor which accesses conflict */
+  if (!(x->mode == XP_STATES && !x->all && x->res->keep != NULL) &&
+      x->mode != XP_RACE)
+    return;
+  if (x->opts != NULL && (x->opts->no_commute || x->opts->no_prefix))
+    return;
+  for (th = 0; th < n; th++) {
+    int nev = E->tr[th]->nev, r = S->base[th] + nev - 2, ok = 1;
+    if (nev < 2 || E->ev[r].type != EV_R || !S->chain[E->ev[r].loc])
+      continue;
+    for (i = 0; i < E->nreads && ok; i++) /* no plain read of it */
+      ok = !(E->ev[E->reads[i]].loc == E->ev[r].loc &&
+             !E->ev[E->reads[i]].rmw);
+    if (ok && inert_rmw(x, E, S, th, r))
+      S->inert[th] = r;
+  }
+  for (th = 0; th < n; th++) {
+    if (S->inert[th] < 0)
+      continue;
+    S->ieq[th] = th;
+    for (o = 0; o < th; o++)
+      if (S->inert[o] >= 0 && S->ieq[o] == o && inert_same(x, E, S, o, th)) {
+        S->ieq[th] = o;
+        break;
+      }
+  }
+}
+
+/* Whether RMW r (thread u) right after the chain's last write w is a
+ * swapped order of an inert pair: searched the other way round. */
+static int commuted(const exe *E, const rfs *S, int w, int r) {
+  int t = E->thread[w], u = E->thread[r];
+  if (w < E->ninit || S->inert[t] != w - 1 || S->inert[u] != r)
+    return 0;
+  return S->ieq[t] == S->ieq[u] && u < t;
+}
+
 /* Symmetry: two threads of one class of interchangeable threads
  * (symmetry.c) running the same skeleton, neither touched by a
  * reads-from edge chosen so far, are swapped by a permutation that maps
@@ -936,7 +1083,7 @@ static int chain_dfs(xp *x, exe *E, rfs *S, int ci, int dn) {
       first = 0;
       break;
     }
-    if (!first || twin_before(S, E, E->thread[r]))
+    if (!first || twin_before(S, E, E->thread[r]) || commuted(E, S, w, r))
       continue;
     E->rf[r] = w;
     rel_add(E->rfr, w, r);
@@ -1028,6 +1175,7 @@ static int rf_combo(xp *x, exe *E, bsched *bs, rfs *S) {
       S->cls[x->sym[i][k]] = i;
   }
   find_chains(x, E, S);
+  find_inert(x, E, S);
   if (wl__xp_barrier_outcomes(x, bs, E))
     return x->err;
   for (o = 0; o < bs->nout && !halt_rf(x); o++) {
