@@ -7,8 +7,10 @@
  *   end
  *
  * Exactly one of cycle = "EDGES", family = "NAME"|"all", edges = "LIST"
- * (with max_size) or random = true; then sample, seed, count (default:
- * the whole enumeration, 10 when sampling or random), annotations,
+ * (with max_size), random = true or copies = true (interchangeable
+ * threads, WL_GEN_COPIES: max_size the most writes); then sample, seed,
+ * count (default: the whole enumeration, 10 when sampling, random or
+ * copies), annotations,
  * placements, scopes and mix as lists of words (a string "weak,ra" or
  * a table {"weak", "ra"}), threads, insns, locs.  Returns the list of
  * texts and the list of their names.  The generator lives in a userdata
@@ -154,18 +156,28 @@ static int l_gen(lua_State *L) {
     modes++;
   }
   lua_pop(L, 1);
+  lua_getfield(L, 1, "copies");
+  if (lua_toboolean(L, -1)) {
+    o.mode = WL_GEN_COPIES;
+    modes++;
+  }
+  lua_pop(L, 1);
   if (modes != 1)
-    return luaL_error(L, "wl.gen: give one of cycle, family, edges or "
-                         "random = true");
+    return luaL_error(L, "wl.gen: give one of cycle, family, edges, "
+                         "random = true or copies = true");
   lua_getfield(L, 1, "sample");
   o.sample = lua_toboolean(L, -1);
   lua_pop(L, 1);
   o.seed = (uint64_t)int_field(L, "seed", 1);
-  v = int_field(L, "count", o.sample || o.mode == WL_GEN_RANDOM ? 10 : 0);
+  v = int_field(L, "count", o.sample || o.mode == WL_GEN_RANDOM ||
+                                    o.mode == WL_GEN_COPIES
+                                ? 10
+                                : 0);
   if (v < 0)
     return luaL_error(L, "wl.gen: 'count' must not be negative");
   o.count = (uint64_t)v;
-  if (o.count == 0 && (o.sample || o.mode == WL_GEN_RANDOM))
+  if (o.count == 0 &&
+      (o.sample || o.mode == WL_GEN_RANDOM || o.mode == WL_GEN_COPIES))
     return luaL_error(L, "wl.gen: sampling and random programs need a "
                          "count of at least 1");
   o.max_size = (int)int_field(L, "max_size", 0);

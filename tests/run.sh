@@ -115,11 +115,11 @@ if [ -x "$B/tests/props" ] && [ -d "$SHARED/spec" ]; then
   # of the copies kind (PROPS_REDUCE_COUNT), in two processes
   rn=${PROPS_REDUCE_COUNT:-5000}
   rd=$(mktemp -d)
-  "$B/tests/props" --only reduce --kind copies --timeout 2 \
+  "$B/tests/props" --only reduce --kind copies --timeout 0.5 \
     --count $((rn / 2)) --seed 11 \
     --model "$SHARED/spec/ptx-v6.0-isa.cat" > "$rd/1" 2>&1 &
   rp1=$!
-  "$B/tests/props" --only reduce --kind copies --timeout 2 \
+  "$B/tests/props" --only reduce --kind copies --timeout 0.5 \
     --count $((rn - rn / 2)) --seed 12 \
     --model "$SHARED/spec/ptx-v6.0-isa.cat" > "$rd/2" 2>&1 &
   rp2=$!

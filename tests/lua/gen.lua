@@ -43,6 +43,15 @@ for i = 1, 40 do
   wl.parse(a[i]):explore { unroll = 1 }
 end
 assert(same and differ)
+
+-- interchangeable threads: copies of one or two bodies, and they explore
+local cp, cpn = wl.gen { copies = true, count = 20, seed = 4 }
+assert(#cp == 20 and cpn[1] == "copies-s4-0", cpn[1])
+for i = 1, 20 do wl.parse(cp[i]):explore() end
+cp = wl.gen { copies = true, threads = 8, insns = 1, count = 5, seed = 1 }
+for i = 1, 5 do
+  assert(select(2, cp[i]:gsub("P%d@cta", "")) == 8, cp[i])
+end
 assert(#wl.gen { random = true } == 10, "default count 10")
 
 -- sampling a family
@@ -59,7 +68,7 @@ local function err(opts, want)
   assert(not ok, "expected an error: " .. want)
   assert(msg:find(want, 1, true), msg)
 end
-err({}, "give one of cycle, family, edges or random")
+err({}, "give one of cycle, family, edges, random = true or copies = true")
 err({ family = "MP", cycle = "Rfe" }, "give one of")
 err({ family = "MQ" }, "'MQ' is not a family")
 err({ family = "MP", placements = "gpx" },
