@@ -132,20 +132,30 @@ $(BUILD)/tests/props_rare: tests/props.c $(BUILD)/tests/sample_rare.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $< $(BUILD)/tests/sample_rare.o $(LIB) \
 	  $(ALL_LDFLAGS) -o $@
 
-# The mutation check (tests/cli/mutant_images.sh): props linked with the
-# engine files that test WL_MUTANT_IMAGES built with it (results.c: a
-# state counts as known when it is, its images under the symmetry of
-# interchangeable threads not looked up -- the bug symmetry with
-# observed-only pruning once had), ahead of the library; props's reduce
-# property must fail on it.
-MUTANT_SRC := engine/model/results.c
-MUTANT_OBJ := $(MUTANT_SRC:%.c=$(BUILD)/mutant/%.o)
-$(BUILD)/mutant/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DWL_MUTANT_IMAGES -c $< -o $@
-$(BUILD)/tests/props_mutant: tests/props.c $(MUTANT_OBJ) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $< $(MUTANT_OBJ) $(LIB) $(ALL_LDFLAGS) -o $@
+# The mutation checks (tests/cli/mutants.sh): props linked with one
+# engine file built with a WL_MUTANT_* macro that breaks one reduction,
+# ahead of the library; props's reduce property must fail on each.
+#   images   results.c: a state counts as known when it is, its images
+#            under the symmetry of interchangeable threads not looked up
+#            (the bug symmetry with observed-only pruning once had);
+#   twins    rfsearch.c: a twin touched by reads-from already is taken
+#            for an untouched one;
+#   commute  rfsearch.c: inert RMWs commute whatever their decisions.
+MUTANTS := images twins commute
+MUTANT_images := engine/model/results.c
+MUTANT_twins := engine/model/rfsearch.c
+MUTANT_commute := engine/model/rfsearch.c
+MUTANT_BINS := $(MUTANTS:%=$(BUILD)/tests/props_mutant_%)
+MUTANT_OBJ := $(foreach m,$(MUTANTS),$(MUTANT_$(m):%.c=$(BUILD)/mutant/$(m)/%.o))
+define mutant_rules
+$(BUILD)/mutant/$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_CFLAGS) -DWL_MUTANT_$(shell echo $(1) | tr a-z A-Z) -c $$< -o $$@
+$(BUILD)/tests/props_mutant_$(1): tests/props.c $(MUTANT_$(1):%.c=$(BUILD)/mutant/$(1)/%.o) $$(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_CFLAGS) $$< $(MUTANT_$(1):%.c=$(BUILD)/mutant/$(1)/%.o) $$(LIB) $$(ALL_LDFLAGS) -o $$@
+endef
+$(foreach m,$(MUTANTS),$(eval $(call mutant_rules,$(m))))
 
 # The Lua-level allocation-failure sweep of the bindings (tests/cli/
 # lalloc.sh runs it): the module's objects with the system Lua.
@@ -175,7 +185,7 @@ $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 # run over ../shared/conformance.  The last line is "N passed, N failed".
 test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
       $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/props_rare \
-      $(BUILD)/tests/props_mutant \
+      $(MUTANT_BINS) \
       $(BUILD)/tests/lalloc $(REPLAY)
 	@sh tests/run.sh $(BUILD)
 
@@ -225,5 +235,5 @@ clean:
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
   $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d $(BUILD)/tests/lalloc.d \
   $(BUILD)/tests/sample_rare.d $(BUILD)/tests/props_rare.d \
-  $(BUILD)/tests/props_mutant.d $(MUTANT_OBJ:.o=.d) \
+  $(MUTANT_BINS:=.d) $(MUTANT_OBJ:.o=.d) \
   $(BUILD)/bench/litmus_bench.d

@@ -67,6 +67,7 @@
 #include "../engine/warplab.h"
 
 #include "slurp.h"
+#include "tickets.h"
 
 enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8, P_TWIN = 16,
        P_PAD = 32, P_OBSERVED = 64, P_REDUCE = 128 };
@@ -621,13 +622,122 @@ static void reduce_name(const wl_explore_opts *o, char *buf, size_t n) {
     snprintf(buf, n, "the cat evaluator");
     return;
   }
-  snprintf(buf, n, "%s%s%s%s%s, search %s",
+  snprintf(buf, n, "%s%s%s%s%s%s, search %s",
            o->no_symmetry ? "no_symmetry " : "",
            o->no_prefix ? "no_prefix " : "",
            o->no_stutter ? "no_stutter " : "",
            o->no_thin_air_filter ? "no_thin_air_filter " : "",
+           o->no_commute ? "no_commute " : "",
            o->observed_only ? "observed_only" : "every variable",
            searches[o->search]);
+}
+
+/* (e) the race and hang searches: whether a race (on which location)
+ * and a hang exist is the same with the reductions on as with symmetry
+ * and the commutation of inert RMWs off, or with the value search. */
+static void check_reduce_ub(wl_ctx *ctx, stats *st, const char *name,
+                            const char *text, const wl_litmus *t,
+                            uint64_t seed) {
+  wl_explore_opts o[2];
+  wl_result *r[2] = {NULL, NULL};
+  int k, rc;
+  char why[512];
+  memset(o, 0, sizeof o);
+  o[0].observed_only = o[1].observed_only = 1;
+  o[1].no_symmetry = o[1].no_commute = 1;
+  if (seed % 3 == 0)
+    o[1].search = WL_SEARCH_VALUES;
+  for (k = 0; k < 2; k++)
+    if ((rc = explore_opts(ctx, t, &o[k], &r[k])) != 0) {
+      if (rc != WL_ESTOPPED && rc != WL_ELIMIT) {
+        snprintf(why, sizeof why, "races and hangs: %s", wl_ctx_errmsg(ctx));
+        fail(st, "reduce", name, text, why);
+      }
+      wl_result_free(r[0]);
+      return;
+    }
+  {
+    wl_race_info ra[2];
+    wl_hang_info ha[2];
+    int rr[2], hh[2];
+    for (k = 0; k < 2; k++) {
+      rr[k] = wl_result_race(r[k], &ra[k]);
+      hh[k] = wl_result_hang(r[k], &ha[k]);
+    }
+    if (rr[0] != rr[1] || hh[0] != hh[1]) {
+      snprintf(why, sizeof why,
+               "races and hangs: race %d hang %d with the reductions, race "
+               "%d hang %d with symmetry and commutation off%s",
+               rr[0], hh[0], rr[1], hh[1],
+               o[1].search ? " (value search)" : "");
+      fail(st, "reduce", name, text, why);
+    }
+  }
+  wl_result_free(r[0]);
+  wl_result_free(r[1]);
+}
+
+/* (f) counting executions: each full state's count is the same with
+ * symmetry (the reads-from search then records the executions its twin
+ * choices stand for) as without. */
+static void check_reduce_counts(wl_ctx *ctx, stats *st, const char *name,
+                                const char *text, const wl_litmus *t) {
+  wl_explore_opts o[2];
+  wl_result *r[2] = {NULL, NULL};
+  int k, rc, nv;
+  size_t s;
+  char why[2048];
+  memset(o, 0, sizeof o);
+  o[0].count_executions = o[1].count_executions = 1;
+  o[0].no_checks = o[1].no_checks = 1;
+  o[1].no_symmetry = 1;
+  for (k = 0; k < 2; k++)
+    if ((rc = explore_opts(ctx, t, &o[k], &r[k])) != 0) {
+      if (rc != WL_ESTOPPED && rc != WL_ELIMIT) {
+        snprintf(why, sizeof why, "counting: %s", wl_ctx_errmsg(ctx));
+        fail(st, "reduce", name, text, why);
+      }
+      wl_result_free(r[0]);
+      return;
+    }
+  nv = wl_result_nvars(r[0]);
+  if (wl_result_nstates(r[0]) != wl_result_nstates(r[1]) ||
+      wl_result_positive(r[0]) != wl_result_positive(r[1]) ||
+      wl_result_negative(r[0]) != wl_result_negative(r[1])) {
+    snprintf(why, sizeof why,
+             "counting: %zu states, %llu+%llu executions with symmetry, "
+             "%zu, %llu+%llu without",
+             wl_result_nstates(r[0]),
+             (unsigned long long)wl_result_positive(r[0]),
+             (unsigned long long)wl_result_negative(r[0]),
+             wl_result_nstates(r[1]),
+             (unsigned long long)wl_result_positive(r[1]),
+             (unsigned long long)wl_result_negative(r[1]));
+    fail(st, "reduce", name, text, why);
+  } else {
+    for (s = 0; s < wl_result_nstates(r[0]); s++) {
+      int64_t vals[2048];
+      long j;
+      state_vals(r[0], s, vals);
+      j = find_state(r[1], vals, nv);
+      if (j < 0 || wl_result_state_count(r[1], (size_t)j) !=
+                       wl_result_state_count(r[0], s)) {
+        char stx[1024];
+        state_text(r[0], vals, stx, sizeof stx);
+        snprintf(why, sizeof why,
+                 "counting: state %s: %llu executions with symmetry, %llu "
+                 "without",
+                 stx, (unsigned long long)wl_result_state_count(r[0], s),
+                 j < 0 ? 0ull
+                       : (unsigned long long)wl_result_state_count(
+                             r[1], (size_t)j));
+        fail(st, "reduce", name, text, why);
+        break;
+      }
+    }
+  }
+  wl_result_free(r[0]);
+  wl_result_free(r[1]);
 }
 
 /* The search of warplab litmus's defaults against the reductions turned
@@ -637,7 +747,7 @@ static void reduce_name(const wl_explore_opts *o, char *buf, size_t n) {
 static void check_reduce(wl_ctx *ctx, stats *st, const char *name,
                          const char *text, const wl_litmus *t,
                          const wl_model *m, unsigned props, uint64_t seed) {
-  wl_explore_opts base, v[32];
+  wl_explore_opts base, v[48];
   wl_result *ref = NULL;
   char *href = NULL, why[4096], vname[160];
   int nv = 0, k, rc, failed = 0;
@@ -664,21 +774,22 @@ static void check_reduce(wl_ctx *ctx, stats *st, const char *name,
     wl_result_free(ref);
     return;
   }
-  /* (a) reductions off: all fifteen combinations, or two drawn from
-   * the seed (each of the fifteen comes once in about seven tests) */
+  /* (a) reductions off: all 31 combinations, or two drawn from the
+   * seed (each of the 31 comes once in about fifteen tests), and
+   * no_commute alone (the commutation of inert RMWs) */
   if (all_combos) {
-    combos = 0xfffeu;
+    combos = 0xfffffffeu;
   } else {
     uint64_t r = (seed + 1) * 0x9e3779b97f4a7c15ull;
     unsigned a, b;
     r ^= r >> 29;
     r *= 0xbf58476d1ce4e5b9ull;
     r ^= r >> 32;
-    a = 1 + (unsigned)(r % 15);
-    b = 1 + (unsigned)((a + (r >> 16) % 14) % 15); /* another */
-    combos = (1u << a) | (seed % 2 ? 0 : 1u << b);
+    a = 1 + (unsigned)(r % 31);
+    b = 1 + (unsigned)((a + (r >> 16) % 30) % 31); /* another */
+    combos = (1u << a) | (seed % 2 ? 0 : 1u << b) | 1u << 16;
   }
-  for (k = 1; k < 16; k++) {
+  for (k = 1; k < 32; k++) {
     if (!(combos & (1u << k)))
       continue;
     v[nv] = base;
@@ -686,6 +797,7 @@ static void check_reduce(wl_ctx *ctx, stats *st, const char *name,
     v[nv].no_prefix = (k & 2) != 0;
     v[nv].no_stutter = (k & 4) != 0;
     v[nv].no_thin_air_filter = (k & 8) != 0;
+    v[nv].no_commute = (k & 16) != 0;
     nv++;
   }
   /* (b) the full search */
@@ -755,6 +867,12 @@ static void check_reduce(wl_ctx *ctx, stats *st, const char *name,
   }
   free(href);
   wl_result_free(ref);
+  /* every other test (every test with --all-combos): races and hangs,
+   * and execution counts */
+  if (!failed && (all_combos || seed % 2 == 0))
+    check_reduce_ub(ctx, st, name, text, t, seed);
+  if (!failed && (all_combos || seed % 2 == 1))
+    check_reduce_counts(ctx, st, name, text, t);
   st->t_reduce += now() - t0;
 }
 
@@ -998,9 +1116,10 @@ static void gen_opts(int kind, uint64_t seed, wl_gen_opts *o) {
   }
 }
 
-#define NKINDS 6
+#define NKINDS 7
+#define KIND_TICKETS 6 /* tickets.h, not a wl_gen */
 static const char *const kind_names[NKINDS] = {
-    "random", "random3", "family", "edges", "random4", "copies"};
+    "random", "random3", "family", "edges", "random4", "copies", "tickets"};
 
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
@@ -1127,6 +1246,8 @@ int main(int argc, char **argv) {
         kinds[nkinds++] = k;
     for (k = 0; k < nkinds; k++) {
       wl_gen_opts o;
+      if (kinds[k] == KIND_TICKETS)
+        continue; /* written by ticket_text */
       /* (the seeds of the first five kinds as before --kind) */
       gen_opts(kinds[k], seed * 5 + (uint64_t)kinds[k], &o);
       if (wl_gen_new(ctx, &o, &gens[k]) != 0) {
@@ -1138,6 +1259,19 @@ int main(int argc, char **argv) {
       wl_gen *g = gens[i % (unsigned long)nkinds];
       const char *text;
       size_t len;
+      if (kinds[i % (unsigned long)nkinds] == KIND_TICKETS) {
+        static char tbuf[16384];
+        char tname[64];
+        uint64_t ts = seed * 1000003u + i;
+        if (ticket_text(ts, !large, tbuf, sizeof tbuf) == NULL) {
+          fprintf(stderr, "props: a ticket test does not fit\n");
+          return 2;
+        }
+        snprintf(tname, sizeof tname, "ticket-%llu", (unsigned long long)ts);
+        check_test(ctx, &st, tname, tbuf, strlen(tbuf), m,
+                   props & ~(unsigned)P_VARIANT, runs, NULL, seed + i);
+        continue;
+      }
       if (wl_gen_next(g, &text, &len) != 0 || text == NULL) {
         fprintf(stderr, "props: the generator stopped: %s\n",
                 wl_ctx_errmsg(ctx));

@@ -1,0 +1,40 @@
+# The mutation checks of props's reduce property (Makefile: MUTANTS):
+# each props_mutant_NAME is props linked with one engine file built with
+# WL_MUTANT_NAME, which breaks one reduction of the search; on the
+# generated tests that exercise that reduction the mutant must print at
+# least one FAIL and the real props none:
+#   images   copies   known() without the images under symmetry (the
+#                     bug that answered ATOM2x2 Never)
+#   twins    copies   a twin touched by reads-from taken for an
+#                     untouched one (rfsearch.c)
+#   commute  tickets  inert RMWs commuted whatever their decisions
+#                     (rfsearch.c)
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "$*"; exit 1; }
+B=$(dirname "$WL")
+MODEL="$SHARED/spec/ptx-v6.0-isa.cat"
+for spec in images:copies:400:0.5 twins:copies:400:0.5 commute:tickets:400:1; do
+  name=${spec%%:*}
+  rest=${spec#*:}
+  kind=${rest%%:*}
+  rest=${rest#*:}
+  count=${rest%%:*}
+  limit=${rest#*:}
+  bin="$B/tests/props_mutant_$name"
+  [ -x "$bin" ] || fail "no $bin (make test builds it)"
+  "$bin" --only reduce --kind "$kind" --count "$count" --timeout "$limit" \
+    --model "$MODEL" > "$T/mutant" 2>&1
+  rc=$?
+  [ "$rc" -eq 1 ] || { tail -n 5 "$T/mutant"; fail "props_mutant_$name: exit $rc, not 1"; }
+  grep -q '^FAIL reduce ' "$T/mutant" ||
+    { tail -n 5 "$T/mutant"; fail "props_mutant_$name: no FAIL line (is WL_MUTANT_$name in the engine?)"; }
+  "$B/tests/props" --only reduce --kind "$kind" --count "$count" --timeout "$limit" \
+    --model "$MODEL" > "$T/real" 2>&1 ||
+    { grep -A 12 '^FAIL' "$T/real" | head -n 40; fail "props --kind $kind: exit $?"; }
+  ! grep -q '^FAIL' "$T/real" || fail "props --kind $kind: a FAIL line"
+  grep -q "^props: $count tests, 0 failures" "$T/real" ||
+    { tail -n 3 "$T/real"; fail "props --kind $kind: summary"; }
+  echo "mutant $name: $(grep -c '^FAIL reduce ' "$T/mutant") of $count $kind tests fail, none with props"
+done
