@@ -187,11 +187,60 @@ static int co_start(xp *x, exe *E, rel req) {
   return co_dfs(x, E, 0, wl__xp_loc_writes(E, loc0), req, 0);
 }
 
+/* When the required pairs leave one coherence order per location (an
+ * RMW chain on a counter, one write per location, the co-last choice
+ * of two), that order is placed at once and checked once instead of
+ * searched: 1 when it was (and then consistent_found ran if the
+ * axioms hold), 0 when some location has a choice. */
+static int co_forced(xp *x, exe *E, rel req) {
+  evset keep[WL_MAX_EVENTS];
+  int li, w, i, placed = 1;
+  rel_copy(keep, E->cok, E->n);
+  for (li = 0; li < E->nlocs && placed; li++) {
+    int loc = E->locs[li];
+    evset left = wl__xp_loc_writes(E, loc);
+    E->nwl[loc] = 1;
+    E->wl[loc][0] = E->initloc[loc];
+    while (!es_empty(left)) {
+      int next = -1, ncand = 0;
+      ES_FOR(w, left) {
+        int ok = 1;
+        ES_FOR(i, left)
+        if (i != w && es_has(req[i], w)) {
+          ok = 0;
+          break;
+        }
+        if (ok) {
+          next = w;
+          ncand++;
+        }
+      }
+      if (ncand != 1) {
+        placed = 0;
+        break;
+      }
+      es_del(&left, next);
+      E->wl[loc][E->nwl[loc]++] = next;
+      E->cok[next] = es_or(E->cok[next], left);
+    }
+  }
+  if (placed && wl__xp_check_co(x, E))
+    consistent_found(x, E);
+  rel_copy(E->cok, keep, E->n);
+  for (li = 0; li < E->nlocs; li++)
+    E->nwl[E->locs[li]] = 1; /* as co_dfs leaves them */
+  return placed;
+}
+
 static int after_sc_order(xp *x, exe *E) {
   int n = E->n;
   rel req;
   wl__xp_co_required(E, req);
-  if (!rel_acyclic(req, n) || !wl__xp_check_co(x, E))
+  if (!rel_acyclic(req, n))
+    return 0;
+  if (E->nlocs > 0 && co_forced(x, E, req))
+    return x->err;
+  if (!wl__xp_check_co(x, E))
     return 0;
   if (E->nlocs == 0)
     return consistent_found(x, E);

@@ -520,8 +520,10 @@ int wl__xp_record_perm(xp *x, exe *E, const int *perm) {
     w->phase = E->phase[i];
   }
   for (l = 0; l < t->nlocs; l++)
-    for (i = 0; i < E->nwl[l]; i++)
-      st->wit[newi[E->wl[l][i]]].co = (int16_t)i;
+    for (i = 0; E->initloc[l] >= 0 && i < E->nwl[l]; i++)
+      st->wit[newi[E->wl[l][i]]].co = (int16_t)i; /* (E's locations only:
+                                                   * the others' lists are
+                                                   * an earlier one's) */
   for (i = 0; i < E->nscf; i++)
     st->wit[newi[E->scf[E->scorder[i]]]].sc = (int16_t)i;
   r->htab[k] = r->nstates + 1; /* k: the free slot the probe ended on */
