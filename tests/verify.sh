@@ -2,9 +2,10 @@
 # verify.sh BUILD COUNT -- the long run of the properties (make verify):
 # tests/props.c on COUNT generated tests, split over two processes with
 # different seeds, the reduce property on COUNT tests of interchangeable
-# threads (every combination of the search's reductions turned off), and
-# the Lua-function form (tests/lua/props_fn.lua) on COUNT more.  Prints each run's summary and the time it took; exit 1 on
-# any failure.
+# threads (every combination of the search's reductions turned off) and
+# on COUNT/10 ticket-idiom tests, and the Lua-function form
+# (tests/lua/props_fn.lua) on COUNT more.  Prints each run's summary and
+# the time it took; exit 1 on any failure.
 set -u
 B=${1:-build/release}
 COUNT=${2:-50000}
@@ -47,7 +48,17 @@ for k in 1 2; do
 done
 t1b=$(date +%s)
 echo "verify: props reduce on $COUNT tests of interchangeable threads in $((t1b - t1)) s"
-t1=$t1b
+# and on COUNT/10 ticket-idiom tests (the commutation of inert RMWs),
+# up to 4 threads (the cat evaluator on each)
+"$B/tests/props" --only reduce --kind tickets --all-combos \
+  --count $((COUNT / 10)) --seed 505 --timeout 1 --model "$MODEL" \
+  > "${TMPDIR:-/tmp}/verify.$$.3" 2>&1 || fail=1
+grep -E '^FAIL' -A 12 "${TMPDIR:-/tmp}/verify.$$.3" | head -n 60
+grep -E '^props:' "${TMPDIR:-/tmp}/verify.$$.3"
+rm -f "${TMPDIR:-/tmp}/verify.$$.3"
+t1c=$(date +%s)
+echo "verify: props reduce on $((COUNT / 10)) ticket tests in $((t1c - t1b)) s"
+t1=$t1c
 out=$(cd "$ROOT" && "$B/warplab" run tests/lua/props_fn.lua "$SHARED" "$COUNT" 7 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -E '^FAIL|^props_fn' -A 12 | head -n 60
