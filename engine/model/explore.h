@@ -10,8 +10,13 @@
  *   symmetry.c  interchangeable threads: searched once, states imaged;
  *   justify.c   combinations whose reads only a thin-air cycle
  *               justifies, dropped before any search;
- *   explore.c   the search: combinations, reads-from, co-last, fence-SC
- *               and coherence choices, wl_explore.
+ *   explore.c   the value search: combinations, reads-from, co-last,
+ *               fence-SC and coherence choices, wl_explore;
+ *   rfskel.c    the reads-from search's skeletons (paths with unknown
+ *               loaded values) and their replays;
+ *   rfsearch.c  the reads-from search: reads-from and RMW chains chosen
+ *               directly, values by replay, then explore.c's search
+ *               after reads-from.
  * Not installed. */
 #ifndef WL_EXPLORE_H
 #define WL_EXPLORE_H
@@ -179,6 +184,15 @@ int wl__xp_rf_partial_ok(const exe *E, int r, int w);
 int wl__xp_rf_applies(const xp *x, const char **why);
 int wl__xp_rf_skeletons(xp *x);
 int wl__xp_rf_search(xp *x, exe *E, bsched *bs);
+/* rfskel.c: skeleton decisions (pc * 2 + outcome) are at most MAX_DEC
+ * per skeleton; the replay of thread th's skeleton tr with its loads
+ * returning rv[] (by trace-local event): written values into wv[], final
+ * registers into regs, each decision's actual outcome into act (may be
+ * NULL); 1 when every decision goes the skeleton's way. */
+#define MAX_DEC 512
+int wl__xp_rf_replay(const xp *x, int th, const wl_trace *tr,
+                     const int64_t *rv, int64_t *wv, int64_t *regs,
+                     uint8_t *act);
 /* Counting executions: records the executions that the twins skipped on
  * the way to E stand for (0 without symmetry). */
 int wl__xp_rf_record_twins(xp *x, exe *E);
