@@ -451,8 +451,29 @@ static int trace_has_barrier(const xp *x, int th, const wl_trace *tr) {
   return 0;
 }
 
+/* Starts the search of barrier outcome phase: its phases, and
+ * sync_barrier -- an arrival synchronises with the waits of the same
+ * phase of the same barrier in the same CTA (syncbar & scta); no
+ * reads-from and no co-last choice yet. */
+void wl__xp_barrier_start(exe *E, const int16_t *phase) {
+  int i, n = E->n;
+  memcpy(E->phase, phase, sizeof E->phase);
+  rel_zero(E->sb, n);
+  for (i = 0; i < n; i++) {
+    int j;
+    if (E->ev[i].type != EV_B || E->phase[i] < 0)
+      continue;
+    for (j = 0; j < n; j++)
+      if (j != i && E->ev[j].type == EV_B && E->phase[j] == E->phase[i] &&
+          E->thread[j] != E->thread[i] && E->ev[j].bar_kind == BAR_SYNC)
+        rel_add(E->sb, i, j);
+  }
+  rel_zero(E->rfr, n);
+  rel_zero(E->colast, n);
+}
+
 static int explore_combo(xp *x, exe *E, bsched *bs) {
-  int o, i, n, th, bars = 0, skip;
+  int o, th, bars = 0, skip;
   for (th = 0; th < x->t->nthreads; th++)
     if (E->tr[th]->cut && x->res->bound_hit && x->mode == XP_STATES)
       return 0; /* the bound is reported already; no state comes of it */
@@ -471,27 +492,12 @@ static int explore_combo(xp *x, exe *E, bsched *bs) {
     wl__xp_state_regs(x, E, x->vals);
   if (wl__xp_build_exe(x, E))
     return x->err;
-  n = E->n;
   if (wl__xp_barrier_outcomes(x, bs, E))
     return x->err;
   if (skip && bars && wl__xp_combo_known(x, E))
     return 0;
   for (o = 0; o < bs->nout && !x->err && !x->combo_done; o++) {
-    memcpy(E->phase, bs->out[o], sizeof E->phase);
-    rel_zero(E->sb, n);
-    /* sync_barrier: an arrival synchronises with the waits of the same
-     * phase of the same barrier in the same CTA (syncbar & scta) */
-    for (i = 0; i < n; i++) {
-      int j;
-      if (E->ev[i].type != EV_B || E->phase[i] < 0)
-        continue;
-      for (j = 0; j < n; j++)
-        if (j != i && E->ev[j].type == EV_B && E->phase[j] == E->phase[i] &&
-            E->thread[j] != E->thread[i] && E->ev[j].bar_kind == BAR_SYNC)
-          rel_add(E->sb, i, j);
-    }
-    rel_zero(E->rfr, n);
-    rel_zero(E->colast, n);
+    wl__xp_barrier_start(E, bs->out[o]);
     if (x->cand != NULL) {
       int r = wl__candx_run(x->cand, x, E);
       if (r != 0 && x->err == 0)

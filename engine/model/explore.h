@@ -199,6 +199,8 @@ int wl__xp_rf_record_twins(xp *x, exe *E);
 /* explore.c: the search once reads-from is complete (the remaining
  * axioms, co-last, fence-SC and coherence choices). */
 int wl__xp_after_rf(xp *x, exe *E);
+/* explore.c: E's phases and sync_barrier for one barrier outcome. */
+void wl__xp_barrier_start(exe *E, const int16_t *phase);
 
 /* datarace.c: whether some pair of E could still race once the fence-SC
  * order is chosen (cause only grows with it); the check of a consistent

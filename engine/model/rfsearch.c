@@ -722,12 +722,11 @@ static void find_chains(const xp *x, exe *E, rfs *S) {
 }
 
 static int rf_combo(xp *x, exe *E, bsched *bs, rfs *S) {
-  int o, i, n, th, base;
+  int o, i, th, base;
   x->found = x->combo_done = 0;
   x->combos++;
   if (wl__xp_build_exe(x, E))
     return x->err;
-  n = E->n;
   base = E->ninit;
   for (th = 0; th < x->t->nthreads; th++) {
     /* S->rv and S->wv are indexed by E's event index: thread th's
@@ -753,19 +752,7 @@ static int rf_combo(xp *x, exe *E, bsched *bs, rfs *S) {
   if (wl__xp_barrier_outcomes(x, bs, E))
     return x->err;
   for (o = 0; o < bs->nout && !halt_rf(x); o++) {
-    memcpy(E->phase, bs->out[o], sizeof E->phase);
-    rel_zero(E->sb, n);
-    for (i = 0; i < n; i++) {
-      int j;
-      if (E->ev[i].type != EV_B || E->phase[i] < 0)
-        continue;
-      for (j = 0; j < n; j++)
-        if (j != i && E->ev[j].type == EV_B && E->phase[j] == E->phase[i] &&
-            E->thread[j] != E->thread[i] && E->ev[j].bar_kind == BAR_SYNC)
-          rel_add(E->sb, i, j);
-    }
-    rel_zero(E->rfr, n);
-    rel_zero(E->colast, n);
+    wl__xp_barrier_start(E, bs->out[o]);
     chain_dfs(x, E, S, 0, 0);
   }
   return x->err;
