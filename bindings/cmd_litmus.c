@@ -84,10 +84,12 @@ static void litmus_partial(const char *name, int sig, int json, int quiet,
                            int first, double secs) {
   if (quiet)
     printf("%s Partial\n", name);
-  else if (json)
-    printf("%s{\"test\": \"%s\", \"partial\": true, \"interrupted\": "
-           "\"%s\", \"time\": %.2f}",
-           first ? "" : ",\n", name, wll_sig_name(sig), secs);
+  else if (json) {
+    printf("%s{\"test\": ", first ? "" : ",\n");
+    wl_json_string(name, wll_write_stdout, NULL);
+    printf(", \"partial\": true, \"interrupted\": \"%s\", \"time\": %.2f}",
+           wll_sig_name(sig), secs);
+  }
   else
     printf("Test %s Partial\nStates 0\nPartial %s: interrupted by %s "
            "after %.2f s, before the exploration ended (no states)\n\n",

@@ -618,6 +618,15 @@ int wl_result_witness_event(const wl_result *r, size_t state, int i,
  * writer then returns WL_EIO). */
 typedef int (*wl_write_fn)(void *ud, const char *s, size_t n);
 
+/* Writes s as one JSON string (RFC 8259), valid JSON and valid UTF-8
+ * whatever the bytes of s: '"' and backslash escaped, control
+ * characters and DEL as \u00XX, each byte that does not start a
+ * well-formed UTF-8 sequence (overlong forms and surrogates included) as
+ * \ufffd, the replacement character.  Every JSON writer of the engine
+ * escapes names (tests, files, registers, locations, threads) this way.
+ * WL_EINVAL for a NULL argument, WL_EIO when write stops. */
+int wl_json_string(const char *s, wl_write_fn write, void *ud);
+
 /*
  * Writes the result in herd7's format: "Test", "States", the states over
  * the registers and locations the condition mentions (sorted), Ok/No,

@@ -226,16 +226,91 @@ void wl__vec_free(wl_ctx *ctx, wl_vec *v) {
   v->n = v->cap = 0;
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629, table
+ * 3-7 of the Unicode standard: no overlong forms, no surrogates, nothing
+ * above U+10FFFF), or 0 when the byte at s does not start one. */
+size_t wl__utf8_len(const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  unsigned char lo = 0x80, hi = 0xbf;
+  size_t n, k;
+  if (u[0] < 0x80)
+    return 1;
+  if (u[0] >= 0xc2 && u[0] <= 0xdf)
+    n = 2;
+  else if (u[0] >= 0xe0 && u[0] <= 0xef)
+    n = 3;
+  else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+    n = 4;
+  else
+    return 0;
+  if (u[0] == 0xe0)
+    lo = 0xa0;
+  else if (u[0] == 0xed)
+    hi = 0x9f;
+  else if (u[0] == 0xf0)
+    lo = 0x90;
+  else if (u[0] == 0xf4)
+    hi = 0x8f;
+  if (u[1] < lo || u[1] > hi)
+    return 0;
+  for (k = 2; k < n; k++)
+    if (u[k] < 0x80 || u[k] > 0xbf)
+      return 0;
+  return n;
+}
+
+/* The JSON text of the next character of *s (advanced past it) in out
+ * (at least 8 bytes), its length returned: '"' and backslash escaped,
+ * control characters (and DEL) as \u00XX, a byte that does not start
+ * well-formed UTF-8 as \ufffd (the replacement character). */
+static size_t json_piece(const char **s, char out[8]) {
+  unsigned char c = (unsigned char)**s;
+  size_t n = wl__utf8_len(*s);
+  if (n == 0) {
+    (*s)++;
+    memcpy(out, "\\ufffd", 6);
+    return 6;
+  }
+  if (c == '"' || c == '\\') {
+    (*s)++;
+    out[0] = '\\';
+    out[1] = (char)c;
+    return 2;
+  }
+  if (c < 0x20 || c == 0x7f) {
+    (*s)++;
+    snprintf(out, 8, "\\u%04x", c);
+    return 6;
+  }
+  memcpy(out, *s, n);
+  *s += n;
+  return n;
+}
+
 void wl__buf_json_str(wl_buf *b, const char *s) {
+  char piece[8];
   wl__buf_puts(b, "\"");
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      wl__buf_printf(b, "\\%c", c);
-    else if (c < 0x20)
-      wl__buf_printf(b, "\\u%04x", c);
-    else
-      wl__buf_add(b, (const char *)&c, 1);
+  while (*s) {
+    size_t n = json_piece(&s, piece);
+    wl__buf_add(b, piece, n);
   }
   wl__buf_puts(b, "\"");
+}
+
+int wl_json_string(const char *s, wl_write_fn write, void *ud) {
+  char buf[256];
+  size_t n = 0;
+  if (s == NULL || write == NULL)
+    return WL_EINVAL;
+  buf[n++] = '"';
+  while (*s) {
+    if (n + 8 > sizeof buf) {
+      if (write(ud, buf, n) != 0)
+        return WL_EIO;
+      n = 0;
+    }
+    n += json_piece(&s, buf + n);
+  }
+  buf[n++] = '"';
+  return write(ud, buf, n) != 0 ? WL_EIO : 0;
 }

@@ -51,9 +51,11 @@ void wl__buf_printf(wl_buf *b, const char *fmt, ...)
 #endif
     ;
 
-/* Appends s as a JSON string: quoted, '"' and backslash escaped,
- * control characters as \u00XX. */
+/* Appends s as a JSON string, always valid JSON and UTF-8 whatever the
+ * bytes (wl_json_string in warplab.h says how). */
 void wl__buf_json_str(wl_buf *b, const char *s);
+/* The length of the well-formed UTF-8 sequence at s, or 0. */
+size_t wl__utf8_len(const char *s);
 
 /* A growable array of fixed-size items. */
 typedef struct wl_vec {

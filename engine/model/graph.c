@@ -131,17 +131,33 @@ void wl__graph_evtext(const wl_result *r, const wl_wit_ev *ev, int i,
   ev_insn(r->t, e, b);
 }
 
-/* DOT strings: quotes and backslashes escaped. */
+/* DOT strings, whatever the bytes of s: quotes and backslashes escaped,
+ * a newline as DOT's line break, other control characters shown as the
+ * text \xNN,
+ * '&' as &amp; (Graphviz reads entities in labels: a name like "&lt;"
+ * shows as written), and each byte that does not start well-formed
+ * UTF-8 (Graphviz's charset) as U+FFFD. */
 static void dot_str(wl_buf *b, const char *s) {
   wl__buf_puts(b, "\"");
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      wl__buf_add(b, "\\", 1);
-    if (*s == '\n') {
-      wl__buf_puts(b, "\\n");
+  while (*s) {
+    unsigned char c = (unsigned char)*s;
+    size_t n = wl__utf8_len(s);
+    if (n == 0) {
+      wl__buf_puts(b, "\xef\xbf\xbd");
+      s++;
       continue;
     }
-    wl__buf_add(b, s, 1);
+    if (c == '"' || c == '\\')
+      wl__buf_add(b, "\\", 1);
+    if (c == '\n')
+      wl__buf_puts(b, "\\n");
+    else if (c < 0x20 || c == 0x7f)
+      wl__buf_printf(b, "\\\\x%02x", c);
+    else if (c == '&')
+      wl__buf_puts(b, "&amp;");
+    else
+      wl__buf_add(b, s, n);
+    s += n;
   }
   wl__buf_puts(b, "\"");
 }

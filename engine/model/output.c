@@ -281,9 +281,15 @@ static void json_state_vals(const wl_result *r, const wl_state *s, wl_buf *b) {
   wl__buf_puts(b, "{");
   for (th = 0; th < t->nthreads; th++)
     for (i = 0; i < t->threads[th].nregs; i++) {
-      wl__buf_printf(b, "%s\"%d:", first ? "" : ", ", th);
-      wl__buf_puts(b, t->threads[th].regnames[i]);
-      wl__buf_puts(b, "\": ");
+      wl_buf nb; /* "1:r0", escaped as a whole */
+      wl__buf_init(&nb, r->ctx);
+      wl__buf_printf(&nb, "%d:%s", th, t->threads[th].regnames[i]);
+      wl__buf_puts(b, first ? "" : ", ");
+      json_str(b, nb.p ? nb.p : "");
+      if (nb.oom)
+        b->oom = 1;
+      wl__buf_free(&nb);
+      wl__buf_puts(b, ": ");
       wl__buf_value(b, t->threads[th].regtype[i],
                     s->vals[r->lay.regoff[th] + i]);
       first = 0;

@@ -523,19 +523,7 @@ int wl_whynot_write_dot(const wl_whynot *w, wl_write_fn write, void *ud) {
   return rc;
 }
 
-static void json_str(wl_buf *b, const char *s) {
-  wl__buf_puts(b, "\"");
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      wl__buf_printf(b, "\\%c", c);
-    else if (c < 0x20)
-      wl__buf_printf(b, "\\u%04x", c);
-    else
-      wl__buf_add(b, (const char *)&c, 1);
-  }
-  wl__buf_puts(b, "\"");
-}
+static void json_str(wl_buf *b, const char *s) { wl__buf_json_str(b, s); }
 
 int wl_whynot_write_json(const wl_whynot *w, wl_write_fn write, void *ud) {
   static const char *const st_words[] = {"allowed", "no_candidate",

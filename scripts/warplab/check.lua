@@ -87,6 +87,23 @@ function wl.findings_text(fs)
   return table.concat(out, "\n")
 end
 
+-- wl._utf8_clean(s) -> s made valid UTF-8 whatever its bytes: each byte
+-- that does not start a well-formed UTF-8 sequence becomes U+FFFD, as in
+-- the engine's JSON and DOT writers (for the JSON here and the report's
+-- HTML).
+function wl._utf8_clean(s)
+  if utf8.len(s) then return s end
+  local out, i = {}, 1
+  while i <= #s do
+    local n, bad = utf8.len(s, i)
+    if n then out[#out + 1] = s:sub(i); break end
+    out[#out + 1] = s:sub(i, bad - 1)
+    out[#out + 1] = "\u{FFFD}"
+    i = bad + 1
+  end
+  return table.concat(out)
+end
+
 local function json(v, out)
   local t = type(v)
   if t == "table" then
@@ -111,7 +128,7 @@ local function json(v, out)
       out[#out + 1] = "}"
     end
   elseif t == "string" then
-    out[#out + 1] = '"' .. v:gsub('[%c"\\]', function(c)
+    out[#out + 1] = '"' .. wl._utf8_clean(v):gsub('[%c"\\]', function(c)
       return c == '"' and '\\"' or c == "\\" and "\\\\" or
              ("\\u%04x"):format(c:byte())
     end) .. '"'

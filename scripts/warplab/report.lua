@@ -16,9 +16,14 @@
 local wl = ...
 if type(wl) ~= "table" then wl = require "warplab" end
 
+-- Text taken from a test (names, files, messages) is made valid UTF-8
+-- whatever its bytes (wl._utf8_clean, check.lua), control characters
+-- HTML does not allow become U+FFFD, then it is escaped.
 local function esc(s)
-  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;",
-                                        [">"] = "&gt;", ['"'] = "&quot;" }))
+  s = wl._utf8_clean(tostring(s)):gsub("[\0-\8\11\14-\31\127]",
+                                       "\u{FFFD}")
+  return (s:gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;",
+    [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }))
 end
 
 -- ---------------------------------------------------------------- SVG
