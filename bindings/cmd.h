@@ -25,6 +25,9 @@ void wll_print_usage(FILE *f);
 /* cmd_common.c */
 /* A wl_write_fn that writes to standard output. */
 int wll_write_stdout(void *ud, const char *s, size_t n);
+/* Flushes standard output and checks that all that was written to it
+ * got there; 0, or 1 after "warplab: writing stdout: REASON" (once). */
+int wll_stdout_done(void);
 /* Seconds on the monotonic clock. */
 double wll_seconds(void);
 /* The whole file at path ("-": standard input, read once), malloc'd;

@@ -12,9 +12,43 @@
 #include "cmd.h"
 #include "lwarplab.h"
 
+/* The reason of the first write to standard output that failed. */
+static int out_errno;
+
 int wll_write_stdout(void *ud, const char *s, size_t n) {
   (void)ud;
-  return fwrite(s, 1, n, stdout) == n ? 0 : -1;
+  if (fwrite(s, 1, n, stdout) == n)
+    return 0;
+  if (out_errno == 0)
+    out_errno = errno != 0 ? errno : EIO;
+  return -1;
+}
+
+/* Everything written to standard output must have reached it: a flush
+ * that fails, or an error stdio recorded on the way (a flush that Lua's
+ * print made and nobody checked, a write of the engine's), is reported
+ * once with the system's reason. */
+int wll_stdout_done(void) {
+  static int reported;
+  int e = 0;
+  errno = 0;
+  if (fflush(stdout) != 0)
+    e = errno != 0 ? errno : EIO;
+  else if (ferror(stdout)) {
+    e = out_errno;
+    /* lost before: ask the file again (a device like /dev/full says
+     * why to an empty write; a file on a full disk may not) */
+    if (e == 0 && write(fileno(stdout), "", 0) < 0)
+      e = errno;
+    if (e == 0)
+      e = EIO;
+  }
+  if (e == 0)
+    return 0;
+  if (!reported)
+    fprintf(stderr, "warplab: writing stdout: %s\n", strerror(e));
+  reported = 1;
+  return 1;
 }
 
 double wll_seconds(void) {

@@ -118,7 +118,7 @@ int wll_cmd_compare(int argc, char **argv) {
   wl_model_free(model);
   wl_ctx_free(ctx);
   free(hist);
-  if (fflush(stdout) != 0)
+  if (wll_stdout_done() != 0)
     return 1;
   return forbidden ? 4 : failed ? 1 : 0;
 }

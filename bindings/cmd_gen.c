@@ -46,21 +46,14 @@ static int gen_usage(const char *opt, const char *v, const char *want) {
   return 2;
 }
 
-/* Writes text to DIR/NAME.litmus; 0 or -1 (message printed). */
+/* Writes text to DIR/NAME.litmus (a temporary renamed over it: lfile.c);
+ * 0 or -1 (message printed). */
 static int gen_write_file(const char *dir, const char *name,
                           const char *text, size_t len) {
-  char path[4096];
-  FILE *f;
+  char path[4096], err[4400];
   snprintf(path, sizeof path, "%s/%s.litmus", dir, name);
-  f = fopen(path, "wb");
-  if (f == NULL || fwrite(text, 1, len, f) != len) {
-    fprintf(stderr, "warplab gen: %s: %s\n", path, strerror(errno));
-    if (f != NULL)
-      fclose(f);
-    return -1;
-  }
-  if (fclose(f) != 0) {
-    fprintf(stderr, "warplab gen: %s: %s\n", path, strerror(errno));
+  if (wll_save_file(path, text, len, err, sizeof err) != 0) {
+    fprintf(stderr, "warplab gen: %s\n", err);
     return -1;
   }
   return 0;
@@ -214,7 +207,7 @@ int wll_cmd_gen(int argc, char **argv) {
       const char *const *f = wl_gen_families();
       for (; *f != NULL; f++)
         printf("%-6s %s\n", *f, wl_gen_family_cycle(*f));
-      return fflush(stdout) != 0;
+      return wll_stdout_done();
     }
     case 'h':
       wll_print_usage(stdout);
@@ -307,7 +300,7 @@ int wll_cmd_gen(int argc, char **argv) {
             (unsigned long long)n, dir);
   wl_gen_free(g);
   wl_ctx_free(ctx);
-  if (fflush(stdout) != 0)
+  if (wll_stdout_done() != 0)
     return 1;
   return sig ? wll_sig_status(sig) : failed ? 1 : 0;
 }

@@ -171,17 +171,11 @@ static void graph_path(char *buf, size_t n, const char *dir,
   snprintf(buf + len, n - len, ".%s.dot", what);
 }
 
+/* path's text, written whole or not at all (lfile.c). */
 static int save_text(const char *path, const membuf *m) {
-  FILE *f = fopen(path, "w");
-  int ok;
-  if (f == NULL) {
-    fprintf(stderr, "warplab: cannot write '%s': %s\n", path,
-            strerror(errno));
-    return -1;
-  }
-  ok = fwrite(m->p ? m->p : "", 1, m->n, f) == m->n;
-  if (fclose(f) != 0 || !ok) {
-    fprintf(stderr, "warplab: cannot write '%s'\n", path);
+  char err[1300];
+  if (wll_save_file(path, m->p ? m->p : "", m->n, err, sizeof err) != 0) {
+    fprintf(stderr, "warplab: %s\n", err);
     return -1;
   }
   return 0;
@@ -577,7 +571,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   wl_model_free(model);
   wl_ctx_free(ctx);
   free(files);
-  if (fflush(stdout) != 0)
+  if (wll_stdout_done() != 0)
     return 1;
   return sig ? wll_sig_status(sig) : failed ? 1 : check_error && nfound ? 4 : 0;
 }

@@ -1,6 +1,7 @@
 /* cmd_report.c -- warplab report: wl.report{FILE..., output = ...}
  * (an HTML report of litmus files) in a fresh Lua state. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +20,11 @@ typedef struct report_args {
   int nf;
   const char *out, *title, *model;
   uint64_t runs, seed, graphs;
+  int problems; /* wl.report's second result, printed */
 } report_args;
 
 static int report_main(lua_State *L) {
-  const report_args *a = lua_touserdata(L, 1);
+  report_args *a = lua_touserdata(L, 1);
   int i;
   luaL_openlibs(L);
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
@@ -55,8 +57,18 @@ static int report_main(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)a->graphs);
   lua_setfield(L, -2, "graphs");
   wll_sig_lua(L);
-  lua_call(L, 1, 0);
+  lua_call(L, 1, 2);
   wll_sig_lua(NULL);
+  /* the page is written; what went wrong goes to stderr too */
+  if (lua_istable(L, -1)) {
+    lua_Integer k, n = luaL_len(L, -1);
+    for (k = 1; k <= n; k++) {
+      lua_geti(L, -1, k);
+      fprintf(stderr, "warplab report: %s\n", luaL_tolstring(L, -1, NULL));
+      lua_pop(L, 2);
+    }
+    a->problems = (int)n;
+  }
   return 0;
 }
 
@@ -73,7 +85,7 @@ int wll_cmd_report(int argc, char **argv) {
       {NULL, 0, NULL, 0}};
   report_args a;
   lua_State *L;
-  int c, rc;
+  int c, rc, status = 0;
   memset(&a, 0, sizeof a);
   a.out = "report.html";
   a.runs = 1000;
@@ -147,8 +159,20 @@ int wll_cmd_report(int argc, char **argv) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "warplab: report: %s\n",
             msg != NULL ? msg : "(error object is not a string)");
+    /* SIGINT, SIGTERM: the report stops (no page), the signal's status
+     * as for the other commands */
+    if (msg != NULL && strstr(msg, "interrupted by SIGINT") != NULL)
+      status = wll_sig_status(SIGINT);
+    else if (msg != NULL && strstr(msg, "interrupted by SIGTERM") != NULL)
+      status = wll_sig_status(SIGTERM);
+    else
+      status = 1;
+  } else if (a.problems > 0) {
+    fprintf(stderr, "warplab report: %s written, with %d error%s\n", a.out,
+            a.problems, a.problems > 1 ? "s" : "");
+    status = 1;
   }
   lua_close(L);
   free(a.files);
-  return rc == LUA_OK ? 0 : 1;
+  return status;
 }

@@ -306,7 +306,7 @@ int wll_cmd_run(int argc, char **argv) {
   }
   lua_close(L);
   pool_release(&P);
-  if (fflush(stdout) != 0)
+  if (wll_stdout_done() != 0)
     return 1;
   if (status == 0 && rc == LUA_OK && o.check_error && o.found > 0)
     status = 4;

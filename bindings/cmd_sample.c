@@ -213,7 +213,7 @@ int wll_cmd_sample(int argc, char **argv) {
   if (json)
     fputs("]\n", stdout);
   free(files);
-  if (fflush(stdout) != 0)
+  if (wll_stdout_done() != 0)
     return 1;
   return sig ? wll_sig_status(sig) : failed ? 1 : cut ? 3 : 0;
 }

@@ -605,6 +605,7 @@ int luaopen_warplab(lua_State *L) {
   wll_perf_open(L);
   wll_model_open(L);
   wll_gen_open(L);
+  wll_file_open(L);
   /* the pure-Lua part: each chunk gets the module table */
   for (i = 0; i < wll_nchunks; i++) {
     if (luaL_loadbuffer(L, (const char *)wll_chunks[i].src, wll_chunks[i].len,

@@ -382,6 +382,14 @@ WLL_HIDDEN void wll_perf_open(lua_State *L);
  * table at the top of the stack */
 WLL_HIDDEN void wll_gen_open(lua_State *L);
 
+/* lfile.c: output files, written whole or not at all (a temporary
+ * renamed over a regular file; a device, pipe or link written in place;
+ * every write and close checked).  0, or -1 with "writing PATH: why" in
+ * err.  wll_file_open sets wl._write_file in the table on top. */
+WLL_HIDDEN int wll_save_file(const char *path, const char *data, size_t n,
+                             char *err, size_t errlen);
+WLL_HIDDEN void wll_file_open(lua_State *L);
+
 /* lsignal.c: the signal policy.  SIGINT and SIGTERM end long work: the
  * handler (installed between wll_sig_enter and the matching
  * wll_sig_leave, which nest) records the signal; work polls

@@ -26,6 +26,16 @@ local function esc(s)
     [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }))
 end
 
+-- An interrupt (SIGINT, SIGTERM: lsignal.c raises "interrupted by
+-- SIGINT") caught by one of the report's pcalls ends the report: it is
+-- raised again, never shown as one more error on the page.
+local function pass_interrupt(err)
+  if type(err) == "string" and err:find("interrupted by SIG%u+") then
+    error(err, 0)
+  end
+  return err
+end
+
 -- ---------------------------------------------------------------- SVG
 
 local has_dot
@@ -238,11 +248,13 @@ local function test_html(e, opts, n)
       for k = 1, ng do
         local i = order[k]
         local ok, dot = pcall(r.graph, r, i)
+        pass_interrupt(dot)
         if ok then
           out[#out + 1] = graph_html(dot, ("state %d%s"):format(i,
             states[i].sat and " (the condition holds)" or ""))
         else
           findings[#findings + 1] = "graph: " .. tostring(dot)
+          opts.problem(e.name, findings[#findings])
         end
       end
       out[#out + 1] = "</div>"
@@ -252,6 +264,7 @@ local function test_html(e, opts, n)
     for _, st in ipairs(states) do if st.sat then any = true end end
     if not any and opts.whynot then
       local ok, w = pcall(r.whynot, r, opts.model)
+      pass_interrupt(w)
       if ok then
         out[#out + 1] = '<div class="whynot"><h4>why not: ' ..
           esc(w.check or w.status) .. '</h4><pre>' .. esc(w.text) .. '</pre>'
@@ -262,6 +275,7 @@ local function test_html(e, opts, n)
         out[#out + 1] = "</div>"
       else
         findings[#findings + 1] = "why-not: " .. tostring(w)
+        opts.problem(e.name, findings[#findings])
       end
     end
   end
@@ -434,9 +448,27 @@ local function watched(fn, opts)
     for i = 1, p.n do p[i] = tostring(p[i]) end
     printed[#printed + 1] = table.concat(p, "\t", 1, p.n)
   end
+  -- os.exit would end the report with no page: while the script runs
+  -- it raises an error the report recognises instead.  os.exit(),
+  -- os.exit(0) and os.exit(true) end the script as a success; another
+  -- status is the script's failure.
+  local old_exit, exit_mark = os.exit, {}
+  os.exit = function(code)
+    error(setmetatable({ code = code == nil and true or code }, exit_mark),
+          0)
+  end
+  exit_mark.__tostring = function(x)
+    return ("the script called os.exit(%s)"):format(tostring(x.code))
+  end
   local ok, err = pcall(fn)
   tm.explore, tm.sample, dm.launch, print = old_explore, old_sample,
     old_launch, old_print
+  os.exit = old_exit
+  if not ok and getmetatable(err) == exit_mark then
+    ok = err.code == true or err.code == 0
+    err = tostring(err)
+  end
+  pass_interrupt(err)
   return entries, table.concat(printed, "\n"), ok, err
 end
 
@@ -478,7 +510,12 @@ end
 -- wl.report{items..., output = "report.html", title =, runs = 1000,
 -- seed = 1, graphs = 4, whynot = true, model =, max_entries = 200,
 -- kernels = 6 (launches kept per script), heatmaps = 3 (per launch)}
--- -> the HTML text (also written to output when given).
+-- -> the HTML text (also written to output when given, whole or not at
+-- all: an error says why), and the list of problems (a file that does
+-- not parse, a model that cannot be read, a script that fails or calls
+-- os.exit with a failure status, a failed graph or sampling), each
+-- "ITEM: message", also shown on the page.  A script's os.exit ends the
+-- script, not the report.  SIGINT and SIGTERM end the report (raised).
 function wl.report(spec)
   if type(spec) ~= "table" then
     error("wl.report{FILE or test..., output = PATH}: a table expected", 2)
@@ -489,6 +526,17 @@ function wl.report(spec)
     model = spec.model, max_entries = spec.max_entries or 200,
     kernels = spec.kernels or 6, heatmaps = spec.heatmaps or 3,
   }
+  -- what went wrong (a file that does not parse, a model that cannot be
+  -- read, a script that fails, a graph or a sampling that fails): shown
+  -- on the page and returned, one "ITEM: message" each
+  local problems = {}
+  opts.problem = function(where, msg)
+    msg = tostring(msg)
+    if where and msg:sub(1, #where + 1) ~= where .. ":" then
+      msg = where .. ": " .. msg
+    end
+    problems[#problems + 1] = msg
+  end
   local title = spec.title or "warplab report"
   local body, toc, n = {}, {}, 0
   local function add_entries(entries)
@@ -498,10 +546,12 @@ function wl.report(spec)
         if not e.sample and e.result and opts.runs > 0 and e.test then
           local ok, h = pcall(e.test.sample, e.test,
             { n = opts.runs, seed = opts.seed })
+          pass_interrupt(h)
           if ok then e.sample = h
           else
             e.findings = e.findings or {}
             e.findings[#e.findings + 1] = "sample: " .. tostring(h)
+            opts.problem(e.name, e.findings[#e.findings])
           end
         end
         body[#body + 1] = test_html(e, opts, n)
@@ -521,6 +571,7 @@ function wl.report(spec)
       if not chunk then
         body[#body + 1] = '<div class="findings"><ul><li>' .. esc(lerr) ..
           "</li></ul></div>"
+        opts.problem(nil, lerr)
       else
         local entries, printed, ok, err = watched(chunk, opts)
         if printed ~= "" then
@@ -531,20 +582,29 @@ function wl.report(spec)
         if not ok then
           body[#body + 1] = '<div class="findings"><h4>checker findings' ..
             '</h4><ul><li>' .. esc(tostring(err)) .. "</li></ul></div>"
+          opts.problem(item, tostring(err))
+        elseif err ~= nil then -- os.exit(0): noted, not an error
+          body[#body + 1] = '<p class="note">' .. esc(err) .. "</p>"
         end
         add_entries(entries)
       end
     elseif type(item) == "string" then
       body[#body + 1] = "<h2>" .. esc(item) .. "</h2>"
       local ok, t = pcall(wl.load, item)
+      pass_interrupt(t)
       local e = { kind = "test", name = item, origin = item }
       if ok then
         e.test, e.name = t, t.name
         local ok2, r = pcall(t.explore, t,
           opts.model and { model = opts.model } or nil)
-        if ok2 then e.result = r else e.findings = { tostring(r) } end
+        pass_interrupt(r)
+        if ok2 then e.result = r else
+          e.findings = { tostring(r) }
+          opts.problem(item, tostring(r))
+        end
       else
         e.findings = { tostring(t) }
+        opts.problem(nil, tostring(t))
       end
       add_entries { e }
     elseif type(item) == "userdata" and item.explore then
@@ -559,11 +619,9 @@ function wl.report(spec)
     end
   end
   local html = page(title, body, toc)
-  if spec.output then
-    local f, err = io.open(spec.output, "w")
-    if not f then error("wl.report: " .. err, 2) end
-    f:write(html)
-    f:close()
+  if spec.output then -- whole or not at all (lfile.c)
+    local ok, err = wl._write_file(spec.output, html)
+    if not ok then error("wl.report: " .. err, 2) end
   end
-  return html
+  return html, problems
 end
