@@ -123,21 +123,26 @@ static int write_mem(void *ud, const char *s, size_t n) {
   return 0;
 }
 
-/* dot -Tsvg in -o out; 0 when it worked.  *missing is set once dot
- * cannot be run, and later calls do nothing. */
+/* dot -Tsvg in -o out; 0 when it worked or dot is not installed (said
+ * once: *missing is set, and later calls do nothing), -1 after a
+ * message when dot failed (its own message first). */
 static int render_svg(const char *in, int *missing) {
   char out[1200];
   size_t n = strlen(in);
   pid_t pid;
   int st;
-  if (*missing || n < 4 || n + 1 > sizeof out)
+  if (*missing)
+    return 0;
+  if (n < 4 || n + 1 > sizeof out)
     return -1;
   memcpy(out, in, n - 4);
   memcpy(out + n - 4, ".svg", 5);
   fflush(NULL);
   pid = fork();
-  if (pid < 0)
+  if (pid < 0) {
+    fprintf(stderr, "warplab: cannot run dot: %s\n", strerror(errno));
     return -1;
+  }
   if (pid == 0) {
     execlp("dot", "dot", "-Tsvg", in, "-o", out, (char *)NULL);
     _exit(127);
@@ -149,26 +154,92 @@ static int render_svg(const char *in, int *missing) {
     fprintf(stderr, "warplab: Graphviz's dot is not installed: only the "
                     ".dot files are written (Debian: apt-get install "
                     "graphviz)\n");
-    return -1;
+    return 0;
   }
-  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+    return 0;
+  fprintf(stderr, "warplab: dot -Tsvg %s -o %s failed\n", in, out);
+  return -1;
 }
 
-/* DIR/NAME.what.dot with the test's name made a file name. */
-static void graph_path(char *buf, size_t n, const char *dir,
-                       const char *name, const char *what) {
-  size_t k, len;
-  snprintf(buf, n, "%s/", dir);
-  len = strlen(buf);
-  for (k = 0; name[k] && len + 1 < n; k++) {
+/* The graphs' file names: DIR/STEM.N.dot (N: the state), STEM the
+ * test's name made a file name (letters, digits and ".+-_" kept, other
+ * bytes as '_').  Two tests of one run whose stems are the same (the
+ * same name, or names that differ only in what became '_') would
+ * overwrite each other's graphs: the second gets STEM-2, the third
+ * STEM-3, and a note says so. */
+typedef struct stems {
+  char **p;
+  size_t n, cap;
+} stems;
+
+static int stem_used(const stems *u, const char *s) {
+  size_t k;
+  for (k = 0; k < u->n; k++)
+    if (strcmp(u->p[k], s) == 0)
+      return 1;
+  return 0;
+}
+
+/* The stem of the test name in out (n bytes), made unique among u and
+ * added to it; 0, or -1 out of memory. */
+static int graph_stem(stems *u, const char *file, const char *name,
+                      char *out, size_t n) {
+  size_t k, len = 0;
+  int dup;
+  for (k = 0; name[k] && len + 16 < n; k++) {
     char c = name[k];
     int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
              (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' ||
              c == '_';
-    buf[len++] = ok ? c : '_';
+    out[len++] = ok ? c : '_';
   }
-  buf[len] = '\0';
-  snprintf(buf + len, n - len, ".%s.dot", what);
+  if (len == 0 || (len <= 2 && strspn(out, ".") == len))
+    out[len++] = '_'; /* never "", "." or ".." */
+  out[len] = '\0';
+  for (dup = 1; stem_used(u, out); dup++)
+    snprintf(out + len, n - len, "-%d", dup + 1);
+  if (dup > 1)
+    fprintf(stderr,
+            "warplab: %s: another test of this run makes graphs named "
+            "%.*s: this one's are %s.*.dot\n",
+            file, (int)len, out, out);
+  if (u->n == u->cap) {
+    size_t cap = u->cap ? 2 * u->cap : 16;
+    char **p = realloc(u->p, cap * sizeof *p);
+    if (p == NULL) {
+      fprintf(stderr, "warplab: out of memory\n");
+      return -1;
+    }
+    u->p = p;
+    u->cap = cap;
+  }
+  if ((u->p[u->n] = malloc(strlen(out) + 1)) == NULL) {
+    fprintf(stderr, "warplab: out of memory\n");
+    return -1;
+  }
+  strcpy(u->p[u->n++], out);
+  return 0;
+}
+
+static void stems_free(stems *u) {
+  size_t k;
+  for (k = 0; k < u->n; k++)
+    free(u->p[k]);
+  free(u->p);
+}
+
+/* DIR/STEM.what.dot in buf; 0, or -1 after a message when it does not
+ * fit. */
+static int graph_path(char *buf, size_t n, const char *dir,
+                      const char *stem, const char *what) {
+  int k = snprintf(buf, n, "%s/%s.%s.dot", dir, stem, what);
+  if (k < 0 || (size_t)k >= n) {
+    fprintf(stderr, "warplab: --graph %s: the path of %s's graphs is too "
+                    "long\n", dir, stem);
+    return -1;
+  }
+  return 0;
 }
 
 /* path's text, written whole or not at all (lfile.c). */
@@ -189,14 +260,15 @@ static int write_graphs(const wl_result *r, const char *dir,
     char path[1200], what[32];
     membuf m = {NULL, 0, 0, 0};
     snprintf(what, sizeof what, "%zu", s + 1);
-    graph_path(path, sizeof path, dir, name, what);
-    if (wl_result_write_dot(r, s, write_mem, &m) != 0 || m.oom ||
+    if (graph_path(path, sizeof path, dir, name, what) != 0 ||
+        wl_result_write_dot(r, s, write_mem, &m) != 0 || m.oom ||
         save_text(path, &m) != 0) {
       free(m.p);
       return -1;
     }
     free(m.p);
-    render_svg(path, missing);
+    if (render_svg(path, missing) != 0)
+      return -1;
   }
   return 0;
 }
@@ -263,6 +335,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   int whynot = 0, no_dot = 0, interrupted = 0, full = 0;
   int check_error = 0, nfound = 0;
   const char *graph_dir = NULL;
+  stems used = {NULL, 0, 0};
   wl_model *why_model = NULL; /* the default model, loaded on first use */
   uint64_t u;
   double timeout = 0;
@@ -352,6 +425,11 @@ int wll_cmd_litmus(int argc, char **argv) {
       model_path = optarg;
       break;
     case O_GRAPH:
+      if (optarg[0] == '\0') {
+        free(files);
+        return wll_bad_value("litmus", "--graph", optarg,
+                             "a directory name");
+      }
       graph_dir = optarg;
       break;
     case O_WHYNOT:
@@ -386,6 +464,17 @@ int wll_cmd_litmus(int argc, char **argv) {
     free(files);
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
+  }
+  if (graph_dir != NULL) { /* made if missing; a directory */
+    struct stat st;
+    if ((mkdir(graph_dir, 0777) != 0 && errno != EEXIST) ||
+        stat(graph_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "warplab litmus: --graph %s: %s\n", graph_dir,
+              errno == EEXIST ? "not a directory" : strerror(errno));
+      wl_ctx_free(ctx);
+      free(files);
+      return 2;
+    }
   }
   if (model_path != NULL) {
     int rc = wll_load_model(ctx, model_path, &model);
@@ -516,18 +605,17 @@ int wll_cmd_litmus(int argc, char **argv) {
       }
       nfound += wl_result_nfindings(r);
       if (graph_dir != NULL) {
-        mkdir(graph_dir, 0777);
-        if (write_graphs(r, graph_dir, wl_litmus_name(t), &no_dot) != 0)
+        char stem[300];
+        if (graph_stem(&used, f, wl_litmus_name(t), stem, sizeof stem) !=
+                0 ||
+            write_graphs(r, graph_dir, stem, &no_dot) != 0)
           failed++;
         if (w != NULL && wl_whynot_status(w) == WL_WHYNOT_FORBIDDEN) {
           char path[1200];
           membuf m = {NULL, 0, 0, 0};
-          graph_path(path, sizeof path, graph_dir, wl_litmus_name(t),
-                     "whynot");
-          if (wl_whynot_write_dot(w, write_mem, &m) == 0 &&
-              save_text(path, &m) == 0)
-            render_svg(path, &no_dot);
-          else
+          if (graph_path(path, sizeof path, graph_dir, stem, "whynot") != 0 ||
+              wl_whynot_write_dot(w, write_mem, &m) != 0 ||
+              save_text(path, &m) != 0 || render_svg(path, &no_dot) != 0)
             failed++;
           free(m.p);
         }
@@ -567,6 +655,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   }
   if (json)
     fputs("]\n", stdout);
+  stems_free(&used);
   wl_model_free(why_model);
   wl_model_free(model);
   wl_ctx_free(ctx);

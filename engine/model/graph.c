@@ -1,8 +1,9 @@
 /* graph.c -- execution graphs in DOT (Graphviz).
  *
- * Layout: one cluster per thread, its events top to bottom in program
- * order (po edges are the only ones that constrain the layout, so each
- * thread stays a column), the initial writes in a cluster of their own.
+ * Layout: one column per thread, in P0, P1, ... order, under its header
+ * ("P1 (cta 1, gpu 0)"), its events top to bottom in program order (po
+ * edges are the only ones that constrain the layout, so each thread
+ * stays a column), the initial writes in a cluster of their own above.
  * Edges follow herd7's vocabulary: po, rf, co (immediate successors in
  * the witness's coherence order), fr (from a read to the write that
  * follows, in coherence, the one it read), sc (successive fence.sc in
@@ -371,11 +372,12 @@ void wl__graph_write(const wl_result *r, const wl_wit_ev *ev, int n,
     if (th < 0)
       wl__buf_puts(b, "  subgraph cluster_init {\n    label=\"initial "
                       "state\"; style=dashed; color=\"#bbbbbb\";\n");
-    else
+    else /* a plain subgraph: see the header row below */
       wl__buf_printf(b,
-                     "  subgraph cluster_P%d {\n    label=\"P%d (cta %d, "
-                     "gpu %d)\"; style=rounded; color=\"#888888\";\n",
-                     th, th, t->threads[th].cta, t->threads[th].gpu);
+                     "  subgraph P%d {\n    P%d [id=\"thread_P%d\", "
+                     "label=\"P%d (cta %d, gpu %d)\", shape=box, "
+                     "style=rounded, color=\"#888888\"];\n",
+                     th, th, th, th, t->threads[th].cta, t->threads[th].gpu);
     for (i = 0; i < n; i++) {
       wl_buf lb;
       char nm[8];
@@ -402,15 +404,45 @@ void wl__graph_write(const wl_result *r, const wl_wit_ev *ev, int n,
     }
     wl__buf_puts(b, "  }\n");
   }
+  /* threads left to right in P0, P1, ... order in every graph: each
+   * thread's header above its first event, the headers on one rank
+   * chained by invisible flat edges, which dot keeps left to right.
+   * (Clusters would box the columns, but dot's crossing minimisation
+   * moves whole clusters and ignores flat edges between them: IRIW's
+   * four threads came out as P2 P3 P0 P1.) */
+  {
+    int prev = -1, nth = 0;
+    for (th = 0; th < t->nthreads; th++)
+      for (j = 0; j < n; j++)
+        if (ev[j].thread == th) {
+          wl__buf_printf(b, "  P%d -> e%d [style=invis, weight=10];\n", th,
+                         j);
+          if (prev >= 0)
+            wl__buf_printf(b, "  P%d -> P%d [style=invis];\n", prev, th);
+          prev = th;
+          nth++;
+          break;
+        }
+    if (nth > 1) {
+      wl__buf_puts(b, "  { rank=same;");
+      for (th = 0; th < t->nthreads; th++)
+        for (j = 0; j < n; j++)
+          if (ev[j].thread == th) {
+            wl__buf_printf(b, " P%d;", th);
+            break;
+          }
+      wl__buf_puts(b, " }\n");
+    }
+  }
   /* keep the initial writes above everything: an invisible edge from
-   * each to each thread's first event */
+   * each to each thread's header */
   for (i = 0; i < n; i++) {
     if (ev[i].thread >= 0)
       continue;
     for (th = 0; th < t->nthreads; th++)
       for (j = 0; j < n; j++)
         if (ev[j].thread == th) {
-          wl__buf_printf(b, "  e%d -> e%d [style=invis];\n", i, j);
+          wl__buf_printf(b, "  e%d -> P%d [style=invis];\n", i, th);
           break;
         }
   }

@@ -81,7 +81,10 @@ static void test_witness_graph(void **state) {
   assert_true(hit != (size_t)-1);
   assert_int_equal(wl_result_write_dot(r, hit, put, out), 0);
   assert_non_null(strstr(out->buf, "digraph execution"));
-  assert_non_null(strstr(out->buf, "subgraph cluster_P1"));
+  assert_non_null(strstr(out->buf, "subgraph P1 {"));
+  /* the threads in order: P0 left of P1 (a flat edge on one rank) */
+  assert_non_null(strstr(out->buf, "P0 -> P1 [style=invis]"));
+  assert_non_null(strstr(out->buf, "{ rank=same; P0; P1; }"));
   assert_non_null(strstr(out->buf, "ld.weak r1, x = 0"));
   /* the cycle: W x -po-> F -po-> W y -rf-> R y -po-> F -po-> R x -fr-> */
   assert_non_null(strstr(out->buf, "id=\"hl_fr_h_c\""));
