@@ -655,7 +655,8 @@ int wl_result_nfindings(const wl_result *r);
 
 /*
  * Writes the witness execution of a state as a graph in Graphviz's DOT
- * language: the events in one column per thread (the instruction, the
+ * language: the events in one column per thread, left to right as P0,
+ * P1, ... under a header node named P0, P1, ... (the instruction, the
  * value read or written, its semantics and scope, its source line), the
  * initial writes above them, and edges for program order (po),
  * reads-from (rf), coherence (co), from-read (fr), the fence-SC order
@@ -663,7 +664,9 @@ int wl_result_nfindings(const wl_result *r);
  * that make the outcome possible are highlighted (red, and an id
  * starting with "hl_", e.g. "hl_fr_e_a", that Graphviz keeps in SVG): a
  * shortest cycle of po | rf | co | fr when there is one (what sequential
- * consistency forbids), else the rf edges.  Render it with
+ * consistency forbids), else the rf edges.  Names from the test are
+ * escaped in the labels (bytes that are not UTF-8 as U+FFFD, control
+ * characters as the text \xNN, '&' as &amp;).  Render it with
  * `dot -Tsvg`.  WL_EINVAL for a state out of range.
  */
 int wl_result_write_dot(const wl_result *r, size_t state, wl_write_fn write,
