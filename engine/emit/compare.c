@@ -9,6 +9,8 @@
  * the variables the histogram names (a histogram may name fewer).  An
  * observed outcome no allowed state gives is the red flag: a model or
  * hardware bug, or a harness that does not run what the test says. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,16 +60,29 @@ static int parse_outcome(wl_ctx *ctx, const wl_result *r, const char *who,
                          int *vars, int *nvars, int first) {
   const char *e = s + n;
   char *endp;
-  char num[32];
   size_t k;
   int nv = 0;
-  for (k = 0; k < n && k < sizeof num - 1 && s[k] >= '0' && s[k] <= '9'; k++)
-    num[k] = s[k];
-  num[k] = '\0';
+  uint64_t c = 0;
+  /* the count: digits, refused when it does not fit in 64 bits (never
+   * saturated) */
+  for (k = 0; k < n && s[k] >= '0' && s[k] <= '9'; k++) {
+    unsigned d = (unsigned)(s[k] - '0');
+    if (c > (UINT64_MAX - d) / 10) {
+      size_t dl = k; /* the digits, within the line */
+      while (dl < n && s[dl] >= '0' && s[dl] <= '9')
+        dl++;
+      return wl__err(ctx, WL_ELIMIT,
+                     "%s:%d: the count %.*s%s does not fit in 64 bits "
+                     "(at most %llu)",
+                     who, lineno, (int)(dl < 40 ? dl : 40), s,
+                     dl > 40 ? "..." : "", (unsigned long long)UINT64_MAX);
+    }
+    c = c * 10 + d;
+  }
   if (k == 0)
     return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected an outcome's count",
                    who, lineno);
-  o->count = strtoull(num, NULL, 10);
+  o->count = c;
   s += k;
   while (s < e && *s == ' ')
     s++;
@@ -83,7 +98,13 @@ static int parse_outcome(wl_ctx *ctx, const wl_result *r, const char *who,
     if (s >= e || (e - s >= 4 && strncmp(s, "weak", 4) == 0))
       break;
     if (*s >= '0' && *s <= '9') {
-      thread = (int)strtol(s, &endp, 10);
+      long th;
+      errno = 0;
+      th = strtol(s, &endp, 10);
+      if (errno == ERANGE || th > INT_MAX)
+        return wl__err(ctx, WL_ESYNTAX, "%s:%d: no such thread %.*s", who,
+                       lineno, (int)(endp - s < 40 ? endp - s : 40), s);
+      thread = (int)th;
       if (endp >= e || *endp != ':')
         return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected ':' after a "
                        "thread number", who, lineno);
@@ -104,10 +125,16 @@ static int parse_outcome(wl_ctx *ctx, const wl_result *r, const char *who,
     if (nv >= MAXV)
       return wl__err(ctx, WL_ELIMIT, "%s:%d: more than %d values", who,
                      lineno, MAXV);
+    errno = 0;
     o->v[nv] = strtoll(eq + 1, &endp, 10);
     if (endp == eq + 1 || endp >= e || *endp != ';')
       return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected a number and ';'",
                      who, lineno);
+    if (errno == ERANGE)
+      return wl__err(ctx, WL_ELIMIT,
+                     "%s:%d: the value %.*s does not fit in 64 bits", who,
+                     lineno, (int)(endp - eq - 1 < 40 ? endp - eq - 1 : 40),
+                     eq + 1);
     if (first)
       vars[nv] = var;
     else if (nv >= *nvars || vars[nv] != var)
@@ -183,13 +210,31 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
     lineno++;
     if (n > 0 && line[0] == '#')
       continue;
-    if (n > 11 && strncmp(line, "Histogram (", 11) == 0)
+    if (n > 11 && strncmp(line, "Histogram (", 11) == 0 &&
+        line[11] >= '0' && line[11] <= '9') {
+      errno = 0;
       want = strtol(line + 11, NULL, 10);
+      if (errno == ERANGE)
+        want = LONG_MAX;
+    }
     break;
   }
   if (want < 0)
     return wl__err(ctx, WL_ESYNTAX, "%s:%d: expected 'Histogram (N states)'",
                    who, lineno);
+  {
+    /* no more outcomes than lines: a count that big is refused before
+     * anything is allocated for it */
+    size_t left = p < end ? 1 : 0;
+    const char *q;
+    for (q = p; q < end; q++)
+      if (*q == '\n' && q + 1 < end)
+        left++;
+    if ((unsigned long)want > left)
+      return wl__err(ctx, WL_ESYNTAX,
+                     "%s:%d: %ld outcomes announced, but %zu lines follow",
+                     who, lineno, want, left);
+  }
   o = wl__calloc(ctx, ((size_t)want + 1) * sizeof *o);
   if (o == NULL)
     return wl__err(ctx, WL_ENOMEM, "out of memory");
@@ -211,9 +256,19 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
     wl__free(ctx, o, ((size_t)want + 1) * sizeof *o);
     return rc;
   }
-  wl__buf_init(&b, ctx);
-  for (i = 0; i < nobs; i++)
+  /* the runs: a total that does not fit is refused, never wrapped */
+  for (i = 0; i < nobs; i++) {
+    if (o[i].count > UINT64_MAX - rep->runs) {
+      wl__free(ctx, seen, nst + 1);
+      wl__free(ctx, o, ((size_t)want + 1) * sizeof *o);
+      return wl__err(ctx, WL_ELIMIT,
+                     "%s: the counts of test %s add up to more than %llu "
+                     "runs",
+                     who, name, (unsigned long long)UINT64_MAX);
+    }
     rep->runs += o[i].count;
+  }
+  wl__buf_init(&b, ctx);
   wl__buf_printf(&b, "Compare %s: %zu outcomes observed in %llu runs (%s), "
                      "%zu states allowed\n",
                  name, nobs, (unsigned long long)rep->runs, who, nst);
