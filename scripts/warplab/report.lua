@@ -22,8 +22,8 @@ if type(wl) ~= "table" then wl = require "warplab" end
 local function esc(s)
   s = wl._utf8_clean(tostring(s)):gsub("[\0-\8\11\14-\31\127]",
                                        "\u{FFFD}")
-  return (s:gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;",
-    [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }))
+  return (s:gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;",
+    [">"] = "&gt;", ['"'] = "&quot;" })) -- attributes are in "..."
 end
 
 -- An interrupt (SIGINT, SIGTERM: lsignal.c raises "interrupted by

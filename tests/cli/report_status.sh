@@ -21,7 +21,7 @@ rc=$?
 [ $rc -eq 1 ] || fail "unparsable file: want 1, got $rc"
 [ -s "$D/a.html" ] || fail "no page"
 grep -q 'class="test"' "$D/a.html" || fail "the good file is not in the page"
-grep -q "bad.litmus:1:1: expected &#39;PTX&#39;" "$D/a.html" || fail "error not shown"
+grep -q "bad.litmus:1:1: expected 'PTX'" "$D/a.html" || fail "error not shown"
 grep -q "^warplab report: .*bad.litmus:1:1: expected 'PTX'" "$D/err" ||
   { cat "$D/err"; fail "no message for the unparsable file"; }
 # a model that cannot be read
