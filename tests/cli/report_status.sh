@@ -103,4 +103,12 @@ for s in INT:130 TERM:143; do
   grep -q "interrupted by SIG$sig" "$D/err" || { cat "$D/err"; fail "SIG$sig message"; }
   [ ! -e "$D/s.html" ] || fail "SIG$sig: a page was written"
 done
+# ... and while a .litmus file is explored (minutes of work)
+sed -n '/^PTX xchg$/,/^exists/p' "$ROOT/tests/cli/signals.sh" > "$D/xchg.litmus"
+grep -q '^exists' "$D/xchg.litmus" || fail "no xchg test in signals.sh"
+timeout --preserve-status -s TERM 1 "$WL" report --runs 10 -o "$D/t.html" \
+  "$D/xchg.litmus" > /dev/null 2> "$D/err"
+rc=$?
+[ $rc -eq 143 ] || { cat "$D/err"; fail "SIGTERM in an exploration: want 143, got $rc"; }
+[ ! -e "$D/t.html" ] || fail "SIGTERM in an exploration: a page was written"
 exit 0
