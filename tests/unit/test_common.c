@@ -198,6 +198,70 @@ static void test_ctx_messages_independent(void **state) {
   wl_ctx_free(b);
 }
 
+/* wl_json_string: valid JSON and UTF-8 whatever the bytes (issue 20,
+ * item 11). */
+typedef struct jbuf {
+  char p[512];
+  size_t n, stop_after;
+} jbuf;
+
+static int jput(void *ud, const char *s, size_t n) {
+  jbuf *b = ud;
+  if (b->stop_after && b->n + n > b->stop_after)
+    return -1;
+  assert_true(b->n + n < sizeof b->p);
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+  return 0;
+}
+
+static const char *json_of(jbuf *b, const char *s) {
+  memset(b, 0, sizeof *b);
+  assert_int_equal(wl_json_string(s, jput, b), 0);
+  return b->p;
+}
+
+static void test_json_string(void **state) {
+  jbuf b;
+  char big[400];
+  (void)state;
+  assert_string_equal(json_of(&b, ""), "\"\"");
+  assert_string_equal(json_of(&b, "MP+fence"), "\"MP+fence\"");
+  assert_string_equal(json_of(&b, "a\"b\\c"), "\"a\\\"b\\\\c\"");
+  assert_string_equal(json_of(&b, "\n\t\x01\x1f\x7f"),
+                      "\"\\u000a\\u0009\\u0001\\u001f\\u007f\"");
+  /* well-formed UTF-8 stays as it is: 2, 3 and 4 bytes, the edges */
+  assert_string_equal(json_of(&b, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"),
+                      "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+  assert_string_equal(json_of(&b, "\xc2\x80\xef\xbf\xbf\xf4\x8f\xbf\xbf"),
+                      "\"\xc2\x80\xef\xbf\xbf\xf4\x8f\xbf\xbf\"");
+  /* each bad byte as \ufffd: a lone continuation, a byte never in
+   * UTF-8, overlong forms, surrogates, above U+10FFFF, a sequence cut
+   * short (at the end and before an ASCII byte) */
+  assert_string_equal(json_of(&b, "a\x80z"), "\"a\\ufffdz\"");
+  assert_string_equal(json_of(&b, "\xff\xfe"), "\"\\ufffd\\ufffd\"");
+  assert_string_equal(json_of(&b, "\xc0\xaf"), "\"\\ufffd\\ufffd\"");
+  assert_string_equal(json_of(&b, "\xe0\x80\xaf"),
+                      "\"\\ufffd\\ufffd\\ufffd\"");
+  assert_string_equal(json_of(&b, "\xed\xa0\x80"),
+                      "\"\\ufffd\\ufffd\\ufffd\"");
+  assert_string_equal(json_of(&b, "\xf4\x90\x80\x80"),
+                      "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+  assert_string_equal(json_of(&b, "x\xe2\x82"), "\"x\\ufffd\\ufffd\"");
+  assert_string_equal(json_of(&b, "\xe2\x82y"), "\"\\ufffd\\ufffdy\"");
+  /* longer than the writer's chunk, and a writer that stops */
+  memset(big, 'a', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  json_of(&b, big);
+  assert_int_equal(b.n, sizeof big - 1 + 2);
+  memset(&b, 0, sizeof b);
+  b.stop_after = 10;
+  assert_int_equal(wl_json_string(big, jput, &b), WL_EIO);
+  assert_int_equal(wl_json_string(NULL, jput, &b), WL_EINVAL);
+  assert_int_equal(wl_json_string("x", NULL, &b), WL_EINVAL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_err_name),
@@ -211,6 +275,7 @@ int main(void) {
       cmocka_unit_test(test_ctx_custom_alloc_fails),
       cmocka_unit_test(test_ctx_alloc_used_by_parse),
       cmocka_unit_test(test_ctx_messages_independent),
+      cmocka_unit_test(test_json_string),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
