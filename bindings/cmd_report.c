@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -103,6 +105,10 @@ int wll_cmd_report(int argc, char **argv) {
       a.files[a.nf++] = optarg;
       break;
     case 'o':
+      if (optarg[0] == '\0') {
+        free(a.files);
+        return wll_bad_value("report", "-o", optarg, "a file name");
+      }
       a.out = optarg;
       break;
     case O_RUNS:
@@ -146,6 +152,14 @@ int wll_cmd_report(int argc, char **argv) {
     fprintf(stderr, "warplab report: no file given (see warplab help)\n");
     return 2;
   }
+  {
+    struct stat st; /* found before the work, not after */
+    if (stat(a.out, &st) == 0 && S_ISDIR(st.st_mode)) {
+      free(a.files);
+      fprintf(stderr, "warplab report: -o %s: a directory\n", a.out);
+      return 2;
+    }
+  }
   L = luaL_newstate();
   if (L == NULL) {
     free(a.files);
@@ -174,5 +188,7 @@ int wll_cmd_report(int argc, char **argv) {
   }
   lua_close(L);
   free(a.files);
+  if (wll_stdout_done() != 0 && status == 0)
+    status = 1; /* what a script wrote with io.write */
   return status;
 }

@@ -65,6 +65,12 @@ rc=$?
 [ $rc -eq 1 ] || fail "-o /dev/full: want 1, got $rc"
 grep -q "writing /dev/full: No space left on device" "$D/err" ||
   { cat "$D/err"; fail "-o /dev/full: no message"; }
+# -o '' and -o DIR: refused before any work
+"$WL" report -o "" "$L/MP.litmus" 2> "$D/err"
+[ $? -eq 2 ] || { cat "$D/err"; fail "-o '': want 2"; }
+"$WL" report -o "$D" "$L/MP.litmus" 2> "$D/err"
+[ $? -eq 2 ] || { cat "$D/err"; fail "-o DIR: want 2"; }
+grep -q "a directory" "$D/err" || { cat "$D/err"; fail "-o DIR: message"; }
 # wl.report: the same, raised; an old page stays whole when the new one
 # cannot be written (a directory where the page should go)
 cat > "$D/w.lua" <<LUA
