@@ -53,13 +53,16 @@ function wl.svg(text)
     return nil, "Graphviz's dot is not installed (Debian: graphviz)"
   end
   local src, out = os.tmpname(), os.tmpname()
-  local f = assert(io.open(src, "w"))
-  f:write(text)
-  f:close()
+  local done, err = wl._write_file(src, text)
+  if not done then
+    os.remove(src)
+    os.remove(out)
+    return nil, err
+  end
   local ok = os.execute(("dot -Tsvg %q -o %q 2>/dev/null"):format(src, out))
   local svg
   if ok then
-    f = io.open(out, "r")
+    local f = io.open(out, "r")
     if f then svg = f:read("a"); f:close() end
   end
   os.remove(src)
