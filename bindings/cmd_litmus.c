@@ -127,27 +127,58 @@ static int write_mem(void *ud, const char *s, size_t n) {
  * once: *missing is set, and later calls do nothing), -1 after a
  * message when dot failed (its own message first). */
 static int render_svg(const char *in, int *missing) {
-  char out[1200];
+  char out[1200], tmp[1300];
   size_t n = strlen(in);
+  struct stat ls;
   pid_t pid;
-  int st;
+  int st, fd;
   if (*missing)
     return 0;
   if (n < 4 || n + 1 > sizeof out)
     return -1;
   memcpy(out, in, n - 4);
   memcpy(out + n - 4, ".svg", 5);
+  /* dot writes a temporary renamed over the .svg (lfile.c's rule: a
+   * device or a link there is written in place) */
+  snprintf(tmp, sizeof tmp, "%s.XXXXXX", out);
+  if (lstat(out, &ls) == 0 && !S_ISREG(ls.st_mode)) {
+    snprintf(tmp, sizeof tmp, "%s", out);
+  } else if ((fd = mkstemp(tmp)) < 0) {
+    fprintf(stderr, "warplab: writing %s: %s\n", out, strerror(errno));
+    return -1;
+  } else {
+    mode_t um = umask(0);
+    umask(um);
+    fchmod(fd, 0666 & ~um); /* a new file's mode, not mkstemp's 0600 */
+    close(fd);
+  }
   fflush(NULL);
   pid = fork();
   if (pid < 0) {
     fprintf(stderr, "warplab: cannot run dot: %s\n", strerror(errno));
+    if (strcmp(tmp, out) != 0)
+      unlink(tmp); /* ours: made by mkstemp above */
     return -1;
   }
   if (pid == 0) {
-    execlp("dot", "dot", "-Tsvg", in, "-o", out, (char *)NULL);
+    execlp("dot", "dot", "-Tsvg", in, "-o", tmp, (char *)NULL);
     _exit(127);
   }
-  if (waitpid(pid, &st, 0) < 0)
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) {
+      st = -1;
+      break;
+    }
+  if (strcmp(tmp, out) != 0) { /* the temporary is ours (mkstemp) */
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+      unlink(tmp);
+    } else if (rename(tmp, out) != 0) {
+      fprintf(stderr, "warplab: writing %s: %s\n", out, strerror(errno));
+      unlink(tmp);
+      return -1;
+    }
+  }
+  if (st == -1)
     return -1;
   if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
     *missing = 1;

@@ -47,6 +47,19 @@ rc=$?
 grep -q "writing $D/full/MP.1.dot: No space left on device" "$D/err" ||
   { cat "$D/err"; fail "a full graph file: no message"; }
 [ -L "$D/full/MP.1.dot" ] || fail "the link was replaced"
+# ... nor an SVG (dot's own message, then warplab's); SVGs otherwise
+# are written through a temporary, with a new file's usual mode
+if command -v dot >/dev/null 2>&1; then
+  mkdir "$D/fsvg"
+  ln -s /dev/full "$D/fsvg/MP.1.svg"
+  "$WL" litmus -q --graph "$D/fsvg" "$L/MP.litmus" > /dev/null 2> "$D/err"
+  [ $? -eq 1 ] || { cat "$D/err"; fail "a full SVG: want 1"; }
+  grep -q "dot -Tsvg $D/fsvg/MP.1.dot -o $D/fsvg/MP.1.svg failed" "$D/err" ||
+    { cat "$D/err"; fail "a full SVG: no message"; }
+  [ "$(umask)" != 0022 ] ||
+    [ "$(stat -c %a "$D/g/MP.1.svg")" = 644 ] || fail "SVG mode"
+  ! ls "$D/g" | grep -q 'XXX\|\.svg\.' || { ls "$D/g"; fail "temporaries left"; }
+fi
 # 26: P0, P1, ... left to right in every graph (dot's own layout,
 # read back from -Tplain)
 command -v dot >/dev/null 2>&1 || exit 0
