@@ -172,7 +172,12 @@ end
 -- args...) -> report.  check: the checkers (warplab/check.lua; the
 -- report's findings); schedule: "independent" (default), "lockstep" or
 -- "random", how the lanes of a warp take turns (engine/warplab.h,
--- WL_SCHED_*).
+-- WL_SCHED_*).  Errors name the caller's line (a launch option or
+-- argument) or the kernel's line and thread (a failure inside it).  A
+-- device call inside a coroutine the kernel created is such a failure:
+-- each thread runs as one coroutine, which warplab yields at barriers
+-- and between slices, and it cannot yield across the kernel's own
+-- coroutine.resume (lkernel.c, foreign_co).
 function methods.launch(dev, k, cfg, ...)
   if type(cfg) ~= "table" then
     error("dev:launch(kernel, {grid = ..., block = ...}, args...): a "
