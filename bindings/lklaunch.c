@@ -258,7 +258,7 @@ static void push_access(lua_State *L, const wl_find_access *a) {
 static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
                           const char *src) {
   static const char *const kinds[] = {"race", "warp race", "uninit",
-                                      "spin"};
+                                      "spin", "shfl"};
   static const char *const sp[] = {"global", "managed", "constant",
                                    "param",  "shared",  "local"};
   int i, n = wl_launch_nfindings(l);
@@ -275,14 +275,16 @@ static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
     lua_createtable(L, 0, 12);
     lua_pushstring(L, kinds[f->kind]);
     lua_setfield(L, -2, "kind");
-    lua_pushstring(L, sp[f->space]);
-    lua_setfield(L, -2, "space");
-    lua_pushstring(L, name);
-    lua_setfield(L, -2, "name");
-    lua_pushinteger(L, (lua_Integer)f->off);
-    lua_setfield(L, -2, "offset");
-    lua_pushinteger(L, (lua_Integer)f->addr);
-    lua_setfield(L, -2, "address");
+    if (f->kind != WL_FIND_SHFL) { /* a shuffle reads no memory */
+      lua_pushstring(L, sp[f->space]);
+      lua_setfield(L, -2, "space");
+      lua_pushstring(L, name);
+      lua_setfield(L, -2, "name");
+      lua_pushinteger(L, (lua_Integer)f->off);
+      lua_setfield(L, -2, "offset");
+      lua_pushinteger(L, (lua_Integer)f->addr);
+      lua_setfield(L, -2, "address");
+    }
     lua_pushinteger(L, (lua_Integer)f->count);
     lua_setfield(L, -2, "count");
     lua_pushstring(L, f->fix);
@@ -315,6 +317,13 @@ static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
                                                   ? "store" : "atomic",
           f->a.bidx[0], f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
           f->a.tidx[1], f->a.tidx[2], f->a.warp, f->a.lane, f->a.line);
+    } else if (f->kind == WL_FIND_SHFL) {
+      lua_pushfstring(L, "shuffle hazard (a lane read outside the warp "
+                         "operation's mask): block (%d,%d,%d) thread "
+                         "(%d,%d,%d) warp %d lane %d reads lane %d",
+                      f->a.bidx[0], f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
+                      f->a.tidx[1], f->a.tidx[2], f->a.warp, f->a.lane,
+                      f->b.lane);
     } else {
       lua_pushfstring(L, "%s %s '%s' (byte %d): block (%d,%d,%d) thread "
                          "(%d,%d,%d) warp %d lane %d",

@@ -1335,8 +1335,13 @@ enum { WL_SCHED_INDEPENDENT, WL_SCHED_LOCKSTEP, WL_SCHED_RANDOM };
  *   row): the compiler may read it once, so the loop may never end. */
 enum { WL_CHECK_RACES = 1, WL_CHECK_UNINIT = 2, WL_CHECK_SPIN = 4,
        WL_CHECK_ALL = 7 };
-/* What a checker found (wl_finding.kind). */
-enum { WL_FIND_RACE, WL_FIND_WARP_RACE, WL_FIND_UNINIT, WL_FIND_SPIN };
+/* What a checker found (wl_finding.kind).  WL_FIND_SHFL (the race
+ * checker): a shuffle of a lane whose source lane is outside the mask
+ * (left out, exited, or past the block's end): CUDA leaves the value
+ * undefined (the simulator gives the lane its own); a is the reading
+ * lane, b the source lane, and the memory fields say nothing. */
+enum { WL_FIND_RACE, WL_FIND_WARP_RACE, WL_FIND_UNINIT, WL_FIND_SPIN,
+       WL_FIND_SHFL };
 
 /* One access of a finding. */
 typedef struct wl_find_access {
@@ -1479,6 +1484,12 @@ int64_t wl_kernel_warp_result(const wl_launch *l, int block, int thread,
  * outside mask, gives the lane's own value, which CUDA leaves undefined
  * for the latter). */
 int wl_warp_src(int kind, int lane, int arg, int width, uint32_t mask);
+/* A warp-vector kernel's shuffle: lane `lane` of warp `warp` (mask: the
+ * lanes taking part) reads lane src of its segment; when src is outside
+ * the mask, the race checker records a WL_FIND_SHFL finding (per-thread
+ * kernels get it from wl_kernel_warp_op).  Returns 0, or WL_ENOMEM. */
+int wl_kernel_shfl_src(wl_launch *l, int block, int warp, int lane, int src,
+                       int kind, uint32_t mask, int line);
 /* __syncwarp(mask) of a warp-vector kernel, whose lanes of mask run
  * together: orders memory among them (the race checker). */
 int wl_kernel_syncwarp_lanes(wl_launch *l, int block, int warp,
