@@ -634,6 +634,9 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
 /* The findings as text, one line each, nothing when there are none:
  *   Race NAME: data race on 'x': FILE:LINE: thread P0 st.weak (writes 1)
  *     and FILE:LINE: thread P1 ld.weak (reads 0): not morally strong ...
+ *     (PTX data race); both accesses are weak and nothing orders them:
+ *     ... (what would order the pair: a wider scope, a release/acquire
+ *     pair, waiting for the flag, or strong accesses; by its cause)
  *   Hang NAME: FILE:LINE: thread P1 can spin forever in the loop of
  *     this line, reading f=1 (the last values written); P0 ends, P2
  *     waits at the barrier of line 9 (liveness violation)
