@@ -65,8 +65,8 @@ static int foreign_co(lua_State *L, krun *r) {
       "(coroutine.create/wrap): a thread's device accesses, barriers and "
       "warp operations must run in the kernel function's own coroutine "
       "(warplab schedules each thread as one), so call them there";
-  if (r->cofail && !r->probe) /* the launch has failed already */
-    return wll_kernel_raise(L, r);
+  if (r->cofail && !r->probe && wl_launch_errmsg(r->l)[0] != 0)
+    return wll_kernel_raise(L, r); /* the launch has failed already */
   r->cofail = 1;
   if (r->probe) {
     lua_Debug ar;

@@ -316,6 +316,7 @@ void wll_probe_run(lua_State *L, lctx *x, kstate *ks) {
     lua_settop(co, 0);
     lua_pushstring(co, x->r.cofail_msg);
     x->r.probe_state = WLL_PROBE_FAILED;
+    x->r.cofail = 0; /* the probe's failure is its thread's to report */
   } else if (status == LUA_YIELD) {
     x->r.probe_state = WLL_PROBE_YIELDED; /* the gate's frame stays */
     if (masks != NULL)

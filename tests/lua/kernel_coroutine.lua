@@ -39,6 +39,14 @@ end)
 local store_line = line_of(store.fn) + 2
 fails(function() dev:launch(store, { grid = 1, block = 4 }, A) end,
       store_line, 0)
+-- many warps and blocks, whichever runs first: the failure names the
+-- lane that made the call
+for seed = 1, 6 do
+  fails(function()
+    dev:launch(store, { grid = 4, block = 64, seed = seed },
+               dev:malloc("int32", 64, "B"))
+  end, store_line)
+end
 -- no probe (static_shared given): the same, in the launch proper, from a
 -- thread other than the first
 local later = wl.kernel(function(c, A)
