@@ -32,7 +32,8 @@ end
 -- runs once per warp (not per thread), launched with dev:launch like any
 -- kernel.  w.threadIdx.x/y/z and w.lane are lane vectors (one number per
 -- lane; + - * / // % ^ & | ~ << >> work lane by lane); w.blockIdx,
--- w.blockDim, w.gridDim are numbers, w.warp the warp's index.  A[v] with
+-- w.blockDim, w.gridDim are {x, y, z} of numbers (as c's), w.warp the
+-- warp's index.  A[v] with
 -- a lane vector v loads for every active lane (one warp-wide request),
 -- A[v] = x stores; a number index is a broadcast.  Lanes diverge only
 -- through masks: v:lt(x), v:le, v:eq, v:ne, v:gt, v:ge give 0/1 vectors,
