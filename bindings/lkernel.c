@@ -53,8 +53,40 @@ static int gate_k(lua_State *L, int status, lua_KContext ctx) {
   return gated_fn(L)(L);
 }
 
+/* A device call from a coroutine other than the running thread's (one
+ * the kernel created with coroutine.create or coroutine.wrap): warplab
+ * runs each thread (or warp) as its own coroutine and yields it at
+ * barriers and between slices of accesses, which it cannot do across the
+ * kernel's own coroutine.resume; so the call is refused, naming its
+ * line, and the launch fails even when the kernel catches the error. */
+static int foreign_co(lua_State *L, krun *r) {
+  static const char msg[] =
+      "device call inside a coroutine the kernel created "
+      "(coroutine.create/wrap): a thread's device accesses, barriers and "
+      "warp operations must run in the kernel function's own coroutine "
+      "(warplab schedules each thread as one), so call them there";
+  if (r->cofail && !r->probe && wl_launch_errmsg(r->l)[0] != 0)
+    return wll_kernel_raise(L, r); /* the launch has failed already */
+  r->cofail = 1;
+  if (r->probe) {
+    lua_Debug ar;
+    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar) &&
+        ar.currentline > 0)
+      snprintf(r->cofail_msg, sizeof r->cofail_msg, "%s:%d: %s",
+               ar.short_src, ar.currentline, msg);
+    else
+      snprintf(r->cofail_msg, sizeof r->cofail_msg, "%s", msg);
+    r->probe_thread = r->thread;
+    lua_pushstring(L, r->cofail_msg);
+    return lua_error(L);
+  }
+  return wll_kernel_fail(L, r, r->thread, "%s", msg);
+}
+
 static int gate(lua_State *L) {
   krun *r = KS(L)->run;
+  if (r != NULL && r->co != NULL && L != r->co)
+    return foreign_co(L, r);
   if (r != NULL && r->probe)
     return lua_yieldk(L, 0, 0, gate_k);
   return gated_fn(L)(L);
@@ -145,6 +177,19 @@ static int probe_lines(lua_State *L) {
 /* ------------------------------------------------------------------ */
 /* raising kernel errors                                               */
 /* ------------------------------------------------------------------ */
+
+void wll_user_where(lua_State *L) {
+  static const char own[] = "@scripts/warplab/";
+  lua_Debug ar;
+  int level;
+  for (level = 1; lua_getstack(L, level, &ar); level++)
+    if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
+        strncmp(ar.source, own, sizeof own - 1) != 0) {
+      lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+      return;
+    }
+  lua_pushliteral(L, "");
+}
 
 /* Raises the launch's formatted message as is (no position prefix: it
  * names its own file and line). */

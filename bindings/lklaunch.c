@@ -98,8 +98,8 @@ static int kernel_fn(lua_State *L, int k) {
     if (lua_getfield(L, k, "fn") == LUA_TFUNCTION)
       return warp;
   }
-  return luaL_argerror(L, k, "a kernel (wl.kernel(fn) or a function) "
-                             "expected");
+  return luaL_error(L, "dev:launch: a kernel (wl.kernel(fn) or a function) "
+                       "expected, got %s", luaL_typename(L, k));
 }
 
 static void push_occ(lua_State *L, const wl_occupancy *o) {
@@ -258,7 +258,7 @@ static void push_access(lua_State *L, const wl_find_access *a) {
 static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
                           const char *src) {
   static const char *const kinds[] = {"race", "warp race", "uninit",
-                                      "spin"};
+                                      "spin", "shfl"};
   static const char *const sp[] = {"global", "managed", "constant",
                                    "param",  "shared",  "local"};
   int i, n = wl_launch_nfindings(l);
@@ -275,14 +275,16 @@ static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
     lua_createtable(L, 0, 12);
     lua_pushstring(L, kinds[f->kind]);
     lua_setfield(L, -2, "kind");
-    lua_pushstring(L, sp[f->space]);
-    lua_setfield(L, -2, "space");
-    lua_pushstring(L, name);
-    lua_setfield(L, -2, "name");
-    lua_pushinteger(L, (lua_Integer)f->off);
-    lua_setfield(L, -2, "offset");
-    lua_pushinteger(L, (lua_Integer)f->addr);
-    lua_setfield(L, -2, "address");
+    if (f->kind != WL_FIND_SHFL) { /* a shuffle reads no memory */
+      lua_pushstring(L, sp[f->space]);
+      lua_setfield(L, -2, "space");
+      lua_pushstring(L, name);
+      lua_setfield(L, -2, "name");
+      lua_pushinteger(L, (lua_Integer)f->off);
+      lua_setfield(L, -2, "offset");
+      lua_pushinteger(L, (lua_Integer)f->addr);
+      lua_setfield(L, -2, "address");
+    }
     lua_pushinteger(L, (lua_Integer)f->count);
     lua_setfield(L, -2, "count");
     lua_pushstring(L, f->fix);
@@ -315,6 +317,13 @@ static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
                                                   ? "store" : "atomic",
           f->a.bidx[0], f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
           f->a.tidx[1], f->a.tidx[2], f->a.warp, f->a.lane, f->a.line);
+    } else if (f->kind == WL_FIND_SHFL) {
+      lua_pushfstring(L, "shuffle hazard (a lane read outside the warp "
+                         "operation's mask): block (%d,%d,%d) thread "
+                         "(%d,%d,%d) warp %d lane %d reads lane %d",
+                      f->a.bidx[0], f->a.bidx[1], f->a.bidx[2], f->a.tidx[0],
+                      f->a.tidx[1], f->a.tidx[2], f->a.warp, f->a.lane,
+                      f->b.lane);
     } else {
       lua_pushfstring(L, "%s %s '%s' (byte %d): block (%d,%d,%d) thread "
                          "(%d,%d,%d) warp %d lane %d",
@@ -372,7 +381,10 @@ int wll_launch_gc(lua_State *L) {
   return 0;
 }
 
-int wll_kd_launch(lua_State *L) {
+/* The body of dev:_launch, run protected by wll_kd_launch (upvalue 1:
+ * the kstate, 2: an int set when the error raised is a kernel's failure,
+ * which names its own file, line and thread). */
+static int launch_body(lua_State *L) {
   kdev *d = wll_checkkdev(L, 1);
   kstate *ks = KS(L);
   int nargs = lua_gettop(L) - 3, i, rc;
@@ -521,6 +533,8 @@ int wll_kd_launch(lua_State *L) {
     snprintf(msg, sizeof msg, "%s",
              l && wl_launch_errmsg(l)[0] ? wl_launch_errmsg(l)
                                          : wl_ctx_errmsg(d->ctx));
+    if (l && wl_launch_errmsg(l)[0])
+      *(int *)lua_touserdata(L, lua_upvalueindex(2)) = 1;
     *box = NULL;
     wl_launch_free(l);
     return luaL_error(L, "%s", msg);
@@ -552,6 +566,28 @@ int wll_kd_launch(lua_State *L) {
       return lua_error(L);
   }
   return 1;
+}
+
+/* dev:_launch(k, cfg, args...), called by dev:launch (kernel.lua): the
+ * body runs protected, so that an error of the launch's options or
+ * arguments names the user's line (wll_user_where) rather than
+ * kernel.lua's; a kernel's failure already names its place and thread
+ * and goes up as it is. */
+int wll_kd_launch(lua_State *L) {
+  int n = lua_gettop(L), as_is = 0;
+  luaL_checkstack(L, 3, "dev:launch");
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushlightuserdata(L, &as_is);
+  lua_pushcclosure(L, launch_body, 2);
+  lua_insert(L, 1);
+  if (lua_pcall(L, n, 1, 0) == LUA_OK)
+    return 1;
+  if (!as_is && lua_type(L, -1) == LUA_TSTRING) {
+    wll_user_where(L);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+  }
+  return lua_error(L);
 }
 
 /* dev:occupancy{block=, shared=, static_shared=, regs=, cache=} */

@@ -304,11 +304,20 @@ void wll_probe_run(lua_State *L, lctx *x, kstate *ks) {
   }
   co = thread_co(L, x, top + 1, 0, 0, 0, x->r.warp_mode, &nargs);
   x->r.probe = 1;
+  x->r.co = co;
   ks->run = &x->r;
   status = lua_resume(co, L, nargs, &nres);
   ks->run = NULL;
   x->r.probe = 0;
-  if (status == LUA_YIELD) {
+  x->r.co = NULL;
+  if (x->r.cofail && status != LUA_ERRMEM) {
+    /* a device call inside a coroutine of the kernel's: the failure
+     * stays even if the kernel caught it (probe_owed reports it) */
+    lua_settop(co, 0);
+    lua_pushstring(co, x->r.cofail_msg);
+    x->r.probe_state = WLL_PROBE_FAILED;
+    x->r.cofail = 0; /* the probe's failure is its thread's to report */
+  } else if (status == LUA_YIELD) {
     x->r.probe_state = WLL_PROBE_YIELDED; /* the gate's frame stays */
     if (masks != NULL)
       masks[0] = x->r.active; /* it may have stopped inside w:where */
@@ -548,7 +557,13 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
     return rc;
   }
   lua_pop(L, 1);
+  x->r.co = co;
   status = lua_resume(co, L, nargs, &nres);
+  x->r.co = NULL;
+  if (x->r.cofail && status != LUA_ERRRUN) { /* caught by the kernel */
+    lua_settop(L, top);
+    return WL_ERUNTIME;
+  }
   if (status == LUA_YIELD) {
     keep_yielded(co, nres);
     masks[warp] = x->r.active;
@@ -604,7 +619,13 @@ static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
       continue;
     }
     lua_pop(L, 1);
+    x->r.co = co;
     status = lua_resume(co, L, nargs, &nres);
+    x->r.co = NULL;
+    if (x->r.cofail && status != LUA_ERRRUN) { /* caught by the kernel */
+      lua_settop(L, top);
+      return WL_ERUNTIME;
+    }
     if (status == LUA_YIELD) {
       keep_yielded(co, nres);
       continue;

@@ -218,9 +218,8 @@ void wll_checkopts(lua_State *L, int idx, const char *fname,
   }
 }
 
-/* wl._checkopts(t, fname, {keys...} [, array]): wll_checkopts for the
- * pure-Lua part of the module; returns t. */
-static int l_checkopts(lua_State *L) {
+/* The body of wl._checkopts, run protected. */
+static int checkopts_body(lua_State *L) {
   const char *keys[65];
   const char *fname = luaL_checkstring(L, 2);
   lua_Integer i, n;
@@ -241,6 +240,24 @@ static int l_checkopts(lua_State *L) {
   }
   lua_settop(L, 1);
   return 1;
+}
+
+/* wl._checkopts(t, fname, {keys...} [, array]): wll_checkopts for the
+ * pure-Lua part of the module; returns t.  Its errors name the user's
+ * line that called the warplab function (wll_user_where), not the
+ * module's own line that called this. */
+static int l_checkopts(lua_State *L) {
+  lua_settop(L, 4);
+  lua_pushcfunction(L, checkopts_body);
+  lua_insert(L, 1);
+  if (lua_pcall(L, 4, 1, 0) == LUA_OK)
+    return 1;
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    wll_user_where(L);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+  }
+  return lua_error(L);
 }
 
 typedef struct sink {

@@ -115,6 +115,11 @@ WLL_HIDDEN lua_Integer wll_optint(lua_State *L, int idx, const char *fname,
 WLL_HIDDEN size_t wll_default_max_memory(void);
 /* The current line of the innermost Lua function (0 if none). */
 WLL_HIDDEN int wll_curline(lua_State *L);
+/* Pushes "file:line: " of the user's code that made the current call:
+ * the innermost Lua function, from level 1 up, that is not warplab's own
+ * Lua (the chunks "@scripts/warplab/..."); "" when there is none.  Errors
+ * of a user's mistake name that place, not a line of kernel.lua. */
+WLL_HIDDEN void wll_user_where(lua_State *L);
 /* Pushes the text an engine writer produces (herd, JSON, histogram): a
  * pass to size it, then a pass into a userdata, so that nothing allocated
  * outside Lua leaks if pushing raises.  Raises "what: message". */
@@ -275,6 +280,15 @@ typedef struct wll_krun {
   int gdim[3], bdim[3];
   int sm; /* the device's compute capability x10, 0 when not an sm_NN */
   struct wll_kstate *ks;
+  /* the coroutine of the thread (or warp) running now: a device call made
+   * from any other coroutine (one the kernel created) is refused, since
+   * its accesses and barriers could not be scheduled as the thread's.
+   * cofail: set once that happened (the launch fails even when the
+   * kernel catches the error); in the probe, cofail_msg holds the
+   * message, placed. */
+  lua_State *co;
+  int cofail;
+  char cofail_msg[400];
   /* warp-vector kernels (wl.warp_kernel): one coroutine per warp */
   int warp_mode;
   int warp;        /* the warp running now */

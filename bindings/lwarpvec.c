@@ -1042,6 +1042,16 @@ static int w_warp_op(lua_State *L) {
       if (!(arg->valid >> k & 1) || !(v->valid >> k & 1))
         lane_error(L, k, no_value);
       src = wl_warp_src(kind, k, (int)lane_int(L, arg, k), (int)width, mask);
+      {
+        /* the lane it means to read: outside the mask, a hazard for the
+         * race checker (the value is undefined; k gets its own) */
+        int want = wl_warp_src(kind, k, (int)lane_int(L, arg, k), (int)width,
+                               ALL);
+        if (want != src &&
+            wl_kernel_shfl_src(r->l, r->block, r->warp, k, want, kind, mask,
+                               wll_curline(L)) != 0)
+          return wll_kernel_raise(L, r);
+      }
       if (!(v->valid >> src & 1))
         lane_error(L, src, no_value);
       o->v[k] = v->v[src];

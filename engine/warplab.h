@@ -643,6 +643,9 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
 /* The findings as text, one line each, nothing when there are none:
  *   Race NAME: data race on 'x': FILE:LINE: thread P0 st.weak (writes 1)
  *     and FILE:LINE: thread P1 ld.weak (reads 0): not morally strong ...
+ *     (PTX data race); both accesses are weak and nothing orders them:
+ *     ... (what would order the pair: a wider scope, a release/acquire
+ *     pair, waiting for the flag, or strong accesses; by its cause)
  *   Hang NAME: FILE:LINE: thread P1 can spin forever in the loop of
  *     this line, reading f=1 (the last values written); P0 ends, P2
  *     waits at the barrier of line 9 (liveness violation)
@@ -1347,8 +1350,13 @@ enum { WL_SCHED_INDEPENDENT, WL_SCHED_LOCKSTEP, WL_SCHED_RANDOM };
  *   row): the compiler may read it once, so the loop may never end. */
 enum { WL_CHECK_RACES = 1, WL_CHECK_UNINIT = 2, WL_CHECK_SPIN = 4,
        WL_CHECK_ALL = 7 };
-/* What a checker found (wl_finding.kind). */
-enum { WL_FIND_RACE, WL_FIND_WARP_RACE, WL_FIND_UNINIT, WL_FIND_SPIN };
+/* What a checker found (wl_finding.kind).  WL_FIND_SHFL (the race
+ * checker): a shuffle of a lane whose source lane is outside the mask
+ * (left out, exited, or past the block's end): CUDA leaves the value
+ * undefined (the simulator gives the lane its own); a is the reading
+ * lane, b the source lane, and the memory fields say nothing. */
+enum { WL_FIND_RACE, WL_FIND_WARP_RACE, WL_FIND_UNINIT, WL_FIND_SPIN,
+       WL_FIND_SHFL };
 
 /* One access of a finding. */
 typedef struct wl_find_access {
@@ -1491,6 +1499,12 @@ int64_t wl_kernel_warp_result(const wl_launch *l, int block, int thread,
  * outside mask, gives the lane's own value, which CUDA leaves undefined
  * for the latter). */
 int wl_warp_src(int kind, int lane, int arg, int width, uint32_t mask);
+/* A warp-vector kernel's shuffle: lane `lane` of warp `warp` (mask: the
+ * lanes taking part) reads lane src of its segment; when src is outside
+ * the mask, the race checker records a WL_FIND_SHFL finding (per-thread
+ * kernels get it from wl_kernel_warp_op).  Returns 0, or WL_ENOMEM. */
+int wl_kernel_shfl_src(wl_launch *l, int block, int warp, int lane, int src,
+                       int kind, uint32_t mask, int line);
 /* __syncwarp(mask) of a warp-vector kernel, whose lanes of mask run
  * together: orders memory among them (the race checker). */
 int wl_kernel_syncwarp_lanes(wl_launch *l, int block, int warp,

@@ -109,6 +109,11 @@ int wl__chk_fence(wl__chk *c, int slot, int thread, int sem, int scope);
 int wl__chk_barrier(wl__chk *c, int slot);
 /* A __syncwarp(mask) of warp `warp` of the block in slot completed. */
 int wl__chk_syncwarp(wl__chk *c, int slot, int warp, uint32_t mask);
+/* A shuffle of thread (of the block in slot) at line read lane src of
+ * its warp, outside the shuffle's mask: a WL_FIND_SHFL finding with the
+ * fix given (once per line; the race checker's). */
+int wl__chk_shfl(wl__chk *c, int slot, int thread, int src, int line,
+                 const char *fix);
 int wl__chk_nfindings(const wl__chk *c);
 const wl_finding *wl__chk_finding(const wl__chk *c, int i);
 

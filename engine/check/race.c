@@ -45,6 +45,11 @@ typedef struct ep {
 #define EP_KIND(e) ((e)->bits & 3)
 #define EP_SCOPE(e) ((e)->bits >> 2 & 3)
 #define EP_MASK(e) ((e)->bits >> 4)
+/* sem's top bit marks a weak store whose thread read the word since its
+ * last write: the store of a non-atomic read-modify-write (hist[b] += 1),
+ * whose race wants an atomic, not a barrier */
+#define EP_RMW 0x80
+#define EP_SEM(e) ((e)->sem & 0x7f)
 _Static_assert(sizeof(ep) == 20, "an epoch is 20 bytes");
 
 /* A word's accesses: one cache line, what every access reads. */
@@ -89,6 +94,10 @@ typedef struct tstate {
   int sobj, sline;
   uint64_t soff, sval;
   uint32_t scount;
+  /* the word of its last load (memory lobj, word lword - 1; 0: none): a
+   * weak store to it is the store of a read-modify-write (EP_RMW) */
+  int lobj;
+  uint64_t lword;
 } tstate;
 
 typedef struct cslot {
@@ -261,7 +270,7 @@ int wl__chk_block_start(wl__chk *c, int slot, int block) {
 /* ----------------------------- order ------------------------------ */
 
 static int strong(const ep *e) {
-  return EP_KIND(e) == WL_ACC_ATOMIC || e->sem != WL_SEM_WEAK;
+  return EP_KIND(e) == WL_ACC_ATOMIC || EP_SEM(e) != WL_SEM_WEAK;
 }
 
 /* Morally strong (PTX): both strong, the same bytes, each one's scope
@@ -336,7 +345,7 @@ static void fill_access(const wl__chk *c, const ep *e, wl_find_access *f) {
   f->lane = e->thread % 32;
   f->line = e->line;
   f->kind = EP_KIND(e);
-  f->sem = e->sem;
+  f->sem = EP_SEM(e);
   f->scope = EP_SCOPE(e);
 }
 
@@ -352,7 +361,7 @@ static wl_finding *find_or_add(wl__chk *c, int kind, int la, int lb,
         ((f->a.line == lo && f->b.line == hi) ||
          (f->a.line == hi && f->b.line == lo))) {
       f->count++;
-      return NULL;
+      return f; /* not fresh */
     }
   }
   if (c->finds.n >= MAX_FINDINGS)
@@ -376,19 +385,74 @@ static void where(wl_finding *f, int space, const wl__chk_mem *m) {
 static const char *const space_words[] = {"global", "managed", "constant",
                                           "param",  "shared",  "local"};
 
+/* The fix of a race where a side is the store of a non-atomic
+ * read-modify-write.  both: each side updates the word (hist[b] += 1 in
+ * every thread): an atomic, since no barrier makes concurrent updates
+ * indivisible.  Otherwise the other side may be the same update (an
+ * atomic) or only read or write it (order the two): both are said. */
+static void rmw_fix(wl_finding *f, const ep *prev, const ep *cur, int both) {
+  int warp = prev->blk == cur->blk && prev->thread / 32 == cur->thread / 32;
+  const ep *upd = EP_KIND(cur) == WL_ACC_STORE && (cur->sem & EP_RMW)
+                      ? cur : prev;
+  const ep *other = upd == cur ? prev : cur;
+  const char *scope = prev->blk != cur->blk
+                          ? " at .gpu scope (not atomicAdd_block: threads "
+                            "of other blocks update it)"
+                          : " (atomicAdd_block if only the block's threads "
+                            "use it)";
+  if (both)
+    snprintf(f->fix, sizeof f->fix,
+             "threads %d and %d both update it with a non-atomic "
+             "read-modify-write (like hist[b] += 1), so updates are lost: "
+             "use atomicAdd (or the matching atomicSub/Max/Min/And/Or/Xor/"
+             "Exch/CAS)%s; no barrier makes the updates indivisible",
+             prev->thread, cur->thread, scope);
+  else
+    snprintf(f->fix, sizeof f->fix,
+             "thread %d updates it with a non-atomic read-modify-write and "
+             "thread %d %s it: if both update it (like hist[b] += 1), use "
+             "atomicAdd (or the matching atomicSub/Max/.../CAS)%s; if not, "
+             "order the two with %s",
+             upd->thread, other->thread,
+             EP_KIND(other) == WL_ACC_STORE ? "writes" : "reads",
+             prev->blk != cur->blk ? " at .gpu scope" : "",
+             warp                    ? "__syncwarp()"
+             : prev->blk == cur->blk ? "__syncthreads()"
+                                     : "a release/acquire flag");
+}
+
 static void race(wl__chk *c, const cslot *s, const ep *prev, const ep *cur,
                  int space, const wl__chk_mem *m) {
   int warp = prev->blk == cur->blk && prev->thread / 32 == cur->thread / 32;
-  int fresh;
+  int fresh, rmw_prev, rmw_cur, rmw, both;
   wl_finding *f = find_or_add(c, warp ? WL_FIND_WARP_RACE : WL_FIND_RACE,
                               cur->line, prev->line, &fresh);
   (void)s;
+  rmw_prev = EP_KIND(prev) == WL_ACC_STORE && (prev->sem & EP_RMW);
+  rmw_cur = EP_KIND(cur) == WL_ACC_STORE && (cur->sem & EP_RMW);
+  rmw = (rmw_prev || rmw_cur) && !strong(prev) && !strong(cur);
+  /* both update it: both stores are such, or a store at the line of
+   * another thread's update (the same statement: its read was overtaken
+   * by that update's write) */
+  both = rmw && ((rmw_prev && rmw_cur) ||
+                 (EP_KIND(prev) == WL_ACC_STORE &&
+                  EP_KIND(cur) == WL_ACC_STORE && prev->line == cur->line));
+  if (f != NULL && !fresh && both &&
+      strstr(f->fix, "so updates are lost") == NULL) {
+    /* a later race of the same lines shows what the first did not */
+    fill_access(c, cur, &f->a);
+    fill_access(c, prev, &f->b);
+    rmw_fix(f, prev, cur, 1);
+    return;
+  }
   if (f == NULL || !fresh)
     return;
   where(f, space, m);
   fill_access(c, cur, &f->a);
   fill_access(c, prev, &f->b);
-  if (warp)
+  if (rmw)
+    rmw_fix(f, prev, cur, both);
+  else if (warp)
     snprintf(f->fix, sizeof f->fix,
              "lanes %d and %d of warp %d are not ordered: put __syncwarp() "
              "between the two accesses (since Volta the lanes of a warp "
@@ -567,7 +631,7 @@ static uint32_t bits_of(uint8_t mask) {
  * memory. */
 static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
                       sword *x, scold *y, uint8_t mask, const wl__chk_mem *m,
-                      uint32_t rd, uint32_t wr) {
+                      uint32_t rd, uint32_t wr, int rmw) {
   int write = a->kind != WL_ACC_LOAD, strong_op, i, rf;
   /* the fields of this access's epoch as locals: building it on the
    * stack and copying it (or comparing a slot with it) stalled on
@@ -595,6 +659,8 @@ static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
   cur.clock = s->t[t].clk;
   cur.gen = gen;
   cur.line = a->line;
+  if (rmw)
+    cur.sem = sem = (uint8_t)(sem | EP_RMW);
   rf = y != NULL && x->w.blk != 0 && strong(&x->w) &&
        ((rd ^ y->wval) & bits_of(mask)) == 0;
   if (x->w.blk != 0 && (EP_MASK(&x->w) & mask) &&
@@ -691,9 +757,22 @@ static int access_one(wl__chk *c, cslot *s, shadow *sh, int thread,
                        : a->kind == WL_ACC_ATOMIC  ? m->mem
                                                    : NULL;
   scold *first = NULL;
+  tstate *ts = &s->t[thread];
+  int rmw;
   end = m->off + (uint64_t)a->width;
   w0 = m->off / 4;
   w1 = (end - 1) / 4;
+  /* a weak store to the word the thread loaded last: the store of a
+   * non-atomic read-modify-write (hist[b] += 1, or v = h[b]; h[b] = v +
+   * 1), whose races want an atomic rather than a barrier */
+  rmw = a->kind == WL_ACC_STORE && !strong_op && ts->lword == w0 + 1 &&
+        ts->lobj == m->obj;
+  if (a->kind == WL_ACC_LOAD) {
+    ts->lobj = m->obj;
+    ts->lword = w0 + 1;
+  } else {
+    ts->lword = 0;
+  }
   for (w = w0; w <= w1; w++) {
     uint64_t lo = w * 4 > m->off ? w * 4 : m->off;
     uint64_t hi = w * 4 + 4 < end ? w * 4 + 4 : end;
@@ -725,7 +804,8 @@ static int access_one(wl__chk *c, cslot *s, shadow *sh, int thread,
       int r1;
       if (y == NULL && make)
         return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-      r1 = check_word(c, s, thread, a, x, y, mask, m, rd, wr);
+      r1 = check_word(c, s, thread, a, x, y, mask, m, rd, wr,
+                      rmw && w == w0);
       if (w == w0) {
         rf = r1;
         first = y;
@@ -852,6 +932,32 @@ int wl__chk_syncwarp(wl__chk *c, int slot, int warp, uint32_t mask) {
   }
   wl__kmap_free(c->ctx, &all);
   return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
+}
+
+int wl__chk_shfl(wl__chk *c, int slot, int thread, int src, int line,
+                 const char *fix) {
+  cslot *s = &c->slots[slot];
+  wl_finding *f;
+  int fresh;
+  ep e;
+  if (!(c->cfg.flags & WL_CHECK_RACES))
+    return 0;
+  if ((f = find_or_add(c, WL_FIND_SHFL, line, line, &fresh)) == NULL ||
+      !fresh)
+    return 0;
+  f->space = WL_SPACE_LOCAL; /* registers: no memory */
+  f->name[0] = 0;
+  f->id = -1;
+  f->off = f->addr = 0;
+  memset(&e, 0, sizeof e);
+  e.blk = s->block + 1;
+  e.thread = (uint16_t)thread;
+  e.line = line;
+  fill_access(c, &e, &f->a);
+  e.thread = (uint16_t)src;
+  fill_access(c, &e, &f->b);
+  snprintf(f->fix, sizeof f->fix, "%s", fix);
+  return 0;
 }
 
 int wl__chk_nfindings(const wl__chk *c) { return (int)c->finds.n; }

@@ -184,10 +184,17 @@ int wl__xp_build_exe(xp *x, exe *E) {
   }
   return 0;
 toobig:
-  return x->err = wl__err(x->ctx, WL_ELIMIT,
-                          "%s: an execution has more than %d events (the "
-                          "explorer's limit); lower --unroll or split the "
-                          "test",
-                          wl__xp_ev_place(x, bth, bev, where, sizeof where),
-                          WL_MAX_EVENTS);
+  for (th = 0, i = 0; th < t->nthreads; th++)
+    i |= E->tr[th] != NULL && E->tr[th]->looped;
+  return x->err = wl__err(
+             x->ctx, WL_ELIMIT,
+             "%s: an execution has more than %d events (the explorer's "
+             "limit per execution); %s",
+             wl__xp_ev_place(x, bth, bev, where, sizeof where),
+             WL_MAX_EVENTS,
+             i ? "lower the unroll bound (--unroll N, explore{unroll = N}) "
+                 "or split the test"
+               : "no loop is unrolled (straight-line code), so --unroll "
+                 "does not help: split the test into smaller ones (fewer "
+                 "threads or accesses)");
 }

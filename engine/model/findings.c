@@ -28,6 +28,137 @@ static void access_words(wl_buf *b, const wl_race_access *a) {
     wl__buf_printf(b, ".%s", scope_name(a->scope));
 }
 
+/* The narrowest scope that includes both threads of the pair. */
+static int covering_scope(const wl_thread *a, const wl_thread *b) {
+  int sc;
+  for (sc = SCOPE_CTA; sc < SCOPE_SYS; sc++)
+    if (wl__scopes_meet(sc, a, sc, b))
+      return sc;
+  return SCOPE_SYS;
+}
+
+/* The synchronisation in thread a's program towards thread b: fences,
+ * and releases and acquires (strong accesses and RMWs).  *ok: one has a
+ * scope that includes b; returns the first whose scope does not (NULL:
+ * none).  A callback thread's program is not known: nothing found. */
+static const wl_insn *sync_ops(const wl_thread *a, const wl_thread *b,
+                               int *ok) {
+  const wl_insn *narrow = NULL;
+  int i;
+  *ok = 0;
+  for (i = 0; a->fn == NULL && i < a->ninsns; i++) {
+    const wl_insn *in = &a->insns[i];
+    int rl = in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL ||
+              in->sem == SEM_SC;
+    int acq = in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL ||
+              in->sem == SEM_SC;
+    if (!(in->op == OP_FENCE ||
+          ((in->op == OP_ST || in->op == OP_RED || in->op == OP_ATOM) && rl) ||
+          ((in->op == OP_LD || in->op == OP_ATOM) && acq)))
+      continue;
+    if (wl__scope_includes(in->scope, a, b))
+      *ok = 1;
+    else if (narrow == NULL)
+      narrow = in;
+  }
+  return narrow;
+}
+
+/* "fence.sc.cta" / "st.release.cta" / "ld.acquire.cta" / "atom.cta" */
+static void insn_words(wl_buf *b, const wl_insn *in) {
+  static const char *const op[] = {"nop", "mov", "alu", "ld",    "st",
+                                   "atom", "red", "fence", "bar", "bra",
+                                   "bra"};
+  wl__buf_printf(b, "%s.%s.%s", in->op <= OP_GOTO ? op[in->op] : "?",
+                 sem_name(in->sem), scope_name(in->scope));
+}
+
+/* What would order the racing pair, after the PTX definition: the pair
+ * is morally strong when both accesses are strong with scopes that
+ * include each other's thread, and ordered when causality order relates
+ * them (a release pattern observed by an acquire pattern, fence.sc).
+ * Tailored to the cause: strong accesses whose scope is too narrow;
+ * weak accesses with synchronisation whose scope is too narrow; with
+ * synchronisation wide enough that this execution does not use (the
+ * later access does not wait for the flag); or with none. */
+static void race_fix(const wl_result *r, wl_buf *b) {
+  const wl_litmus *t = r->t;
+  const wl_race_info *ri = &r->race;
+  const wl_race_access *x = &ri->a[0], *y = &ri->a[1], *w, *o;
+  const wl_thread *tx = &t->threads[x->thread], *ty = &t->threads[y->thread];
+  const char *sc = scope_name(covering_scope(tx, ty));
+  const char *kx = x->kind == 'W' ? "st" : "ld", *ky = y->kind == 'W' ? "st"
+                                                                     : "ld";
+  const wl_insn *nx, *ny;
+  int wx = x->sem == WL_SEM_WEAK, wy = y->sem == WL_SEM_WEAK, k, okx, oky;
+  if (!wx && !wy) {
+    /* both strong: a scope leaves the other thread out */
+    wl__buf_puts(b, "; both are strong, but ");
+    for (k = 0; k < 2; k++) {
+      const wl_race_access *a = &ri->a[k];
+      const wl_thread *ta = &t->threads[a->thread];
+      const wl_thread *tb = &t->threads[ri->a[1 - k].thread];
+      if (!wl__scope_includes(a->scope, ta, tb))
+        wl__buf_printf(b, "%s's .%s scope does not include %s, ", ta->name,
+                       scope_name(a->scope), tb->name);
+    }
+    wl__buf_printf(b, "so the pair is not morally strong: give both .%s "
+                      "scope (%s.relaxed.%s and %s.relaxed.%s, or atomics at "
+                      ".%s)",
+                   sc, kx, sc, ky, sc, sc);
+    return;
+  }
+  if (wx && wy)
+    wl__buf_puts(b, "; both accesses are weak");
+  else
+    wl__buf_printf(b, "; %s's access is weak", wx ? tx->name : ty->name);
+  /* w: the write (the first when both write), o: the other access */
+  w = x->kind == 'W' ? x : y;
+  o = w == x ? y : x;
+  nx = sync_ops(tx, ty, &okx);
+  ny = sync_ops(ty, tx, &oky);
+  if (nx != NULL || ny != NULL) {
+    wl__buf_puts(b, " and the synchronisation's scope is too narrow (");
+    for (k = 0; k < 2; k++) {
+      const wl_insn *in = k ? ny : nx;
+      const wl_thread *ta = k ? ty : tx, *tb = k ? tx : ty;
+      if (in == NULL)
+        continue;
+      if (k && nx != NULL)
+        wl__buf_puts(b, "; ");
+      wl__buf_printf(b, "%s's ", ta->name);
+      insn_words(b, in);
+      wl__buf_printf(b, " at line %d does not include %s", in->line,
+                     tb->name);
+    }
+    wl__buf_printf(b, "): use .%s (fence.sc.%s, st.release.%s / "
+                      "ld.acquire.%s)",
+                   sc, sc, sc, sc);
+  } else if (okx && oky) {
+    wl__buf_printf(b, ": %s and %s synchronise at a scope covering both, "
+                      "but that orders the pair only when %s's acquire "
+                      "reads the value %s's release wrote (through strong "
+                      "flag accesses), which this execution does not do: "
+                      "have %s's %s wait until it sees the flag (a branch "
+                      "or a spin on it)",
+                   tx->name, ty->name, t->threads[o->thread].name,
+                   t->threads[w->thread].name, t->threads[o->thread].name,
+                   o->kind == 'W' ? "write" : "read");
+  } else {
+    wl__buf_printf(b, " and nothing orders them: a release by %s after its "
+                      "write (st.release.%s of a flag, or fence.sc.%s "
+                      "before a strong flag store) that %s observes with "
+                      "an acquire before its %s (ld.acquire.%s of the flag, "
+                      "or a strong flag load then fence.sc.%s)",
+                   t->threads[w->thread].name, sc, sc,
+                   t->threads[o->thread].name,
+                   o->kind == 'W' ? "write" : "read", sc, sc);
+  }
+  wl__buf_printf(b, "; or make both strong at .%s (%s.relaxed.%s and "
+                    "%s.relaxed.%s, or atomics)",
+                 sc, kx, sc, ky, sc);
+}
+
 static void race_text(const wl_result *r, wl_buf *b) {
   const wl_litmus *t = r->t;
   const wl_race_info *ri = &r->race;
@@ -44,7 +175,9 @@ static void race_text(const wl_result *r, wl_buf *b) {
     wl__buf_puts(b, ")");
   }
   wl__buf_puts(b, ": not morally strong and not ordered by causality order "
-                  "(PTX data race)\n");
+                  "(PTX data race)");
+  race_fix(r, b);
+  wl__buf_puts(b, "\n");
 }
 
 static void hang_text(const wl_result *r, wl_buf *b) {

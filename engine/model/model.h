@@ -53,6 +53,7 @@ typedef struct wl_trace {
    * came back to a loop head in a state seen there), and the source
    * line of that loop head (of the await for a callback thread) */
   int spin0, spin_line;
+  uint8_t looped; /* it went round a loop (the unroll bound matters) */
 } wl_trace;
 
 /* One witness execution, kept per final state. */

@@ -131,7 +131,10 @@ static wl_ev *sk_push(skgen *g, const wl_insn *in, int type) {
   if (g->nev >= WL_MAX_TEV) {
     g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
                         "%s:%d:%d: thread %s executes more than %d memory "
-                        "events",
+                        "events in straight-line code (the explorer's limit "
+                        "per thread; no loop is unrolled, so --unroll does "
+                        "not help): split the thread's work into smaller "
+                        "tests",
                         g->x->t->filename ? g->x->t->filename : g->x->t->name,
                         in->line, in->col, g->thr->name, WL_MAX_TEV);
     return NULL;

@@ -376,11 +376,30 @@ static int tb_event(sctb *d, const scev *e, int nexp, int64_t *value) {
     return d->err;
   if (d->stopped)
     return WL_ELIMIT;
-  if ((loads && ++d->reads[e->loc] > d->c->unroll + 1) ||
-      d->nevx + nexp > WL_MAX_TEV) {
+  if (loads && ++d->reads[e->loc] > d->c->unroll + 1) {
     cb->cutat = d->i;
     d->stopped = 1;
     return WL_ELIMIT;
+  }
+  if (d->nevx + nexp > WL_MAX_TEV) {
+    /* refused as the explorer refuses it (traces.c, tb_room), never
+     * reported as a loop the bound cut */
+    const wl_litmus *t = d->c->t;
+    int l, looped = 0;
+    for (l = 0; l < WL_MAX_LOCS; l++)
+      looped |= d->reads[l] > 1;
+    return d->err = wl__err(
+               d->c->ctx, WL_ELIMIT,
+               "%s:%d: thread %s makes more than %d memory events in one "
+               "run (the explorer's limit per thread)%s",
+               t->filename ? t->filename : t->name, e->line,
+               t->threads[d->th].name, WL_MAX_TEV,
+               looped ? " with its loops unrolled; lower the unroll bound "
+                        "(--unroll N, explore{unroll = N}) or make the "
+                        "loop body shorter"
+                      : "; no location is read twice, so no loop is "
+                        "unrolled and --unroll does not help: split the "
+                        "thread's work into smaller tests");
   }
   if (d->i < cb->nev) {
     const scev *o = &cb->ev[d->i];
@@ -748,8 +767,10 @@ static int seen(scx *c, uint8_t *s) {
       wl__free(c->ctx, tab, cap * sizeof *tab);
       wl__free(c->ctx, tabh, cap * sizeof *tabh);
       return wl__err(c->ctx, WL_ELIMIT,
-                     "%s: more than %u states under sequential consistency; "
-                     "lower the unroll bound",
+                     "%s: more than %u states under sequential consistency "
+                     "(the interpreter's limit); lower the unroll bound if "
+                     "the test loops, or make the test smaller (fewer "
+                     "threads or accesses)",
                      c->t->name, SC_MAXSTATES);
     }
     if (tab == NULL || tabh == NULL) {

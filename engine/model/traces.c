@@ -98,6 +98,9 @@ typedef struct tgen {
   uint64_t taint[WL_MAX_REGS];
   uint64_t ctrl;
   int backs[4096]; /* times each backward branch was taken */
+  int nback;       /* backward branches taken on the path so far: a
+                    * trace with none has no unrolled loop in it, so the
+                    * limits it crosses are not the unroll bound's */
   /* registers and taints at each load, restored before the load's next
    * value is tried (the rest of the trace changes more than its dst) */
   int64_t sregs[WL_MAX_TEV + 1][WL_MAX_REGS];
@@ -120,6 +123,29 @@ static int64_t op_val(const tgen *g, const wl_operand *o) {
   return o->is_reg ? g->regs[o->reg] : o->imm;
 }
 
+/* 1 when the trace being built went round a loop: a backward branch
+ * taken (a PTX thread), or a location read again (a callback thread,
+ * whose loops the unroll bound counts that way: tb_bound). */
+static int looped(const tgen *g) {
+  int l;
+  if (g->nback > 0)
+    return 1;
+  if (g->thr->fn != NULL)
+    for (l = 0; l < WL_MAX_LOCS; l++)
+      if (g->reads_of[l] > 1)
+        return 1;
+  return 0;
+}
+
+/* 1 when some trace of the pool went round a loop. */
+static int pool_looped(const tpool *p) {
+  size_t i;
+  for (i = 0; i < p->traces.n; i++)
+    if (WL_VEC_PTR(&p->traces, wl_trace, i)->looped)
+      return 1;
+  return 0;
+}
+
 static void emit_trace(tgen *g, int cut) {
   xp *x = g->x;
   tpool *p = &x->pool[g->th];
@@ -130,12 +156,18 @@ static void emit_trace(tgen *g, int cut) {
   if (p->traces.n >= WL_MAX_TRACES) {
     char where[300];
     x->err = wl__err(x->ctx, WL_ELIMIT,
-                     "%s: thread %s has more than %d traces; lower --unroll "
-                     "or simplify the test",
+                     "%s: thread %s has more than %d traces (paths through "
+                     "its code, the explorer's limit per thread); %s",
                      wl__xp_ev_place(x, g->th,
                                      g->nev ? &g->ev[g->nev - 1] : NULL,
                                      where, sizeof where),
-                     g->thr->name, WL_MAX_TRACES);
+                     g->thr->name, WL_MAX_TRACES,
+                     pool_looped(p) || looped(g)
+                         ? "lower the unroll bound (--unroll N, explore{"
+                           "unroll = N}) or simplify the test"
+                         : "its loads have too many possible values: "
+                           "simplify the test (fewer loads or branches on "
+                           "their values)");
     return;
   }
   tr = wl__vec_push(x->ctx, &p->traces);
@@ -148,6 +180,7 @@ static void emit_trace(tgen *g, int cut) {
   tr->reg0 = p->regs.n;
   tr->nregs = g->thr->nregs;
   tr->cut = (uint8_t)cut;
+  tr->looped = (uint8_t)looped(g);
   tr->spin0 = cut == 2 ? g->spin0 : g->nev;
   tr->spin_line = cut == 2 ? g->spin_line : 0;
   tr->ch0 = p->ch.n;
@@ -185,11 +218,24 @@ static void emit_trace(tgen *g, int cut) {
 static int push_ev(tgen *g, const wl_insn *in, int type) {
   wl_ev *e;
   if (g->nev >= WL_MAX_TEV) {
-    g->x->err = wl__err(g->x->ctx, WL_ELIMIT,
-                        "%s:%d:%d: thread %s executes more than %d memory "
-                        "events in one trace; lower --unroll",
-                        g->x->t->filename ? g->x->t->filename : g->x->t->name,
-                        in->line, in->col, g->thr->name, WL_MAX_TEV);
+    if (looped(g))
+      g->x->err = wl__err(
+          g->x->ctx, WL_ELIMIT,
+          "%s:%d:%d: thread %s executes more than %d memory events in one "
+          "trace (the explorer's limit per thread) with its loops unrolled "
+          "%d times; lower the unroll bound (--unroll N, explore{unroll = "
+          "N}) or make the loop body shorter",
+          g->x->t->filename ? g->x->t->filename : g->x->t->name, in->line,
+          in->col, g->thr->name, WL_MAX_TEV, g->x->unroll);
+    else
+      g->x->err = wl__err(
+          g->x->ctx, WL_ELIMIT,
+          "%s:%d:%d: thread %s executes more than %d memory events in "
+          "straight-line code (the explorer's limit per thread; no loop is "
+          "unrolled, so --unroll does not help): split the thread's work "
+          "into smaller tests",
+          g->x->t->filename ? g->x->t->filename : g->x->t->name, in->line,
+          in->col, g->thr->name, WL_MAX_TEV);
     return -1;
   }
   e = &g->ev[g->nev];
@@ -283,7 +329,9 @@ static void jump(tgen *g, int pc, int target) {
       return;
     }
     g->backs[pc]++;
+    g->nback++;
     run_from(g, target);
+    g->nback--;
     g->backs[pc]--;
     return;
   }
@@ -515,14 +563,38 @@ static int tb_choose(tgen *g, int loc, int64_t *value) {
   return 0;
 }
 
-static int tb_room(tgen *g, int nev) {
-  if (g->x->err)
-    return g->x->err;
-  if (g->nev + nev > WL_MAX_TEV) {
-    g->cut = 1;
-    return WL_ELIMIT;
-  }
-  return 0;
+/* Room for nev more events in the trace.  A callback that goes round a
+ * loop is cut by the unroll bound first (tb_bound); one that runs out
+ * of room is refused, naming the cause: its loops unrolled too far, or
+ * too many events in straight-line code (never reported as a cut loop,
+ * which would list the states of the part that fit). */
+static int tb_room(tgen *g, int nev, int line) {
+  xp *x = g->x;
+  char where[300];
+  wl_ev at;
+  if (x->err)
+    return x->err;
+  if (g->nev + nev <= WL_MAX_TEV)
+    return 0;
+  memset(&at, 0, sizeof at);
+  at.line = line;
+  at.insn = -1;
+  wl__xp_ev_place(x, g->th, &at, where, sizeof where);
+  if (looped(g))
+    return x->err = wl__err(
+               x->ctx, WL_ELIMIT,
+               "%s: thread %s makes more than %d memory events in one run "
+               "(the explorer's limit per thread) with its loops unrolled "
+               "%d times; lower the unroll bound (--unroll N, "
+               "explore{unroll = N}) or make the loop body shorter",
+               where, g->thr->name, WL_MAX_TEV, x->unroll);
+  return x->err = wl__err(
+             x->ctx, WL_ELIMIT,
+             "%s: thread %s makes more than %d memory events in one run (the "
+             "explorer's limit per thread; no location is read twice, so no "
+             "loop is unrolled and --unroll does not help): split the "
+             "thread's work into smaller tests",
+             where, g->thr->name, WL_MAX_TEV);
 }
 
 static wl_ev *tb_push(tgen *g, int type, int loc, int line) {
@@ -553,7 +625,7 @@ static int tb_read(tgen *g, int loc, int scope, int line, int nev,
                    wl_ev **e) {
   int64_t v;
   int r;
-  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, nev)) != 0)
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, nev, line)) != 0)
     return r;
   if ((r = tb_choose(g, loc, &v)) != 0)
     return r;
@@ -586,7 +658,7 @@ static int tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
   const vdom *d = &g->x->dom[loc];
   int k = g->nch, i, m = 0, r;
   wl_ev *e;
-  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 1)) != 0)
+  if ((r = tb_bound(g, loc)) != 0 || (r = tb_room(g, 1, line)) != 0)
     return r;
   for (i = 0; i < d->n; i++)
     m += wl__cond_holds(cmp, d->v[i], operand);
@@ -630,7 +702,7 @@ static int tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
   tgen *g = tb_gen(tb);
   wl_ev *e;
   int r;
-  if ((r = tb_room(g, 1)) != 0)
+  if ((r = tb_room(g, 1, line)) != 0)
     return r;
   e = tb_push(g, EV_W, loc, line);
   e->sem = (uint8_t)sem;
@@ -671,7 +743,7 @@ static int tb_fence(wl_tb *tb, int sem, int scope, int line) {
   tgen *g = tb_gen(tb);
   wl_ev *e;
   int r;
-  if ((r = tb_room(g, 1)) != 0)
+  if ((r = tb_room(g, 1, line)) != 0)
     return r;
   e = tb_push(g, EV_F, -1, line);
   e->sem = (uint8_t)sem;
@@ -684,7 +756,7 @@ static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
   tgen *g = tb_gen(tb);
   wl_ev *e;
   int r;
-  if ((r = tb_room(g, 1)) != 0)
+  if ((r = tb_room(g, 1, line)) != 0)
     return r;
   e = tb_push(g, EV_B, -1, line);
   e->sem = SEM_ACQ_REL;

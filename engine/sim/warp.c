@@ -24,6 +24,45 @@ const char *wl__sim_warp_op_name(int kind) {
   return kind >= 0 && kind <= WL_WARP_ALL ? n[kind] : "?";
 }
 
+/* A shuffle by lane `lane` of warp `warp` whose source lane src (within
+ * its segment) is outside mask: the race checker's WL_FIND_SHFL, saying
+ * why the lane is outside (it exited, it does not exist, or the mask
+ * leaves it out). */
+static int shfl_hazard(wl_launch *l, slot *s, int warp, int lane, int src,
+                       int kind, uint32_t mask, int line) {
+  char fix[320];
+  int t = warp * 32 + src;
+  const char *why = t >= l->nthreads ? "it is past the block's end"
+                    : s->state[t] == WL_LANE_EXITED ? "it has exited"
+                                                    : "the mask leaves it out";
+  if (l->chk == NULL)
+    return 0;
+  snprintf(fix, sizeof fix,
+           "%s(0x%08x): lane %d reads lane %d, which is not in the mask "
+           "(%s), so the value is undefined (warplab gives lane %d its own "
+           "value): put lane %d in the mask and have it reach the shuffle, "
+           "or read a lane that takes part",
+           wl__sim_warp_op_name(kind), mask, lane, src, why, lane, src);
+  if (wl__chk_shfl(l->chk, (int)(s - l->slots), warp * 32 + lane, t, line,
+                   fix) != 0) {
+    snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
+    l->failed = 1;
+    return WL_ENOMEM;
+  }
+  return 0;
+}
+
+int wl_kernel_shfl_src(wl_launch *l, int block, int warp, int lane, int src,
+                       int kind, uint32_t mask, int line) {
+  slot *s = slot_of(l, block);
+  if (s == NULL || warp < 0 || warp >= l->nwarps || lane < 0 || lane > 31 ||
+      src < 0 || src > 31)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_shfl_src: no such lane");
+  if (mask >> src & 1)
+    return 0;
+  return shfl_hazard(l, s, warp, lane, src, kind, mask, line);
+}
+
 static int warp_meet(wl_launch *l, slot *s, int warp, uint32_t mask) {
   int lo = warp * 32, kind, u, rc;
   uint32_t b, votes = 0;
@@ -60,6 +99,11 @@ static int warp_meet(wl_launch *l, slot *s, int warp, uint32_t mask) {
       s->wres[t] = kind == WL_WARP_ANY ? votes != 0 : votes == mask;
       s->wresint[t] = 1;
     } else {
+      /* the lane it means to read, before the mask's rule */
+      int want = wl_warp_src(kind, u, op->arg, op->width, 0xffffffffu);
+      if (want != src &&
+          (rc = shfl_hazard(l, s, warp, u, want, kind, mask, op->line)) != 0)
+        return rc;
       s->wres[t] = s->wop[lo + src].value;
       s->wresint[t] = (uint8_t)s->wop[lo + src].isint;
     }

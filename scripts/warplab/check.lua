@@ -6,10 +6,12 @@
 -- uninitialised-read checker and the spin detector (or a subset: check
 -- = "races,uninit,spin" or {races = true}); its report then holds
 -- r.findings, an array of tables:
---   { kind = "race" | "warp race" | "uninit" | "spin", space = "global" |
---     "managed" | "shared", name = "tile", offset = bytes, address = n,
---     a = access, b = access (races: the earlier one), count = n,
---     fix = "what would order them", message = "file:line: ..." }
+--   { kind = "race" | "warp race" | "uninit" | "spin" | "shfl", space =
+--     "global" | "managed" | "shared", name = "tile", offset = bytes,
+--     address = n, a = access, b = access (races: the earlier one), count
+--     = n, fix = "what would order them", message = "file:line: ..." }
+-- (a "shfl" finding: the lane a of a shuffle read lane b, outside the
+-- mask; it has no space, name, offset or address)
 -- where an access is { block = {x, y, z}, thread = {x, y, z}, warp,
 -- lane, line, op = "ld" | "st" | "atom", sem = "weak" | "relaxed" | ...,
 -- scope = "cta" | "gpu" | "sys" }.
@@ -75,7 +77,8 @@ function wl._check_record(k, r)
 end
 
 local words = { race = "data race", ["warp race"] = "warp hazard",
-                uninit = "uninitialised read", spin = "possible hang" }
+                uninit = "uninitialised read", spin = "possible hang",
+                shfl = "shuffle hazard" }
 
 -- wl.findings_text(findings) -> one paragraph per finding
 function wl.findings_text(fs)

@@ -32,7 +32,8 @@ end
 -- runs once per warp (not per thread), launched with dev:launch like any
 -- kernel.  w.threadIdx.x/y/z and w.lane are lane vectors (one number per
 -- lane; + - * / // % ^ & | ~ << >> work lane by lane); w.blockIdx,
--- w.blockDim, w.gridDim are numbers, w.warp the warp's index.  A[v] with
+-- w.blockDim, w.gridDim are {x, y, z} of numbers (as c's), w.warp the
+-- warp's index.  A[v] with
 -- a lane vector v loads for every active lane (one warp-wide request),
 -- A[v] = x stores; a number index is a broadcast.  Lanes diverge only
 -- through masks: v:lt(x), v:le, v:eq, v:ne, v:gt, v:ge give 0/1 vectors,
@@ -172,7 +173,12 @@ end
 -- args...) -> report.  check: the checkers (warplab/check.lua; the
 -- report's findings); schedule: "independent" (default), "lockstep" or
 -- "random", how the lanes of a warp take turns (engine/warplab.h,
--- WL_SCHED_*).
+-- WL_SCHED_*).  Errors name the caller's line (a launch option or
+-- argument) or the kernel's line and thread (a failure inside it).  A
+-- device call inside a coroutine the kernel created is such a failure:
+-- each thread runs as one coroutine, which warplab yields at barriers
+-- and between slices, and it cannot yield across the kernel's own
+-- coroutine.resume (lkernel.c, foreign_co).
 function methods.launch(dev, k, cfg, ...)
   if type(cfg) ~= "table" then
     error("dev:launch(kernel, {grid = ..., block = ...}, args...): a "

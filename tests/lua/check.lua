@@ -185,3 +185,106 @@ for _, x in ipairs(r.findings) do
   check(x.a.warp == (x.a.thread.y * 8 + x.a.thread.x) // 32, "warp")
 end
 check(seen2d, "threadIdx.y is reported")
+
+-- issue 20: a histogram's non-atomic update races, and the fix said is
+-- an atomic (not a barrier), in a block, across blocks and across lanes
+-- of a warp, in both kernel styles
+local D = dev:malloc("int32", 256, "data")
+local dv = {}
+for i = 1, 256 do dv[i] = (i * 7) % 4 end
+D:write(dv)
+local H = dev:malloc("int32", 4, "hist")
+local function hist_fixes(k, grid, block)
+  H:write(0)
+  local rr = dev:launch(k, { grid = grid, block = block, check = "races" },
+                        D, H)
+  check(#rr.findings >= 1, "the histogram races")
+  return rr.findings
+end
+local hist = wl.kernel(function(c, D, H)
+  local b = D[c.blockIdx.x * c.blockDim.x + c.threadIdx.x]
+  H[b] = H[b] + 1
+end)
+local hist_w = wl.warp_kernel(function(w, D, H)
+  local b = D[w.threadIdx.x + w.blockIdx.x * w.blockDim.x]
+  H[b] = H[b] + 1
+end)
+for _, case in ipairs { { hist, 1, 32 }, { hist, 1, 128 }, { hist, 2, 64 },
+                        { hist_w, 1, 128 }, { hist_w, 2, 64 } } do
+  for _, x in ipairs(hist_fixes(case[1], case[2], case[3])) do
+    check(x.fix:find("both update it with a non-atomic read-modify-write",
+                     1, true) and x.fix:find("use atomicAdd", 1, true),
+          "an atomic for the histogram: " .. x.message)
+    check(not x.fix:find("put __sync", 1, true), "no barrier: " .. x.fix)
+    check((x.a.block.x ~= x.b.block.x) ==
+          (x.fix:find("at .gpu scope", 1, true) ~= nil),
+          "the scope follows the blocks: " .. x.message)
+  end
+end
+-- one thread's update read by another without order is not said to be a
+-- histogram for sure: the barrier is offered too
+local reduce = wl.kernel(function(c, A)
+  local s = c:shared("int32", 64, "red")
+  local t = c.threadIdx.x
+  s[t] = t
+  c:syncthreads()
+  if t < 32 then s[t] = s[t] + s[t + 32] end
+  if t < 16 then s[t] = s[t] + s[t + 16] end -- no barrier between
+  c:syncthreads()
+  if t == 0 then A[0] = s[0] end
+end)
+r = dev:launch(reduce, { grid = 1, block = 64, check = "races" }, A)
+check(#r.findings >= 1, "the reduction races")
+for _, x in ipairs(r.findings) do
+  check(not x.fix:find("so updates are lost", 1, true), x.message)
+  check(x.fix:find("__syncwarp()", 1, true), x.message)
+end
+
+-- a shuffle reading a lane outside its mask (left out, exited, or past
+-- the block's end) is a hazard with its line and lanes, in both styles
+local function shfl_finding(k, block, why, lane, src, cfg)
+  cfg = cfg or {}
+  cfg.grid, cfg.block, cfg.check = 1, block, "races"
+  A:write(0)
+  local rr = dev:launch(k, cfg, A)
+  check(#rr.findings == 1 and rr.findings[1].kind == "shfl",
+        "one shuffle hazard, got " .. #rr.findings)
+  local x = rr.findings[1]
+  check(x.a.lane == lane and x.b.lane == src, "lanes " .. x.message)
+  check(x.message:find("check.lua:%d+: shuffle hazard"), x.message)
+  check(x.message:find(("lane %d reads lane %d"):format(lane, src), 1,
+                       true), x.message)
+  check(x.fix:find(why, 1, true), x.fix)
+  check(x.space == nil, "no memory")
+  return x
+end
+local line_down
+shfl_finding(wl.kernel(function(c, A)
+  local t = c.threadIdx.x
+  if t < 16 then
+    line_down = debug.getinfo(1, "l").currentline + 1
+    A[t] = c:shfl_down_sync(0xffff, t * 10, 1)
+  end
+end), 32, "the mask leaves it out", 15, 16)
+shfl_finding(wl.kernel(function(c, A)
+  local t = c.threadIdx.x
+  if t >= 8 then return end
+  local x = A[t] + A[t + 32] -- accesses: the others exit meanwhile
+  A[t] = c:shfl_sync(0xff, t + x, (t + 8) % 32)
+end), 32, "it has exited", 0, 8, { slice = 1, check = "races" })
+shfl_finding(wl.kernel(function(c, A)
+  local t = c.threadIdx.x
+  A[t] = c:shfl_down_sync(0xffffffff, t, 4)
+end), 20, "it is past the block's end", 16, 20)
+local x = shfl_finding(wl.warp_kernel(function(w, A)
+  w:where(w.lane:lt(16), function()
+    A[w.lane] = w:shfl_down_sync(0xffff, w.lane * 10, 1)
+  end)
+end), 32, "the mask leaves it out", 15, 16)
+check(x.a.line > line_down, "the warp kernel's line")
+r = dev:launch(wl.kernel(function(c, A)
+  local t = c.threadIdx.x
+  A[t] = c:shfl_down_sync(0xffffffff, t, 4) -- the top lanes read their own
+end), { grid = 1, block = 32, check = "races" }, A)
+check(#r.findings == 0, "a full mask reads no lane outside it")
+print("check ok")

@@ -113,6 +113,39 @@ fails(at(1) .. "an execution has more than 256 events", function()
   :explore() end)
 fails(at(1) .. "thread P0 executes more than 48 memory events", function()
   return wl.litmus { rep("st.weak x, 1", 49) }:explore() end)
+-- the limits say which bound was crossed (issue 20): straight-line code
+-- is not helped by --unroll; a loop unrolled too far is
+local function says(want, nowant, f)
+  local ok, e = pcall(f)
+  assert(not ok, "expected an error with " .. want)
+  e = tostring(e)
+  assert(e:find(want, 1, true), e)
+  assert(not e:find(nowant, 1, true), e)
+end
+says("in straight-line code (the explorer's limit per thread; no loop is "
+     .. "unrolled, so --unroll does not help)", "lower the unroll", function()
+  return wl.litmus { rep("st.weak x, 1", 49) }:explore() end)
+says("(straight-line code), so --unroll does not help", "lower the unroll",
+     function()
+  return wl.litmus { rep("st.weak x, 1", 45), rep("st.weak y, 1", 45),
+                     rep("st.weak x, 2", 45), rep("st.weak y, 2", 45),
+                     rep("st.weak x, 3", 45), rep("st.weak y, 3", 45) }
+  :explore() end)
+says("with its loops unrolled 60 times; lower the unroll bound", "straight",
+     function()
+  return wl.litmus { { "LC00:", "st.weak x, r1", "add r1, r1, 1",
+                       "bne r1, 100, LC00" } }:explore { unroll = 60 } end)
+-- a function thread past the limit is refused, not listed as a cut loop
+-- with the states of the part that fit
+says("thread P0 makes more than 48 memory events in one run (the "
+     .. "explorer's limit per thread; no location is read twice", "lower",
+     function()
+  return wl.litmus { init = { x = 0 }, function(d)
+    for i = 1, 49 do d.x = i end end }:explore() end)
+says("with its loops unrolled 30 times; lower the unroll bound", "straight",
+     function()
+  return wl.litmus { init = { x = 0, y = 0 }, function(d)
+    for _ = 1, 30 do d.y = d.x; d.x = 1 end end }:explore { unroll = 30 } end)
 local nine_fences = wl.litmus { function(d)
   for _ = 1, 33 do
     d:fence("sc", "gpu") -- the 33rd crosses the limit
