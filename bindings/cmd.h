@@ -48,6 +48,15 @@ int wll_sig_status(int sig);
  * printing the reason. */
 int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out);
 
+/* cmd_outfile.c */
+/* Writes s[0..n) as the file path (-o), made whole before anything is
+ * opened: a missing or regular file is replaced by a renamed temporary
+ * file (links kept), standard output/error and other non-regular files
+ * (devices, FIFOs) are written as they are, nothing is ever removed;
+ * 0, or -1 with "PATH: reason" in err. */
+int wll_write_output(const char *path, const char *s, size_t n, char *err,
+                     size_t errlen);
+
 /* The commands: argv[0] is the command's name (for wll_cmd_run, the
  * program's, argv[1] "run"); each returns the exit status. */
 int wll_cmd_litmus(int argc, char **argv);  /* cmd_litmus.c */
