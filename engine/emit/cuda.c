@@ -151,19 +151,48 @@ static int plan(emitter *e) {
   return 0;
 }
 
+/* Text taken from the test (its name, its file's name, the condition)
+ * lands in the program only through these two, so that no name can end
+ * a comment or a string and become code.  In a string literal every
+ * byte stands for itself: '"', '\\' and '?' (no trigraph can form) are
+ * escaped, newline and tab as \n and \t, any other byte outside
+ * printable ASCII (control bytes, bytes that are not UTF-8) as a
+ * three-digit octal escape, which no following digit can extend. */
 static void put_str_literal(wl_buf *b, const char *s) {
   wl__buf_puts(b, "\"");
   for (; s != NULL && *s; s++) {
-    if (*s == '"' || *s == '\\')
-      wl__buf_printf(b, "\\%c", *s);
-    else if (*s == '\n')
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\' || c == '?')
+      wl__buf_printf(b, "\\%c", c);
+    else if (c == '\n')
       wl__buf_puts(b, "\\n");
-    else if ((unsigned char)*s < 32)
-      wl__buf_puts(b, " ");
+    else if (c == '\t')
+      wl__buf_puts(b, "\\t");
+    else if (c < 32 || c > 126)
+      wl__buf_printf(b, "\\%03o", c);
     else
       wl__buf_add(b, s, 1);
   }
   wl__buf_puts(b, "\"");
+}
+
+/* The same text inside a comment: the bytes a literal escapes are shown
+ * escaped the same way, and "*" "/" (which would end the comment) and
+ * "/" "*" are broken by a backslash; whatever follows the text cannot
+ * join a '*' or '/' it ends with, since the callers follow it with
+ * other characters. */
+static void put_comment_text(wl_buf *b, const char *s) {
+  for (; s != NULL && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if ((c == '*' && s[1] == '/') || (c == '/' && s[1] == '*'))
+      wl__buf_printf(b, "%c\\", c);
+    else if (c == '\n')
+      wl__buf_puts(b, "\\n");
+    else if (c < 32 || c > 126)
+      wl__buf_printf(b, "\\%03o", c);
+    else
+      wl__buf_add(b, s, 1);
+  }
 }
 
 /* ---------------------------------------------------------------- */
@@ -438,12 +467,14 @@ static int put_role(emitter *e, int th) {
     return unsupported(e, tt, NULL,
                        "more than 28 registers and locations in one "
                        "thread (inline asm takes 30 operands)");
+  wl__buf_puts(b, "/* ");
+  put_comment_text(b, tt->name);
   wl__buf_printf(b,
-                 "/* %s of the test */\n"
+                 " of the test */\n"
                  "static __device__ __forceinline__ void role_%d("
                  "unsigned *const *loc, int *out, unsigned *hung, "
                  "int budget) {\n",
-                 tt->name, th);
+                 th);
   for (r = 0; r < tt->nregs; r++)
     wl__buf_printf(b, "  int o%d;\n", r);
   wl__buf_puts(b, "  unsigned h;\n  asm volatile(\n    \"{\\n\\t\"\n");
@@ -702,9 +733,15 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
                    "cuda: the test's %d CTAs need at least %d blocks",
                    e.ngroups, e.ngroups);
   wl__buf_init(&b, ctx);
-  wl__buf_printf(&b, "/* %s.cu -- test %s", t->name, t->name);
-  if (t->filename)
-    wl__buf_printf(&b, " (%s)", t->filename);
+  wl__buf_puts(&b, "/* ");
+  put_comment_text(&b, t->name);
+  wl__buf_puts(&b, ".cu -- test ");
+  put_comment_text(&b, t->name);
+  if (t->filename) {
+    wl__buf_puts(&b, " (");
+    put_comment_text(&b, t->filename);
+    wl__buf_puts(&b, ")");
+  }
   wl__buf_puts(&b, " on a real GPU, written by warplab cuda.\n");
   put_lines(&b, e.two ? wl__cuda_two_head : wl__cuda_head);
   put_tables(&e, &o);
