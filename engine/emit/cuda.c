@@ -38,6 +38,7 @@
  * two-GPU test, floating-point locations, sc accesses, PTX 7.5 proxies.
  * Every location is a 32-bit word: litmus values fit, and a value
  * outside 32 bits would wrap. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +73,80 @@ static int unsupported(emitter *e, const wl_thread *th, const wl_insn *in,
     return wl__err(e->ctx, WL_EUNSUPPORTED, "%s:%d: %s: %s", f, th->line,
                    th->name, what);
   return wl__err(e->ctx, WL_EUNSUPPORTED, "%s: %s", f, what);
+}
+
+/* Every value the program holds is a 32-bit word, printed signed: a
+ * value written in the test (an initial value, an operand of mov, of
+ * arithmetic, st, atom, red or a branch, a constant of the condition)
+ * outside -2^31..2^31-1 would be cut to another value, and the program
+ * would run another test; it is refused where it is written. */
+static int fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+static int too_wide(emitter *e, int line, int col, const char *who,
+                    const char *what, int64_t v) {
+  const char *f = e->t->filename ? e->t->filename : "<lua>";
+  char where[32] = "";
+  if (line > 0 && col > 0)
+    snprintf(where, sizeof where, ":%d:%d", line, col);
+  else if (line > 0)
+    snprintf(where, sizeof where, ":%d", line);
+  return wl__err(e->ctx, WL_EUNSUPPORTED,
+                 "%s%s: %s%s%s %lld does not fit the harness's 32-bit words "
+                 "(-2147483648..2147483647)",
+                 f, where, who, *who ? ": " : "", what, (long long)v);
+}
+
+static int cond_values(emitter *e) {
+  const wl_litmus *t = e->t;
+  int n, k;
+  for (n = 0; n < t->ncnodes; n++) {
+    const wl_cnode *c = &t->cnodes[n];
+    if (c->kind != CN_CMP)
+      continue;
+    for (k = 0; k < 2; k++) {
+      const wl_atom *a = k ? &c->b : &c->a;
+      if (a->kind == AT_CONST && !fits32(a->val))
+        return too_wide(e, a->line, a->col, "", "the condition's constant",
+                        a->val);
+    }
+  }
+  return 0;
+}
+
+static int values(emitter *e) {
+  const wl_litmus *t = e->t;
+  int th, i, l, r;
+  char who[64];
+  for (l = 0; l < t->nlocs; l++)
+    if (!fits32(t->locinit[l])) {
+      snprintf(who, sizeof who, "location %s", t->locnames[l]);
+      return too_wide(e, t->initline[l], t->initcol[l], who,
+                      "initial value", t->locinit[l]);
+    }
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_thread *tt = &t->threads[th];
+    for (r = 0; r < tt->nregs; r++)
+      if (!fits32(tt->reginit[r])) {
+        snprintf(who, sizeof who, "%s:%s", tt->name, tt->regnames[r]);
+        return too_wide(e, tt->reginitline[r], tt->reginitcol[r], who,
+                        "initial value", tt->reginit[r]);
+      }
+    for (i = 0; i < tt->ninsns; i++) {
+      const wl_insn *in = &tt->insns[i];
+      const wl_operand *o[2];
+      int k;
+      o[0] = &in->a;
+      o[1] = &in->b;
+      if (in->op != OP_MOV && in->op != OP_ALU && in->op != OP_ST &&
+          in->op != OP_ATOM && in->op != OP_RED && in->op != OP_BRANCH)
+        continue;
+      for (k = 0; k < 2; k++)
+        if (!o[k]->is_reg && !fits32(o[k]->imm))
+          return too_wide(e, in->line, in->col, tt->name, "the value",
+                          o[k]->imm);
+    }
+  }
+  return cond_values(e);
 }
 
 /* Groups threads by CTA and checks what the harness can run. */
@@ -148,7 +223,7 @@ static int plan(emitter *e) {
     e->shgroup = 0;
   if (t->nthreads == 0)
     return unsupported(e, NULL, NULL, "a test without threads");
-  return 0;
+  return values(e);
 }
 
 /* Text taken from the test (its name, its file's name, the condition)
