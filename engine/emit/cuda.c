@@ -26,7 +26,7 @@
  *
  * SMs: CUDA places blocks on SMs itself, so the one-GPU program cannot
  * put an instance's CTAs on one SM or on several; with sm same or
- * different (DEF_SM, the program's -S) each block notes %smid before
+ * different (DEF_SM, the program's --sm) each block notes %smid before
  * the roles run and the counting keeps only the instances of the asked
  * class, printing how many each class had (the litmus-harness way);
  * with same a probe launch maps blocks to SMs first and the role tables
@@ -631,7 +631,7 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                  o->stress_iters, o->spacing, (unsigned long long)o->seed,
                  o->budget, o->no_shuffle ? 0 : 1);
   if (!e->two)
-    wl__buf_printf(b, "/* -S: 0 any, 1 same, 2 different SMs */\n"
+    wl__buf_printf(b, "/* --sm: 0 any, 1 same, 2 different SMs */\n"
                       "#define DEF_SM %d\n",
                    o->sm);
   wl__buf_puts(b, "\n");

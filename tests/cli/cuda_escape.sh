@@ -53,6 +53,16 @@ if command -v "$CC" > /dev/null 2>&1; then
   printf '%s|%s|%s' "$NAME" "$F" '(1:r0=1 /\ 1:r1=0)' > "$T/lit.want"
   cmp "$T/lit.out" "$T/lit.want" || fail "the literals are not the names"
 fi
+# the whole program builds (the host's C++ compiler against
+# tests/cuda_stub where nvcc is missing) and prints the name as it is
+sh "$ROOT/tests/cuda_stub/host.sh" "$P" "$T/prog"
+rc=$?
+if [ $rc -ne 77 ]; then
+  [ $rc -eq 0 ] || fail "the program does not build"
+  "$T/prog" --help | head -n 1 > "$T/help1" || fail "--help: exit $?"
+  printf 'usage: %s [options]  (test %s)\n' "$T/prog" "$NAME" > "$T/help1.want"
+  cmp "$T/help1" "$T/help1.want" || fail "--help: the name"
+fi
 # hw_run.sh: a fake nvcc "builds" each program as a script; names with
 # quotes, spaces, a newline, $(...) and backticks run nothing
 mkdir -p "$T/bin"
