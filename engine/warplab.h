@@ -1125,7 +1125,11 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * CTAs in different blocks, drawn at random per table of roles.  Each
  * location is a 32-bit word per instance: a value written in the test
  * outside -2^31..2^31-1 (an initial value, an operand, a constant of the
- * condition) is refused (WL_EUNSUPPORTED, "file:line:col: ...").  The
+ * condition) is refused (WL_EUNSUPPORTED, "file:line:col: ..."); a
+ * value the test computes is checked in the program (register
+ * arithmetic in 64 bits as the model does it, atom/red add and sub whose
+ * sum may leave 32 bits), and instances that leave 32 bits are counted
+ * on a "Wide" line instead of in the histogram.  The
  * test's name and file name are escaped wherever they land (comments,
  * string literals).  The program takes the settings of opts again as
  * options of the same names as `warplab cuda`'s (--blocks, --seed, ...;

@@ -157,7 +157,8 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
       return;
   }
   if (p.hung[i]) {
-    atomicAdd(&misc[0], 1ULL);
+    /* 1: hung (misc[0]); 2: a value left 32 bits (misc[4]) */
+    atomicAdd(&misc[p.hung[i] == 2u ? 4 : 0], 1ULL);
     return;
   }
   for (int r = 0; r < NREGS; r++)
@@ -377,7 +378,7 @@ int main(int argc, char **argv) {
   int spacing = DEF_SPACING, budget = DEF_BUDGET, shuffle = DEF_SHUFFLE;
   int device = 0, perms = 16, m, drv = 0, rtv = 0;
   unsigned long long seed = DEF_SEED, hung = 0, overflow = 0, pos = 0,
-                     neg = 0, misc[4];
+                     neg = 0, wide = 0, misc[5];
   int sm = DEF_SM, resident = 0;
   cudaDeviceProp prop;
   params p;
@@ -534,6 +535,7 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(misc, dmisc, sizeof misc, cudaMemcpyDeviceToHost));
   hung = misc[0];
   overflow = misc[1];
+  wide = misc[4];
   for (int k = 0; k < HSLOTS; k++)
     if (tab[k].state == 2u) {
       outcome o;
@@ -597,6 +599,10 @@ int main(int argc, char **argv) {
     if (hung)
       printf("Hung %s %llu of %llu runs did not terminate\n", test_name,
              hung, (unsigned long long)launches * p.ninst);
+    if (wide)
+      printf("Wide %s %llu of %llu runs made a value outside 32 bits (not "
+             "counted: the model's values are 64-bit)\n", test_name, wide,
+             (unsigned long long)launches * p.ninst);
     if (overflow)
       printf("# %llu outcomes not counted: the table of states is full\n",
              overflow);

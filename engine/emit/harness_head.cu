@@ -24,7 +24,9 @@
  * with SPACING > 1 the STRESS_BLOCKS blocks (launched first) load and
  * store the other words of those cache lines, else a scratch area.  A
  * backward branch spends one of BUDGET steps; a role that runs out ends,
- * and its instance counts as hung.  Outcomes are counted on the GPU in a
+ * and its instance counts as hung.  A role whose computed value leaves
+ * 32 bits (the model's values are 64-bit) ends too, and its instance is
+ * counted on the "Wide" line instead of in the histogram.  Outcomes are counted on the GPU in a
  * hash table of final states.  CUDA puts blocks on SMs itself: with --sm
  * same (different) each block notes its SM (%smid) and only the
  * instances whose blocks all ran on one SM (on several) are counted; a

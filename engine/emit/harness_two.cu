@@ -161,7 +161,8 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
   if (i >= p.ninst)
     return;
   if (p.hung[0][i] || p.hung[1][i]) {
-    atomicAdd(&misc[0], 1ULL);
+    /* 1: hung (misc[0]); 2 only: a value left 32 bits (misc[2]) */
+    atomicAdd(&misc[(p.hung[0][i] | p.hung[1][i]) == 2u ? 2 : 0], 1ULL);
     return;
   }
   for (int r = 0; r < NREGS; r++)
@@ -336,7 +337,7 @@ int main(int argc, char **argv) {
   int rounds = DEF_ROUNDS, timeout_ms = 2000, has[2] = {0, 0};
   int perms = 16, m, drv = 0, rtv = 0, ngpus = 0, peer01 = 0, peer10 = 0;
   unsigned long long seed = DEF_SEED, hung = 0, overflow = 0, pos = 0,
-                     neg = 0, misc[2];
+                     neg = 0, wide = 0, misc[3];
   cudaDeviceProp prop[2];
   params p[2];
   slot *dtab;
@@ -512,6 +513,7 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(misc, dmisc, sizeof misc, cudaMemcpyDeviceToHost));
   hung = misc[0];
   overflow = misc[1];
+  wide = misc[2];
   for (int k = 0; k < HSLOTS; k++)
     if (tab[k].state == 2u) {
       outcome o;
@@ -573,6 +575,10 @@ int main(int argc, char **argv) {
     if (hung)
       printf("Hung %s %llu of %llu runs did not terminate\n", test_name,
              hung, (unsigned long long)launches * p[0].ninst);
+    if (wide)
+      printf("Wide %s %llu of %llu runs made a value outside 32 bits (not "
+             "counted: the model's values are 64-bit)\n", test_name, wide,
+             (unsigned long long)launches * p[0].ninst);
     if (overflow)
       printf("# %llu outcomes not counted: the table of states is full\n",
              overflow);

@@ -34,7 +34,9 @@
  * 1 the STRESS_BLOCKS blocks of each GPU (launched first) load and store
  * the words between the instances' copies, else a scratch area.  A
  * backward branch spends one of BUDGET steps; a role that runs out ends,
- * and its instance counts as hung.  Outcomes are counted on GPU 0 in a
+ * and its instance counts as hung.  A role whose computed value leaves
+ * 32 bits (the model's values are 64-bit) ends too, and its instance is
+ * counted on the "Wide" line instead of in the histogram.  Outcomes are counted on GPU 0 in a
  * hash table of final states, reading GPU 1's memory through the peer
  * mapping after both launches end.
  */

@@ -2,7 +2,11 @@
 # (issue 20, item 3) with file:line:col, wherever the test writes them:
 # initial values of locations and registers, operands of st, atom (add,
 # cas), red, mov, arithmetic and branches, constants of the condition;
-# -2^31 and 2^31-1 themselves are written as they are.
+# -2^31 and 2^31-1 themselves are written as they are.  Values the test
+# computes are checked in the program: register arithmetic in 64 bits
+# as the model does it, atom/red add and sub whose sum may leave 32 bits
+# (the old value plus the operand), an instance that leaves 32 bits
+# being counted on a "Wide" line instead of in the histogram.
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -63,4 +67,43 @@ grep -q 'st.relaxed.gpu.global.b32 \[wl_ra0\], wl_rt0' "$T/edge.cu" &&
   grep -q 'mov.b32 wl_rt0, -2147483648;' "$T/edge.cu" || fail "edge: stored value"
 grep -q '(v\[0\] == 2147483647LL) && (v\[2\] == -2147483648LL)' "$T/edge.cu" ||
   fail "edge: condition"
+# computed values
+cat > "$T/alu.litmus" <<'L'
+PTX alu
+{ x=2147483647; y=0; z=0; }
+ P0@cta 0,gpu 0                | P1@cta 1,gpu 0           ;
+ mov r0, 5                     | ld.relaxed.gpu r0, y     ;
+ add r1, r0, 2147483647        | LC0:                     ;
+ st.relaxed.gpu y, r1          | red.relaxed.gpu.add x, 1 ;
+ shr r3, r0, 1                 | bne r0, 0, LC0           ;
+ red.relaxed.gpu.add z, 1      | ld.relaxed.gpu r2, z     ;
+ red.relaxed.gpu.sub z, 2      |                          ;
+exists (1:r0=1)
+L
+"$WL" cuda "$T/alu.litmus" > "$T/alu.cu" || fail "alu: exit $?"
+sed -n '/void role_0(/,/^}/p' "$T/alu.cu" > "$T/role0"
+sed -n '/void role_1(/,/^}/p' "$T/alu.cu" > "$T/role1"
+# arithmetic: 64 bits, the model's logical shift, then the check
+for want in 'cvt.s64.s32 wl_rw0, wl_r0;' 'add.s64 wl_rw2, wl_rw0, wl_rw1;' \
+  'shr.b64 wl_rw2, wl_rw0, wl_rt1;' 'cvt.u32.u64 wl_rt2, wl_rw2;' \
+  'setp.ne.s64 wl_rq, wl_rw0, wl_rw2;' '@wl_rq bra wl_rWIDE;' \
+  'mov.b32 wl_rh, 2;' 'atomicMax(hung, h);'; do
+  grep -q -F "$want" "$T/role0" || fail "alu: no '$want'"
+done
+grep -q 'add\.s32\|shr\.s32' "$T/role0" && fail "alu: 32-bit arithmetic"
+# z: an add and a sub of constants that run once each: red as written
+[ "$(grep -c -F 'red.relaxed.gpu.global.add.u32 [wl_ra' "$T/role0")" -eq 2 ] ||
+  fail "alu: the bounded reds on z"
+# x: 2^31-1 plus an add in a loop: the red is the atom that checks
+grep -q -F 'atom.relaxed.gpu.global.add.u32 wl_rt3, [wl_ra' "$T/role1" &&
+  grep -q -F 'add.s64 wl_rw2, wl_rw0, wl_rw1;' "$T/role1" ||
+  fail "alu: the red on x is not checked"
+# the harness counts wide instances apart and names them
+grep -q -F 'atomicAdd(&misc[p.hung[i] == 2u ? 4 : 0], 1ULL);' "$T/alu.cu" ||
+  fail "alu: wide instances counted as hung"
+grep -q -F '"Wide %s %llu of %llu runs made a value outside 32 bits' \
+  "$T/alu.cu" || fail "alu: no Wide line"
+sh "$ROOT/tests/cuda_stub/host.sh" "$T/alu.cu" "$T/alu"
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 77 ] || fail "alu: the program does not build"
 exit 0

@@ -78,6 +78,12 @@ static inline unsigned long long atomicAdd(unsigned long long *a,
   *a += v;
   return o;
 }
+static inline unsigned atomicMax(unsigned *a, unsigned v) {
+  unsigned o = *a;
+  if (v > o)
+    *a = v;
+  return o;
+}
 static inline unsigned atomicCAS(unsigned *a, unsigned c, unsigned v) {
   unsigned o = *a;
   if (o == c)
