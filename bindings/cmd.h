@@ -1,7 +1,8 @@
 /* cmd.h -- what the warplab command's files share: main.c (the help
  * text and the dispatch to a command), cmd_common.c (output, files and
  * the command line), and one file per command: cmd_litmus.c,
- * cmd_sample.c, cmd_cuda.c, cmd_compare.c, cmd_gen.c, cmd_run.c,
+ * cmd_sample.c, cmd_cuda.c (its -o through cmd_outfile.c),
+ * cmd_compare.c, cmd_gen.c, cmd_run.c,
  * cmd_report.c.  Not part of the Lua module (warplab.so).  Not
  * installed. */
 #ifndef WL_CMD_H

@@ -47,7 +47,8 @@ static inline const char *cudaGetErrorString(cudaError_t) {
 #define WL_FAIL(...) { return cudaErrorNoDevice; }
 static inline cudaError_t cudaSetDevice(int) WL_FAIL()
 static inline cudaError_t cudaGetDeviceCount(int *) WL_FAIL()
-static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *, int) WL_FAIL()
+static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *,
+                                                  int) WL_FAIL()
 static inline cudaError_t cudaDriverGetVersion(int *) WL_FAIL()
 static inline cudaError_t cudaRuntimeGetVersion(int *) WL_FAIL()
 static inline cudaError_t cudaDeviceSynchronize(void) WL_FAIL()
