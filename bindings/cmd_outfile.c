@@ -6,8 +6,10 @@
  *     text goes to a new temporary file in the directory of the file
  *     (the link's target), which is flushed to disk and renamed over it;
  *     an existing file keeps its permissions, a symbolic link stays a
- *     link.  On any failure the temporary file is removed and PATH is
- *     left as it was.  Nothing else is ever removed.
+ *     link, and keeps its owner where the writer may set it.  (A file
+ *     with other hard links gets a new inode: the other names keep the
+ *     old text.)  On any failure the temporary file is removed and PATH
+ *     is left as it was.  Nothing else is ever removed.
  *   - standard output or standard error (the same file, e.g.
  *     /dev/stdout): written there;
  *   - another non-regular file (a device such as /dev/null or /dev/full,
@@ -66,13 +68,14 @@ static int write_stream(const char *path, const char *s, size_t n, char *err,
 }
 
 /* A new file in target's directory, renamed over target. */
-static int write_replace(const char *path, const char *target, int exists,
-                         mode_t mode, const char *s, size_t n, char *err,
-                         size_t errlen) {
+static int write_replace(const char *path, const char *target,
+                         const struct stat *old, const char *s, size_t n,
+                         char *err, size_t errlen) {
   const char *slash = strrchr(target, '/');
   size_t dl = slash == NULL ? 0 : (size_t)(slash - target) + 1;
   size_t bl = strlen(target) - dl;
   char *tmp = malloc(dl + bl + 16);
+  mode_t mode;
   int fd, e;
   if (tmp == NULL)
     return fail(err, errlen, path, ENOMEM);
@@ -85,10 +88,15 @@ static int write_replace(const char *path, const char *target, int exists,
     free(tmp);
     return fail(err, errlen, path, e);
   }
-  if (!exists) {
+  if (old == NULL) {
     mode_t um = umask(0);
     umask(um);
     mode = 0666 & ~um;
+  } else {
+    mode = old->st_mode;
+    /* the file's owner too, where allowed (root); else the writer's */
+    if (fchown(fd, old->st_uid, old->st_gid) != 0)
+      errno = 0;
   }
   if (fchmod(fd, mode & 07777) != 0 || write_all(fd, s, n) != 0 ||
       fsync(fd) != 0) {
@@ -167,7 +175,7 @@ int wll_write_output(const char *path, const char *s, size_t n, char *err,
       snprintf(err, errlen, "%s: a symbolic link to a missing file", path);
       return -1;
     }
-    return write_replace(path, path, 0, 0, s, n, err, errlen);
+    return write_replace(path, path, NULL, s, n, err, errlen);
   }
   if (S_ISDIR(st.st_mode)) {
     snprintf(err, errlen, "%s: is a directory", path);
@@ -184,7 +192,7 @@ int wll_write_output(const char *path, const char *s, size_t n, char *err,
   /* a regular file, maybe through links: replace the file, keep links */
   if ((real = follow_links(path)) == NULL)
     return fail(err, errlen, path, errno);
-  rc = write_replace(path, real, 1, st.st_mode, s, n, err, errlen);
+  rc = write_replace(path, real, &st, s, n, err, errlen);
   free(real);
   return rc;
 }
