@@ -74,4 +74,22 @@ assert(close and inc and close == inc + 2,
 assert(es:find('test_name = "E*/int x;/*\\n\\"%n\\\\\\?\\?/\\377\\001' ..
                '`id`$(id)";', 1, true), "cuda: the name's literal")
 assert(not es:find("[\128-\255]"), "cuda: raw bytes that are not ASCII")
+-- values outside the harness's 32-bit words are refused, with the
+-- script's place where there is one (issue 20, item 3)
+local wide = wl.litmus {
+  name = "wide", init = { x = 1 << 40 },
+  { at = "cta0", "st.relaxed.gpu x, 1" },
+  { at = "cta1", "ld.relaxed.gpu r0, x" },
+}
+ok, err = pcall(wide.cuda, wide)
+assert(not ok and err:find("cuda.lua: location x: initial value " ..
+                           "1099511627776 does not fit", 1, true), err)
+local wide2 = wl.litmus {
+  name = "wide2", init = { x = 0 },
+  { at = "cta0", "st.relaxed.gpu x, -2147483649" },
+  { at = "cta1", "ld.relaxed.gpu r0, x" },
+}
+ok, err = pcall(wide2.cuda, wide2)
+assert(not ok and err:find("cuda.lua:%d+:%d+: P0: the value %-2147483649 " ..
+                           "does not fit"), err)
 print("cuda.lua ok")
