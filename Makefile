@@ -169,7 +169,8 @@ $(BUILD)/tests/lalloc: tests/lalloc.c $(MOD_OBJ) $(LIB)
 # the reproducers of tests/fuzz/regress/ (tests/cli/fuzz_regress.sh).
 REPLAY_CFLAGS := $(filter-out -MMD -MP,$(ALL_CFLAGS))
 REPLAY := $(BUILD)/tests/replay_litmus $(BUILD)/tests/replay_insn \
-          $(BUILD)/tests/replay_cat $(BUILD)/tests/replay_lua
+          $(BUILD)/tests/replay_cat $(BUILD)/tests/replay_lua \
+          $(BUILD)/tests/replay_cuda
 $(BUILD)/tests/replay_lua: tests/fuzz/fuzz_lua.c tests/fuzz/replay.c \
                            $(MOD_OBJ) $(LIB)
 	@mkdir -p $(dir $@)

@@ -18,8 +18,30 @@ static int cuda_usage(const char *opt, const char *v, const char *want) {
   return 2;
 }
 
-static int write_file(void *ud, const char *s, size_t n) {
-  return fwrite(s, 1, n, (FILE *)ud) == n ? 0 : -1;
+/* The program's text, collected whole before anything is written. */
+typedef struct text {
+  char *p;
+  size_t n, cap;
+} text;
+
+static int collect(void *ud, const char *s, size_t n) {
+  text *t = ud;
+  if (n > t->cap - t->n) {
+    size_t cap = t->cap ? t->cap : 65536;
+    char *q;
+    while (cap - t->n < n) {
+      if (cap > ((size_t)-1) / 2)
+        return -1;
+      cap *= 2;
+    }
+    if ((q = realloc(t->p, cap)) == NULL)
+      return -1;
+    t->p = q;
+    t->cap = cap;
+  }
+  memcpy(t->p + t->n, s, n);
+  t->n += n;
+  return 0;
 }
 
 int wll_cmd_cuda(int argc, char **argv) {
@@ -42,7 +64,7 @@ int wll_cmd_cuda(int argc, char **argv) {
   char *src;
   wl_ctx *ctx;
   wl_litmus *t = NULL;
-  FILE *f;
+  text txt = {NULL, 0, 0};
   int c, rc;
   static const struct option longopts[] = {
       {"blocks", required_argument, NULL, 256},
@@ -136,31 +158,27 @@ int wll_cmd_cuda(int argc, char **argv) {
   }
   rc = wl_litmus_parse(ctx, file, src, len, &t);
   free(src);
-  f = stdout;
-  if (rc == 0 && out != NULL && (f = fopen(out, "wb")) == NULL) {
-    fprintf(stderr, "warplab cuda: %s: %s\n", out, strerror(errno));
-    wl_litmus_free(t);
-    wl_ctx_free(ctx);
-    return 1;
-  }
+  /* the whole text first: a refused test opens and removes nothing */
   if (rc == 0)
-    rc = wl_cuda_emit(ctx, t, &o, write_file, f);
+    rc = wl_cuda_emit(ctx, t, &o, collect, &txt);
   if (rc != 0) {
     const char *m = wl_ctx_errmsg(ctx);
     if (strncmp(m, file, strlen(file)) == 0)
       fprintf(stderr, "warplab: %s\n", m);
     else
       fprintf(stderr, "warplab: %s: %s\n", file, m);
-  }
-  if (f != stdout && fclose(f) != 0 && rc == 0) {
-    fprintf(stderr, "warplab cuda: %s: %s\n", out, strerror(errno));
+  } else if (out != NULL) {
+    if (wll_write_output(out, txt.p, txt.n, err, sizeof err) != 0) {
+      fprintf(stderr, "warplab cuda: %s\n", err);
+      rc = WL_EIO;
+    }
+  } else if (fwrite(txt.p, 1, txt.n, stdout) != txt.n ||
+             fflush(stdout) != 0) {
+    fprintf(stderr, "warplab cuda: standard output: %s\n", strerror(errno));
     rc = WL_EIO;
   }
-  if (rc != 0 && f != stdout)
-    remove(out);
+  free(txt.p);
   wl_litmus_free(t);
   wl_ctx_free(ctx);
-  if (f == stdout && fflush(stdout) != 0)
-    return 1;
   return rc != 0 ? 1 : 0;
 }

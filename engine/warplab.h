@@ -1138,7 +1138,17 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * Many instances run per launch, one role per GPU thread: threads of one
  * CTA of the test in one block (different warps), threads of different
  * CTAs in different blocks, drawn at random per table of roles.  Each
- * location is a 32-bit word per instance.  Outcomes are counted on the
+ * location is a 32-bit word per instance: a value written in the test
+ * outside -2^31..2^31-1 (an initial value, an operand, a constant of the
+ * condition) is refused (WL_EUNSUPPORTED, "file:line:col: ..."); a
+ * value the test computes is checked in the program (register
+ * arithmetic in 64 bits as the model does it, atom/red add and sub whose
+ * sum may leave 32 bits), and instances that leave 32 bits are counted
+ * on a "Wide" line instead of in the histogram.  The
+ * test's name and file name are escaped wherever they land (comments,
+ * string literals).  The program takes the settings of opts again as
+ * options of the same names as `warplab cuda`'s (--blocks, --seed, ...;
+ * --help lists them).  Outcomes are counted on the
  * GPU; the program marks as weak the outcomes wl_sc_states does not give.
  * A test whose threads are on GPUs 0 and 1 (or with a location homed on
  * a GPU without its threads) gets a two-GPU program: it enables peer
@@ -1148,7 +1158,7 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * it, holds the roles of each slot in step for opts->rounds instances per
  * launch (each in fresh locations), and counts the outcomes of both on
  * GPU 0.  CUDA cannot place a block on a chosen SM: with opts->sm SAME or
- * DIFFERENT (the program's -S) each block notes its SM id (PTX
+ * DIFFERENT (the program's --sm) each block notes its SM id (PTX
  * %smid), only the instances whose blocks ran on one SM (SAME) or on
  * several (DIFFERENT) are counted, and a '#' line gives how many
  * instances each class had; it needs threads in several CTAs of one

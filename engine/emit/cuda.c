@@ -26,7 +26,7 @@
  *
  * SMs: CUDA places blocks on SMs itself, so the one-GPU program cannot
  * put an instance's CTAs on one SM or on several; with sm same or
- * different (DEF_SM, the program's -S) each block notes %smid before
+ * different (DEF_SM, the program's --sm) each block notes %smid before
  * the roles run and the counting keeps only the instances of the asked
  * class, printing how many each class had (the litmus-harness way);
  * with same a probe launch maps blocks to SMs first and the role tables
@@ -36,8 +36,11 @@
  * callback threads, barriers (the harness runs many instances per CTA),
  * GPUs other than 0 and 1 in a two-GPU test, __shared__ locations in a
  * two-GPU test, floating-point locations, sc accesses, PTX 7.5 proxies.
- * Every location is a 32-bit word: litmus values fit, and a value
- * outside 32 bits would wrap. */
+ * Every location and register is a 32-bit word: a value written in the
+ * test outside 32 bits is refused where it is written (values), and a
+ * value the test computes is checked in the program (loc_bounded,
+ * put_alu): an instance that leaves 32 bits is counted apart. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +63,9 @@ typedef struct emitter {
   int shgroup;               /* the group that uses shared locations */
   int nshared;
   int shidx[WL_MAX_LOCS];    /* index among shared locations, or -1 */
+  /* 1: no atom/red add or sub can take the location out of 32 bits
+   * (loc_bounded); 0: those check their result in the program */
+  int bounded[WL_MAX_LOCS];
 } emitter;
 
 static int unsupported(emitter *e, const wl_thread *th, const wl_insn *in,
@@ -72,6 +78,130 @@ static int unsupported(emitter *e, const wl_thread *th, const wl_insn *in,
     return wl__err(e->ctx, WL_EUNSUPPORTED, "%s:%d: %s: %s", f, th->line,
                    th->name, what);
   return wl__err(e->ctx, WL_EUNSUPPORTED, "%s: %s", f, what);
+}
+
+/* Every value the program holds is a 32-bit word, printed signed: a
+ * value written in the test (an initial value, an operand of mov, of
+ * arithmetic, st, atom, red or a branch, a constant of the condition)
+ * outside -2^31..2^31-1 would be cut to another value, and the program
+ * would run another test; it is refused where it is written. */
+static int fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+static int too_wide(emitter *e, int line, int col, const char *who,
+                    const char *what, int64_t v) {
+  const char *f = e->t->filename ? e->t->filename : "<lua>";
+  char where[32] = "";
+  if (line > 0 && col > 0)
+    snprintf(where, sizeof where, ":%d:%d", line, col);
+  else if (line > 0)
+    snprintf(where, sizeof where, ":%d", line);
+  return wl__err(e->ctx, WL_EUNSUPPORTED,
+                 "%s%s: %s%s%s %lld does not fit the harness's 32-bit words "
+                 "(-2147483648..2147483647)",
+                 f, where, who, *who ? ": " : "", what, (long long)v);
+}
+
+static int cond_values(emitter *e) {
+  const wl_litmus *t = e->t;
+  int n, k;
+  for (n = 0; n < t->ncnodes; n++) {
+    const wl_cnode *c = &t->cnodes[n];
+    if (c->kind != CN_CMP)
+      continue;
+    for (k = 0; k < 2; k++) {
+      const wl_atom *a = k ? &c->b : &c->a;
+      if (a->kind == AT_CONST && !fits32(a->val))
+        return too_wide(e, a->line, a->col, "", "the condition's constant",
+                        a->val);
+    }
+  }
+  return 0;
+}
+
+static int values(emitter *e) {
+  const wl_litmus *t = e->t;
+  int th, i, l, r;
+  char who[64];
+  for (l = 0; l < t->nlocs; l++)
+    if (!fits32(t->locinit[l])) {
+      snprintf(who, sizeof who, "location %s", t->locnames[l]);
+      return too_wide(e, t->initline[l], t->initcol[l], who,
+                      "initial value", t->locinit[l]);
+    }
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_thread *tt = &t->threads[th];
+    for (r = 0; r < tt->nregs; r++)
+      if (!fits32(tt->reginit[r])) {
+        snprintf(who, sizeof who, "%s:%s", tt->name, tt->regnames[r]);
+        return too_wide(e, tt->reginitline[r], tt->reginitcol[r], who,
+                        "initial value", tt->reginit[r]);
+      }
+    for (i = 0; i < tt->ninsns; i++) {
+      const wl_insn *in = &tt->insns[i];
+      const wl_operand *o[2];
+      int k;
+      o[0] = &in->a;
+      o[1] = &in->b;
+      if (in->op != OP_MOV && in->op != OP_ALU && in->op != OP_ST &&
+          in->op != OP_ATOM && in->op != OP_RED && in->op != OP_BRANCH)
+        continue;
+      for (k = 0; k < 2; k++)
+        if (!o[k]->is_reg && !fits32(o[k]->imm))
+          return too_wide(e, in->line, in->col, tt->name, "the value",
+                          o[k]->imm);
+    }
+  }
+  return cond_values(e);
+}
+
+/* Values the test computes.  The model computes in 64 bits; the
+ * program's words are 32 bits.  Register arithmetic is done in 64 bits
+ * in the program and checked (put_alu); an atom/red add or sub checks
+ * old + operand unless loc_bounded proves that no sum leaves 32 bits:
+ * every write of the location has a constant operand, each add/sub runs
+ * at most once (its thread has no backward branch), and the largest
+ * magnitude written plus the sum of the magnitudes added stays below
+ * 2^31.  An instance whose value leaves 32 bits is not counted: the
+ * program prints how many did (a "Wide" line). */
+static int loops(const wl_thread *tt) {
+  int i;
+  for (i = 0; i < tt->ninsns; i++)
+    if ((tt->insns[i].op == OP_BRANCH || tt->insns[i].op == OP_GOTO) &&
+        tt->insns[i].target <= i)
+      return 1;
+  return 0;
+}
+
+static int64_t mag(int64_t v) { return v < 0 ? -v : v; }
+
+static int loc_bounded(const wl_litmus *t, int l) {
+  int64_t most = mag(t->locinit[l]), sum = 0;
+  int th, i;
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_thread *tt = &t->threads[th];
+    for (i = 0; i < tt->ninsns; i++) {
+      const wl_insn *in = &tt->insns[i];
+      const wl_operand *v = in->aop == AOP_CAS ? &in->b : &in->a;
+      if (in->loc != l ||
+          (in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED))
+        continue;
+      if (in->op != OP_ST && (in->aop == AOP_AND || in->aop == AOP_OR ||
+                              in->aop == AOP_XOR)) {
+        most = (int64_t)1 << 31; /* any 32-bit value */
+        continue;
+      }
+      if (v->is_reg)
+        return 0;
+      if (in->op != OP_ST && (in->aop == AOP_ADD || in->aop == AOP_SUB)) {
+        if (loops(tt))
+          return 0;
+        sum += mag(v->imm);
+      } else if (mag(v->imm) > most) {
+        most = mag(v->imm);
+      }
+    }
+  }
+  return most + sum <= INT32_MAX;
 }
 
 /* Groups threads by CTA and checks what the harness can run. */
@@ -148,22 +278,53 @@ static int plan(emitter *e) {
     e->shgroup = 0;
   if (t->nthreads == 0)
     return unsupported(e, NULL, NULL, "a test without threads");
-  return 0;
+  for (l = 0; l < t->nlocs; l++)
+    e->bounded[l] = loc_bounded(t, l);
+  return values(e);
 }
 
+/* Text taken from the test (its name, its file's name, the condition)
+ * lands in the program only through these two, so that no name can end
+ * a comment or a string and become code.  In a string literal every
+ * byte stands for itself: '"', '\\' and '?' (no trigraph can form) are
+ * escaped, newline and tab as \n and \t, any other byte outside
+ * printable ASCII (control bytes, bytes that are not UTF-8) as a
+ * three-digit octal escape, which no following digit can extend. */
 static void put_str_literal(wl_buf *b, const char *s) {
   wl__buf_puts(b, "\"");
   for (; s != NULL && *s; s++) {
-    if (*s == '"' || *s == '\\')
-      wl__buf_printf(b, "\\%c", *s);
-    else if (*s == '\n')
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\' || c == '?')
+      wl__buf_printf(b, "\\%c", c);
+    else if (c == '\n')
       wl__buf_puts(b, "\\n");
-    else if ((unsigned char)*s < 32)
-      wl__buf_puts(b, " ");
+    else if (c == '\t')
+      wl__buf_puts(b, "\\t");
+    else if (c < 32 || c > 126)
+      wl__buf_printf(b, "\\%03o", c);
     else
       wl__buf_add(b, s, 1);
   }
   wl__buf_puts(b, "\"");
+}
+
+/* The same text inside a comment: the bytes a literal escapes are shown
+ * escaped the same way, and "*" "/" (which would end the comment) and
+ * "/" "*" are broken by a backslash; whatever follows the text cannot
+ * join a '*' or '/' it ends with, since the callers follow it with
+ * other characters. */
+static void put_comment_text(wl_buf *b, const char *s) {
+  for (; s != NULL && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if ((c == '*' && s[1] == '/') || (c == '/' && s[1] == '*'))
+      wl__buf_printf(b, "%c\\", c);
+    else if (c == '\n')
+      wl__buf_puts(b, "\\n");
+    else if (c < 32 || c > 126)
+      wl__buf_printf(b, "\\%03o", c);
+    else
+      wl__buf_add(b, s, 1);
+  }
 }
 
 /* ---------------------------------------------------------------- */
@@ -305,18 +466,44 @@ static const char *aop_text(int aop, int *negate) {
   }
 }
 
+/* The check that the 64-bit value in w2 fits 32 bits: its low word in
+ * t2, else the role ends as wide. */
+static void put_fits(wl_buf *b) {
+  wl__buf_puts(b, "    \"cvt.u32.u64 " RP "t2, " RP "w2;\\n\\t\"\n"
+                  "    \"cvt.s64.s32 " RP "w0, " RP "t2;\\n\\t\"\n"
+                  "    \"setp.ne.s64 " RP "q, " RP "w0, " RP "w2;\\n\\t\"\n"
+                  "    \"@" RP "q bra " RP "WIDE;\\n\\t\"\n");
+}
+
+/* Register arithmetic as the model does it (wl__aop_apply: 64 bits,
+ * shifts of the 64-bit pattern clamped at 64, division by zero giving
+ * 0), then checked to fit 32 bits. */
 static int put_alu(emitter *e, const wl_thread *th, const wl_insn *in) {
   static const char *const names[] = {
-      "add.s32", "sub.s32", "mul.lo.s32", "div.s32", "rem.s32", "and.b32",
-      "or.b32",  "xor.b32", "min.s32",    "max.s32", NULL,      NULL,
-      NULL,      NULL,      "shl.b32",    "shr.s32"};
+      "add.s64", "sub.s64", "mul.lo.s64", "div.s64", "rem.s64", "and.b64",
+      "or.b64",  "xor.b64", "min.s64",    "max.s64", NULL,      NULL,
+      NULL,      NULL,      "shl.b64",    "shr.b64"};
   char a[32], bb[32];
+  wl_buf *b = e->b;
   if (in->aop >= sizeof names / sizeof names[0] || names[in->aop] == NULL)
     return unsupported(e, th, in, "this arithmetic has no PTX instruction");
   operand_reg(e, &in->a, RP "t0", a, sizeof a);
   operand_reg(e, &in->b, RP "t1", bb, sizeof bb);
-  wl__buf_printf(e->b, "    \"%s " RP "%d, %s, %s;\\n\\t\"\n",
-                 names[in->aop], in->dst, a, bb);
+  wl__buf_printf(b, "    \"cvt.s64.s32 " RP "w0, %s;\\n\\t\"\n", a);
+  if (in->aop == AOP_SHL || in->aop == AOP_SHR) {
+    /* the amount as .u32: a negative one is past 64, as the model's */
+    wl__buf_printf(b, "    \"%s " RP "w2, " RP "w0, %s;\\n\\t\"\n",
+                   names[in->aop], bb);
+  } else {
+    wl__buf_printf(b, "    \"cvt.s64.s32 " RP "w1, %s;\\n\\t\"\n", bb);
+    wl__buf_printf(b, "    \"%s " RP "w2, " RP "w0, " RP "w1;\\n\\t\"\n",
+                   names[in->aop]);
+    if (in->aop == AOP_DIV || in->aop == AOP_REM)
+      wl__buf_puts(b, "    \"setp.eq.s64 " RP "p, " RP "w1, 0;\\n\\t\"\n"
+                      "    \"@" RP "p mov.b64 " RP "w2, 0;\\n\\t\"\n");
+  }
+  put_fits(b);
+  wl__buf_printf(b, "    \"mov.b32 " RP "%d, " RP "t2;\\n\\t\"\n", in->dst);
   return 0;
 }
 
@@ -325,8 +512,8 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
   static const char *const conds[] = {"eq", "ne", "lt", "le", "gt", "ge"};
   const wl_insn *in = &th->insns[idx];
   wl_buf *b = e->b;
-  char a[32], bb[32];
-  int neg, red;
+  char a[32], bb[32], old[32];
+  int neg, red, wide;
   switch (in->op) {
   case OP_NOP:
     return 0;
@@ -362,25 +549,38 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
     operand_reg(e, &in->a, RP "t0", a, sizeof a);
     if (in->aop == AOP_CAS)
       operand_reg(e, &in->b, RP "t1", bb, sizeof bb);
+    /* an add or sub that may leave 32 bits checks old + operand */
+    wide = (in->aop == AOP_ADD || in->aop == AOP_SUB) && !e->bounded[in->loc];
+    if (wide)
+      wl__buf_printf(b, "    \"cvt.s64.s32 " RP "w1, %s;\\n\\t\"\n", a);
     if (neg) {
       wl__buf_printf(b, "    \"neg.s32 " RP "t2, %s;\\n\\t\"\n", a);
       snprintf(a, sizeof a, RP "t2");
     }
     /* red takes .relaxed and .release only: an acquiring red is the
-     * atom that drops the old value */
+     * atom that drops the old value, and so is a red whose sum is
+     * checked (it needs the old value) */
     red = in->op == OP_RED && in->sem != SEM_ACQUIRE &&
-          in->sem != SEM_ACQ_REL;
+          in->sem != SEM_ACQ_REL && !wide;
     wl__buf_puts(b, red ? "    \"red" : "    \"atom");
     put_sem(e, in, 1);
     wl__buf_printf(b, ".%s%s ", space(e, in), op);
     if (!red && in->op == OP_ATOM && in->dst >= 0)
-      wl__buf_printf(b, RP "%d, ", in->dst);
-    else if (!red)
-      wl__buf_puts(b, RP "t3, "); /* the old value, unused */
+      snprintf(old, sizeof old, RP "%d", in->dst);
+    else
+      snprintf(old, sizeof old, RP "t3"); /* the old value, unused */
+    if (!red)
+      wl__buf_printf(b, "%s, ", old);
     wl__buf_printf(b, "[" RP "a%d], %s", argloc[in->loc], a);
     if (in->aop == AOP_CAS)
       wl__buf_printf(b, ", %s", bb);
     wl__buf_puts(b, ";\\n\\t\"\n");
+    if (wide) {
+      wl__buf_printf(b, "    \"cvt.s64.s32 " RP "w0, %s;\\n\\t\"\n"
+                        "    \"%s.s64 " RP "w2, " RP "w0, " RP "w1;\\n\\t\"\n",
+                     old, in->aop == AOP_SUB ? "sub" : "add");
+      put_fits(b);
+    }
     return 0;
   }
   case OP_FENCE:
@@ -438,18 +638,21 @@ static int put_role(emitter *e, int th) {
     return unsupported(e, tt, NULL,
                        "more than 28 registers and locations in one "
                        "thread (inline asm takes 30 operands)");
+  wl__buf_puts(b, "/* ");
+  put_comment_text(b, tt->name);
   wl__buf_printf(b,
-                 "/* %s of the test */\n"
+                 " of the test */\n"
                  "static __device__ __forceinline__ void role_%d("
                  "unsigned *const *loc, int *out, unsigned *hung, "
                  "int budget) {\n",
-                 tt->name, th);
+                 th);
   for (r = 0; r < tt->nregs; r++)
     wl__buf_printf(b, "  int o%d;\n", r);
   wl__buf_puts(b, "  unsigned h;\n  asm volatile(\n    \"{\\n\\t\"\n");
   if (tt->nregs > 0)
     wl__buf_printf(b, "    \".reg .b32 " RP "<%d>;\\n\\t\"\n", tt->nregs);
   wl__buf_puts(b, "    \".reg .b32 " RP "t<4>;\\n\\t\"\n"
+                  "    \".reg .b64 " RP "w<3>;\\n\\t\"\n"
                   "    \".reg .b32 " RP "bud;\\n\\t\"\n"
                   "    \".reg .b32 " RP "h;\\n\\t\"\n"
                   "    \".reg .pred " RP "p;\\n\\t\"\n"
@@ -478,6 +681,9 @@ static int put_role(emitter *e, int th) {
   wl__buf_puts(b, "    \"bra " RP "DONE;\\n\\t\"\n"
                   "    \"" RP "HUNG:\\n\\t\"\n"
                   "    \"mov.b32 " RP "h, 1;\\n\\t\"\n"
+                  "    \"bra " RP "DONE;\\n\\t\"\n"
+                  "    \"" RP "WIDE:\\n\\t\"\n"
+                  "    \"mov.b32 " RP "h, 2;\\n\\t\"\n"
                   "    \"" RP "DONE:\\n\\t\"\n");
   for (r = 0; r < tt->nregs; r++)
     wl__buf_printf(b, "    \"mov.b32 %%%d, " RP "%d;\\n\\t\"\n", r, r);
@@ -492,7 +698,8 @@ static int put_role(emitter *e, int th) {
   wl__buf_puts(b, "\"r\"(budget)\n    : \"memory\");\n");
   for (r = 0; r < tt->nregs; r++)
     wl__buf_printf(b, "  out[%d] = o%d;\n", r, r);
-  wl__buf_puts(b, "  if (h)\n    *hung = 1;\n}\n\n");
+  /* 1: hung, 2: a value left 32 bits (the larger stands) */
+  wl__buf_puts(b, "  if (h)\n    atomicMax(hung, h);\n}\n\n");
   return 0;
 }
 
@@ -525,7 +732,7 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                  o->stress_iters, o->spacing, (unsigned long long)o->seed,
                  o->budget, o->no_shuffle ? 0 : 1);
   if (!e->two)
-    wl__buf_printf(b, "/* -S: 0 any, 1 same, 2 different SMs */\n"
+    wl__buf_printf(b, "/* --sm: 0 any, 1 same, 2 different SMs */\n"
                       "#define DEF_SM %d\n",
                    o->sm);
   wl__buf_puts(b, "\n");
@@ -702,9 +909,15 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
                    "cuda: the test's %d CTAs need at least %d blocks",
                    e.ngroups, e.ngroups);
   wl__buf_init(&b, ctx);
-  wl__buf_printf(&b, "/* %s.cu -- test %s", t->name, t->name);
-  if (t->filename)
-    wl__buf_printf(&b, " (%s)", t->filename);
+  wl__buf_puts(&b, "/* ");
+  put_comment_text(&b, t->name);
+  wl__buf_puts(&b, ".cu -- test ");
+  put_comment_text(&b, t->name);
+  if (t->filename) {
+    wl__buf_puts(&b, " (");
+    put_comment_text(&b, t->filename);
+    wl__buf_puts(&b, ")");
+  }
   wl__buf_puts(&b, " on a real GPU, written by warplab cuda.\n");
   put_lines(&b, e.two ? wl__cuda_two_head : wl__cuda_head);
   put_tables(&e, &o);

@@ -11,7 +11,7 @@
     } \
   } while (0)
 
-/* -S: which instances count, by the SMs their blocks ran on */
+/* --sm: which instances count, by the SMs their blocks ran on */
 #define SM_ANY 0       /* all (the roles' SM ids are not read) */
 #define SM_SAME 1      /* those whose blocks all ran on one SM */
 #define SM_DIFFERENT 2 /* those whose blocks ran on several SMs */
@@ -25,7 +25,7 @@ struct params {
   const int *roles;        /* blocks x threads: inst * NROLES + role, -1 */
   const int *shinst;       /* blocks x m: the instance of shared slot j */
   unsigned *scratch;       /* stress target when spacing == 1 */
-  unsigned *blocksm;       /* -S same|different: each block's SM */
+  unsigned *blocksm;       /* --sm same|different: each block's SM */
   const int *grpblk;       /* NGROUPS x blocks: the block of group g of
                             * the instances of instance block ib */
   unsigned long long ninst, scratch_words;
@@ -77,8 +77,8 @@ static __device__ void stress(const params &p) {
 
 extern __shared__ unsigned smem[];
 
-/* The SM the calling thread's block runs on (PTX %smid): with -S same
- * or -S different each block's thread 0 notes it before the roles start
+/* The SM the calling thread's block runs on (PTX %smid): with --sm same
+ * or --sm different each block's thread 0 notes it before the roles start
  * (one store a block: a store per role after its statement halved MP's
  * rate on an H200), and count_kernel classifies each instance by whether
  * its blocks ran on one SM or on several. */
@@ -157,7 +157,8 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
       return;
   }
   if (p.hung[i]) {
-    atomicAdd(&misc[0], 1ULL);
+    /* 1: hung (misc[0]); 2: a value left 32 bits (misc[4]) */
+    atomicAdd(&misc[p.hung[i] == 2u ? 4 : 0], 1ULL);
     return;
   }
   for (int r = 0; r < NREGS; r++)
@@ -215,7 +216,7 @@ static void shuffle_ints(int *a, int n) {
  * blk[g * B + ib], a permutation of the blocks for each g, distinct
  * blocks for the groups of one ib; in its block, role r takes region r
  * (m threads) at a position drawn per region.  By default (sm == NULL)
- * blk[g * B + ib] = (pi[ib] + g * off) % B.  With -S same, sm gives each
+ * blk[g * B + ib] = (pi[ib] + g * off) % B.  With --sm same, sm gives each
  * block's SM in a probe launch of the same shape: the blocks are cut
  * into runs of one SM each (a run with fewer blocks than NGROUPS joins
  * others), and the groups of an instance block are rotations within
@@ -316,20 +317,59 @@ static int is_sc(const int *v) {
   return 0;
 }
 
-static int arg_int(int argc, char **argv, int *i, long lo, long hi) {
-  char *end;
-  long v;
+/* The options carry warplab cuda's names (--blocks N or --blocks=N);
+ * the short forms of earlier programs (-b N) still work. */
+static const char *prog = "test";
+
+/* The value of option argv[*i] when it is lng or shrt, else NULL. */
+static const char *opt_val(int argc, char **argv, int *i, const char *lng,
+                           const char *shrt) {
+  const char *a = argv[*i];
+  size_t n = strlen(lng);
+  if (strncmp(a, lng, n) == 0 && a[n] == '=')
+    return a + n + 1;
+  if (strcmp(a, lng) != 0 && (shrt == NULL || strcmp(a, shrt) != 0))
+    return NULL;
   if (*i + 1 >= argc) {
-    fprintf(stderr, "%s: %s needs a number\n", argv[0], argv[*i]);
+    fprintf(stderr, "%s: %s needs a value (see --help)\n", prog, a);
     exit(2);
   }
-  v = strtol(argv[++*i], &end, 10);
-  if (*end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "%s: %s takes %ld..%ld, not '%s'\n", argv[0],
-            argv[*i - 1], lo, hi, argv[*i]);
+  return argv[++*i];
+}
+
+static long opt_num(const char *opt, const char *v, long lo, long hi) {
+  char *end;
+  long x = strtol(v, &end, 10);
+  if (end == v || *end != '\0' || x < lo || x > hi) {
+    fprintf(stderr, "%s: %s takes %ld..%ld, not '%s'\n", prog, opt, lo, hi,
+            v);
     exit(2);
   }
-  return (int)v;
+  return x;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: %s [options]  (test %s)\n"
+          "  --blocks N        test blocks per launch (-b; default %d)\n"
+          "  --threads N       threads per block (-t; %d)\n"
+          "  --launches N      launches (-n; %d)\n"
+          "  --stress N        extra blocks of memory stress (-s; %d)\n"
+          "  --stress-iters N  accesses per stress thread (-i; %d)\n"
+          "  --spacing N       words between instances' copies (-w; %d)\n"
+          "  --seed S          seed of the thread-to-role tables (-r; %llu)\n"
+          "  --budget N        backward branches per role (-B; %d)\n"
+          "  --no-shuffle      roles in order, not drawn at random\n"
+          "  --sm any|same|different\n"
+          "                    count the instances by the SMs their blocks\n"
+          "                    ran on (-S; %s)\n"
+          "  --perms N         tables of roles (-p; 16)\n"
+          "  --device D        the CUDA device (-d; 0)\n"
+          "  --rounds N        accepted, unused: two-GPU programs only\n"
+          "  --help            this text (-h)\n",
+          prog, test_name, DEF_BLOCKS, DEF_THREADS, DEF_LAUNCHES, DEF_STRESS,
+          DEF_STRESS_ITERS, DEF_SPACING, (unsigned long long)DEF_SEED,
+          DEF_BUDGET, sm_word[DEF_SM]);
 }
 
 int main(int argc, char **argv) {
@@ -338,7 +378,7 @@ int main(int argc, char **argv) {
   int spacing = DEF_SPACING, budget = DEF_BUDGET, shuffle = DEF_SHUFFLE;
   int device = 0, perms = 16, m, drv = 0, rtv = 0;
   unsigned long long seed = DEF_SEED, hung = 0, overflow = 0, pos = 0,
-                     neg = 0, misc[4];
+                     neg = 0, wide = 0, misc[5];
   int sm = DEF_SM, resident = 0;
   cudaDeviceProp prop;
   params p;
@@ -349,43 +389,51 @@ int main(int argc, char **argv) {
   float ms = 0;
   char date[64];
   time_t now = time(NULL);
+  prog = argv[0];
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-b") == 0)
-      blocks = arg_int(argc, argv, &i, 1, 1 << 20);
-    else if (strcmp(argv[i], "-t") == 0)
-      threads = arg_int(argc, argv, &i, 1, 1024);
-    else if (strcmp(argv[i], "-n") == 0)
-      launches = arg_int(argc, argv, &i, 1, 1 << 30);
-    else if (strcmp(argv[i], "-s") == 0)
-      nstress = arg_int(argc, argv, &i, 0, 1 << 16);
-    else if (strcmp(argv[i], "-i") == 0)
-      stress_iters = arg_int(argc, argv, &i, 0, 1 << 30);
-    else if (strcmp(argv[i], "-w") == 0)
-      spacing = arg_int(argc, argv, &i, 1, 1024);
-    else if (strcmp(argv[i], "-B") == 0)
-      budget = arg_int(argc, argv, &i, 1, 1 << 30);
-    else if (strcmp(argv[i], "-p") == 0)
-      perms = arg_int(argc, argv, &i, 1, 1024);
-    else if (strcmp(argv[i], "-d") == 0)
-      device = arg_int(argc, argv, &i, 0, 64);
-    else if (strcmp(argv[i], "-r") == 0)
-      seed = (unsigned long long)arg_int(argc, argv, &i, 0, 2147483647);
+    const char *v;
+    if ((v = opt_val(argc, argv, &i, "--blocks", "-b")) != NULL)
+      blocks = (int)opt_num("--blocks", v, 1, 1 << 20);
+    else if ((v = opt_val(argc, argv, &i, "--threads", "-t")) != NULL)
+      threads = (int)opt_num("--threads", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--launches", "-n")) != NULL)
+      launches = (int)opt_num("--launches", v, 1, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--stress", "-s")) != NULL)
+      nstress = (int)opt_num("--stress", v, 0, 1 << 16);
+    else if ((v = opt_val(argc, argv, &i, "--stress-iters", "-i")) != NULL)
+      stress_iters = (int)opt_num("--stress-iters", v, 0, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--spacing", "-w")) != NULL)
+      spacing = (int)opt_num("--spacing", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--budget", "-B")) != NULL)
+      budget = (int)opt_num("--budget", v, 1, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--perms", "-p")) != NULL)
+      perms = (int)opt_num("--perms", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--device", "-d")) != NULL)
+      device = (int)opt_num("--device", v, 0, 64);
+    else if ((v = opt_val(argc, argv, &i, "--seed", "-r")) != NULL)
+      seed = (unsigned long long)opt_num("--seed", v, 0, 2147483647);
+    else if ((v = opt_val(argc, argv, &i, "--rounds", NULL)) != NULL)
+      (void)opt_num("--rounds", v, 1, 1 << 20);
     else if (strcmp(argv[i], "--no-shuffle") == 0)
       shuffle = 0;
-    else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc &&
-             (strcmp(argv[i + 1], "any") == 0 ||
-              strcmp(argv[i + 1], "same") == 0 ||
-              strcmp(argv[i + 1], "different") == 0)) {
-      i++;
-      sm = argv[i][0] == 'a' ? SM_ANY : argv[i][0] == 's' ? SM_SAME
-                                                          : SM_DIFFERENT;
+    else if ((v = opt_val(argc, argv, &i, "--sm", "-S")) != NULL) {
+      if (strcmp(v, "any") == 0)
+        sm = SM_ANY;
+      else if (strcmp(v, "same") == 0)
+        sm = SM_SAME;
+      else if (strcmp(v, "different") == 0)
+        sm = SM_DIFFERENT;
+      else {
+        fprintf(stderr, "%s: --sm takes any, same or different, not '%s'\n",
+                prog, v);
+        return 2;
+      }
+    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      return 0;
     } else {
-      fprintf(stderr,
-              "usage: %s [-b BLOCKS] [-t THREADS] [-n LAUNCHES] "
-              "[-s STRESS_BLOCKS] [-i STRESS_ITERS] [-w SPACING] [-r SEED] "
-              "[-p PERMS] [-B BUDGET] [-d DEVICE] [--no-shuffle] "
-              "[-S any|same|different]\n",
-              argv[0]);
+      fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[i]);
+      usage(stderr);
       return 2;
     }
   }
@@ -399,7 +447,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (sm != SM_ANY && NGROUPS < 2) {
-    fprintf(stderr, "%s: -S %s: the test's threads are in one CTA, so "
+    fprintf(stderr, "%s: --sm %s: the test's threads are in one CTA, so "
             "every instance runs on one SM\n", test_name, sm_word[sm]);
     return 2;
   }
@@ -487,6 +535,7 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(misc, dmisc, sizeof misc, cudaMemcpyDeviceToHost));
   hung = misc[0];
   overflow = misc[1];
+  wide = misc[4];
   for (int k = 0; k < HSLOTS; k++)
     if (tab[k].state == 2u) {
       outcome o;
@@ -550,6 +599,10 @@ int main(int argc, char **argv) {
     if (hung)
       printf("Hung %s %llu of %llu runs did not terminate\n", test_name,
              hung, (unsigned long long)launches * p.ninst);
+    if (wide)
+      printf("Wide %s %llu of %llu runs made a value outside 32 bits (not "
+             "counted: the model's values are 64-bit)\n", test_name, wide,
+             (unsigned long long)launches * p.ninst);
     if (overflow)
       printf("# %llu outcomes not counted: the table of states is full\n",
              overflow);

@@ -1,10 +1,13 @@
  *
  * Build: nvcc -O3 -arch=sm_90 -o test test.cu   (sm_70 or later: the
  *        memory-model qualifiers of PTX 6.0 need Volta)
- * Run:   ./test [-b BLOCKS] [-t THREADS] [-n LAUNCHES]
- *          [-s STRESS_BLOCKS] [-i STRESS_ITERS] [-w SPACING] [-r SEED]
- *          [-p PERMS] [-B BUDGET] [-d DEVICE] [--no-shuffle]
- *          [-S any|same|different]
+ * Run:   ./test [--blocks N] [--threads N] [--launches N] [--stress N]
+ *          [--stress-iters N] [--spacing N] [--seed S] [--budget N]
+ *          [--no-shuffle] [--sm any|same|different] [--perms N]
+ *          [--device D]      (./test --help lists them; --blocks=N works
+ *          too)  The names are warplab cuda's, whose settings are the
+ *          defaults; the short forms -b -t -n -s -i -w -r -B -S -p -d
+ *          still work.
  * Prints the histogram of outcomes in the format of `warplab sample`,
  * after '#' lines naming the GPU, the driver, the date and the harness
  * settings; `warplab compare OUTPUT TEST.litmus` puts it beside what the
@@ -21,8 +24,10 @@
  * with SPACING > 1 the STRESS_BLOCKS blocks (launched first) load and
  * store the other words of those cache lines, else a scratch area.  A
  * backward branch spends one of BUDGET steps; a role that runs out ends,
- * and its instance counts as hung.  Outcomes are counted on the GPU in a
- * hash table of final states.  CUDA puts blocks on SMs itself: with -S
+ * and its instance counts as hung.  A role whose computed value leaves
+ * 32 bits (the model's values are 64-bit) ends too, and its instance is
+ * counted on the "Wide" line instead of in the histogram.  Outcomes are counted on the GPU in a
+ * hash table of final states.  CUDA puts blocks on SMs itself: with --sm
  * same (different) each block notes its SM (%smid) and only the
  * instances whose blocks all ran on one SM (on several) are counted; a
  * '#' line gives how many instances each class had.

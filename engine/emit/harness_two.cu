@@ -161,7 +161,8 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
   if (i >= p.ninst)
     return;
   if (p.hung[0][i] || p.hung[1][i]) {
-    atomicAdd(&misc[0], 1ULL);
+    /* 1: hung (misc[0]); 2 only: a value left 32 bits (misc[2]) */
+    atomicAdd(&misc[(p.hung[0][i] | p.hung[1][i]) == 2u ? 2 : 0], 1ULL);
     return;
   }
   for (int r = 0; r < NREGS; r++)
@@ -269,20 +270,57 @@ static int is_sc(const int *v) {
   return 0;
 }
 
-static int arg_int(int argc, char **argv, int *i, long lo, long hi) {
-  char *end;
-  long v;
+/* The options carry warplab cuda's names (--blocks N or --blocks=N);
+ * the short forms of earlier programs (-b N) still work. */
+static const char *prog = "test";
+
+/* The value of option argv[*i] when it is lng or shrt, else NULL. */
+static const char *opt_val(int argc, char **argv, int *i, const char *lng,
+                           const char *shrt) {
+  const char *a = argv[*i];
+  size_t n = strlen(lng);
+  if (strncmp(a, lng, n) == 0 && a[n] == '=')
+    return a + n + 1;
+  if (strcmp(a, lng) != 0 && (shrt == NULL || strcmp(a, shrt) != 0))
+    return NULL;
   if (*i + 1 >= argc) {
-    fprintf(stderr, "%s: %s needs a number\n", argv[0], argv[*i]);
+    fprintf(stderr, "%s: %s needs a value (see --help)\n", prog, a);
     exit(2);
   }
-  v = strtol(argv[++*i], &end, 10);
-  if (*end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "%s: %s takes %ld..%ld, not '%s'\n", argv[0],
-            argv[*i - 1], lo, hi, argv[*i]);
+  return argv[++*i];
+}
+
+static long opt_num(const char *opt, const char *v, long lo, long hi) {
+  char *end;
+  long x = strtol(v, &end, 10);
+  if (end == v || *end != '\0' || x < lo || x > hi) {
+    fprintf(stderr, "%s: %s takes %ld..%ld, not '%s'\n", prog, opt, lo, hi,
+            v);
     exit(2);
   }
-  return (int)v;
+  return x;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: %s [options]  (test %s, on GPUs 0 and 1)\n"
+          "  --blocks N        test blocks per launch (-b; default %d)\n"
+          "  --threads N       threads per block (-t; %d)\n"
+          "  --launches N      launches (-n; %d)\n"
+          "  --rounds N        instances each slot runs per launch (-R; %d)\n"
+          "  --stress N        extra blocks of memory stress (-s; %d)\n"
+          "  --stress-iters N  accesses per stress thread (-i; %d)\n"
+          "  --spacing N       words between instances' copies (-w; %d)\n"
+          "  --seed S          seed of the thread-to-role tables (-r; %llu)\n"
+          "  --budget N        backward branches per role (-B; %d)\n"
+          "  --no-shuffle      roles in order, not drawn at random\n"
+          "  --perms N         tables of roles (-p; 16)\n"
+          "  --timeout-ms N    how long a role waits for its slot (-T; 2000)\n"
+          "  --sm any          accepted: two GPUs count every instance\n"
+          "  --help            this text (-h)\n",
+          prog, test_name, DEF_BLOCKS, DEF_THREADS, DEF_LAUNCHES, DEF_ROUNDS,
+          DEF_STRESS, DEF_STRESS_ITERS, DEF_SPACING,
+          (unsigned long long)DEF_SEED, DEF_BUDGET);
 }
 
 static void sync_both(void) {
@@ -299,7 +337,7 @@ int main(int argc, char **argv) {
   int rounds = DEF_ROUNDS, timeout_ms = 2000, has[2] = {0, 0};
   int perms = 16, m, drv = 0, rtv = 0, ngpus = 0, peer01 = 0, peer10 = 0;
   unsigned long long seed = DEF_SEED, hung = 0, overflow = 0, pos = 0,
-                     neg = 0, misc[2];
+                     neg = 0, wide = 0, misc[3];
   cudaDeviceProp prop[2];
   params p[2];
   slot *dtab;
@@ -310,37 +348,45 @@ int main(int argc, char **argv) {
   float ms = 0;
   char date[64];
   time_t now = time(NULL);
+  prog = argv[0];
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-b") == 0)
-      blocks = arg_int(argc, argv, &i, 1, 1 << 20);
-    else if (strcmp(argv[i], "-t") == 0)
-      threads = arg_int(argc, argv, &i, 1, 1024);
-    else if (strcmp(argv[i], "-n") == 0)
-      launches = arg_int(argc, argv, &i, 1, 1 << 30);
-    else if (strcmp(argv[i], "-R") == 0)
-      rounds = arg_int(argc, argv, &i, 1, 1 << 20);
-    else if (strcmp(argv[i], "-s") == 0)
-      nstress = arg_int(argc, argv, &i, 0, 1 << 16);
-    else if (strcmp(argv[i], "-i") == 0)
-      stress_iters = arg_int(argc, argv, &i, 0, 1 << 30);
-    else if (strcmp(argv[i], "-w") == 0)
-      spacing = arg_int(argc, argv, &i, 1, 1024);
-    else if (strcmp(argv[i], "-B") == 0)
-      budget = arg_int(argc, argv, &i, 1, 1 << 30);
-    else if (strcmp(argv[i], "-p") == 0)
-      perms = arg_int(argc, argv, &i, 1, 1024);
-    else if (strcmp(argv[i], "-T") == 0)
-      timeout_ms = arg_int(argc, argv, &i, 1, 1 << 30);
-    else if (strcmp(argv[i], "-r") == 0)
-      seed = (unsigned long long)arg_int(argc, argv, &i, 0, 2147483647);
+    const char *v;
+    if ((v = opt_val(argc, argv, &i, "--blocks", "-b")) != NULL)
+      blocks = (int)opt_num("--blocks", v, 1, 1 << 20);
+    else if ((v = opt_val(argc, argv, &i, "--threads", "-t")) != NULL)
+      threads = (int)opt_num("--threads", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--launches", "-n")) != NULL)
+      launches = (int)opt_num("--launches", v, 1, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--rounds", "-R")) != NULL)
+      rounds = (int)opt_num("--rounds", v, 1, 1 << 20);
+    else if ((v = opt_val(argc, argv, &i, "--stress", "-s")) != NULL)
+      nstress = (int)opt_num("--stress", v, 0, 1 << 16);
+    else if ((v = opt_val(argc, argv, &i, "--stress-iters", "-i")) != NULL)
+      stress_iters = (int)opt_num("--stress-iters", v, 0, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--spacing", "-w")) != NULL)
+      spacing = (int)opt_num("--spacing", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--budget", "-B")) != NULL)
+      budget = (int)opt_num("--budget", v, 1, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--perms", "-p")) != NULL)
+      perms = (int)opt_num("--perms", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--timeout-ms", "-T")) != NULL)
+      timeout_ms = (int)opt_num("--timeout-ms", v, 1, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--seed", "-r")) != NULL)
+      seed = (unsigned long long)opt_num("--seed", v, 0, 2147483647);
     else if (strcmp(argv[i], "--no-shuffle") == 0)
       shuffle = 0;
-    else {
-      fprintf(stderr,
-              "usage: %s [-b BLOCKS] [-t THREADS] [-n LAUNCHES] [-R ROUNDS] "
-              "[-s STRESS_BLOCKS] [-i STRESS_ITERS] [-w SPACING] [-r SEED] "
-              "[-p PERMS] [-B BUDGET] [-T TIMEOUT_MS] [--no-shuffle]\n",
-              argv[0]);
+    else if ((v = opt_val(argc, argv, &i, "--sm", "-S")) != NULL) {
+      if (strcmp(v, "any") != 0) {
+        fprintf(stderr, "%s: --sm %s: a two-GPU program counts every "
+                "instance (--sm any)\n", prog, v);
+        return 2;
+      }
+    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[i]);
+      usage(stderr);
       return 2;
     }
   }
@@ -467,6 +513,7 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(misc, dmisc, sizeof misc, cudaMemcpyDeviceToHost));
   hung = misc[0];
   overflow = misc[1];
+  wide = misc[2];
   for (int k = 0; k < HSLOTS; k++)
     if (tab[k].state == 2u) {
       outcome o;
@@ -528,6 +575,10 @@ int main(int argc, char **argv) {
     if (hung)
       printf("Hung %s %llu of %llu runs did not terminate\n", test_name,
              hung, (unsigned long long)launches * p[0].ninst);
+    if (wide)
+      printf("Wide %s %llu of %llu runs made a value outside 32 bits (not "
+             "counted: the model's values are 64-bit)\n", test_name, wide,
+             (unsigned long long)launches * p[0].ninst);
     if (overflow)
       printf("# %llu outcomes not counted: the table of states is full\n",
              overflow);

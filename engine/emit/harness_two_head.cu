@@ -5,9 +5,12 @@
  *
  * Build: nvcc -O3 -arch=sm_90 -o test test.cu   (sm_70 or later: the
  *        memory-model qualifiers of PTX 6.0 need Volta)
- * Run:   ./test [-b BLOCKS] [-t THREADS] [-n LAUNCHES] [-R ROUNDS]
- *          [-s STRESS_BLOCKS] [-i STRESS_ITERS] [-w SPACING] [-r SEED]
- *          [-p PERMS] [-B BUDGET] [-T TIMEOUT_MS] [--no-shuffle]
+ * Run:   ./test [--blocks N] [--threads N] [--launches N] [--rounds N]
+ *          [--stress N] [--stress-iters N] [--spacing N] [--seed S]
+ *          [--budget N] [--no-shuffle] [--perms N] [--timeout-ms N]
+ *          (./test --help lists them; --blocks=N works too)  The names
+ *          are warplab cuda's, whose settings are the defaults; the short
+ *          forms -b -t -n -R -s -i -w -r -B -p -T still work.
  * Prints the histogram of outcomes in the format of `warplab sample`,
  * after '#' lines naming the GPUs, the driver, the date and the harness
  * settings; `warplab compare OUTPUT TEST.litmus` puts it beside what the
@@ -31,7 +34,9 @@
  * 1 the STRESS_BLOCKS blocks of each GPU (launched first) load and store
  * the words between the instances' copies, else a scratch area.  A
  * backward branch spends one of BUDGET steps; a role that runs out ends,
- * and its instance counts as hung.  Outcomes are counted on GPU 0 in a
+ * and its instance counts as hung.  A role whose computed value leaves
+ * 32 bits (the model's values are 64-bit) ends too, and its instance is
+ * counted on the "Wide" line instead of in the histogram.  Outcomes are counted on GPU 0 in a
  * hash table of final states, reading GPU 1's memory through the peer
  * mapping after both launches end.
  */

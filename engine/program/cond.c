@@ -61,6 +61,8 @@ static int cond_atom(parser *p, wl_atom *a) {
     }
     a->kind = AT_CONST;
     a->val = p->t.num;
+    a->line = p->t.line;
+    a->col = p->t.col;
     wl__lex_next(p);
     return 0;
   }

@@ -105,6 +105,9 @@ typedef struct wl_thread {
   uint8_t regtyped[WL_MAX_REGS]; /* a report fixed regtype (a register a
                                   * condition names exists before) */
   int64_t reginit[WL_MAX_REGS];
+  /* where a .litmus file sets reginit ("P0:r1 = 5": the register's
+   * line and column); 0 where not given or not from a file */
+  int reginitline[WL_MAX_REGS], reginitcol[WL_MAX_REGS];
   int line; /* where the thread is declared */
   /* threads built instruction by instruction keep their labels until
    * the test is explored (branches may jump forward) */
@@ -136,6 +139,7 @@ typedef struct wl_atom {
   uint8_t kind;
   int thread, reg, loc;
   int64_t val;
+  int line, col; /* AT_CONST: where the constant is written (0: unknown) */
 } wl_atom;
 
 /* A condition tree is at most WL_COND_MAX_DEPTH deep (the parser refuses
@@ -160,6 +164,9 @@ struct wl_litmus {
   int nlocs;
   char *locnames[WL_MAX_LOCS];
   int64_t locinit[WL_MAX_LOCS];
+  /* where a .litmus file gives locinit (the value's line and column);
+   * 0 where not given or not from a file */
+  int initline[WL_MAX_LOCS], initcol[WL_MAX_LOCS];
   uint8_t loctype[WL_MAX_LOCS];   /* WL_TYPE_* */
   uint8_t locshared[WL_MAX_LOCS]; /* __shared__: one instance per CTA */
   /* the GPU whose memory holds the location ("x = 0 @ gpu 1"); -1: not

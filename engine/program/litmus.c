@@ -230,6 +230,8 @@ static int parse_init(parser *p, reginit *ri, int *nri, int maxri) {
       if (p->t.kind != T_NUM)
         return wl__lex_expected(p, "a constant");
       p->lt->locinit[l] = p->t.num;
+      p->lt->initline[l] = p->t.line;
+      p->lt->initcol[l] = p->t.col;
       wl__lex_next(p);
       /* "x = 0 @ gpu 1": the GPU whose memory holds x (warplab's own;
        * Dat3M's dialect has no home, and "name @ proxy aliases" has no
@@ -534,6 +536,8 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
       goto done;
     }
     t->reginit[reg] = ri[i].val;
+    t->reginitline[reg] = ri[i].line;
+    t->reginitcol[reg] = ri[i].col;
   }
   if (p.err)
     r = p.err;

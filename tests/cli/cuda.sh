@@ -29,7 +29,7 @@ done
 # SMs: every program reads %smid and takes -S; --sm sets its default;
 # tests in one CTA or on two GPUs refuse same/different
 grep -q '#define DEF_SM 0' "$T/mp.cu" || fail "sm: default not any"
-for want in 'mov.u32 %0, %%smid;' 'strcmp(argv\[i\], "-S")' \
+for want in 'mov.u32 %0, %%smid;' 'opt_val(argc, argv, &i, "--sm", "-S")' \
   'p.blocksm\[blockIdx.x\] = sm_id();' '# sm: %s (counted:'; do
   grep -q "$want" "$T/mp.cu" || fail "sm: no '$want'"
 done
@@ -47,6 +47,21 @@ grep -q 'sm same needs a test whose threads are in several CTAs' "$T/err" ||
 "$WL" cuda --sm sometimes "$S/MP+none+diffCTA.litmus" > /dev/null 2> "$T/err"
 [ $? -eq 2 ] || fail "--sm sometimes: exit status"
 grep -q 'takes any, same or different' "$T/err" || fail "--sm: message"
+# the program takes warplab cuda's option names (issue 20, item 27):
+# every setting of warplab cuda is a long option of both programs (the
+# short forms stay), and each program has --help
+for prog in "$T/mp.cu" "$T/sb.cu"; do
+  for o in blocks threads launches stress stress-iters spacing seed budget \
+    sm rounds; do
+    grep -q "opt_val(argc, argv, &i, \"--$o\"" "$prog" ||
+      fail "$(basename "$prog"): no --$o"
+  done
+  for want in 'strcmp(argv\[i\], "--no-shuffle")' 'strcmp(argv\[i\], "--help")' \
+    '"--blocks", "-b"' '"--seed", "-r"' '"--launches", "-n"'; do
+    grep -q "$want" "$prog" || fail "$(basename "$prog"): no '$want'"
+  done
+done
+"$WL" cuda --help | grep -q -- '--stress-iters N' || fail "help: --stress-iters"
 # loops: labels and bra inside the asm, a budget on backward branches
 cat > "$T/loop.litmus" <<'L'
 PTX spin
@@ -126,12 +141,47 @@ grep -q 'g2.litmus:4: P1: a two-GPU test runs on GPUs 0 and 1 only' "$T/err" ||
 [ $? -eq 2 ] || fail "no file: exit status"
 "$WL" cuda "$T/missing.litmus" > /dev/null 2>&1
 [ $? -eq 1 ] || fail "missing file: exit status"
-if command -v nvcc > /dev/null 2>&1; then
-  nvcc -arch=sm_90 -w -o "$T/loop" "$T/loop.cu" || fail "nvcc loop.cu"
-  nvcc -arch=sm_90 -w -o "$T/two" "$T/two.cu" || fail "nvcc two.cu"
-  nvcc -arch=sm_90 -w -o "$T/mpd" "$T/mpd.cu" || fail "nvcc mpd.cu"
-  # without a GPU the program still parses -S before it needs one
+# the programs build: with nvcc where it is installed, else with the
+# host's C++ compiler against tests/cuda_stub (the C++ around the GPU
+# code: tables, literals, option parsing); skipped when neither is there
+build() {
+  if command -v nvcc > /dev/null 2>&1; then
+    nvcc -arch=sm_90 -w -o "$2" "$1"
+  else
+    sh "$ROOT/tests/cuda_stub/host.sh" "$1" "$2"
+  fi
+}
+built=1
+for p in loop two mpd; do
+  build "$T/$p.cu" "$T/$p"
+  rc=$?
+  [ $rc -eq 77 ] && { built=0; break; }
+  [ $rc -eq 0 ] || fail "build $p.cu: exit $rc"
+done
+if [ $built -eq 1 ]; then
+  # without a GPU the program still parses its options before it needs
+  # one: --sm (and -S) check their value, --help lists warplab cuda's
+  # names with the defaults the test was written with
   "$T/mpd" -S sometimes > /dev/null 2>&1
   [ $? -eq 2 ] || fail "-S sometimes: exit status"
+  "$T/mpd" --sm=sometimes > /dev/null 2>&1
+  [ $? -eq 2 ] || fail "--sm=sometimes: exit status"
+  "$T/mpd" --bogus > /dev/null 2>&1
+  [ $? -eq 2 ] || fail "--bogus: exit status"
+  "$T/mpd" --blocks=0 > /dev/null 2> "$T/err"
+  [ $? -eq 2 ] || fail "--blocks=0: exit status"
+  grep -q -- "--blocks takes 1..1048576, not '0'" "$T/err" || fail "--blocks=0: message"
+  "$T/mpd" --seed > /dev/null 2> "$T/err"
+  [ $? -eq 2 ] || fail "--seed without a value: exit status"
+  "$T/mpd" --help > "$T/help" || fail "--help: exit $?"
+  for want in '--blocks N' '--stress-iters N' '--seed S' '--no-shuffle' \
+    '--sm any|same|different' '(-S; different)' '(test MP+none+diffCTA)'; do
+    grep -q -F -- "$want" "$T/help" || fail "program --help: no '$want'"
+  done
+  "$T/two" --help > "$T/help" || fail "two --help: exit $?"
+  grep -q -F -- '--rounds N        instances each slot runs per launch (-R; 7)' \
+    "$T/help" || fail "two-GPU --help: --rounds"
+  "$T/two" --sm same > /dev/null 2>&1
+  [ $? -eq 2 ] || fail "two --sm same: exit status"
 fi
 exit 0

@@ -9,7 +9,10 @@
 #                 cat: the cat reader and the literal evaluator on a tiny
 #                 candidate (fuzz_cat.c);
 #                 lua: the Lua API surface, generated snippets in a fresh
-#                 lua_State with a count hook (fuzz_lua.c)
+#                 lua_State with a count hook (fuzz_lua.c);
+#                 cuda: the .litmus reader and the CUDA emitter, with
+#                 checks on the program's text (fuzz_cuda.c; seeds:
+#                 tests/hw, regress files *.cuda, "#file:NAME" first)
 #   FUZZ_SECONDS  how long to fuzz (default 300)
 #   FUZZ_JOBS     libFuzzer -jobs/-workers (default 1)
 #   FUZZ_KEEP_GOING  1: -fork=FUZZ_JOBS -ignore_crashes=1 -ignore_timeouts=1
@@ -52,7 +55,10 @@ case $T in
        DICT=-dict=tests/fuzz/dict-cat.txt ;;
   lua) SEEDS=tests/fuzz/seeds/lua; PAT='*.bin'; KIND=bin; MAXLEN=512
        DICT= ;; # the input drives a generator: no words to suggest
-  *) echo "fuzz: FUZZ_TARGET must be litmus, insn, cat or lua" >&2; exit 2 ;;
+  cuda) SEEDS=tests/hw; PAT='*.litmus'; KIND=cuda; MAXLEN=4096
+        DICT=-dict=tests/fuzz/dict-litmus.txt ;;
+  *) echo "fuzz: FUZZ_TARGET must be litmus, insn, cat, lua or cuda" >&2
+     exit 2 ;;
 esac
 CORPUS=$OUT/corpus-$T
 CRASHES=$OUT/crashes-$T

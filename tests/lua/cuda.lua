@@ -57,4 +57,39 @@ local f = wl.litmus {
 }
 ok, err = pcall(f.cuda, f)
 assert(not ok and err:find("function thread"), err)
+-- hostile names (issue 20, item 2): a name that holds */, a newline, a
+-- quote, %n, backslashes, ??/ and bytes that are not UTF-8 closes no
+-- comment and no string: the header comment ends where the harness ends
+-- it, and the literal is the name escaped byte for byte
+local evil = wl.litmus {
+  name = "E*/int x;/*\n\"%n\\??/\255\001`id`$(id)", init = { x = 0 },
+  { at = "cta0", "st.relaxed.gpu x, 1" },
+  { at = "cta1", "ld.relaxed.gpu r0, x" },
+}
+local es = evil:cuda()
+local close = es:find("*/", 1, true)
+local inc = es:find("\n */\n#include <cstdio>\n", 1, true)
+assert(close and inc and close == inc + 2,
+       "cuda: the header comment ends early: " .. es:sub(1, 200))
+assert(es:find('test_name = "E*/int x;/*\\n\\"%n\\\\\\?\\?/\\377\\001' ..
+               '`id`$(id)";', 1, true), "cuda: the name's literal")
+assert(not es:find("[\128-\255]"), "cuda: raw bytes that are not ASCII")
+-- values outside the harness's 32-bit words are refused, with the
+-- script's place where there is one (issue 20, item 3)
+local wide = wl.litmus {
+  name = "wide", init = { x = 1 << 40 },
+  { at = "cta0", "st.relaxed.gpu x, 1" },
+  { at = "cta1", "ld.relaxed.gpu r0, x" },
+}
+ok, err = pcall(wide.cuda, wide)
+assert(not ok and err:find("cuda.lua: location x: initial value " ..
+                           "1099511627776 does not fit", 1, true), err)
+local wide2 = wl.litmus {
+  name = "wide2", init = { x = 0 },
+  { at = "cta0", "st.relaxed.gpu x, -2147483649" },
+  { at = "cta1", "ld.relaxed.gpu r0, x" },
+}
+ok, err = pcall(wide2.cuda, wide2)
+assert(not ok and err:find("cuda.lua:%d+:%d+: P0: the value %-2147483649 " ..
+                           "does not fit"), err)
 print("cuda.lua ok")
