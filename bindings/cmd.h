@@ -1,7 +1,7 @@
 /* cmd.h -- what the warplab command's files share: main.c (the help
  * text and the dispatch to a command), cmd_common.c (output, files and
  * the command line), and one file per command: cmd_litmus.c,
- * cmd_sample.c, cmd_cuda.c (its -o through cmd_outfile.c),
+ * cmd_sample.c, cmd_cuda.c (its -o through lfile.c's wll_save_file),
  * cmd_compare.c, cmd_gen.c, cmd_run.c,
  * cmd_report.c.  Not part of the Lua module (warplab.so).  Not
  * installed. */
@@ -51,15 +51,6 @@ int wll_sig_status(int sig);
 /* Loads the model named by --model; 0, or the exit status after
  * printing the reason. */
 int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out);
-
-/* cmd_outfile.c */
-/* Writes s[0..n) as the file path (-o), made whole before anything is
- * opened: a missing or regular file is replaced by a renamed temporary
- * file (links kept), standard output/error and other non-regular files
- * (devices, FIFOs) are written as they are, nothing is ever removed;
- * 0, or -1 with "PATH: reason" in err. */
-int wll_write_output(const char *path, const char *s, size_t n, char *err,
-                     size_t errlen);
 
 /* The commands: argv[0] is the command's name (for wll_cmd_run, the
  * program's, argv[1] "run"); each returns the exit status. */

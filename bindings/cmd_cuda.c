@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "lwarplab.h"
 
 /* ------------------------------------------------------------------ */
 /* warplab cuda [options] FILE: the test as a CUDA program             */
@@ -168,7 +169,7 @@ int wll_cmd_cuda(int argc, char **argv) {
     else
       fprintf(stderr, "warplab: %s: %s\n", file, m);
   } else if (out != NULL) {
-    if (wll_write_output(out, txt.p, txt.n, err, sizeof err) != 0) {
+    if (wll_save_file(out, txt.p, txt.n, err, sizeof err) != 0) {
       fprintf(stderr, "warplab cuda: %s\n", err);
       rc = WL_EIO;
     }

@@ -397,8 +397,8 @@ WLL_HIDDEN void wll_perf_open(lua_State *L);
 WLL_HIDDEN void wll_gen_open(lua_State *L);
 
 /* lfile.c: output files, written whole or not at all (a temporary
- * renamed over a regular file; a device, pipe or link written in place;
- * every write and close checked).  0, or -1 with "writing PATH: why" in
+ * renamed over a regular file, links kept; standard output, a device or
+ * a pipe written as it is; every write and close checked).  0, or -1 with "writing PATH: why" in
  * err.  wll_file_open sets wl._write_file in the table on top. */
 WLL_HIDDEN int wll_save_file(const char *path, const char *data, size_t n,
                              char *err, size_t errlen);
