@@ -116,6 +116,13 @@ void wl_litmus_free(wl_litmus *t);
 const char *wl_litmus_name(const wl_litmus *t);
 /* Number of threads. */
 int wl_litmus_nthreads(const wl_litmus *t);
+/* The hash of the test's text herd7's Hash= line shows: the MD5 of the
+ * text from the '{' that opens the initial state to the end, with
+ * comments dropped and white space removed except one space between two
+ * word characters (so layout and comments do not change it, and the name
+ * line does not count), as 32 lowercase hex digits owned by t; NULL for
+ * a test built with the functions below. */
+const char *wl_litmus_hash(const wl_litmus *t);
 
 /* ------------------------------------------------------------------ */
 /* Building tests programmatically (the Lua bindings do)               */
@@ -627,6 +634,18 @@ typedef int (*wl_write_fn)(void *ud, const char *s, size_t n);
  */
 int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
                          void *ud);
+/*
+ * Writes the result exactly as herd7 does, for its tools (msort7,
+ * mcompare7): as wl_result_write_herd, but Positive/Negative counted as
+ * herd counts them (for ~exists, Positive is the number of states that
+ * fail the proposition), the condition printed as herd prints it
+ * ("1:r0=1", "!=", no spaces around them), no Warning lines (the caller
+ * says on stderr what they would), and after "Time" a line
+ * "Hash=<32 hex digits>" when the test was read from text (see
+ * wl_litmus_hash), then a blank line.
+ */
+int wl_result_write_herd7(const wl_result *r, double seconds,
+                          wl_write_fn write, void *ud);
 /* The same content as a JSON object, plus every full final state and one
  * witness execution per state (events, rf, co, fence-SC order). */
 int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
