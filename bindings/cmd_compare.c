@@ -34,7 +34,7 @@ int wll_cmd_compare(int argc, char **argv) {
     if (c == 'm') {
       model_path = optarg;
     } else if (c == 'h') {
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "compare");
       return 0;
     } else {
       fprintf(stderr, "warplab compare: %s '%s' (see warplab help)\n",

@@ -217,7 +217,7 @@ int wll_cmd_gen(int argc, char **argv) {
       return fflush(stdout) != 0;
     }
     case 'h':
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "gen");
       return 0;
     default:
       return wll_opt_error("gen", c, argv);

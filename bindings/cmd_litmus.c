@@ -374,7 +374,7 @@ int wll_cmd_litmus(int argc, char **argv) {
       break;
     case 'h':
       free(files);
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "litmus");
       return 0;
     default:
       free(files);

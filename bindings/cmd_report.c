@@ -121,7 +121,7 @@ int wll_cmd_report(int argc, char **argv) {
       break;
     case 'h':
       free(a.files);
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "report");
       return 0;
     default:
       free(a.files);

@@ -247,7 +247,7 @@ int wll_cmd_run(int argc, char **argv) {
   while ((c = getopt_long(argc - 1, argv + 1, "+:h", longopts, NULL)) != -1) {
     switch (c) {
     case 'h':
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "run");
       return 0;
     case O_CHECK:
       o.check = optarg != NULL ? optarg : "all";

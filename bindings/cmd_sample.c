@@ -94,7 +94,7 @@ int wll_cmd_sample(int argc, char **argv) {
       break;
     case 'h':
       free(files);
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "sample");
       return 0;
     default:
       bad = wll_opt_error("sample", c, argv);
