@@ -22,11 +22,10 @@ for f in bin/warplab lib/libwarplab.a include/warplab.h \
          share/bash-completion/completions/warplab; do
   [ -f "$S/usr/local/$f" ] || { find "$S" -type f; fail "no $f under DESTDIR"; }
 done
-# nothing outside DESTDIR (what a real install would have touched)
-for d in /usr/local/bin /usr/local/lib /usr/local/include /usr/local/share; do
-  [ -d "$d" ] || continue
-  new=$(find "$d" -newer "$T/stamp" 2> /dev/null | head -n 3)
-  [ -z "$new" ] || fail "make install DESTDIR wrote outside it: $new"
+# nothing outside DESTDIR: none of those files in /usr/local is new
+for f in $(cd "$S/usr/local" && find . -type f); do
+  [ ! -e "/usr/local/$f" ] || [ ! "/usr/local/$f" -nt "$T/stamp" ] ||
+    fail "make install DESTDIR wrote /usr/local/$f"
 done
 
 # pkg-config on the staged .pc: the install's flags, and (relocated to
