@@ -21,15 +21,20 @@ local show_langs = { json = true, text = true, c = true }
 
 local blocks, lines = {}, {}
 for l in io.lines(readme) do lines[#lines + 1] = l end
+-- blocks, also indented ones (in a list item): the fence's indentation
+-- is taken off every line of the block
 local i = 1
 while i <= #lines do
-  local fence, lang = lines[i]:match("^(```+)(%S*)%s*$")
+  local indent, fence, lang = lines[i]:match("^( *)(```+)(%S*)%s*$")
   if fence then
     local b = { line = i, lang = lang, text = {} }
-    b.skip = i > 1 and lines[i - 1]:match("^<!%-%- readme%-test: skip") ~= nil
+    b.skip = i > 1 and
+             lines[i - 1]:match("^%s*<!%-%- readme%-test: skip") ~= nil
     i = i + 1
-    while i <= #lines and lines[i] ~= fence do
-      b.text[#b.text + 1] = lines[i]
+    while i <= #lines and lines[i] ~= indent .. fence do
+      local l = lines[i]
+      if l:sub(1, #indent) == indent then l = l:sub(#indent + 1) end
+      b.text[#b.text + 1] = l
       i = i + 1
     end
     blocks[#blocks + 1] = b
