@@ -103,12 +103,13 @@ int wll_cmd_cuda(int argc, char **argv) {
       default: o.rounds = (int)u; break;
       }
     } else if (c == ':') {
-      fprintf(stderr, "warplab cuda: %s needs a value (see warplab help)\n",
+      fprintf(stderr,
+              "warplab cuda: %s needs a value (see warplab cuda --help)\n",
               argv[optind - 1]);
       return 2;
     } else {
-      fprintf(stderr, "warplab cuda: unknown option '%s' (see warplab "
-                      "help)\n", argv[optind - 1]);
+      fprintf(stderr, "warplab cuda: unknown option '%s' (see warplab cuda "
+                      "--help)\n", argv[optind - 1]);
       return 2;
     }
   }
@@ -121,8 +122,8 @@ int wll_cmd_cuda(int argc, char **argv) {
     file = argv[optind];
   }
   if (file == NULL) {
-    fprintf(stderr, "warplab cuda: no .litmus file given (see warplab "
-                    "help)\n");
+    fprintf(stderr, "warplab cuda: no .litmus file given (see warplab cuda "
+                    "--help)\n");
     return 2;
   }
   if ((src = wll_read_file(file, &len, err, sizeof err)) == NULL) {

@@ -224,13 +224,13 @@ int wll_cmd_gen(int argc, char **argv) {
     }
   }
   if (optind < argc) {
-    fprintf(stderr, "warplab gen: unexpected argument '%s' (see warplab "
-                    "help)\n", argv[optind]);
+    fprintf(stderr, "warplab gen: unexpected argument '%s' (see warplab gen "
+                    "--help)\n", argv[optind]);
     return 2;
   }
   if (modes != 1) {
     fprintf(stderr, "warplab gen: give one of --cycle, --family, --edges, "
-                    "--random or --copies (see warplab help)\n");
+                    "--random or --copies (see warplab gen --help)\n");
     return 2;
   }
   if (!count_set &&

@@ -395,8 +395,8 @@ int wll_cmd_litmus(int argc, char **argv) {
     opts.max_memory = wll_default_max_memory();
   if (nf == 0) {
     free(files);
-    fprintf(stderr, "warplab litmus: no .litmus file given (see warplab "
-                    "help)\n");
+    fprintf(stderr, "warplab litmus: no .litmus file given (see warplab litmus "
+                    "--help)\n");
     return 2;
   }
   opts.should_stop = litmus_should_stop;

@@ -131,7 +131,8 @@ int wll_cmd_report(int argc, char **argv) {
   a.nf = wll_add_rest(argc, argv, a.files, a.nf);
   if (a.nf == 0) {
     free(a.files);
-    fprintf(stderr, "warplab report: no file given (see warplab help)\n");
+    fprintf(stderr,
+            "warplab report: no file given (see warplab report --help)\n");
     return 2;
   }
   L = luaL_newstate();

@@ -108,8 +108,8 @@ int wll_cmd_sample(int argc, char **argv) {
   nf = wll_add_rest(argc, argv, files, nf);
   if (nf == 0) {
     free(files);
-    fprintf(stderr, "warplab sample: no .litmus file given (see warplab "
-                    "help)\n");
+    fprintf(stderr, "warplab sample: no .litmus file given (see warplab sample "
+                    "--help)\n");
     return 2;
   }
   {

@@ -43,3 +43,10 @@ done
 "$WL" help nosuch > /dev/null 2>&1 && { echo "help nosuch: exit 0"; exit 1; }
 [ $? -eq 2 ] || { echo "help nosuch: want exit 2"; exit 1; }
 "$WL" --version | grep -q '^warplab [0-9]'
+# a usage error points at the command's own help
+for c in litmus sample gen cuda compare report run; do
+  "$WL" $c --frobnicate > /dev/null 2> "${TMPDIR:-/tmp}/wl_help_$$" && exit 1
+  grep -q "see warplab $c --help" "${TMPDIR:-/tmp}/wl_help_$$" ||
+    { cat "${TMPDIR:-/tmp}/wl_help_$$"; rm -f "${TMPDIR:-/tmp}/wl_help_$$"; echo "$c: usage error"; exit 1; }
+done
+rm -f "${TMPDIR:-/tmp}/wl_help_$$"
