@@ -12,8 +12,8 @@
 --   ```json, ```text, ```c   shown, not run
 -- A block that is not to run carries the line
 --   <!-- readme-test: skip (why) -->
--- just before it; a block without a language is an error.  Prints
--- "ok N blocks (K skipped)", or each failure, and exits 1.
+-- just before it; a block without a language is an error.  Prints each
+-- failure and a count; exits 1 when a block failed.
 local readme = assert(arg[1], "usage: readme_blocks.lua README.md")
 local warplab = arg[2] or "build/release/warplab"
 local run_langs = { sh = true, console = true, lua = true }
@@ -130,6 +130,6 @@ for n, b in ipairs(blocks) do
     fail(b, "unknown language '%s'", b.lang)
   end
 end
-print(("ok %d blocks run (%d skipped, %d shown)"):format(nrun, nskip,
-      #blocks - nrun - nskip))
+print(("%s: %d blocks run, %d failed (%d skipped, %d shown)"):format(
+      readme, nrun, failures, nskip, #blocks - nrun - nskip))
 os.exit(failures == 0 and 0 or 1)
