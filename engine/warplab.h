@@ -647,8 +647,9 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
  * Writes the result exactly as herd7 does, for its tools (msort7,
  * mcompare7): as wl_result_write_herd, but Positive/Negative counted as
  * herd counts them (for ~exists, Positive is the number of states that
- * fail the proposition), the condition printed as herd prints it
- * ("1:r0=1", "!=", no spaces around them), no Warning lines (the caller
+ * fail the proposition), locations written "[x]" in the states and the
+ * condition, the condition as herd prints it ("1:r0=1", "!=", no spaces
+ * around them), no Warning lines (the caller
  * says on stderr what they would), and after "Time" a line
  * "Hash=<32 hex digits>" when the test was read from text (see
  * wl_litmus_hash), then a blank line.

@@ -200,11 +200,39 @@ static const char *kind_cond(int k) {
                                : "~exists";
 }
 
-/* The condition as herd7 prints it: "1:r0=1", not "P1:r0 == 1". */
+/* The condition as herd7 prints it: "1:r0=1 /\ [x]=2", not "P1:r0 == 1
+ * /\ x == 2": a thread's register without the P, a location in
+ * brackets, '=' for "==" and no spaces around '=' and "!=". */
 static void herd_cond(wl_buf *b, const char *s) {
   size_t i = 0;
   while (s[i] != '\0') {
     char c = s[i];
+    if ((isalpha((unsigned char)c) || c == '_') &&
+        (i == 0 || (!isalnum((unsigned char)s[i - 1]) && s[i - 1] != ':' &&
+                    s[i - 1] != '_' && s[i - 1] != '['))) {
+      /* a word: a location when '=' or "!=" follows (not a register,
+       * which follows ':', nor an array cell, which '[' follows) */
+      size_t j = i, k;
+      while (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '.')
+        j++;
+      k = j;
+      while (s[k] == ' ')
+        k++;
+      if (s[j] != ':' && (s[k] == '=' || (s[k] == '!' && s[k + 1] == '='))) {
+        wl__buf_puts(b, "[");
+        wl__buf_add(b, s + i, j - i);
+        wl__buf_puts(b, "]");
+        i = j;
+        continue;
+      }
+      /* a P before a thread number stays out (next loop); other words
+       * are copied whole */
+      if (!((c == 'P' || c == 'p') && isdigit((unsigned char)s[i + 1]))) {
+        wl__buf_add(b, s + i, j - i);
+        i = j;
+        continue;
+      }
+    }
     if ((c == 'P' || c == 'p') && isdigit((unsigned char)s[i + 1]) &&
         (i == 0 || !isalnum((unsigned char)s[i - 1]))) {
       size_t j = i + 1;
@@ -256,7 +284,10 @@ static int write_herd(const wl_result *r, double seconds, int herd7,
                  kind_word(r->cond_kind), np);
   for (k = 0; k < np; k++) {
     for (i = 0; i < nv; i++) {
-      var_name(t, &v[i], &o.b);
+      if (herd7 && !v[i].is_reg) /* herd7 writes a location [x] */
+        wl__buf_printf(&o.b, "[%s]", t->locnames[v[i].idx]);
+      else
+        var_name(t, &v[i], &o.b);
       wl__buf_puts(&o.b, "=");
       put_var(&o.b, t, &v[i], proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
       wl__buf_puts(&o.b, i + 1 < nv ? "; " : ";");

@@ -2,8 +2,8 @@
 # read: no Race/Hang/Warning lines on stdout (they go to stderr), a
 # Hash= line after Time, herd's Positive/Negative (for ~exists the
 # states that fail the proposition are the positive ones), herd's
-# Observation NAME Never|Sometimes|Always P N, the condition as herd
-# prints it, and a blank line after each test.
+# Observation NAME Never|Sometimes|Always P N, locations written [x] and
+# the condition as herd prints it, and a blank line after each test.
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -47,6 +47,20 @@ grep -q '^No$' "$T/ne" || { cat "$T/ne"; fail "ne verdict"; }
 grep -q '^Positive: 1 Negative: 1$' "$T/ne" || { cat "$T/ne"; fail "ne P/N"; }
 grep -q '^Condition ~exists (1:r0=1)$' "$T/ne" || { cat "$T/ne"; fail "ne cond"; }
 grep -q '^Observation NE Sometimes 1 1$' "$T/ne" || { cat "$T/ne"; fail "ne obs"; }
+
+# locations as herd writes them, [x], in the states and the condition
+cat > "$T/loc.litmus" <<'L'
+PTX LOC
+{ x=0; flag=0; }
+ P0@cta 0,gpu 0 ;
+ st.weak x, 1 ;
+ ld.weak r0, flag ;
+exists (x == 1 /\ P0:r0 == 0 \/ flag != 0)
+L
+"$WL" litmus --herd "$T/loc.litmus" > "$T/loc" 2> "$T/err" || fail "loc: exit"
+grep -q '^0:r0=0; \[flag\]=0; \[x\]=1;$' "$T/loc" || { cat "$T/loc"; fail "loc state"; }
+grep -q '^Condition exists (\[x\]=1 /\\ 0:r0=0 \\/ \[flag\]!=0)$' "$T/loc" ||
+  { cat "$T/loc"; fail "loc condition"; }
 
 # every test of the bundled corpus in the form msort7 reads: per test
 # Test, States N and N states, Ok|No (maybe after Loop), Witnesses,
