@@ -14,7 +14,7 @@ MODE=$(basename "$B")
 S=$T/stage
 touch "$T/stamp"
 sleep 1
-make -s -C "$ROOT" MODE="$MODE" install DESTDIR="$S" PREFIX=/usr/local \
+env -u MAKEFLAGS -u MFLAGS make -s -C "$ROOT" MODE="$MODE" install DESTDIR="$S" PREFIX=/usr/local \
   > "$T/log" 2>&1 || { tail -n 20 "$T/log"; fail "make install: exit $?"; }
 for f in bin/warplab lib/libwarplab.a include/warplab.h \
          lib/pkgconfig/warplab.pc lib/lua/5.4/warplab.so \
@@ -82,7 +82,7 @@ if command -v lua5.4 > /dev/null 2>&1; then
 fi
 
 # another PREFIX: everything moves with it
-make -s -C "$ROOT" MODE="$MODE" install DESTDIR="$T/s2" PREFIX=/opt/wl \
+env -u MAKEFLAGS -u MFLAGS make -s -C "$ROOT" MODE="$MODE" install DESTDIR="$T/s2" PREFIX=/opt/wl \
   > "$T/log" 2>&1 || { tail -n 20 "$T/log"; fail "PREFIX=/opt/wl"; }
 for f in bin/warplab lib/lua/5.4/warplab.so share/lua/5.4/warplab/kernel.lua \
          lib/pkgconfig/warplab.pc share/man/man1/warplab.1; do
@@ -105,7 +105,7 @@ if command -v lua5.4 > /dev/null 2>&1; then
     assert(env.version == '$("$WL" version | sed 's/^warplab //')-1')
     print(env.build.install_target)" > "$T/target" || fail "rockspec"
   tgt=$(cat "$T/target")
-  make -s -C "$ROOT" MODE="$MODE" "$tgt" DESTDIR="$T/s3" LUA_CMOD=/rock/lib \
+  env -u MAKEFLAGS -u MFLAGS make -s -C "$ROOT" MODE="$MODE" "$tgt" DESTDIR="$T/s3" LUA_CMOD=/rock/lib \
     LUA_LMOD=/rock/lua > "$T/log" 2>&1 || { tail "$T/log"; fail "make $tgt"; }
   [ -f "$T/s3/rock/lib/warplab.so" ] && [ -f "$T/s3/rock/lua/warplab/kernel.lua" ] ||
     fail "make $tgt: not in LUA_CMOD/LUA_LMOD"
