@@ -11,6 +11,13 @@ trap 'rm -rf "$T"' EXIT
 fail() { echo "$*"; exit 1; }
 B=$(cd "$(dirname "$WL")" && pwd)
 MODE=$(basename "$B")
+# a sanitizer build's library links with its runtime, and its module
+# cannot load into an uninstrumented lua5.4
+case $MODE in
+asan) SAN="-fsanitize=address,undefined" ;;
+ubsan) SAN="-fsanitize=undefined" ;;
+*) SAN="" ;;
+esac
 S=$T/stage
 touch "$T/stamp"
 sleep 1
@@ -63,13 +70,13 @@ int main(void) {
 }
 C
 # shellcheck disable=SC2046
-${CC:-cc} -std=c11 -o "$T/t" "$T/t.c" $(PKG_CONFIG_PATH=$PC pkg-config \
+${CC:-cc} -std=c11 $SAN -o "$T/t" "$T/t.c" $(PKG_CONFIG_PATH=$PC pkg-config \
   --define-variable=prefix="$S/usr/local" --cflags --libs warplab) \
   2> "$T/err" || { cat "$T/err"; fail "a program built with pkg-config's flags"; }
 [ "$("$T/t")" = "MP 0" ] || fail "the program: $("$T/t")"
 
 # the staged Lua module loads in lua5.4, from the stage
-if command -v lua5.4 > /dev/null 2>&1; then
+if command -v lua5.4 > /dev/null 2>&1 && [ -z "$SAN" ]; then
   lua5.4 -e "
     package.cpath = '$S/usr/local/lib/lua/5.4/?.so;' .. package.cpath
     package.path = '$S/usr/local/share/lua/5.4/?.lua;' .. package.path
