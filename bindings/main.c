@@ -1,7 +1,7 @@
 /* main.c -- the warplab command: its help text (an overview, and each
  * command's own: `warplab CMD --help`, `warplab help CMD`) and the
  * dispatch to a command; each command has a file of its own (cmd.h
- * lists them).  man/warplab.1 says the same (tests/cli/help.sh checks
+ * lists them).  man/warplab.1 says the same (tests/cli/man.sh checks
  * that every option here is there). */
 #include <signal.h>
 #include <stdio.h>
