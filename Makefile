@@ -28,10 +28,17 @@ PKG_CMOCKA = $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmo
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null || \
                 echo -I/usr/include/lua5.4)
 LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
-LUA_CMOD := $(shell pkg-config --variable=INSTALL_CMOD lua5.4 2>/dev/null)
-LUA_CMOD := $(if $(LUA_CMOD),$(LUA_CMOD),/usr/local/lib/lua/5.4)
-LUA_LMOD := $(shell pkg-config --variable=INSTALL_LMOD lua5.4 2>/dev/null)
-LUA_LMOD := $(if $(LUA_LMOD),$(LUA_LMOD),/usr/local/share/lua/5.4)
+# Where make install puts things: under PREFIX (and DESTDIR), the Lua
+# module too (PREFIX=/usr/local: where Debian's lua5.4 looks); each can
+# be set on the command line (the rockspec sets LUA_CMOD and LUA_LMOD).
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
+LUA_LMOD ?= $(PREFIX)/share/lua/5.4
 # libuv: only the scheduler (bindings/lsched.c) and main.c include uv.h.
 UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
@@ -54,7 +61,7 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check bench demo install clean fuzz verify
+.PHONY: all deps test check bench demo install install-lua clean fuzz verify
 
 all: $(BIN) $(SO)
 
@@ -218,13 +225,31 @@ fuzz:
 	WARPLAB_DEPS="clang" sh scripts/deps.sh
 	@sh tests/fuzz/run.sh
 
-install: $(BIN) $(LIB) $(SO)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LUA_CMOD) \
-	  $(DESTDIR)$(LUA_LMOD)/warplab
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/warplab
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libwarplab.a
-	install -m 644 engine/warplab.h $(DESTDIR)$(PREFIX)/include/warplab.h
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the command, the
+# library with its header and pkg-config file, the Lua module, the man
+# page and the bash completion.  install-lua: the Lua module alone (the
+# rockspec's install target).
+# The pkg-config file is written with this install's directories,
+# relative to ${prefix} where they are under PREFIX.
+PC_SED := -e 's|@PREFIX@|$(PREFIX)|' \
+  -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+  -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|'
+install: $(BIN) $(LIB) $(SO) install-lua
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+	  $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/warplab
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libwarplab.a
+	install -m 644 engine/warplab.h $(DESTDIR)$(INCLUDEDIR)/warplab.h
+	sed $(PC_SED) -e "s|@VERSION@|$$(sed -n \
+	  's/^#define WL_VERSION "\(.*\)"/\1/p' engine/warplab.h)|" \
+	  warplab.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/warplab.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/warplab.pc
+	install -m 644 man/warplab.1 $(DESTDIR)$(MANDIR)/man1/warplab.1
+	install -m 644 completions/warplab.bash $(DESTDIR)$(BASHCOMPDIR)/warplab
+
+install-lua: $(SO)
+	install -d $(DESTDIR)$(LUA_CMOD) $(DESTDIR)$(LUA_LMOD)/warplab
 	install -m 755 $(SO) $(DESTDIR)$(LUA_CMOD)/warplab.so
 	install -m 644 $(LUA_LIB_SRC) $(DESTDIR)$(LUA_LMOD)/warplab/
 

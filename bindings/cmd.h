@@ -20,8 +20,11 @@
 int luaopen_warplab(lua_State *L);
 
 /* main.c */
-/* Prints the help text (every command's options) to f. */
+/* Prints the overview (the commands, the exit status) to f. */
 void wll_print_usage(FILE *f);
+/* Prints command cmd's help (usage, what it does, its options, an
+ * example) to f; -1 when there is no such command. */
+int wll_print_help(FILE *f, const char *cmd);
 
 /* cmd_common.c */
 /* A wl_write_fn that writes to standard output. */

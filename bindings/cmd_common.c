@@ -130,11 +130,12 @@ int wll_opt_error(const char *cmd, int c, char **argv) {
   else
     snprintf(name, sizeof name, "-%c", optopt);
   if (c == ':')
-    fprintf(stderr, "warplab %s: %s needs a value (see warplab help)\n", cmd,
-            name);
+    fprintf(stderr, "warplab %s: %s needs a value (see warplab %s --help)\n",
+            cmd, name, cmd);
   else
-    fprintf(stderr, "warplab %s: unknown option '%s' (see warplab help)\n",
-            cmd, name);
+    fprintf(stderr,
+            "warplab %s: unknown option '%s' (see warplab %s --help)\n", cmd,
+            name, cmd);
   return 2;
 }
 

@@ -34,10 +34,10 @@ int wll_cmd_compare(int argc, char **argv) {
     if (c == 'm') {
       model_path = optarg;
     } else if (c == 'h') {
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "compare");
       return 0;
     } else {
-      fprintf(stderr, "warplab compare: %s '%s' (see warplab help)\n",
+      fprintf(stderr, "warplab compare: %s '%s' (see warplab compare --help)\n",
               c == ':' ? "a value is missing after" : "unknown option",
               argv[optind - 1]);
       return 2;
@@ -46,7 +46,7 @@ int wll_cmd_compare(int argc, char **argv) {
   i = optind;
   if (argc - i < 2) {
     fprintf(stderr, "warplab compare: give a histogram and one or more "
-                    ".litmus files (see warplab help)\n");
+                    ".litmus files (see warplab compare --help)\n");
     return 2;
   }
   hist_path = argv[i++];

@@ -108,7 +108,7 @@ int wll_cmd_cuda(int argc, char **argv) {
       else
         return cuda_usage("--sm", optarg, "any, same or different");
     } else if (c == 'h') {
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "cuda");
       return 0;
     } else if (k >= 0 && (size_t)k < sizeof nums / sizeof nums[0]) {
       if (wll_parse_count(optarg, (uint64_t)nums[k].lo, (uint64_t)nums[k].hi,
@@ -126,12 +126,13 @@ int wll_cmd_cuda(int argc, char **argv) {
       default: o.rounds = (int)u; break;
       }
     } else if (c == ':') {
-      fprintf(stderr, "warplab cuda: %s needs a value (see warplab help)\n",
+      fprintf(stderr,
+              "warplab cuda: %s needs a value (see warplab cuda --help)\n",
               argv[optind - 1]);
       return 2;
     } else {
-      fprintf(stderr, "warplab cuda: unknown option '%s' (see warplab "
-                      "help)\n", argv[optind - 1]);
+      fprintf(stderr, "warplab cuda: unknown option '%s' (see warplab cuda "
+                      "--help)\n", argv[optind - 1]);
       return 2;
     }
   }
@@ -144,8 +145,8 @@ int wll_cmd_cuda(int argc, char **argv) {
     file = argv[optind];
   }
   if (file == NULL) {
-    fprintf(stderr, "warplab cuda: no .litmus file given (see warplab "
-                    "help)\n");
+    fprintf(stderr, "warplab cuda: no .litmus file given (see warplab cuda "
+                    "--help)\n");
     return 2;
   }
   if ((src = wll_read_file(file, &len, err, sizeof err)) == NULL) {

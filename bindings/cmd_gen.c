@@ -210,20 +210,20 @@ int wll_cmd_gen(int argc, char **argv) {
       return wll_stdout_done();
     }
     case 'h':
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "gen");
       return 0;
     default:
       return wll_opt_error("gen", c, argv);
     }
   }
   if (optind < argc) {
-    fprintf(stderr, "warplab gen: unexpected argument '%s' (see warplab "
-                    "help)\n", argv[optind]);
+    fprintf(stderr, "warplab gen: unexpected argument '%s' (see warplab gen "
+                    "--help)\n", argv[optind]);
     return 2;
   }
   if (modes != 1) {
     fprintf(stderr, "warplab gen: give one of --cycle, --family, --edges, "
-                    "--random or --copies (see warplab help)\n");
+                    "--random or --copies (see warplab gen --help)\n");
     return 2;
   }
   if (!count_set &&

@@ -316,6 +316,12 @@ static int outcome_absent(const wl_result *r) {
   return 1;
 }
 
+/* A wl_write_fn to standard error (--herd's findings). */
+static int write_stderr(void *ud, const char *s, size_t n) {
+  (void)ud;
+  return fwrite(s, 1, n, stderr) == n ? 0 : -1;
+}
+
 int wll_cmd_litmus(int argc, char **argv) {
   enum {
     O_JSON = 256,
@@ -334,10 +340,12 @@ int wll_cmd_litmus(int argc, char **argv) {
     O_NO_STUTTER,
     O_NO_TA,
     O_NO_COMMUTE,
-    O_SEARCH
+    O_SEARCH,
+    O_HERD
   };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, O_JSON},
+      {"herd", no_argument, NULL, O_HERD},
       {"max-memory", required_argument, NULL, O_MAXMEM},
       {"count-executions", no_argument, NULL, O_COUNTEX},
       {"full-states", no_argument, NULL, O_FULL},
@@ -364,7 +372,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   litmus_stop ls = {0};
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
   int whynot = 0, no_dot = 0, interrupted = 0, full = 0;
-  int check_error = 0, nfound = 0;
+  int check_error = 0, nfound = 0, herd = 0;
   const char *graph_dir = NULL;
   stems used = {NULL, 0, 0};
   wl_model *why_model = NULL; /* the default model, loaded on first use */
@@ -385,6 +393,9 @@ int wll_cmd_litmus(int argc, char **argv) {
       break;
     case O_JSON:
       json = 1;
+      break;
+    case O_HERD:
+      herd = 1;
       break;
     case 'q':
       quiet = 1;
@@ -468,7 +479,7 @@ int wll_cmd_litmus(int argc, char **argv) {
       break;
     case 'h':
       free(files);
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "litmus");
       return 0;
     default:
       free(files);
@@ -476,6 +487,12 @@ int wll_cmd_litmus(int argc, char **argv) {
     }
   }
   nf = wll_add_rest(argc, argv, files, nf);
+  if (herd && json) {
+    free(files);
+    fprintf(stderr, "warplab litmus: --herd and --json do not go "
+                    "together (see warplab litmus --help)\n");
+    return 2;
+  }
   /* the text shows the observed variables only, so states that differ
    * elsewhere need not be told apart; --json lists every full state */
   opts.observed_only = !json && !full;
@@ -483,8 +500,8 @@ int wll_cmd_litmus(int argc, char **argv) {
     opts.max_memory = wll_default_max_memory();
   if (nf == 0) {
     free(files);
-    fprintf(stderr, "warplab litmus: no .litmus file given (see warplab "
-                    "help)\n");
+    fprintf(stderr, "warplab litmus: no .litmus file given (see warplab litmus "
+                    "--help)\n");
     return 2;
   }
   opts.should_stop = litmus_should_stop;
@@ -628,6 +645,19 @@ int wll_cmd_litmus(int argc, char **argv) {
         }
         free(rj.p);
         first = 0;
+      } else if (herd) {
+        /* herd7's text alone on stdout, for msort7 and mcompare7: what
+         * herd has no line for goes to stderr */
+        wl_result_write_herd7(r, secs, wll_write_stdout, NULL);
+        fflush(stdout);
+        if (wl_result_bound_hit(r))
+          fprintf(stderr,
+                  "warplab: %s: loop unroll bound %d reached; outcomes "
+                  "that need more iterations are not listed\n",
+                  f, opts.unroll ? opts.unroll : WL_DEFAULT_UNROLL);
+        wl_result_write_findings(r, write_stderr, NULL);
+        if (whynot && w != NULL)
+          wl_whynot_write_text(w, write_stderr, NULL);
       } else {
         wl_result_write_herd(r, secs, wll_write_stdout, NULL);
         wl_result_write_findings(r, wll_write_stdout, NULL);

@@ -139,7 +139,7 @@ int wll_cmd_report(int argc, char **argv) {
       break;
     case 'h':
       free(a.files);
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "report");
       return 0;
     default:
       free(a.files);
@@ -149,7 +149,8 @@ int wll_cmd_report(int argc, char **argv) {
   a.nf = wll_add_rest(argc, argv, a.files, a.nf);
   if (a.nf == 0) {
     free(a.files);
-    fprintf(stderr, "warplab report: no file given (see warplab help)\n");
+    fprintf(stderr,
+            "warplab report: no file given (see warplab report --help)\n");
     return 2;
   }
   {

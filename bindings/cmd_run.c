@@ -247,7 +247,7 @@ int wll_cmd_run(int argc, char **argv) {
   while ((c = getopt_long(argc - 1, argv + 1, "+:h", longopts, NULL)) != -1) {
     switch (c) {
     case 'h':
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "run");
       return 0;
     case O_CHECK:
       o.check = optarg != NULL ? optarg : "all";
@@ -273,7 +273,7 @@ int wll_cmd_run(int argc, char **argv) {
   }
   k = optind + 1; /* the script, in main's argv */
   if (k >= argc) {
-    fprintf(stderr, "warplab run: no script given (see warplab help)\n");
+    fprintf(stderr, "warplab run: no script given (see warplab run --help)\n");
     return 2;
   }
   /* WARPLAB_NO_POOL=1: plain malloc, so valgrind sees every Lua block */

@@ -94,7 +94,7 @@ int wll_cmd_sample(int argc, char **argv) {
       break;
     case 'h':
       free(files);
-      wll_print_usage(stdout);
+      wll_print_help(stdout, "sample");
       return 0;
     default:
       bad = wll_opt_error("sample", c, argv);
@@ -108,8 +108,8 @@ int wll_cmd_sample(int argc, char **argv) {
   nf = wll_add_rest(argc, argv, files, nf);
   if (nf == 0) {
     free(files);
-    fprintf(stderr, "warplab sample: no .litmus file given (see warplab "
-                    "help)\n");
+    fprintf(stderr, "warplab sample: no .litmus file given (see warplab sample "
+                    "--help)\n");
     return 2;
   }
   {

@@ -24,8 +24,9 @@ static void push_thread(lua_State *L, int th) {
   lua_setfield(L, -2, "name");
 }
 
-/* { location = "x", { thread = 0, name = "P0", event = 2, kind = "W",
- *   sem = "weak", line = 6, value = 1 }, { ... } } */
+/* { location = "x", accesses = { a, b }, a, b } with a = { thread = 0,
+ * name = "P0", event = 2, kind = "W", sem = "weak", scope = "", line =
+ * 6, value = 1 } (the JSON's fields; the accesses also at [1] and [2]) */
 void wll_push_race(lua_State *L, const wl_result *r, const wl_litmus *t) {
   wl_race_info ri;
   int k, has = wl_result_race(r, &ri);
@@ -37,9 +38,11 @@ void wll_push_race(lua_State *L, const wl_result *r, const wl_litmus *t) {
     lua_pushboolean(L, 0);
     return;
   }
-  lua_createtable(L, 2, 1);
+  lua_createtable(L, 2, 2);
   lua_pushstring(L, wl_litmus_location_name(t, ri.loc));
   lua_setfield(L, -2, "location");
+  lua_createtable(L, 2, 0);
+  lua_setfield(L, -2, "accesses");
   for (k = 0; k < 2; k++) {
     const wl_race_access *a = &ri.a[k];
     char kind[2] = {(char)a->kind, 0};
@@ -51,14 +54,18 @@ void wll_push_race(lua_State *L, const wl_result *r, const wl_litmus *t) {
     lua_setfield(L, -2, "kind");
     lua_pushstring(L, sem_word(a->sem));
     lua_setfield(L, -2, "sem");
-    if (a->sem != WL_SEM_WEAK && scope_word(a->scope) != NULL) {
-      lua_pushstring(L, scope_word(a->scope));
-      lua_setfield(L, -2, "scope");
-    }
+    lua_pushstring(L, a->sem != WL_SEM_WEAK && scope_word(a->scope) != NULL
+                          ? scope_word(a->scope)
+                          : "");
+    lua_setfield(L, -2, "scope");
     lua_pushinteger(L, a->line);
     lua_setfield(L, -2, "line");
     wll_push_carrier(L, wl_litmus_location_type(t, ri.loc), a->value);
     lua_setfield(L, -2, "value");
+    lua_getfield(L, -2, "accesses");
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, k + 1);
+    lua_pop(L, 1);
     lua_rawseti(L, -2, k + 1);
   }
 }

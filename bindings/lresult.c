@@ -108,6 +108,7 @@ static void push_states(lua_State *L, int arg, wll_result *r) {
     lua_setfield(L, -2, "count");
     lua_pushboolean(L, wl_result_state_sat(r->r, k));
     lua_setfield(L, -2, "sat");
+    luaL_setmetatable(L, WLL_STATE); /* values, condition, executions */
     lua_rawseti(L, -2, (lua_Integer)k + 1);
   }
   luaL_setmetatable(L, WLL_STATES);
@@ -549,23 +550,31 @@ static int result_index(lua_State *L) {
   else if (strcmp(k, "bound_hit") == 0)
     lua_pushboolean(L, wl_result_bound_hit(r->r));
   else if (strcmp(k, "partial") == 0) {
-    /* nil for a complete result, else why the exploration stopped */
+    /* false for a complete result (the JSON's), else why the
+     * exploration stopped */
     const char *why;
     if (wl_result_partial(r->r, &why))
       lua_pushstring(L, why);
     else
-      lua_pushnil(L);
+      lua_pushboolean(L, 0);
   }
+  else if (strcmp(k, "unroll") == 0)
+    lua_pushinteger(L, wl_result_unroll(r->r));
+  else if (strcmp(k, "file") == 0)
+    lua_pushstring(L, wl_litmus_file(r->test->lt));
   else if (strcmp(k, "traces_cut") == 0)
     lua_pushinteger(L, (lua_Integer)wl_result_traces_cut(r->r));
   else if (strcmp(k, "nstates") == 0)
     lua_pushinteger(L, (lua_Integer)wl_result_nstates(r->r));
-  else if (strcmp(k, "name") == 0)
+  else if (strcmp(k, "name") == 0 || strcmp(k, "test") == 0)
     lua_pushstring(L, wl_litmus_name(r->test->lt));
-  else if (strcmp(k, "condition") == 0)
+  else if (strcmp(k, "kind") == 0)
     lua_pushstring(L, kind == WL_COND_EXISTS      ? "exists"
                       : kind == WL_COND_NOTEXISTS ? "~exists"
                                                   : "forall");
+  else if (strcmp(k, "condition") == 0)
+    lua_pushstring(L, r->pred >= 0 ? "(a Lua predicate)"
+                                   : wl_result_condition(r->r));
   else if (strcmp(k, "time") == 0)
     lua_pushnumber(L, r->seconds);
   else if (strcmp(k, "states") == 0)
@@ -577,6 +586,47 @@ static int result_index(lua_State *L) {
   else
     lua_pushnil(L);
   return 1;
+}
+
+/* The fields pairs() gives, in this order (result_index has each; the
+ * JSON's names, plus name, nstates and traces_cut). */
+static const char *const result_fields[] = {
+    "test", "name", "file", "kind", "condition", "ok", "verdict",
+    "positive", "negative", "bound_hit", "unroll", "partial", "traces_cut",
+    "time", "nstates", "states", "race", "hang", NULL};
+
+/* pairs(r): the next field after key 2 whose value is not nil */
+static int result_next(lua_State *L) {
+  int i = 0;
+  if (!lua_isnil(L, 2)) {
+    const char *k = lua_tostring(L, 2);
+    while (result_fields[i] != NULL &&
+           (k == NULL || strcmp(result_fields[i], k) != 0))
+      i++;
+    if (result_fields[i] == NULL)
+      return luaL_error(L, "invalid key to 'next'");
+    i++;
+  }
+  for (; result_fields[i] != NULL; i++) {
+    lua_settop(L, 1);
+    lua_pushstring(L, result_fields[i]);
+    luaL_getmetafield(L, 1, "__index"); /* result_index, with its methods */
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    if (!lua_isnil(L, -1))
+      return 2;
+  }
+  lua_pushnil(L);
+  return 1;
+}
+
+static int result_pairs(lua_State *L) {
+  checkresult(L, 1);
+  lua_pushcfunction(L, result_next);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
 }
 
 /* For lgraph.c: the result at arg (raises when closed) and its test. */
@@ -598,9 +648,49 @@ static const luaL_Reg result_meta[] = {{"__gc", result_close},
                                        {"__close", result_close},
                                        {"__tostring", result_tostring},
                                        {"__len", result_len},
+                                       {"__pairs", result_pairs},
                                        {NULL, NULL}};
 
+/* A state's (or sampled outcome's) fields under the JSON's names, which
+ * are not keys of its table, so that scripts that walk a state's keys
+ * see its variables, sat and count as before: condition (sat),
+ * executions (count), values (a new table of the variables by name:
+ * "1:r0", "x"; a sampled outcome has its own). */
+static int state_index(lua_State *L) {
+  const char *k = lua_tostring(L, 2);
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (lua_type(L, 2) != LUA_TSTRING)
+    lua_pushnil(L);
+  else if (strcmp(k, "condition") == 0)
+    lua_getfield(L, 1, "sat");
+  else if (strcmp(k, "executions") == 0)
+    lua_getfield(L, 1, "count");
+  else if (strcmp(k, "values") == 0) {
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, 1) != 0) {
+      const char *name = lua_type(L, -2) == LUA_TSTRING
+                             ? lua_tostring(L, -2) : NULL;
+      if (name != NULL && strcmp(name, "sat") != 0 &&
+          strcmp(name, "count") != 0 && strcmp(name, "weak") != 0 &&
+          lua_type(L, -1) == LUA_TNUMBER) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+      } else {
+        lua_pop(L, 1);
+      }
+    }
+  } else
+    lua_pushnil(L);
+  return 1;
+}
+
 void wll_result_open(lua_State *L) {
+  luaL_newmetatable(L, WLL_STATE);
+  lua_pushcfunction(L, state_index);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
   luaL_newmetatable(L, WLL_RESULT);
   luaL_setfuncs(L, result_meta, 0);
   luaL_newlib(L, result_methods);

@@ -81,8 +81,9 @@ static int write_hist_json(const void *obj, int partial, double secs,
   return wl_hist_write_json(obj, partial, secs, w, ud);
 }
 
-/* The key of a sample result's histogram box (the result keeps it, so
- * that r:json() can write the histogram when asked). */
+/* The registry key of a table with weak keys: sample result -> its
+ * histogram box (the result keeps it, so that r:json() can write the
+ * histogram when asked, without an internal key in its table). */
 static const char box_key = 0;
 
 /* r:json() -- the histogram as wl_hist_write_json writes it */
@@ -91,7 +92,9 @@ static int sample_json(lua_State *L) {
   int partial;
   double secs;
   luaL_checktype(L, 1, LUA_TTABLE);
-  lua_rawgetp(L, 1, &box_key);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &box_key);
+  lua_pushvalue(L, 1);
+  lua_rawget(L, -2);
   box = luaL_testudata(L, -1, WLL_HIST);
   if (box == NULL || box->h == NULL)
     return luaL_error(L, "json: not a sample result");
@@ -99,7 +102,7 @@ static int sample_json(lua_State *L) {
   partial = lua_toboolean(L, -1);
   lua_getfield(L, 1, "time");
   secs = lua_tonumber(L, -1);
-  lua_pop(L, 2);
+  lua_pop(L, 4);
   wll_push_written(L, "json", write_hist_json, box->h, partial, secs);
   return 1;
 }
@@ -110,30 +113,31 @@ static void push_hist_text(lua_State *L, const wl_hist *h, int partial,
 }
 
 
-/* Pushes outcome i: { count=, sat=, values={...}, ["1:r0"]=, x=,
- * [thread+1] = { r0=, ... } } (the shape of test:explore()'s states). */
+/* Pushes outcome i with the JSON's names: { values = { ["1:r0"]=,
+ * x=, ... }, count=, condition (through its metatable, WLL_STATE), weak=
+ * (set by the caller) }, and as test:explore()'s states, ["1:r0"]=, x=,
+ * [thread+1] = { r0=, ... } and sat (= condition). */
 static void push_outcome(lua_State *L, wll_test *t, const wl_hist *h, size_t i,
                          int names, int64_t *vals) {
-  int nv, v, nt = wl_litmus_nthreads(t->lt), th;
+  int nv, v, nt = wl_litmus_nthreads(t->lt), th, out, map;
   int nn = names ? (int)luaL_len(L, names) : 0;
   nv = wl_hist_values(h, i, vals, nn > 0 ? nn : MAX_VALUES);
   if (nv < 0)
     luaL_error(L, "sample: %s", wl_strerror(nv));
   if (nv == 0 || nv > MAX_VALUES)
     nv = nn; /* the count is n itself when the call answers 0 */
-  lua_createtable(L, nt, nv + 3);
+  luaL_checkstack(L, 8, "sample");
+  lua_createtable(L, nt, nv + 5);
+  out = lua_gettop(L);
   for (th = 0; th < nt; th++) {
     lua_newtable(L);
     lua_rawseti(L, -2, th + 1);
   }
-  lua_createtable(L, nv, 0);
-  for (v = 0; v < nv; v++) {
-    wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
-    lua_rawseti(L, -2, v + 1);
-  }
-  lua_setfield(L, -2, "values");
+  lua_createtable(L, 0, nv);
+  map = lua_gettop(L);
   for (v = 0; v < nv && v < nn; v++) {
     const char *name;
+    int ty = wl_hist_var_type(h, v);
     lua_rawgeti(L, names, v + 1);
     lua_getfield(L, -1, "name");
     lua_getfield(L, -2, "thread");
@@ -144,24 +148,88 @@ static void push_outcome(lua_State *L, wll_test *t, const wl_hist *h, size_t i,
       lua_pop(L, 2);
       continue;
     }
+    if (th >= 0) /* the JSON's name: "1:r0" */
+      lua_pushfstring(L, "%d:%s", th, name);
+    else
+      lua_pushstring(L, name);
+    wll_push_carrier(L, ty, vals[v]);
+    lua_rawset(L, map);
     if (th >= 0 && th < nt) {
       lua_pushfstring(L, "%d:%s", th, name);
-      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
-      lua_rawset(L, -5);
-      lua_rawgeti(L, -3, th + 1);
-      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
+      wll_push_carrier(L, ty, vals[v]);
+      lua_rawset(L, out);
+      lua_rawgeti(L, out, th + 1);
+      wll_push_carrier(L, ty, vals[v]);
       lua_setfield(L, -2, name);
       lua_pop(L, 1);
-    } else {
-      wll_push_carrier(L, wl_hist_var_type(h, v), vals[v]);
-      lua_setfield(L, -4, name);
+    } else if (th < 0) {
+      wll_push_carrier(L, ty, vals[v]);
+      lua_setfield(L, out, name);
     }
     lua_pop(L, 2);
   }
+  lua_setfield(L, out, "values");
   lua_pushinteger(L, (lua_Integer)wl_hist_count(h, i));
-  lua_setfield(L, -2, "count");
+  lua_setfield(L, out, "count");
   lua_pushboolean(L, wl_hist_sat(h, i));
-  lua_setfield(L, -2, "sat");
+  lua_setfield(L, out, "sat");
+  luaL_setmetatable(L, WLL_STATE); /* condition: the JSON's name of sat */
+}
+
+/* The outcomes' order: by their values, as wl_hist_write_json sorts
+ * them (a merge sort of order[0..n) through tmp, over all n x nv values
+ * in vals). */
+static int cmp_outcomes(const int64_t *vals, int nv, size_t a, size_t b) {
+  int v;
+  for (v = 0; v < nv; v++)
+    if (vals[a * (size_t)nv + (size_t)v] != vals[b * (size_t)nv + (size_t)v])
+      return vals[a * (size_t)nv + (size_t)v] <
+                     vals[b * (size_t)nv + (size_t)v]
+                 ? -1
+                 : 1;
+  return 0;
+}
+
+static void sort_outcomes(const int64_t *vals, int nv, size_t *order,
+                          size_t *tmp, size_t n) {
+  size_t w, lo;
+  for (w = 1; w < n; w *= 2) {
+    for (lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n;
+      size_t hi = mid + w < n ? mid + w : n, a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        tmp[k++] = cmp_outcomes(vals, nv, order[b], order[a]) < 0
+                       ? order[b++]
+                       : order[a++];
+      while (a < mid)
+        tmp[k++] = order[a++];
+      while (b < hi)
+        tmp[k++] = order[b++];
+    }
+    memcpy(order, tmp, n * sizeof *order);
+  }
+}
+
+/* Pushes a userdata holding the outcomes' order (nout entries). */
+static size_t *push_order(lua_State *L, const wl_hist *h, size_t nout) {
+  int nv = wl_hist_nvars(h);
+  size_t k, *order;
+  int64_t *all;
+  if (nv < 1)
+    nv = 1;
+  if (nout > ((size_t)1 << 40) / (sizeof *order * 2 + sizeof *all * (size_t)nv))
+    luaL_error(L, "sample: too many outcomes");
+  order = lua_newuserdatauv(L, nout * (sizeof *order * 2 +
+                                       sizeof *all * (size_t)nv) + 1, 0);
+  all = (int64_t *)(order + 2 * nout);
+  for (k = 0; k < nout; k++) {
+    int n = wl_hist_values(h, k, all + k * (size_t)nv, nv);
+    if (n < 0)
+      luaL_error(L, "sample: %s", wl_strerror(n));
+    order[k] = k;
+  }
+  sort_outcomes(all, nv, order, order + nout, nout);
+  return order;
 }
 
 /* ------------------------------------------------------------------ */
@@ -506,9 +574,10 @@ int wll_test_sample(lua_State *L) {
   double timeout = 0, t0, secs;
   int opts = 0, jobs, progress = 0, rc = 0, partial = 0, names, res, outs, i;
   char err[600];
-  size_t k, nout;
+  size_t k, j, nout, *order;
   int64_t *vals;
-  int observed = 0, has_fn = 0, use_workers = 0, workers;
+  uint64_t npos = 0, nneg = 0;
+  int observed = 0, has_fn = 0, use_workers = 0, workers, kind, ok;
   char note[400], why[200];
   lrunner lr = {NULL, NULL};
   memset(&o, 0, sizeof o);
@@ -630,10 +699,23 @@ int wll_test_sample(lua_State *L) {
   }
   push_varnames(L, box->h);
   lua_replace(L, names);
-  lua_createtable(L, 0, 12); /* 6 */
+  if (t->pred >= 0)
+    wl_hist_set_condition(box->h, t->pred, "(a Lua predicate)");
+  lua_createtable(L, 0, 24); /* 6 */
   res = lua_gettop(L);
   lua_pushstring(L, wl_litmus_name(t->lt));
+  lua_pushvalue(L, -1);
   lua_setfield(L, res, "name");
+  lua_setfield(L, res, "test"); /* the JSON's name */
+  lua_pushstring(L, wl_litmus_file(t->lt));
+  lua_setfield(L, res, "file");
+  kind = wl_hist_cond_kind(box->h);
+  lua_pushstring(L, kind == WL_COND_EXISTS      ? "exists"
+                    : kind == WL_COND_NOTEXISTS ? "~exists"
+                                                : "forall");
+  lua_setfield(L, res, "kind");
+  lua_pushstring(L, wl_hist_condition(box->h));
+  lua_setfield(L, res, "condition");
   lua_pushinteger(L, (lua_Integer)wl_hist_runs(box->h));
   lua_setfield(L, res, "runs");
   lua_pushinteger(L, (lua_Integer)wl_hist_hung(box->h));
@@ -655,6 +737,7 @@ int wll_test_sample(lua_State *L) {
   lua_pushnumber(L, secs);
   lua_setfield(L, res, "time");
   nout = wl_hist_noutcomes(box->h);
+  order = push_order(L, box->h, nout);
   lua_createtable(L, (int)(nout < 1000000 ? nout : 0), 0);
   outs = lua_gettop(L);
   if (t->pred >= 0) {
@@ -662,7 +745,8 @@ int wll_test_sample(lua_State *L) {
     lua_getfield(L, -1, "pred");
     lua_remove(L, -2); /* outs + 1: the Lua predicate */
   }
-  for (k = 0; k < nout; k++) {
+  for (j = 0; j < nout; j++) {
+    k = order[j]; /* sorted by value, as the JSON's outcomes */
     push_outcome(L, t, box->h, k, names, vals);
     if (t->pred >= 0) {
       /* the test's condition is a Lua predicate: it decides sat */
@@ -682,22 +766,61 @@ int wll_test_sample(lua_State *L) {
       }
     }
     lua_getfield(L, -1, "sat");
-    if (lua_toboolean(L, -1) && wl_hist_count(box->h, k) > 0)
-      observed = 1;
+    if (lua_toboolean(L, -1)) {
+      if (wl_hist_count(box->h, k) > 0)
+        observed = 1;
+      npos += wl_hist_count(box->h, k);
+    } else {
+      nneg += wl_hist_count(box->h, k);
+    }
     lua_pop(L, 1);
-    lua_rawseti(L, outs, (lua_Integer)k + 1);
+    lua_rawseti(L, outs, (lua_Integer)j + 1);
   }
   lua_settop(L, outs);
-  if (t->pred >= 0)
-    wl_hist_set_condition(box->h, t->pred, "(a Lua predicate)");
+  /* the verdict, as the JSON's */
+  ok = kind == WL_COND_EXISTS   ? npos > 0
+       : kind == WL_COND_FORALL ? nneg == 0
+                                : npos == 0;
+  lua_pushboolean(L, ok);
+  lua_setfield(L, res, "ok");
+  lua_pushinteger(L, ok);
+  lua_setfield(L, res, "verdict");
+  lua_pushinteger(L, (lua_Integer)npos);
+  lua_setfield(L, res, "positive");
+  lua_pushinteger(L, (lua_Integer)nneg);
+  lua_setfield(L, res, "negative");
+  lua_pushboolean(L, wl_hist_weak_known(box->h));
+  lua_setfield(L, res, "weak_known");
+  {
+    int v, nv = (int)luaL_len(L, names);
+    lua_createtable(L, nv, 0);
+    for (v = 0; v < nv; v++) {
+      int th;
+      lua_rawgeti(L, names, v + 1);
+      lua_getfield(L, -1, "thread");
+      th = (int)lua_tointeger(L, -1);
+      lua_getfield(L, -2, "name");
+      if (th >= 0)
+        lua_pushfstring(L, "%d:%s", th, lua_tostring(L, -1));
+      else
+        lua_pushvalue(L, -1);
+      lua_rawseti(L, -5, v + 1);
+      lua_pop(L, 3);
+    }
+    lua_setfield(L, res, "variables");
+  }
   push_hist_text(L, box->h, partial != WLL_STOP_NONE, secs);
   lua_setfield(L, res, "text");
   lua_setfield(L, res, "outcomes");
   lua_pushboolean(L, observed);
   lua_setfield(L, res, "observed");
-  /* the result keeps the histogram (and so the test) for r:json() */
+  /* the result keeps the histogram (and so the test) for r:json(), in
+   * a table with weak keys: no internal key in the result's own table */
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &box_key);
+  lua_pushvalue(L, res);
   lua_pushvalue(L, 3);
-  lua_rawsetp(L, res, &box_key);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
   lua_settop(L, res);
   luaL_setmetatable(L, WLL_SAMPLE);
   return 1;
@@ -724,6 +847,13 @@ void wll_sample_open(lua_State *L) {
   lua_pushcfunction(L, hist_gc);
   lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
+  /* the results' histograms: weak keys (an ephemeron table) */
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &box_key);
   luaL_newmetatable(L, WLL_SAMPLE);
   lua_pushcfunction(L, sample_tostring);
   lua_setfield(L, -2, "__tostring");

@@ -22,6 +22,10 @@
 #define WLL_DEVICE "warplab.Device"
 #define WLL_ARRAY "warplab.Array"
 #define WLL_STATES "warplab.States"
+/* the metatable of a state and a sampled outcome: the JSON's names
+ * condition (= sat), executions (= count) and values (the variables by
+ * name) without being keys of the table (lresult.c) */
+#define WLL_STATE "warplab.State"
 #define WLL_MODEL "warplab.Model"
 #define WLL_MAX_THREADS 64
 

@@ -1,5 +1,8 @@
-/* main.c -- the warplab command: its help text and the dispatch to a
- * command; each command has a file of its own (cmd.h lists them). */
+/* main.c -- the warplab command: its help text (an overview, and each
+ * command's own: `warplab CMD --help`, `warplab help CMD`) and the
+ * dispatch to a command; each command has a file of its own (cmd.h
+ * lists them).  man/warplab.1 says the same (tests/cli/man.sh checks
+ * that every option here is there). */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,21 +10,68 @@
 #include "cmd.h"
 #include "lwarplab.h"
 
-/* The help text, in pieces (C11 guarantees string literals of 4095
- * characters only); the first holds the one %d. */
-static const char usage[] =
+/* The overview: `warplab help`, `warplab --help`. */
+static const char overview[] =
     "usage: warplab <command> [options] [args]\n"
-    "\n"
-    "Options may come before, between or after the files; '--' ends the\n"
-    "options; a file '-' is standard input; every command takes --help.\n"
+    "       warplab <command> --help    that command's options, with an\n"
+    "                                   example\n"
     "\n"
     "commands:\n"
+    "  litmus [options] FILE...   every outcome the PTX memory model allows\n"
+    "                             for .litmus tests, in herd7's format\n"
+    "  sample [options] FILE...   run tests many times on the simulator: a\n"
+    "                             histogram of outcomes, as litmus7 prints\n"
+    "  gen [options]              write litmus tests: families from cycles\n"
+    "                             of relations (diy7-style), random programs\n"
+    "  cuda [options] FILE        write a CUDA program that runs a test on\n"
+    "                             an NVIDIA GPU\n"
+    "  compare HIST FILE...       a histogram (from cuda or sample) beside\n"
+    "                             the outcomes the model allows\n"
+    "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"
+    "                             (litmus tests, explore, sample, kernels on\n"
+    "                             a simulated GPU)\n"
+    "  report [options] FILE...   one self-contained HTML page about tests\n"
+    "                             and scripts\n"
+    "  help [COMMAND]             this text, or a command's\n"
+    "  version                    the version\n"
+    "\n"
+    "Options may come before, between or after the files; '--' ends the\n"
+    "options; a file '-' is standard input.\n"
+    "\n"
+    "The manual: man warplab (man/warplab.1 in the sources).  The .litmus\n"
+    "dialect is Dat3M's PTX dialect; README.md describes it and the Lua\n"
+    "API.\n"
+    "\n";
+
+/* What every command's help ends with. */
+static const char exit_status[] =
+    "Exit status: 0 when every file ran, 1 when some file could not be\n"
+    "read, parsed, explored or sampled (the reason goes to stderr as\n"
+    "file:line:col: message), 2 on a usage error; for sample also 3\n"
+    "when --timeout cut a file's runs short (and no file failed); for\n"
+    "run and litmus --check-error 4 when a checker found something;\n"
+    "130 after Ctrl-C (SIGINT) and 143 after SIGTERM, for every command:\n"
+    "the work stops, what it found is printed marked Partial, and the\n"
+    "files after the interrupted one are skipped.  compare exits with 4\n"
+    "when an observed outcome is one the model forbids.  Output that\n"
+    "cannot be written (stdout, -o, --graph) is status 1, with\n"
+    "\"warplab: writing FILE: reason\".\n"
+    ;
+
+/* Each command's text, in pieces (C11 guarantees string literals of
+ * 4095 characters only): its line of the overview with what it does,
+ * then its options.  The first piece of litmus holds the one %d. */
+static const char usage_litmus[] =
     "  litmus [options] FILE...   explore every outcome the PTX 6.0 memory\n"
     "                             model allows for each .litmus file and\n"
     "                             print it in herd7's format\n"
     "      --json                 print JSON instead (one array of results,\n"
     "                             with every final state and a witness\n"
     "                             execution per state)\n"
+    "      --herd                 herd7's text exactly, for msort7 and\n"
+    "                             mcompare7: a Hash= line, herd's\n"
+    "                             Positive/Negative, no Race/Hang/Warning\n"
+    "                             lines (those go to stderr)\n"
     "      --model FILE.cat       evaluate this cat model literally over\n"
     "                             every candidate execution (the second\n"
     "                             engine; a name without a folder is also\n"
@@ -55,8 +105,7 @@ static const char usage[] =
     "                             elsewhere are not searched\n"
     "      -q, --quiet            print only 'NAME Ok|No' per file\n"
     ;
-/* litmus's options, continued (a string literal stays under 4095
- * characters, the least a C compiler must take) */
+/* litmus's options, continued */
 static const char usage_litmus2[] =
     "      --check-error          exit with status 4 when some file has a\n"
     "                             finding: a data race (two conflicting\n"
@@ -146,7 +195,6 @@ static const char usage_sample[] =
     "                             partial histogram marked Partial and\n"
     "                             exits with 130 (143)\n"
     ;
-
 static const char usage_gen[] =
     "  gen [options]              write litmus tests (Dat3M's PTX dialect):\n"
     "                             families from cycles of relations\n"
@@ -200,7 +248,6 @@ static const char usage_gen[] =
     "                             STATES' (--unroll N as for litmus)\n"
     "      --families             print the classic shapes' cycles\n"
     ;
-
 static const char usage_cuda[] =
     "  cuda [options] FILE        write a CUDA program that runs the test\n"
     "                             on an NVIDIA GPU (nvcc -arch=sm_70 or\n"
@@ -235,6 +282,8 @@ static const char usage_cuda[] =
     "                             instances whose blocks ran on one SM\n"
     "                             (same) or on several (different), read\n"
     "                             from %smid (default any: all)\n"
+    ;
+static const char usage_compare[] =
     "  compare HIST FILE...       put a histogram (from a cuda program or\n"
     "                             sample) beside the outcomes the model\n"
     "                             allows for each FILE: observed outcomes\n"
@@ -243,7 +292,6 @@ static const char usage_cuda[] =
     "                             are listed\n"
     "      --model FILE.cat       judge with this cat model (as litmus)\n"
     ;
-
 static const char usage_run[] =
     "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"
     "                             preloaded (require \"warplab\"); arg and\n"
@@ -276,6 +324,8 @@ static const char usage_run[] =
     "      --check-error          exit with status 4 when a checker found\n"
     "                             something (for CI)\n"
     "      --json                 print the summary as one JSON object\n"
+    ;
+static const char usage_report[] =
     "  report [options] FILE...   one self-contained HTML page (no network\n"
     "                             needed) about .litmus files and .lua\n"
     "                             scripts (the tests they explore and the\n"
@@ -283,42 +333,80 @@ static const char usage_run[] =
     "                             sampled histograms, witness graphs,\n"
     "                             why-not explanations, checker findings,\n"
     "                             per-line costs, bank heatmaps, occupancy\n"
-    "      -o FILE                the page (default report.html)\n"
+    "      -o, --output FILE      the page (default report.html)\n"
     "      --runs N               sampled runs per test (default 1000; 0:\n"
     "                             no histograms)\n"
     "      --seed S               the sampling seed (default 1)\n"
     "      --graphs N             witness graphs per test (default 4)\n"
     "      --title TEXT           the page's title\n"
     "      --model FILE.cat       the model of the why-not explanations\n"
-    "                             (a file that fails, a script that fails\n"
-    "                             or calls os.exit(N): still in the page,\n"
-    "                             and exit status 1)\n"
-    "  help                       this text\n"
-    "  version                    the version\n"
-    "\n"
-    "Exit status: 0 when every file ran, 1 when some file could not be\n"
-    "read, parsed, explored or sampled (the reason goes to stderr as\n"
-    "file:line:col: message), 2 on a usage error; for sample also 3\n"
-    "when --timeout cut a file's runs short (and no file failed); for\n"
-    "run and litmus --check-error 4 when a checker found something;\n"
-    "130\n"
-    "after Ctrl-C (SIGINT) and 143 after SIGTERM, for every command: the\n"
-    "work stops, what it found is printed marked Partial, and the files\n"
-    "after the interrupted one are skipped.\n"
-    "Output that cannot be written (stdout, -o, --graph) is status 1,\n"
-    "with \"warplab: writing FILE: reason\".\n"
-    "compare exits with 4 when an observed outcome is one the model\n"
-    "forbids.\n"
-    "\n"
-    "The .litmus dialect is Dat3M's PTX dialect; README.md describes it.\n";
+    "    A file that fails, or a script that fails or calls os.exit(N),\n"
+    "    is still shown in the page, and the exit status is 1.\n"
+    ;
+
+/* One command's help: synopsis, text (up to three pieces), examples. */
+typedef struct cmd_help {
+  const char *name, *synopsis;
+  const char *text[3];
+  const char *example;
+} cmd_help;
+
+static const cmd_help helps[] = {
+    {"litmus", "[options] FILE...",
+     {usage_litmus, usage_litmus2, NULL},
+     "  warplab litmus scripts/litmus/MP.litmus\n"
+     "  warplab litmus -q scripts/litmus/*.litmus\n"},
+    {"sample", "[options] FILE...",
+     {usage_sample, NULL, NULL},
+     "  warplab sample -n 100000 --seed 2 scripts/litmus/SB.litmus\n"},
+    {"gen", "[options]",
+     {usage_gen, NULL, NULL},
+     "  warplab gen --family MP --explore\n"
+     "  warplab gen --random --count 20 -o generated/\n"},
+    {"cuda", "[options] FILE",
+     {usage_cuda, NULL, NULL},
+     "  warplab cuda -o mp.cu scripts/litmus/MP.litmus\n"
+     "  nvcc -O3 -arch=sm_90 -o mp mp.cu && ./mp > mp.hist\n"},
+    {"compare", "[options] HIST FILE...",
+     {usage_compare, NULL, NULL},
+     "  warplab compare mp.hist scripts/litmus/MP.litmus\n"},
+    {"run", "[options] SCRIPT.lua [ARGS...]",
+     {usage_run, NULL, NULL},
+     "  warplab run scripts/examples/04_release_acquire.lua\n"},
+    {"report", "[options] FILE...",
+     {usage_report, NULL, NULL},
+     "  warplab report -o mp.html scripts/litmus/MP.litmus\n"},
+};
 
 void wll_print_usage(FILE *f) {
-  fprintf(f, usage, WL_DEFAULT_UNROLL);
-  fputs(usage_litmus2, f);
-  fputs(usage_sample, f);
-  fputs(usage_gen, f);
-  fputs(usage_cuda, f);
-  fputs(usage_run, f);
+  fputs(overview, f);
+  fputs(exit_status, f);
+}
+
+int wll_print_help(FILE *f, const char *cmd) {
+  size_t i;
+  int k;
+  for (i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+    const cmd_help *h = &helps[i];
+    if (strcmp(h->name, cmd) != 0)
+      continue;
+    fprintf(f, "usage: warplab %s %s\n\n", h->name, h->synopsis);
+    for (k = 0; k < 3 && h->text[k] != NULL; k++) {
+      if (h->text[k] == usage_litmus)
+        fprintf(f, usage_litmus, WL_DEFAULT_UNROLL);
+      else
+        fputs(h->text[k], f);
+    }
+    fprintf(f, "\nexample%s:\n%s\n", strchr(h->example, '\n') <
+                                           strrchr(h->example, '\n')
+                                       ? "s"
+                                       : "",
+            h->example);
+    fputs(exit_status, f);
+    fprintf(f, "\nSee also: warplab help (the commands), man warplab.\n");
+    return 0;
+  }
+  return -1;
 }
 
 int main(int argc, char **argv) {
@@ -348,6 +436,14 @@ int main(int argc, char **argv) {
     return wll_cmd_compare(argc - 1, argv + 1);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
+    if (argc > 2 && strcmp(argv[1], "help") == 0) {
+      /* warplab help CMD: that command's help */
+      if (wll_print_help(stdout, argv[2]) == 0)
+        return 0;
+      fprintf(stderr, "warplab help: unknown command '%s'\n\n", argv[2]);
+      wll_print_usage(stderr);
+      return 2;
+    }
     wll_print_usage(stdout);
     return 0;
   }

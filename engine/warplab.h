@@ -116,6 +116,16 @@ void wl_litmus_free(wl_litmus *t);
 const char *wl_litmus_name(const wl_litmus *t);
 /* Number of threads. */
 int wl_litmus_nthreads(const wl_litmus *t);
+/* The file it was read from (wl_litmus_parse's filename, or
+ * wl_litmus_set_source's), "" when none.  Owned by t. */
+const char *wl_litmus_file(const wl_litmus *t);
+/* The hash of the test's text herd7's Hash= line shows: the MD5 of the
+ * text from the '{' that opens the initial state to the end, with
+ * comments dropped and white space removed except one space between two
+ * word characters (so layout and comments do not change it, and the name
+ * line does not count), as 32 lowercase hex digits owned by t; NULL for
+ * a test built with the functions below. */
+const char *wl_litmus_hash(const wl_litmus *t);
 
 /* ------------------------------------------------------------------ */
 /* Building tests programmatically (the Lua bindings do)               */
@@ -489,6 +499,12 @@ uint64_t wl_result_negative(const wl_result *r);
 int wl_result_bound_hit(const wl_result *r);
 /* Number of the thread's traces cut by the bound. */
 uint64_t wl_result_traces_cut(const wl_result *r);
+/* The unroll bound the exploration ran with. */
+int wl_result_unroll(const wl_result *r);
+/* The condition's text as the JSON's "condition" gives it (the test's,
+ * or wl_result_set_condition's; "true" when there is none).  Owned by
+ * r. */
+const char *wl_result_condition(const wl_result *r);
 /* 0 for a complete result; WL_ESTOPPED or WL_ELIMIT (max_memory) when
  * the exploration stopped early and keep_partial kept what it had found:
  * the states listed are allowed, others may be missing, and only an
@@ -636,6 +652,19 @@ int wl_json_string(const char *s, wl_write_fn write, void *ud);
  */
 int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
                          void *ud);
+/*
+ * Writes the result exactly as herd7 does, for its tools (msort7,
+ * mcompare7): as wl_result_write_herd, but Positive/Negative counted as
+ * herd counts them (for ~exists, Positive is the number of states that
+ * fail the proposition), locations written "[x]" in the states and the
+ * condition, the condition as herd prints it ("1:r0=1", "!=", no spaces
+ * around them), no Warning lines (the caller
+ * says on stderr what they would), and after "Time" a line
+ * "Hash=<32 hex digits>" when the test was read from text (see
+ * wl_litmus_hash), then a blank line.
+ */
+int wl_result_write_herd7(const wl_result *r, double seconds,
+                          wl_write_fn write, void *ud);
 /* The same content as a JSON object, plus every full final state and one
  * witness execution per state (events, rf, co, fence-SC order). */
 int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
@@ -1035,6 +1064,12 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from);
 void wl_hist_free(wl_hist *h);
 uint64_t wl_hist_runs(const wl_hist *h);     /* runs attempted */
 uint64_t wl_hist_hung(const wl_hist *h);     /* deadlocked / out of steps */
+/* Whether the SC outcomes are known (the JSON's "weak_known"). */
+int wl_hist_weak_known(const wl_hist *h);
+/* The condition's kind (wl_cond_kind) and text, as the JSON's "kind"
+ * and "condition" give them; the text is owned by h. */
+int wl_hist_cond_kind(const wl_hist *h);
+const char *wl_hist_condition(const wl_hist *h);
 size_t wl_hist_noutcomes(const wl_hist *h);  /* distinct final states */
 uint64_t wl_hist_count(const wl_hist *h, size_t i);
 int wl_hist_sat(const wl_hist *h, size_t i); /* condition holds */

@@ -72,4 +72,15 @@ void wl__vec_free(wl_ctx *ctx, wl_vec *v);
  * empty vector never takes part in pointer arithmetic on NULL. */
 #define WL_VEC_PTR(v, T, i) ((v)->p ? (T *)(v)->p + (i) : (T *)NULL)
 
+/* MD5 (md5.c), streamed: init, any number of updates, then the digest
+ * as 32 lowercase hex digits (the state is spent). */
+typedef struct wl_md5 {
+  uint32_t h[4];
+  uint64_t n; /* bytes so far */
+  unsigned char buf[64];
+} wl_md5;
+void wl__md5_init(wl_md5 *m);
+void wl__md5_update(wl_md5 *m, const void *p, size_t n);
+void wl__md5_hex(wl_md5 *m, char out[33]);
+
 #endif

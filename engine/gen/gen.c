@@ -138,7 +138,8 @@ static void print_atom(const gtest *t, const gatom *a, const gnames *nm,
     wl__buf_printf(b, "P%d:r%d", vpos[a->thread],
                    nm->regname[a->thread][a->idx]);
   (void)t;
-  wl__buf_printf(b, " %s %lld", a->ne ? "!=" : "==", (long long)a->v);
+  /* herd's syntax: "P1:r0=1", "x!=2" (warplab reads it as well) */
+  wl__buf_printf(b, "%s%lld", a->ne ? "!=" : "=", (long long)a->v);
 }
 
 void wl__gen_print(const gtest *t, const gnames *nm, wl_buf *b) {
@@ -195,7 +196,7 @@ void wl__gen_print(const gtest *t, const gnames *nm, wl_buf *b) {
       wl__buf_puts(b, ")");
   }
   if (t->nclauses == 1 && t->nat[0] == 0)
-    wl__buf_puts(b, "0 == 0");
+    wl__buf_puts(b, "true");
   wl__buf_puts(b, ")\n");
 }
 

@@ -1,4 +1,5 @@
 /* output.c -- results as herd7 text and as JSON. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,8 +200,69 @@ static const char *kind_cond(int k) {
                                : "~exists";
 }
 
-int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
-                         void *ud) {
+/* The condition as herd7 prints it: "1:r0=1 /\ [x]=2", not "P1:r0 == 1
+ * /\ x == 2": a thread's register without the P, a location in
+ * brackets, '=' for "==" and no spaces around '=' and "!=". */
+static void herd_cond(wl_buf *b, const char *s) {
+  size_t i = 0;
+  while (s[i] != '\0') {
+    char c = s[i];
+    if ((isalpha((unsigned char)c) || c == '_') &&
+        (i == 0 || (!isalnum((unsigned char)s[i - 1]) && s[i - 1] != ':' &&
+                    s[i - 1] != '_' && s[i - 1] != '['))) {
+      /* a word: a location when '=' or "!=" follows (not a register,
+       * which follows ':', nor an array cell, which '[' follows) */
+      size_t j = i, k;
+      while (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '.')
+        j++;
+      k = j;
+      while (s[k] == ' ')
+        k++;
+      if (s[j] != ':' && (s[k] == '=' || (s[k] == '!' && s[k + 1] == '='))) {
+        wl__buf_puts(b, "[");
+        wl__buf_add(b, s + i, j - i);
+        wl__buf_puts(b, "]");
+        i = j;
+        continue;
+      }
+      /* a P before a thread number stays out (next loop); other words
+       * are copied whole */
+      if (!((c == 'P' || c == 'p') && isdigit((unsigned char)s[i + 1]))) {
+        wl__buf_add(b, s + i, j - i);
+        i = j;
+        continue;
+      }
+    }
+    if ((c == 'P' || c == 'p') && isdigit((unsigned char)s[i + 1]) &&
+        (i == 0 || !isalnum((unsigned char)s[i - 1]))) {
+      size_t j = i + 1;
+      while (isdigit((unsigned char)s[j]))
+        j++;
+      if (s[j] == ':') { /* a thread's register: drop the P */
+        i++;
+        continue;
+      }
+    }
+    if (c == ' ' && (strncmp(s + i, " == ", 4) == 0 ||
+                     strncmp(s + i, " != ", 4) == 0 ||
+                     strncmp(s + i, " = ", 3) == 0)) {
+      i++;
+      continue;
+    }
+    if ((c == '=' || c == '!') && s[i + 1] == '=') {
+      wl__buf_puts(b, c == '=' ? "=" : "!=");
+      i += 2;
+    } else {
+      wl__buf_add(b, &c, 1);
+      i++;
+    }
+    if (s[i - 1] == '=' && s[i] == ' ')
+      i++;
+  }
+}
+
+static int write_herd(const wl_result *r, double seconds, int herd7,
+                      wl_write_fn write, void *ud) {
   const wl_litmus *t;
   obsvar v[256];
   int nv, i;
@@ -222,7 +284,10 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
                  kind_word(r->cond_kind), np);
   for (k = 0; k < np; k++) {
     for (i = 0; i < nv; i++) {
-      var_name(t, &v[i], &o.b);
+      if (herd7 && !v[i].is_reg) /* herd7 writes a location [x] */
+        wl__buf_printf(&o.b, "[%s]", t->locnames[v[i].idx]);
+      else
+        var_name(t, &v[i], &o.b);
       wl__buf_puts(&o.b, "=");
       put_var(&o.b, t, &v[i], proj[k * (size_t)(nv ? nv : 1) + (size_t)i]);
       wl__buf_puts(&o.b, i + 1 < nv ? "; " : ";");
@@ -234,30 +299,55 @@ int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
   wl__free(r->ctx, proj,
            (r->nstates ? r->nstates : 1) * (size_t)(nv ? nv : 1) *
                sizeof *proj);
-  wl__buf_printf(&o.b, "%s%s\nWitnesses\nPositive: %llu Negative: %llu\n",
-                 r->bound_hit ? "Loop " : "", r->verdict ? "Ok" : "No",
-                 (unsigned long long)r->pos, (unsigned long long)r->neg);
-  wl__buf_printf(&o.b, "Condition %s %s\n", kind_cond(r->cond_kind),
-                 r->cond_override ? r->cond_override
-                 : t->cond_text   ? t->cond_text
-                                  : "(true)");
+  {
+    /* herd7 counts the witnesses of ~exists the other way round: the
+     * states where the proposition fails are its positive ones */
+    int swap = herd7 && r->cond_kind == WL_COND_NOTEXISTS;
+    const char *cond = r->cond_override ? r->cond_override
+                       : t->cond_text   ? t->cond_text
+                                        : "(true)";
+    wl__buf_printf(&o.b,
+                   "%s%s\nWitnesses\nPositive: %llu Negative: %llu\n",
+                   r->bound_hit ? "Loop " : "", r->verdict ? "Ok" : "No",
+                   (unsigned long long)(swap ? r->neg : r->pos),
+                   (unsigned long long)(swap ? r->pos : r->neg));
+    wl__buf_printf(&o.b, "Condition %s ", kind_cond(r->cond_kind));
+    if (herd7)
+      herd_cond(&o.b, cond);
+    else
+      wl__buf_puts(&o.b, cond);
+    wl__buf_puts(&o.b, "\n");
+  }
   wl__buf_printf(&o.b, "Observation %s %s %llu %llu\n", t->name,
                  r->pos == 0   ? "Never"
                  : r->neg == 0 ? "Always"
                                : "Sometimes",
                  (unsigned long long)r->pos, (unsigned long long)r->neg);
-  if (r->bound_hit)
+  if (r->bound_hit && !herd7)
     wl__buf_printf(&o.b,
                    "Warning %s: loop unroll bound %d reached; outcomes that "
                    "need more iterations are not listed\n",
                    t->name, r->unroll);
-  if (r->partial)
+  if (r->partial && !herd7)
     wl__buf_printf(&o.b,
                    "Warning %s: partial result (%s); the states listed are "
                    "allowed, others may be missing\n",
                    t->name, r->why ? r->why : wl_strerror(r->partial));
-  wl__buf_printf(&o.b, "Time %s %.2f\n\n", t->name, seconds);
+  wl__buf_printf(&o.b, "Time %s %.2f\n", t->name, seconds);
+  if (herd7 && t->hash[0] != '\0')
+    wl__buf_printf(&o.b, "Hash=%s\n", t->hash);
+  wl__buf_puts(&o.b, "\n");
   return finish(&o);
+}
+
+int wl_result_write_herd(const wl_result *r, double seconds, wl_write_fn write,
+                         void *ud) {
+  return write_herd(r, seconds, 0, write, ud);
+}
+
+int wl_result_write_herd7(const wl_result *r, double seconds,
+                          wl_write_fn write, void *ud) {
+  return write_herd(r, seconds, 1, write, ud);
 }
 
 /* ---------------------------------------------------------------- */

@@ -582,6 +582,12 @@ uint64_t wl_result_positive(const wl_result *r) { return r->pos; }
 uint64_t wl_result_negative(const wl_result *r) { return r->neg; }
 int wl_result_bound_hit(const wl_result *r) { return r->bound_hit; }
 uint64_t wl_result_traces_cut(const wl_result *r) { return r->traces_cut; }
+int wl_result_unroll(const wl_result *r) { return r->unroll; }
+const char *wl_result_condition(const wl_result *r) {
+  return r->cond_override ? r->cond_override
+         : r->t->cond_text ? r->t->cond_text
+                           : "true";
+}
 
 int wl_result_partial(const wl_result *r, const char **why) {
   if (why != NULL)

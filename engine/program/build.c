@@ -34,6 +34,9 @@ void wl_litmus_free(wl_litmus *t) {
 }
 
 const char *wl_litmus_name(const wl_litmus *t) { return t->name; }
+const char *wl_litmus_file(const wl_litmus *t) {
+  return t->filename ? t->filename : "";
+}
 int wl_litmus_nthreads(const wl_litmus *t) { return t->nthreads; }
 
 /* ---------------------------------------------------------------- */

@@ -179,6 +179,9 @@ struct wl_litmus {
   int ncnodes, cnodes_cap;
   int cond_root;
   char *cond_text; /* as written, normalised spaces */
+  /* MD5 of the normalised text from '{' on (hash.c); "" when the test
+   * was built, not read */
+  char hash[33];
   /* extra observed variables ("locations [...]") */
   wl_atom observed[64];
   int nobserved;

@@ -434,6 +434,7 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
   labels *lab = NULL;
   reginit *ri = NULL;
   int nri = 0, r = 0, i;
+  size_t body = 0; /* where the initial state's '{' is: the hashed text */
   enum { MAXRI = 1024 };
   if (ctx == NULL || out == NULL || (src == NULL && len > 0))
     return WL_EINVAL;
@@ -507,6 +508,7 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
                       "unterminated quoted comment '\"'");
       goto done;
     }
+    body = p.pos;
     wl__lex_next(&p);
   }
   if ((r = parse_init(&p, ri, &nri, MAXRI)) != 0)
@@ -552,6 +554,7 @@ done:
     wl_litmus_free(p.lt);
     return r;
   }
+  wl__litmus_hash(p.lt, p.src + body, p.len - body);
   *out = p.lt;
   return 0;
 }

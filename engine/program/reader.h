@@ -106,6 +106,10 @@ int wl__insn_parse(parser *p, wl_thread *th, const cell *c, wl_insn *in,
  * the end of the text into the test (no condition at end of file). */
 int wl__cond_parse(parser *p);
 
+/* hash.c: sets t->hash from the test's text src[0..len), which starts
+ * at the '{' of the initial state (the Hash= line of herd7's output). */
+void wl__litmus_hash(wl_litmus *t, const char *src, size_t len);
+
 /* build.c */
 /* Appends *in to thread t's instructions. */
 int wl__litmus_push_insn(parser *p, wl_thread *t, const wl_insn *in);

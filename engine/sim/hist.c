@@ -406,6 +406,14 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
 
 uint64_t wl_hist_runs(const wl_hist *h) { return h ? h->runs : 0; }
 uint64_t wl_hist_hung(const wl_hist *h) { return h ? h->hung : 0; }
+int wl_hist_weak_known(const wl_hist *h) { return h ? h->weak_known : 0; }
+int wl_hist_cond_kind(const wl_hist *h) { return h ? h->kind : 0; }
+const char *wl_hist_condition(const wl_hist *h) {
+  return h == NULL ? "true"
+         : h->cond ? h->cond
+         : h->t->cond_text ? h->t->cond_text
+                           : "true";
+}
 size_t wl_hist_noutcomes(const wl_hist *h) { return h ? h->n : 0; }
 uint64_t wl_hist_count(const wl_hist *h, size_t i) {
   return h && i < h->n ? h->o[i].count : 0;

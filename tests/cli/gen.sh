@@ -12,7 +12,7 @@ fail() { echo "$*"; exit 1; }
   > "$T/mp" 2> "$T/err" || { cat "$T/err"; fail "family: exit $?"; }
 [ "$(grep -c '^PTX ' "$T/mp")" = 2 ] || { cat "$T/mp"; fail "two tests"; }
 grep -q '^PTX MP_ra.gpu_gpu$' "$T/mp" || fail "MP_ra.gpu_gpu"
-grep -q '^exists (P1:r0 == 1 /\\ P1:r1 == 0)$' "$T/mp" || fail "condition"
+grep -q '^exists (P1:r0=1 /\\ P1:r1=0)$' "$T/mp" || fail "condition (herd syntax)"
 # --explore: weak allowed, release/acquire forbidden
 "$WL" gen --family MP --annotations weak,ra --scopes gpu --placements gpu \
   --explore > "$T/x" || fail "explore"
@@ -73,6 +73,29 @@ grep -q '^ P0@cta 0,gpu 0 .*| P3@cta 3,gpu 0 *;$' "$T/c" ||
   { cat "$T/err"; fail "copies --explore"; }
 [ "$(grep -c -E '^copies-s9-[0-9]+ (Ok|No) [0-9]+$' "$T/x")" = 30 ] ||
   { cat "$T/x"; fail "30 copies explored"; }
+
+# conditions in herd's syntax ("P1:r0=1", "x!=2": never "=="), which
+# warplab reads back: the verdicts of the written files are gen's own
+for args in "--random --count 40 --seed 11" "--copies --count 40 --seed 11" \
+            "--family all --annotations ra --placements gpu --scopes gpu"; do
+  rm -rf "$T/rt"
+  # shellcheck disable=SC2086
+  "$WL" gen $args > "$T/g" || fail "gen $args"
+  grep -E '^(exists|~exists|forall) ' "$T/g" > "$T/conds"
+  [ -s "$T/conds" ] || fail "$args: no conditions"
+  ! grep -q '==' "$T/conds" || { grep '==' "$T/conds"; fail "$args: =="; }
+  atom='(P[0-9]+:r[0-9]+|[a-z][a-z0-9]*)!?=-?[0-9]+'
+  conj="$atom( /\\\\ $atom)*"
+  grep -v -E "^(exists|~exists|forall) \(($conj|\($conj\)( \\\\/ \($conj\))*|true)\)\$" \
+    "$T/conds" > "$T/odd" && { cat "$T/odd"; fail "$args: not herd's syntax"; }
+  # shellcheck disable=SC2086
+  "$WL" gen $args -o "$T/rt" 2> /dev/null || fail "gen $args -o"
+  # shellcheck disable=SC2086
+  "$WL" gen $args --explore | awk '{ print $1, $2 }' | sort > "$T/want"
+  "$WL" litmus -q "$T"/rt/*.litmus | sort > "$T/got" ||
+    fail "$args: warplab litmus cannot read what gen wrote"
+  cmp -s "$T/want" "$T/got" || { diff "$T/want" "$T/got"; fail "$args: verdicts"; }
+done
 
 # usage errors: exit 2 with a message
 for args in "" "--family MP --random" "--family" "--count 0 --random" \

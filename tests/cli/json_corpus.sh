@@ -5,6 +5,11 @@
 # histograms, once the command has it (it comes with issue 13's JSON;
 # until then that half says it is skipped).
 set -eu
+# run by itself (sh tests/cli/json_corpus.sh from the top of the repository), it
+# finds what the runner (tests/run.sh) would give it
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${WL:=$ROOT/build/release/warplab}"
+: "${SHARED:=$(sh "$ROOT/scripts/shared.sh" "$ROOT")}"
 C="$SHARED/conformance/dat3m"
 [ -d "$C/PTX" ] || { echo "SKIP json_corpus: no corpus at $C" >&2; exit 0; }
 command -v python3 >/dev/null 2>&1 ||

@@ -5,6 +5,11 @@
 # Chromium is installed by scripts/deps.sh (WARPLAB_DEPS=chromium) when
 # it is missing; the test is skipped, saying so, only when that fails.
 set -eu
+# run by itself (sh tests/cli/report_browser.sh from the top of the repository), it
+# finds what the runner (tests/run.sh) would give it
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${WL:=$ROOT/build/release/warplab}"
+: "${SHARED:=$(sh "$ROOT/scripts/shared.sh" "$ROOT")}"
 OUTDIR="$(cd "$(dirname "$WL")" && pwd)/report"
 mkdir -p "$OUTDIR"
 if ! command -v chromium >/dev/null 2>&1; then

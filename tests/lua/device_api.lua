@@ -220,7 +220,8 @@ local t = wl.litmus {
   condition = function(st) return st[2].a == 1 and st[2].b == 0 end,
 }
 r = t:explore()
-assert(r.ok and r.positive > 0 and r.condition == "exists", "predicate")
+assert(r.ok and r.positive > 0 and r.kind == "exists", "predicate")
+assert(r.condition == "(a Lua predicate)", r.condition)
 local nsat = 0
 for _, st in r:states() do if st.sat then nsat = nsat + 1 end end
 assert(nsat == 1, "one state satisfies the predicate")
@@ -230,13 +231,13 @@ r = wl.litmus {
   function(d) d:atomicAdd("x", 1) end,
   condition = { forall = function(st) return st.x == 2 end },
 }:explore()
-assert(r.ok and r.negative == 0 and r.condition == "forall", "forall fn")
+assert(r.ok and r.negative == 0 and r.kind == "forall", "forall fn")
 r = wl.litmus {
   init = { x = 0 },
   function(d) d.x = 1 end,
   not_exists = "x == 2",
 }:explore()
-assert(r.ok and r.condition == "~exists", "not_exists")
+assert(r.ok and r.kind == "~exists", "not_exists")
 
 -- placement strings and PTX threads with regs
 r = wl.litmus {

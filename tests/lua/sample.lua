@@ -5,7 +5,12 @@ local wl = require "warplab"
 
 -- outcomes as comparable text: values and counts, in order
 local function key(o)
-  return table.concat(o.values, ",")
+  local names, parts = {}, {}
+  for name in pairs(o.values) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do parts[#parts + 1] = name .. "=" .. o.values[name] end
+  assert(#parts > 0, "an outcome with no values")
+  return table.concat(parts, ",")
 end
 local function dump(s)
   local lines = {}

@@ -37,10 +37,8 @@ for k, src in ipairs(sources) do
     checked = checked + 1
     local a = wl.parse(text):explore()
     local vars = {}
-    for name in pairs(a.states[1] or {}) do
-      if type(name) == "string" and name ~= "sat" and name ~= "count" then
-        vars[#vars + 1] = name
-      end
+    for name in pairs(a.states[1] and a.states[1].values or {}) do
+      vars[#vars + 1] = name
     end
     table.sort(vars)
     local allowed = {}

@@ -329,7 +329,7 @@ static void test_mp_text(void **state) {
                       " P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;\n"
                       " st.release.gpu x, 1 | ld.acquire.gpu r0, y ;\n"
                       " st.release.gpu y, 1 | ld.acquire.gpu r1, x ;\n"
-                      "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n");
+                      "exists (P1:r0=1 /\\ P1:r1=0)\n");
   wl_gen_free(g);
 }
 

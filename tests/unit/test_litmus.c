@@ -1049,6 +1049,39 @@ static void test_err_unterminated_quote(void **state) {
             WL_ESYNTAX, 1, 7, "unterminated quoted comment");
 }
 
+/* wl_litmus_hash: the MD5 of the text from the initial state's '{' on,
+ * comments dropped and white space removed but between word characters
+ * (the digests are Python's hashlib.md5 of the normalised texts, one
+ * of them over a 64-byte MD5 block); the same for another name, layout
+ * and comments; another for another test; none for a built test. */
+static void test_hash(void **state) {
+  wl_ctx *ctx = *state;
+  wl_litmus *a, *b, *c, *d, *e;
+  a = parse_ok(ctx, "PTX A\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n"
+                    "exists (x == 1)\n");
+  b = parse_ok(ctx, "PTX B \"a { in quotes\"\n{x = 0;} (* c *)\n"
+                    "P0@cta 0,gpu 0;\n  st.weak  x,1; // more\n"
+                    "exists(x==1)");
+  c = parse_ok(ctx, "PTX A\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 2 ;\n"
+                    "exists (x == 1)\n");
+  d = parse_ok(ctx, "PTX MP\n{ x=0; y=0; }\n"
+                    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                    " st.weak x, 1   | ld.weak r0, y ;\n"
+                    " st.weak y, 1   | ld.weak r1, x ;\n"
+                    "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n");
+  assert_string_equal(wl_litmus_hash(a), "a0010eefc32b3af2b9813666352cc021");
+  assert_string_equal(wl_litmus_hash(b), wl_litmus_hash(a));
+  assert_string_not_equal(wl_litmus_hash(c), wl_litmus_hash(a));
+  assert_string_equal(wl_litmus_hash(d), "d4d3971d9254facfe16da9773e069f43");
+  assert_int_equal(wl_litmus_new(ctx, "built", &e), 0);
+  assert_null(wl_litmus_hash(e));
+  wl_litmus_free(a);
+  wl_litmus_free(b);
+  wl_litmus_free(c);
+  wl_litmus_free(d);
+  wl_litmus_free(e);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_err_condition_depth, setup,
@@ -1098,6 +1131,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_err_empty_and_header, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_err_condition, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hash, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
