@@ -23,7 +23,6 @@
  * Every node records its depth, and a tree deeper than MAX_DEPTH is an
  * error, so that the passes that recurse over trees (here and in
  * compile.c) have bounded stacks. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -324,20 +323,12 @@ static int retype(parser *P, int i) {
 /* ---------------------------------------------------------------- */
 /* Names                                                             */
 
-static int name_is(parser *P, const cat_var *v, const char *s, size_t n) {
-  return v->namelen == n && memcmp(P->p->names.p + v->name, s, n) == 0;
-}
-
 /* Resolves a name: the latest visible binding, else a base set or
  * relation.  0 and *out, or WL_ESYNTAX. */
 static int lookup(parser *P, const cat_tok *t, int *out) {
-  size_t i;
-  int r, k;
-  for (i = P->p->vars.n; i-- > 0;) {
-    const cat_var *v = &VAR(i);
-    if (v->visible && name_is(P, v, t->s, t->len))
-      return mk(P, N_VAR, (int)i, 0, t->line, t->col, out);
-  }
+  int r, k, v = wl__cat_name_visible(P->p, t->s, t->len);
+  if (v >= 0)
+    return mk(P, N_VAR, v, 0, t->line, t->col, out);
   for (k = 0; k < WL_CAT_NRELS; k++)
     if (strlen(wl__cat_rel_names[k]) == t->len &&
         memcmp(wl__cat_rel_names[k], t->s, t->len) == 0)
@@ -374,6 +365,8 @@ static int bind(parser *P, const cat_tok *t, int group, int visible,
   v->col = t->col;
   v->vn = -1;
   *out = (int)P->p->vars.n - 1;
+  if (wl__cat_name_bound(P->p, *out) != 0)
+    return oom(P);
   return 0;
 }
 
@@ -590,17 +583,16 @@ static int bind_rec_names(parser *P, int group) {
   cat_lex save_lx = P->lx;
   cat_tok save_la[LOOKAHEAD];
   int save_nla = P->nla, r = 0, yes, v;
-  size_t first = P->p->vars.n, j;
+  int first = (int)P->p->vars.n;
   memcpy(save_la, P->la, sizeof save_la);
   if (CUR.kind != CT_IDENT)
     return unexpected(P, "a name");
   for (;;) {
     cat_tok name = CUR;
-    for (j = first; j < P->p->vars.n; j++)
-      if (name_is(P, &VAR(j), name.s, name.len))
-        return perr(P, name.line, name.col,
-                    "'%.*s' is bound twice in one let rec",
-                    (int)(name.len > 64 ? 64 : name.len), name.s);
+    if (wl__cat_name_latest(P->p, name.s, name.len) >= first)
+      return perr(P, name.line, name.col,
+                  "'%.*s' is bound twice in one let rec",
+                  (int)(name.len > 64 ? 64 : name.len), name.s);
     if ((r = bind(P, &name, group, 1, &v)) != 0)
       return r;
     /* Skip to the next "and", or to the end of the group. */
@@ -626,6 +618,48 @@ done:
   return 0;
 }
 
+/* A let rec means its least fixpoint, which exists (and is what the
+ * evaluator's iteration from empty reaches) when every body grows with
+ * the group's names: no name of the group may appear under an odd
+ * number of complements and right operands of '\' (herd's own
+ * requirement; 'let rec r = ~r' would otherwise be accepted, and its
+ * checks decided by where the iteration gave up).  flip: the innermost
+ * operator that reverses the polarity, or -1. */
+static int monotone(parser *P, int i, int group, int neg, int flip) {
+  const cat_node *n = &NODE(i);
+  int r;
+  switch (n->kind) {
+  case N_VAR:
+    if (neg && VAR(n->a).group == group) {
+      const cat_node *f = &NODE(flip);
+      return perr(P, n->line, n->col,
+                  "'%.*s' is used %s at %d:%d in its own let rec: the "
+                  "recursion is not monotone (it has no least fixpoint)",
+                  (int)VAR(n->a).namelen, P->p->names.p + VAR(n->a).name,
+                  f->kind == N_COMPL ? "under the complement '~'"
+                                     : "on the right of the '\\'",
+                  f->line, f->col);
+    }
+    return 0;
+  case N_BSET:
+  case N_BREL:
+  case N_ZERO:
+    return 0;
+  case N_COMPL:
+    return monotone(P, n->a, group, !neg, i);
+  case N_DIFF:
+    if ((r = monotone(P, n->a, group, neg, flip)) != 0)
+      return r;
+    return monotone(P, NODE(i).b, group, !neg, i);
+  default:
+    if ((r = monotone(P, n->a, group, neg, flip)) != 0)
+      return r;
+    if (has_b(NODE(i).kind))
+      return monotone(P, NODE(i).b, group, neg, flip);
+    return 0;
+  }
+}
+
 /* let [rec] name = e {and name = e} */
 static int let_stmt(parser *P) {
   int r, rec, group = (int)P->p->stmts.n, v, body, i;
@@ -647,11 +681,10 @@ static int let_stmt(parser *P) {
     if (rec) {
       v = (int)first + i;
     } else {
-      for (j = first; j < P->p->vars.n; j++)
-        if (name_is(P, &VAR(j), name.s, name.len))
-          return perr(P, name.line, name.col,
-                      "'%.*s' is bound twice in one let",
-                      (int)(name.len > 64 ? 64 : name.len), name.s);
+      if (wl__cat_name_latest(P->p, name.s, name.len) >= (int)first)
+        return perr(P, name.line, name.col,
+                    "'%.*s' is bound twice in one let",
+                    (int)(name.len > 64 ? 64 : name.len), name.s);
       if ((r = bind(P, &name, -1, 0, &v)) != 0)
         return r;
       VAR(v).ty = NODE(body).ty;
@@ -695,9 +728,14 @@ static int let_stmt(parser *P) {
                     (int)VAR(j).namelen, P->p->names.p + VAR(j).name,
                     ty_name(VAR(j).ty), ty_name(NODE(VAR(j).body).ty));
     }
+    for (j = first; j < P->p->vars.n; j++)
+      if ((r = monotone(P, VAR(j).body, group, 0, -1)) != 0)
+        return r;
   }
-  for (j = first; j < P->p->vars.n; j++)
+  for (j = first; j < P->p->vars.n; j++) {
     VAR(j).visible = 1;
+    wl__cat_name_show(P->p, (int)j);
+  }
   s = new_stmt(P, rec ? ST_REC : ST_LET);
   if (s == NULL)
     return oom(P);
@@ -787,11 +825,15 @@ static int read_file(cat_prog *p, wl_ctx *ctx, const char *file,
                      int depth);
 
 /* include "file": read in place, resolved against the including file's
- * folder.  herd's own library files are accepted as empty. */
+ * folder.  herd's own library files are accepted as empty.  The text
+ * comes from files.c (read from disk once per model read), and the
+ * read's budget is charged (catint.h, WL_CAT_MAX_TEXT). */
 static int include_stmt(parser *P) {
   cat_tok t;
-  wl_buf path, text;
-  const char *slash;
+  wl_buf path;
+  const char *slash, *text;
+  char why[128];
+  size_t len;
   int r, i;
   if ((r = advance(P)) != 0)
     return r;
@@ -823,19 +865,29 @@ static int include_stmt(parser *P) {
     wl__buf_free(&path);
     return perr(P, t.line, t.col, "includes nested too deeply");
   }
-  wl__buf_init(&text, P->ctx);
-  r = wl__cat_slurp(path.p, &text);
+  if (++P->p->nincludes > WL_CAT_MAX_INCLUDES) {
+    wl__buf_free(&path);
+    return perr(P, t.line, t.col,
+                "more than %d includes in all (a file included over and "
+                "over?)",
+                WL_CAT_MAX_INCLUDES);
+  }
+  r = wl__cat_include_text(P->p, path.p, &text, &len, why, sizeof why);
   if (r == WL_EIO) {
-    r = perr(P, t.line, t.col, "cannot read '%s': %s", path.p,
-             strerror(errno));
+    r = perr(P, t.line, t.col, "cannot read '%s': %s", path.p, why);
   } else if (r != 0) {
     r = oom(P);
+  } else if (len > WL_CAT_MAX_TEXT - P->p->text_total) {
+    r = perr(P, t.line, t.col,
+             "the model and its includes are over %d MiB of text in all "
+             "(a file included over and over?)",
+             WL_CAT_MAX_TEXT >> 20);
   } else {
+    P->p->text_total += len;
     P->stack[P->depth] = path.p;
-    r = read_file(P->p, P->ctx, path.p, text.p ? text.p : "", text.n,
-                  P->stack, P->depth + 1);
+    r = read_file(P->p, P->ctx, path.p, text, len, P->stack,
+                  P->depth + 1);
   }
-  wl__buf_free(&text);
   wl__buf_free(&path);
   return r;
 }
@@ -914,6 +966,10 @@ int wl__cat_read(cat_prog *p, wl_ctx *ctx, const char *file,
   wl__buf_init(&p->names, ctx);
   wl__buf_init(&p->cnames, ctx);
   stack[0] = file;
+  if (len > WL_CAT_MAX_TEXT)
+    return wl__err(ctx, WL_ELIMIT, "%s: too large (over %d MiB)", file,
+                   WL_CAT_MAX_TEXT >> 20);
+  p->text_total = len;
   r = read_file(p, ctx, file, text, len, stack, 1);
   if (r == 0 && p->title == NULL) {
     /* No title: the file's name stands for it. */
@@ -936,26 +992,6 @@ void wl__cat_prog_free(cat_prog *p) {
   wl__buf_free(&p->cnames);
   wl__strfree(p->ctx, p->title);
   p->title = NULL;
-}
-
-int wl__cat_slurp(const char *path, wl_buf *out) {
-  char chunk[4096];
-  size_t got;
-  FILE *f = fopen(path, "rb");
-  if (f == NULL)
-    return WL_EIO;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    wl__buf_add(out, chunk, got);
-    if (out->oom) {
-      fclose(f);
-      return WL_ENOMEM;
-    }
-  }
-  if (ferror(f)) {
-    fclose(f);
-    errno = EIO;
-    return WL_EIO;
-  }
-  fclose(f);
-  return 0;
+  wl__cat_names_free(p);
+  wl__cat_files_free(p);
 }
