@@ -72,6 +72,11 @@ $(BUILD)/bindings/%.o: bindings/%.c
 $(BUILD)/bindings/lsched.o $(BUILD)/bindings/main.o: \
   ALL_CFLAGS += $(UV_CFLAGS)
 
+# Where an installed warplab finds its shipped models (models/) when not
+# beside its binary (bindings/lmodel.c).
+$(BUILD)/bindings/lmodel.o: ALL_CFLAGS += \
+  -DWL_MODELDIR='"$(PREFIX)/share/warplab/models"'
+
 $(EMBED): $(LUA_LIB_SRC) scripts/embed.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh $@ $(LUA_LIB_SRC)
@@ -226,6 +231,9 @@ install: $(BIN) $(LIB) $(SO)
 	install -m 644 engine/warplab.h $(DESTDIR)$(PREFIX)/include/warplab.h
 	install -m 755 $(SO) $(DESTDIR)$(LUA_CMOD)/warplab.so
 	install -m 644 $(LUA_LIB_SRC) $(DESTDIR)$(LUA_LMOD)/warplab/
+	install -d $(DESTDIR)$(PREFIX)/share/warplab/models
+	install -m 644 models/*.cat models/LICENCE.dat3m models/README.md \
+	  $(DESTDIR)$(PREFIX)/share/warplab/models/
 
 clean:
 	rm -rf build

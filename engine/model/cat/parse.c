@@ -660,6 +660,80 @@ static int monotone(parser *P, int i, int group, int neg, int flip) {
   }
 }
 
+/* The group's names read in tree i, each once per reading: with list
+ * NULL counts them into cnt[name - first], else puts reader into the
+ * list at pos[name - first]++. */
+static void readers(parser *P, int i, int group, int first, int reader,
+                    int *cnt, int *pos, int *list) {
+  const cat_node *n = &NODE(i);
+  if (n->kind == N_VAR) {
+    if (VAR(n->a).group == group) {
+      if (list == NULL)
+        cnt[n->a - first]++;
+      else
+        list[pos[n->a - first]++] = reader;
+    }
+    return;
+  }
+  if (is_leaf(n->kind))
+    return;
+  readers(P, n->a, group, first, reader, cnt, pos, list);
+  if (has_b(NODE(i).kind))
+    readers(P, NODE(i).b, group, first, reader, cnt, pos, list);
+}
+
+/* The types of a let rec group's names (from first on) from their
+ * bodies: a body is retyped when created and again once a name it reads
+ * gets its type (a worklist), so that a group whose names each take
+ * the next one's type (a1 = a2, a2 = a3, ...) costs its size, not its
+ * size squared.  A name whose body never tells stays CAT_UNK. */
+static int infer_rec(parser *P, int first, int group) {
+  int n = (int)P->p->vars.n - first, i, k, r = 0, nq = 0, total = 0;
+  int *cnt = wl__calloc(P->ctx, (size_t)(2 * n + 1) * sizeof *cnt);
+  int *pos = cnt != NULL ? cnt + n + 1 : NULL, *list = NULL, *queue;
+  if (cnt == NULL)
+    return oom(P);
+  for (i = 0; i < n; i++)
+    readers(P, VAR(first + i).body, group, first, first + i, cnt, NULL,
+            NULL);
+  for (i = 0; i < n; i++) { /* cnt becomes each name's start in list */
+    int c = cnt[i];
+    cnt[i] = pos[i] = total;
+    total += c;
+  }
+  cnt[n] = total;
+  list = wl__alloc(P->ctx, (total > 0 ? (size_t)total : 1) * sizeof *list);
+  queue = wl__alloc(P->ctx, ((size_t)n + (size_t)total + 1) * sizeof *queue);
+  if (list == NULL || queue == NULL) {
+    r = oom(P);
+    goto done;
+  }
+  for (i = 0; i < n; i++)
+    readers(P, VAR(first + i).body, group, first, first + i, cnt, pos,
+            list);
+  for (i = 0; i < n; i++)
+    queue[nq++] = first + i;
+  /* each name enters the queue once, then once per name it reads */
+  for (k = 0; k < nq; k++) {
+    int v = queue[k];
+    if (VAR(v).ty != CAT_UNK)
+      continue;
+    if ((r = retype(P, VAR(v).body)) != 0)
+      goto done;
+    if (NODE(VAR(v).body).ty == CAT_UNK)
+      continue;
+    VAR(v).ty = NODE(VAR(v).body).ty;
+    for (i = cnt[v - first]; i < cnt[v - first + 1]; i++)
+      if (VAR(list[i]).ty == CAT_UNK)
+        queue[nq++] = list[i];
+  }
+done:
+  wl__free(P->ctx, cnt, (size_t)(2 * n + 1) * sizeof *cnt);
+  wl__free(P->ctx, list, (total > 0 ? (size_t)total : 1) * sizeof *list);
+  wl__free(P->ctx, queue, ((size_t)n + (size_t)total + 1) * sizeof *queue);
+  return r;
+}
+
 /* let [rec] name = e {and name = e} */
 static int let_stmt(parser *P) {
   int r, rec, group = (int)P->p->stmts.n, v, body, i;
@@ -700,22 +774,10 @@ static int let_stmt(parser *P) {
   if (rec && (size_t)i + 1 != P->p->vars.n - first)
     return unexpected(P, "'and' (the let rec group goes on)");
   if (rec) {
-    /* Types: infer what the bodies tell (at most one round per name),
-     * then check every body strictly against them. */
-    int n = (int)(P->p->vars.n - first), round, changed = 1;
-    for (round = 0; round <= n && changed; round++) {
-      changed = 0;
-      for (j = first; j < P->p->vars.n; j++) {
-        if (VAR(j).ty != CAT_UNK)
-          continue;
-        if ((r = retype(P, VAR(j).body)) != 0)
-          return r;
-        if (NODE(VAR(j).body).ty != CAT_UNK) {
-          VAR(j).ty = NODE(VAR(j).body).ty;
-          changed = 1;
-        }
-      }
-    }
+    /* Types: infer what the bodies tell, then check every body
+     * strictly against them. */
+    if ((r = infer_rec(P, (int)first, group)) != 0)
+      return r;
     for (j = first; j < P->p->vars.n; j++)
       if (VAR(j).ty == CAT_UNK)
         VAR(j).ty = CAT_REL;
