@@ -159,7 +159,20 @@ static wll_model *push_loaded(lua_State *L, int arg) {
   luaL_setmetatable(L, WLL_MODEL);
   if (wl_ctx_new(NULL, &b->ctx) != 0)
     luaL_error(L, "model: out of memory");
+  /* reading stops on SIGINT/SIGTERM (lsignal.c), as exploring does */
+  wl_ctx_set_stop(b->ctx, wll_sig_stop, NULL);
+  wll_sig_enter();
   rc = wll_model_load(b->ctx, name, &b->m, err, sizeof err);
+  wll_sig_leave();
+  wl_ctx_set_stop(b->ctx, NULL, NULL);
+  if (rc == WL_ESTOPPED && wll_sig_pending()) {
+    char what[300];
+    wl_ctx_free(b->ctx);
+    b->ctx = NULL;
+    snprintf(what, sizeof what, "model %s", name);
+    wll_sig_error(L, what); /* raises */
+    return b;
+  }
   if (rc != 0) {
     lua_pushfstring(L, "model: %s", err);
     wl_ctx_free(b->ctx);
