@@ -146,9 +146,9 @@ typedef struct wl__cat_out {
 } wl__cat_out;
 
 /* Evaluates every binding and check of m on c, literally.  Returns 0
- * (and fills out), WL_ENOMEM or WL_ESTOPPED (wl__cat_scratch_set_stop).  m is not changed: one model may be
- * checked from several threads at once, each with its own scratch
- * (wl__cat_scratch). */
+ * (and fills out), WL_ENOMEM or WL_ESTOPPED (wl__cat_scratch_set_stop).
+ * m is not changed: one model may be checked from several threads at
+ * once, each with its own scratch (wl__cat_scratch). */
 typedef struct wl__cat_scratch wl__cat_scratch;
 int wl__cat_scratch_new(wl_ctx *ctx, const wl_cat *m, wl__cat_scratch **out);
 void wl__cat_scratch_free(wl__cat_scratch *s);

@@ -174,6 +174,21 @@ int wl__cat_name_visible(const cat_prog *p, const char *s, size_t n);
 int wl__cat_name_latest(const cat_prog *p, const char *s, size_t n);
 void wl__cat_names_free(cat_prog *p);
 
+/* recgroup.c, for a let rec group whose names are vars first.. (the
+ * statement index group).  wl__cat_rec_negative: 1 when a name of the
+ * group is used in body in a negative place (under '~' or right of
+ * '\'), with that N_VAR node in *use and the operator's node in *flip,
+ * else 0.  wl__cat_rec_readers: the names whose bodies read each name:
+ * those of name first+i are (*list)[(*start)[i] .. (*start)[i + 1]),
+ * freed by wl__cat_rec_readers_free (n: the group's size); 0 or
+ * WL_ENOMEM. */
+int wl__cat_rec_negative(const cat_prog *p, int body, int group, int *use,
+                         int *flip);
+int wl__cat_rec_readers(cat_prog *p, int first, int group, int **start,
+                        int **list, int *total);
+void wl__cat_rec_readers_free(cat_prog *p, int n, int *start, int *list,
+                              int total);
+
 /* The budget of one model read: each file's text, and all the text
  * parsed (a file included twice counts twice), at most WL_CAT_MAX_TEXT
  * bytes; at most WL_CAT_MAX_INCLUDES include statements read in all. */

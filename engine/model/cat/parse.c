@@ -618,68 +618,22 @@ done:
   return 0;
 }
 
-/* A let rec means its least fixpoint, which exists (and is what the
- * evaluator's iteration from empty reaches) when every body grows with
- * the group's names: no name of the group may appear under an odd
- * number of complements and right operands of '\' (herd's own
- * requirement; 'let rec r = ~r' would otherwise be accepted, and its
- * checks decided by where the iteration gave up).  flip: the innermost
- * operator that reverses the polarity, or -1. */
-static int monotone(parser *P, int i, int group, int neg, int flip) {
-  const cat_node *n = &NODE(i);
-  int r;
-  switch (n->kind) {
-  case N_VAR:
-    if (neg && VAR(n->a).group == group) {
-      const cat_node *f = &NODE(flip);
-      return perr(P, n->line, n->col,
-                  "'%.*s' is used %s at %d:%d in its own let rec: the "
-                  "recursion is not monotone (it has no least fixpoint)",
-                  (int)VAR(n->a).namelen, P->p->names.p + VAR(n->a).name,
-                  f->kind == N_COMPL ? "under the complement '~'"
-                                     : "on the right of the '\\'",
-                  f->line, f->col);
-    }
+/* A let rec's names in negative places (recgroup.c): the error names
+ * the first use and the operator that makes it negative. */
+static int monotone(parser *P, int body, int group) {
+  int use, flip;
+  const cat_node *n, *f;
+  if (!wl__cat_rec_negative(P->p, body, group, &use, &flip))
     return 0;
-  case N_BSET:
-  case N_BREL:
-  case N_ZERO:
-    return 0;
-  case N_COMPL:
-    return monotone(P, n->a, group, !neg, i);
-  case N_DIFF:
-    if ((r = monotone(P, n->a, group, neg, flip)) != 0)
-      return r;
-    return monotone(P, NODE(i).b, group, !neg, i);
-  default:
-    if ((r = monotone(P, n->a, group, neg, flip)) != 0)
-      return r;
-    if (has_b(NODE(i).kind))
-      return monotone(P, NODE(i).b, group, neg, flip);
-    return 0;
-  }
-}
-
-/* The group's names read in tree i, each once per reading: with list
- * NULL counts them into cnt[name - first], else puts reader into the
- * list at pos[name - first]++. */
-static void readers(parser *P, int i, int group, int first, int reader,
-                    int *cnt, int *pos, int *list) {
-  const cat_node *n = &NODE(i);
-  if (n->kind == N_VAR) {
-    if (VAR(n->a).group == group) {
-      if (list == NULL)
-        cnt[n->a - first]++;
-      else
-        list[pos[n->a - first]++] = reader;
-    }
-    return;
-  }
-  if (is_leaf(n->kind))
-    return;
-  readers(P, n->a, group, first, reader, cnt, pos, list);
-  if (has_b(NODE(i).kind))
-    readers(P, NODE(i).b, group, first, reader, cnt, pos, list);
+  n = &NODE(use);
+  f = &NODE(flip);
+  return perr(P, n->line, n->col,
+              "'%.*s' is used %s at %d:%d in its own let rec: the "
+              "recursion is not monotone (it has no least fixpoint)",
+              (int)VAR(n->a).namelen, P->p->names.p + VAR(n->a).name,
+              f->kind == N_COMPL ? "under the complement '~'"
+                                 : "on the right of the '\\'",
+              f->line, f->col);
 }
 
 /* The types of a let rec group's names (from first on) from their
@@ -688,29 +642,16 @@ static void readers(parser *P, int i, int group, int first, int reader,
  * the next one's type (a1 = a2, a2 = a3, ...) costs its size, not its
  * size squared.  A name whose body never tells stays CAT_UNK. */
 static int infer_rec(parser *P, int first, int group) {
-  int n = (int)P->p->vars.n - first, i, k, r = 0, nq = 0, total = 0;
-  int *cnt = wl__calloc(P->ctx, (size_t)(2 * n + 1) * sizeof *cnt);
-  int *pos = cnt != NULL ? cnt + n + 1 : NULL, *list = NULL, *queue;
-  if (cnt == NULL)
+  int n = (int)P->p->vars.n - first, i, k, r, nq = 0, total = 0;
+  int *start = NULL, *list = NULL, *queue;
+  if (wl__cat_rec_readers(P->p, first, group, &start, &list, &total) != 0)
     return oom(P);
-  for (i = 0; i < n; i++)
-    readers(P, VAR(first + i).body, group, first, first + i, cnt, NULL,
-            NULL);
-  for (i = 0; i < n; i++) { /* cnt becomes each name's start in list */
-    int c = cnt[i];
-    cnt[i] = pos[i] = total;
-    total += c;
-  }
-  cnt[n] = total;
-  list = wl__alloc(P->ctx, (total > 0 ? (size_t)total : 1) * sizeof *list);
+  r = 0;
   queue = wl__alloc(P->ctx, ((size_t)n + (size_t)total + 1) * sizeof *queue);
-  if (list == NULL || queue == NULL) {
+  if (queue == NULL) {
     r = oom(P);
     goto done;
   }
-  for (i = 0; i < n; i++)
-    readers(P, VAR(first + i).body, group, first, first + i, cnt, pos,
-            list);
   for (i = 0; i < n; i++)
     queue[nq++] = first + i;
   /* each name enters the queue once, then once per name it reads */
@@ -723,13 +664,12 @@ static int infer_rec(parser *P, int first, int group) {
     if (NODE(VAR(v).body).ty == CAT_UNK)
       continue;
     VAR(v).ty = NODE(VAR(v).body).ty;
-    for (i = cnt[v - first]; i < cnt[v - first + 1]; i++)
+    for (i = start[v - first]; i < start[v - first + 1]; i++)
       if (VAR(list[i]).ty == CAT_UNK)
         queue[nq++] = list[i];
   }
 done:
-  wl__free(P->ctx, cnt, (size_t)(2 * n + 1) * sizeof *cnt);
-  wl__free(P->ctx, list, (total > 0 ? (size_t)total : 1) * sizeof *list);
+  wl__cat_rec_readers_free(P->p, n, start, list, total);
   wl__free(P->ctx, queue, ((size_t)n + (size_t)total + 1) * sizeof *queue);
   return r;
 }
@@ -791,7 +731,7 @@ static int let_stmt(parser *P) {
                     ty_name(VAR(j).ty), ty_name(NODE(VAR(j).body).ty));
     }
     for (j = first; j < P->p->vars.n; j++)
-      if ((r = monotone(P, VAR(j).body, group, 0, -1)) != 0)
+      if ((r = monotone(P, VAR(j).body, group)) != 0)
         return r;
   }
   for (j = first; j < P->p->vars.n; j++) {
