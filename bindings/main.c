@@ -112,7 +112,9 @@ static const char usage_litmus2[] =
     "                             default ptx-v6.0-isa.cat) rules the\n"
     "                             outcome out, on the closest candidate\n"
     "                             execution (with --json: a \"whynot\"\n"
-    "                             object in the test's result)\n"
+    "                             object in the test's result); exit 2\n"
+    "                             when the model cannot be read, 1 when\n"
+    "                             an explanation fails\n"
     "  A progress line is drawn on stderr (a terminal only) when a file\n"
     "  takes longer than a second.\n"
     ;

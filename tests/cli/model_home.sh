@@ -48,4 +48,8 @@ if [ ! -e /usr/local/share/warplab/models/ptx-v6.0-isa.cat ]; then
   rc=0
   bare/bin/warplab litmus --model ptx-v7.5 "$T" > out 2> err || rc=$?
   [ "$rc" = 2 ] && grep -q "no model 'ptx-v7.5'" err || { cat err; exit 1; }
+  # --graph alone: the file's why-not graph is missing, which is said
+  rc=0
+  bare/bin/warplab litmus --graph g "$T" > out 2> err || rc=$?
+  [ "$rc" = 1 ] && grep -q "no why-not graph" err || { cat err; exit 1; }
 fi
