@@ -3,7 +3,9 @@
 # reading the one before), then a 20,000-name let rec, loaded and run on
 # one small test.  Reading is linear in the model's size (a name costs a
 # hash probe, engine/model/cat/names.c): the target is under 2 s for
-# each (before: 17 s for the lets, as each name walked every binding).
+# each.  Before (each name walked every binding; the let rec's types
+# took a round per name): lets 50.7 s, rec 2.5 s on the 2-core
+# development machine under load; after: 0.34 s and 0.02 s.
 set -eu
 B=${1:-build/release}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
