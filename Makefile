@@ -79,6 +79,11 @@ $(BUILD)/bindings/%.o: bindings/%.c
 $(BUILD)/bindings/lsched.o $(BUILD)/bindings/main.o: \
   ALL_CFLAGS += $(UV_CFLAGS)
 
+# Where an installed warplab finds its shipped models (models/) when not
+# beside its binary (bindings/lmodel.c).
+$(BUILD)/bindings/lmodel.o: ALL_CFLAGS += \
+  -DWL_MODELDIR='"$(PREFIX)/share/warplab/models"'
+
 $(EMBED): $(LUA_LIB_SRC) scripts/embed.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh $@ $(LUA_LIB_SRC)
@@ -227,8 +232,9 @@ fuzz:
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the command, the
 # library with its header and pkg-config file, the Lua module, the man
-# page and the bash completion.  install-lua: the Lua module alone (the
-# rockspec's install target).
+# page, the bash completion and the shipped models (share/warplab/models,
+# where both the command and the module find them).  install-lua: the Lua
+# module and the models alone (the rockspec's install target).
 # The pkg-config file is written with this install's directories,
 # relative to ${prefix} where they are under PREFIX.
 PC_SED := -e 's|@PREFIX@|$(PREFIX)|' \
@@ -252,6 +258,9 @@ install-lua: $(SO)
 	install -d $(DESTDIR)$(LUA_CMOD) $(DESTDIR)$(LUA_LMOD)/warplab
 	install -m 755 $(SO) $(DESTDIR)$(LUA_CMOD)/warplab.so
 	install -m 644 $(LUA_LIB_SRC) $(DESTDIR)$(LUA_LMOD)/warplab/
+	install -d $(DESTDIR)$(PREFIX)/share/warplab/models
+	install -m 644 models/*.cat models/LICENCE.dat3m models/README.md \
+	  $(DESTDIR)$(PREFIX)/share/warplab/models/
 
 clean:
 	rm -rf build

@@ -13,6 +13,8 @@ echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinf
 "$B/bench/litmus_bench" "$C/expected/PTXv7_5-expected.csv" "$C/PTX" \
   "${BENCH_REPEATS:-10}" "$SHARED/spec/ptx-v7.5.cat"
 "$B/warplab" run "$ROOT/bench/lua_shapes.lua" "${BENCH_LUA_REPEATS:-200}"
+# reading large cat models (linear in their size)
+sh "$ROOT/bench/cat_load.sh" "$B"
 # the explorer's growth: time and peak memory per size, family by family
 sh "$ROOT/bench/scale.sh" "$B"
 sh "$ROOT/bench/sample_rate.sh" "$B"

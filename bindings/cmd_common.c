@@ -193,11 +193,10 @@ int wll_sig_status(int sig) { return 128 + sig; }
  * reason: 1 for a model that does not parse, 2 for one that cannot be
  * read. */
 int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out) {
-  char found[1200];
-  const char *path = wll_find_model(name, found, sizeof found);
-  int rc = wl_model_load(ctx, path, out);
+  char err[2048];
+  int rc = wll_model_load(ctx, name, out, err, sizeof err);
   if (rc == 0)
     return 0;
-  fprintf(stderr, "warplab: %s\n", wl_ctx_errmsg(ctx));
+  fprintf(stderr, "warplab: %s\n", err);
   return rc == WL_ESYNTAX ? 1 : 2;
 }

@@ -70,6 +70,9 @@ static size_t parse_size(const char *v) {
   return (size_t)(n * mul);
 }
 
+/* The model --why-not explains with when --model gives none. */
+#define WHYNOT_MODEL "ptx-v6.0-isa.cat"
+
 /* The explorer's should_stop: --timeout, SIGINT and SIGTERM. */
 static int litmus_should_stop(void *ud) {
   const litmus_stop *ls = ud;
@@ -524,8 +527,43 @@ int wll_cmd_litmus(int argc, char **argv) {
       return 2;
     }
   }
-  if (model_path != NULL) {
-    int rc = wll_load_model(ctx, model_path, &model);
+  /* reading a model and explaining an outcome stop as the search does
+   * (--timeout, SIGINT, SIGTERM) */
+  wl_ctx_set_stop(ctx, litmus_should_stop, &ls);
+  if (model_path != NULL || whynot) {
+    /* --why-not without --model explains with the shipped default,
+     * found beside the program: no explanation is no result */
+    char found[1200];
+    const char *name = model_path;
+    int rc;
+    if (name == NULL &&
+        (name = wll_find_shipped(WHYNOT_MODEL, found, sizeof found)) ==
+            NULL)
+      name = WHYNOT_MODEL;
+    ls.started = wll_seconds();
+    ls.deadline = timeout > 0 ? ls.started + timeout : 0;
+    ls.file = name;
+    rc = model_path != NULL ? wll_load_model(ctx, name, &model)
+                            : wll_load_model(ctx, name, &why_model);
+    if (rc == 0 && wll_sig_pending()) { /* read, then the signal */
+      wl_model_free(model);
+      wl_model_free(why_model);
+      model = why_model = NULL;
+      rc = 1;
+    }
+    if (rc != 0 && (sig = wll_sig_take()) != 0) {
+      fprintf(stderr, "warplab: %s: interrupted by %s while reading the "
+                      "model\n", name, wll_sig_name(sig));
+      rc = wll_sig_status(sig);
+    } else if (rc != 0 && ls.deadline > 0 &&
+               wll_seconds() > ls.deadline) {
+      fprintf(stderr, "warplab: %s: gave up after --timeout %g s\n", name,
+              timeout);
+      rc = 1;
+    } else if (rc != 0 && model_path == NULL) {
+      fprintf(stderr, "warplab: --why-not needs the model %s (see "
+                      "warplab litmus --help: --model)\n", WHYNOT_MODEL);
+    }
     if (rc != 0) {
       wl_ctx_free(ctx);
       free(files);
@@ -603,19 +641,28 @@ int wll_cmd_litmus(int argc, char **argv) {
       if ((whynot || graph_dir != NULL) && outcome_absent(r)) {
         const wl_model *m = model;
         if (m == NULL && why_model == NULL) {
+          /* --graph alone: the why-not graph needs the default model */
           char found[1200];
-          const char *path =
-              wll_find_model("ptx-v6.0-isa.cat", found, sizeof found);
-          if (wl_model_load(ctx, path, &why_model) != 0)
-            fprintf(stderr, "warplab: why-not: %s\n", wl_ctx_errmsg(ctx));
+          const char *path = wll_find_shipped(WHYNOT_MODEL, found,
+                                              sizeof found);
+          if (path == NULL || wl_model_load(ctx, path, &why_model) != 0) {
+            fprintf(stderr, "warplab: %s: no why-not graph: %s\n", f,
+                    path == NULL ? "the model " WHYNOT_MODEL " is not "
+                                   "installed (see --model)"
+                                 : wl_ctx_errmsg(ctx));
+            failed++;
+          }
         }
         if (m == NULL)
           m = why_model;
         if (m != NULL &&
             wl_whynot_explain(ctx, t, m, opts.unroll, &w) != 0) {
+          /* an explanation asked for and not given fails the file (the
+           * JSON has no "whynot" then: never silently) */
           fprintf(stderr, "warplab: %s: why-not: %s\n", f,
                   wl_ctx_errmsg(ctx));
           w = NULL;
+          failed++;
         }
       }
       if (quiet) {
@@ -641,6 +688,10 @@ int wll_cmd_litmus(int argc, char **argv) {
           fwrite(wj.p, 1, wj.n, stdout);
           fputs("}\n", stdout);
         } else {
+          if (whynot && w != NULL) { /* out of memory: said, and failed */
+            fprintf(stderr, "warplab: %s: why-not: out of memory\n", f);
+            failed++;
+          }
           wl_result_write_json(r, secs, wll_write_stdout, NULL);
         }
         free(rj.p);

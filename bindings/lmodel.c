@@ -1,42 +1,136 @@
 /* lmodel.c -- memory models as cat files in Lua: wl.model(path) gives a
  * warplab.Model, and test:explore{model = m or path} evaluates it
- * literally instead of running the built-in PTX 6.0 explorer.
+ * literally instead of running the built-in PTX 6.0 explorer.  Also
+ * where models are found, for Lua and for the warplab command alike.
+ *
+ * The shipped models (models/ in the repository, PREFIX/share/warplab/
+ * models once installed) are found from the program, never from the
+ * current directory: $WARPLAB_MODELS, else beside the binary or the
+ * module (BIN/../share/warplab/models installed, BUILD/../../models in
+ * the build tree), else the folder compiled in (WL_MODELDIR).
  *
  * The box holds its own context, so a model outlives the tests it is
  * used with and serves many of them. */
+#define _GNU_SOURCE /* dladdr: where the module itself lies */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
 
 #include "lwarplab.h"
+
+#ifndef WL_MODELDIR
+#define WL_MODELDIR "/usr/local/share/warplab/models"
+#endif
 
 typedef struct wll_model {
   wl_ctx *ctx;
   wl_model *m;
 } wll_model;
 
-const char *wll_find_model(const char *name, char *buf, size_t n) {
-  const char *dirs[2];
-  int k;
-  FILE *f;
-  if (strchr(name, '/') != NULL)
-    return name;
-  if ((f = fopen(name, "r")) != NULL) {
-    fclose(f);
-    return name;
+/* The folders the shipped models may be in, in order; each entry of
+ * dirs (ndirs of room, each PATH_LEN bytes) gets one.  Returns how many. */
+#define PATH_LEN 1200
+static const char anchor; /* an object of this module, for dladdr */
+
+/* dir/.. of the file at path (dir: path without its last part), then
+ * the two layouts, into dirs. */
+static int beside(const char *file, char (*dirs)[PATH_LEN], int k) {
+  const char *slash = strrchr(file, '/');
+  int len;
+  if (slash == NULL || file[0] != '/')
+    return k;
+  len = (int)(slash - file);
+  snprintf(dirs[k++], PATH_LEN, "%.*s/../share/warplab/models", len, file);
+  snprintf(dirs[k++], PATH_LEN, "%.*s/../../models", len, file);
+  return k;
+}
+
+static int model_dirs(char (*dirs)[PATH_LEN]) {
+  char exe[PATH_LEN];
+  const char *env = getenv("WARPLAB_MODELS");
+  Dl_info info;
+  ssize_t len;
+  int k = 0;
+  if (env != NULL && *env != '\0')
+    snprintf(dirs[k++], PATH_LEN, "%s", env);
+  len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len > 0) {
+    exe[len] = '\0';
+    k = beside(exe, dirs, k);
   }
-  dirs[0] = getenv("WARPLAB_SHARED");
-  dirs[1] = "../shared";
-  for (k = 0; k < 2; k++) {
-    if (dirs[k] == NULL)
-      continue;
-    snprintf(buf, n, "%s/spec/%s", dirs[k], name);
-    if ((f = fopen(buf, "r")) != NULL) {
-      fclose(f);
+  if (dladdr(&anchor, &info) != 0 && info.dli_fname != NULL &&
+      (len <= 0 || strcmp(info.dli_fname, exe) != 0))
+    k = beside(info.dli_fname, dirs, k);
+  snprintf(dirs[k++], PATH_LEN, "%s", WL_MODELDIR);
+  return k;
+}
+
+static int is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+const char *wll_find_shipped(const char *name, char *buf, size_t n) {
+  char dirs[8][PATH_LEN];
+  size_t len = strlen(name);
+  int k, nd = model_dirs(dirs);
+  int suffix = len < 4 || strcmp(name + len - 4, ".cat") != 0;
+  if (strchr(name, '/') != NULL || len == 0)
+    return NULL;
+  for (k = 0; k < nd; k++) {
+    snprintf(buf, n, "%s/%s", dirs[k], name);
+    if (is_file(buf))
       return buf;
+    if (suffix) {
+      snprintf(buf, n, "%s/%s.cat", dirs[k], name);
+      if (is_file(buf))
+        return buf;
     }
   }
-  return name;
+  return NULL;
+}
+
+const char *wll_find_model(const char *name, char *buf, size_t n) {
+  struct stat st;
+  const char *p;
+  /* a path, or a file of that name here, is read as it is (a directory
+   * or a FIFO too, for the reader to refuse) */
+  if (strchr(name, '/') != NULL || stat(name, &st) == 0)
+    return name;
+  p = wll_find_shipped(name, buf, n);
+  return p != NULL ? p : name;
+}
+
+int wll_model_load(wl_ctx *ctx, const char *name, wl_model **out,
+                   char *err, size_t n) {
+  char buf[PATH_LEN];
+  const char *path = wll_find_model(name, buf, sizeof buf);
+  struct stat st;
+  int rc = wl_model_load(ctx, path, out);
+  if (rc == 0)
+    return 0;
+  if (path == name && strchr(name, '/') == NULL && stat(name, &st) != 0) {
+    char dirs[8][PATH_LEN];
+    int nd = model_dirs(dirs), k;
+    size_t len;
+    snprintf(err, n,
+             "no model '%s': no such file, and no shipped model of that "
+             "name (ptx-v6.0, ptx-v6.0-isa, ptx-v7.5) in",
+             name);
+    for (k = 0; k < nd; k++) {
+      len = strlen(err);
+      snprintf(err + len, n - len, "%s %s", k ? "," : "", dirs[k]);
+    }
+    len = strlen(err);
+    snprintf(err + len, n - len, " (set WARPLAB_MODELS)");
+    return WL_EIO;
+  }
+  snprintf(err, n, "%s", wl_ctx_errmsg(ctx));
+  return rc;
 }
 
 static int model_close(lua_State *L) {
@@ -58,16 +152,29 @@ static wll_model *checkmodel(lua_State *L, int arg) {
 /* Pushes a new model read from the file named at stack index arg. */
 static wll_model *push_loaded(lua_State *L, int arg) {
   const char *name = luaL_checkstring(L, arg);
-  char buf[1200];
+  char err[2048];
   wll_model *b = lua_newuserdatauv(L, sizeof *b, 0);
   int rc;
   memset(b, 0, sizeof *b);
   luaL_setmetatable(L, WLL_MODEL);
   if (wl_ctx_new(NULL, &b->ctx) != 0)
     luaL_error(L, "model: out of memory");
-  rc = wl_model_load(b->ctx, wll_find_model(name, buf, sizeof buf), &b->m);
+  /* reading stops on SIGINT/SIGTERM (lsignal.c), as exploring does */
+  wl_ctx_set_stop(b->ctx, wll_sig_stop, NULL);
+  wll_sig_enter();
+  rc = wll_model_load(b->ctx, name, &b->m, err, sizeof err);
+  wll_sig_leave();
+  wl_ctx_set_stop(b->ctx, NULL, NULL);
+  if (rc == WL_ESTOPPED && wll_sig_pending()) {
+    char what[300];
+    wl_ctx_free(b->ctx);
+    b->ctx = NULL;
+    snprintf(what, sizeof what, "model %s", name);
+    wll_sig_error(L, what); /* raises */
+    return b;
+  }
   if (rc != 0) {
-    lua_pushfstring(L, "model: %s", wl_ctx_errmsg(b->ctx));
+    lua_pushfstring(L, "model: %s", err);
     wl_ctx_free(b->ctx);
     b->ctx = NULL;
     lua_error(L);
@@ -75,8 +182,8 @@ static wll_model *push_loaded(lua_State *L, int arg) {
   return b;
 }
 
-/* wl.model(path): a name without a folder is also looked up in
- * $WARPLAB_SHARED/spec and ../shared/spec. */
+/* wl.model(path): a name without a folder that is no file here names a
+ * shipped model, with or without its .cat (wll_find_model). */
 static int l_model(lua_State *L) {
   push_loaded(L, 1);
   return 1;

@@ -181,10 +181,21 @@ WLL_HIDDEN void wll_model_open(lua_State *L);
  * new Model replaces the name on the stack, so it lives as long as that
  * slot).  Raises with the file:line:col of a bad model. */
 WLL_HIDDEN const wl_model *wll_tomodel(lua_State *L, int arg);
-/* Where a model named without a folder is: name itself if it is a file
- * here, else $WARPLAB_SHARED/spec/name or ../shared/spec/name (into buf)
- * when one exists, else name. */
+/* Where the model named name is: name itself if it has a folder or is
+ * a file here, else the shipped model of that name, ".cat" optional
+ * (wll_find_shipped, into buf), else name. */
 WLL_HIDDEN const char *wll_find_model(const char *name, char *buf, size_t n);
+/* The shipped model name (a bare name, ".cat" optional) from the folders
+ * found from the program, never the current directory: $WARPLAB_MODELS,
+ * BIN/../share/warplab/models, BUILD/../../models (the repository's
+ * models/), WL_MODELDIR.  Into buf; NULL when there is none. */
+WLL_HIDDEN const char *wll_find_shipped(const char *name, char *buf,
+                                        size_t n);
+/* Loads the model name names (wll_find_model).  0, or the error code
+ * with the message in err: the reader's (file:line:col), or for a bare
+ * name found nowhere, where the shipped models were looked for. */
+WLL_HIDDEN int wll_model_load(wl_ctx *ctx, const char *name, wl_model **out,
+                              char *err, size_t n);
 
 /* lcuda.c: test:cuda{...} */
 WLL_HIDDEN int wll_test_cuda(lua_State *L);

@@ -93,6 +93,12 @@ int wl_ctx_new(const wl_config *cfg, wl_ctx **out);
 void wl_ctx_free(wl_ctx *ctx);
 /* The message of the last failure on ctx ("" if none).  Owned by ctx. */
 const char *wl_ctx_errmsg(const wl_ctx *ctx);
+/* Sets (NULL: removes) the stop hook of work on ctx that has no
+ * should_stop of its own: reading a model (wl_model_load, _parse) and
+ * explaining an outcome (wl_whynot_explain) poll it now and then, and a
+ * non-zero return stops them with WL_ESTOPPED and a message.  It may be
+ * called from any thread that uses ctx (one at a time, as ctx is). */
+void wl_ctx_set_stop(wl_ctx *ctx, int (*should_stop)(void *ud), void *ud);
 
 /* ------------------------------------------------------------------ */
 /* Litmus tests                                                        */
@@ -347,8 +353,16 @@ int wl_tb_fail(wl_tb *tb, int err, const char *msg);
  */
 typedef struct wl_model wl_model;
 /* Reads the model in the file at path; "include" is resolved beside it.
- * Fails with WL_EIO (unreadable), WL_ESYNTAX ("file:line:col: message",
- * also for an unknown name or a set used as a relation) or WL_ENOMEM. */
+ * The file and each include must be a regular file (a directory, FIFO
+ * or device is refused before it is read); the text parsed in all,
+ * includes counted each time they are read, is at most 16 MiB, in at
+ * most 1000 includes.  A let rec whose name appears under a complement
+ * or on the right of a difference (not monotone: no least fixpoint) is
+ * refused.  Fails with WL_EIO (unreadable: "cannot read 'path': is a
+ * directory", ...), WL_ESYNTAX ("file:line:col: message", also for an
+ * unknown name, a set used as a relation, an include over the budget),
+ * WL_ELIMIT (text over 16 MiB), WL_ESTOPPED (wl_ctx_set_stop's hook)
+ * or WL_ENOMEM. */
 int wl_model_load(wl_ctx *ctx, const char *path, wl_model **out);
 /* The same from text; name is the file name used in messages and for
  * resolving includes (NULL: "<model>", includes from the current
@@ -719,7 +733,8 @@ int wl_result_write_dot(const wl_result *r, size_t state, wl_write_fn write,
  * order (sc), barrier (bar), rmw and dependency edges.  It costs a few
  * explorations with the cat evaluator.  unroll: as wl_explore_opts
  * (0: the default).  The explanation refers to t and m's copy: free it
- * before t.  Errors: those of wl_explore, WL_EINVAL.
+ * before t.  Errors: those of wl_explore (WL_ESTOPPED: the context's
+ * stop hook, wl_ctx_set_stop), WL_EINVAL.
  */
 typedef struct wl_whynot wl_whynot;
 enum {

@@ -88,6 +88,17 @@ void wl_ctx_free(wl_ctx *ctx) {
   ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
 }
 
+void wl_ctx_set_stop(wl_ctx *ctx, int (*should_stop)(void *ud), void *ud) {
+  if (ctx == NULL)
+    return;
+  ctx->stop = should_stop;
+  ctx->stop_ud = ud;
+}
+
+int wl__ctx_stop(wl_ctx *ctx) {
+  return ctx->stop != NULL && ctx->stop(ctx->stop_ud);
+}
+
 const char *wl_ctx_errmsg(const wl_ctx *ctx) {
   return ctx == NULL ? "no context" : ctx->errmsg;
 }

@@ -15,7 +15,12 @@ struct wl_ctx {
   wl_alloc_fn alloc;
   void *alloc_ud;
   char errmsg[WL_ERRMSG_MAX];
+  int (*stop)(void *ud); /* wl_ctx_set_stop */
+  void *stop_ud;
 };
+
+/* Whether ctx's stop hook (wl_ctx_set_stop) asks to stop. */
+int wl__ctx_stop(wl_ctx *ctx);
 
 /* Allocation through the context's hook.  wl__realloc keeps ptr on
  * failure (returns NULL). */

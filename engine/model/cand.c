@@ -381,7 +381,7 @@ static int may_complete(wl__candx *c) {
   if (c->prune == 0)
     return 1;
   if (eval(c, 1, c->prune, &out) != 0)
-    return 1;
+    return 1; /* a stop: the next check() reports it */
   return out.consistent;
 }
 
@@ -391,7 +391,9 @@ static int check(wl__candx *c) {
   c->count++;
   if (wl__explore_stop(c->x))
     return WL_ESTOPPED;
-  if ((r = eval(c, 0, 0, &out)) != 0)
+  if ((r = eval(c, 0, 0, &out)) == WL_ESTOPPED)
+    return r; /* the explorer's stop: its message is set */
+  if (r != 0)
     return wl__err(c->ctx, r, "out of memory");
   if (!out.consistent)
     return 0;
@@ -509,10 +511,16 @@ static int rf_dfs(wl__candx *c, int k) {
   return 0;
 }
 
+/* The evaluator's stop (wl__cat_scratch_set_stop): the explorer's, so
+ * that a model slow to evaluate on one candidate (a long let rec) is
+ * stopped by --timeout and signals as the search is. */
+static int eval_stop(void *ud) { return wl__explore_stop(ud); }
+
 int wl__candx_run(wl__candx *c, struct xp *x, exe *E) {
   int i, li;
   c->x = x;
   c->E = E;
+  wl__cat_scratch_set_stop(c->scr, eval_stop, x);
   if (E->n > WL_CAT_MAXEV)
     return wl__err(c->ctx, WL_ELIMIT,
                    "%s: an execution has %d events; the cat evaluator "

@@ -317,6 +317,8 @@ int wl_whynot_explain(wl_ctx *ctx, const wl_litmus *t, const wl_model *m,
   memset(&o, 0, sizeof o);
   o.unroll = unroll;
   o.model = w->m;
+  o.should_stop = ctx->stop; /* wl_ctx_set_stop */
+  o.stop_ud = ctx->stop_ud;
   /* K = nchecks is the model itself: the outcome allowed? then K = 0
    * (no check at all), 1, ... */
   for (k = nchecks; k >= 0; k = k == nchecks ? 0 : k + 1) {

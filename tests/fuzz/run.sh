@@ -107,6 +107,13 @@ fi
 for f in tests/fuzz/regress/*."$KIND"; do
   [ -f "$f" ] && cp "$f" "$CORPUS/regress_$(basename "$f")"
 done
+# The cat target's own seeds: models split into files that include
+# each other (fuzz_cat.c: "---" lines).
+if [ "$T" = cat ]; then
+  for f in tests/fuzz/seeds/cat/*.cat; do
+    [ -f "$f" ] && cp "$f" "$CORPUS/own_$(basename "$f")"
+  done
+fi
 
 LOG="$OUT/$T.log"
 echo "fuzz: running for ${FUZZ_SECONDS}s (jobs=$FUZZ_JOBS), log in $LOG"

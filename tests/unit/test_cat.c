@@ -698,10 +698,23 @@ static void test_let_rec_models(void **state) {
            "empty x \\ data\nempty data \\ x\n"
            "empty (rf | ob; rmw; ob) \\ data\n");
   assert_int_equal(check(f).consistent, 1);
-  /* A body that is not monotone still stops. */
-  model(f, "T\nlet rec x = ~x\nlet rec s = ~s & R\nacyclic 0\n"
-           "flag empty x as x-empty\n");
-  check(f);
+  /* A body that is not monotone is refused (no least fixpoint); an
+   * even number of complements is monotone. */
+  bad(f, "T\nlet rec x = ~x\nacyclic 0\n",
+      "t.cat:2:14: 'x' is used under the complement '~' at 2:13 in its "
+      "own let rec: the recursion is not monotone (it has no least "
+      "fixpoint)");
+  bad(f, "T\nlet rec s = ~s & R\nempty s\n",
+      "t.cat:2:14: 's' is used under the complement '~' at 2:13 in its "
+      "own let rec: the recursion is not monotone (it has no least "
+      "fixpoint)");
+  bad(f, "T\nlet rec a = po | b and b = rf \\ (a ; po)\nacyclic a\n",
+      "t.cat:2:34: 'a' is used on the right of the '\\' at 2:31 in its "
+      "own let rec: the recursion is not monotone (it has no least "
+      "fixpoint)");
+  model(f, "T\nlet rec x = po | ~~x\nlet rec y = (y \\ rf) | po\n"
+           "empty x \\ po\nempty y \\ po\n");
+  assert_int_equal(check(f).consistent, 1);
   /* Unused let rec costs nothing and reads nothing. */
   model(f, "T\nlet rec x = x | sync_fence\nacyclic po\n");
   assert_false(wl__cat_uses_rel(f->m, WL_CAT_R_SYNC_FENCE));
@@ -1288,9 +1301,11 @@ static void test_incremental_let_rec(void **state) {
       "let rec u = [s]; co | (u; u)\n"
       "empty [s]; co; [IW] as c2\nflag ~empty u & (odd | even) as f1\n"
       "irreflexive u; fr as c3\n",
-      /* Bodies that are not monotone: stopped by the bound. */
-      "T\nlet rec x = ~x & (rf | co)\nflag empty x as xe\n"
-      "let rec y = (rf | co) \\ y ; y\nflag ~empty y as ye\n"
+      /* Differences and complements outside the recursion (bodies
+       * that are not monotone are refused: test_let_rec_models). */
+      "T\nlet rec x = (rf | co) & ~po | (x ; x) \\ id\n"
+      "flag empty x as xe\n"
+      "let rec y = ((rf | co) \\ loc) | (y ; ~~y)\nflag ~empty y as ye\n"
       "acyclic x | po as c0\nacyclic y as c1\n",
       /* Only sets; an unused let rec. */
       "T\nlet rec a = R & range(rf) | domain(po; [a])\n"

@@ -1,7 +1,6 @@
 /* cat.c -- a model's life: reading (parse.c, then compile.c), queries
  * on it, freeing; and the public wl_model API of warplab.h, which is the
  * same object (a wl_cat is a wl_model). */
-#include <errno.h>
 #include <string.h>
 
 #include "catint.h"
@@ -21,13 +20,13 @@ int wl__cat_parse(wl_ctx *ctx, const char *filename, const char *text,
 
 int wl__cat_load(wl_ctx *ctx, const char *path, wl_cat **out) {
   wl_buf text;
+  char why[128];
   int r;
   *out = NULL;
   wl__buf_init(&text, ctx);
-  r = wl__cat_slurp(path, &text);
+  r = wl__cat_slurp(path, &text, why, sizeof why);
   if (r == WL_EIO)
-    r = wl__err(ctx, WL_EIO, "cannot read '%s': %s", path,
-                strerror(errno));
+    r = wl__err(ctx, WL_EIO, "cannot read '%s': %s", path, why);
   else if (r != 0)
     r = wl__err(ctx, WL_ENOMEM, "out of memory");
   else

@@ -146,12 +146,18 @@ typedef struct wl__cat_out {
 } wl__cat_out;
 
 /* Evaluates every binding and check of m on c, literally.  Returns 0
- * (and fills out) or WL_ENOMEM.  m is not changed: one model may be
- * checked from several threads at once, each with its own scratch
- * (wl__cat_scratch). */
+ * (and fills out), WL_ENOMEM or WL_ESTOPPED (wl__cat_scratch_set_stop).
+ * m is not changed: one model may be checked from several threads at
+ * once, each with its own scratch (wl__cat_scratch). */
 typedef struct wl__cat_scratch wl__cat_scratch;
 int wl__cat_scratch_new(wl_ctx *ctx, const wl_cat *m, wl__cat_scratch **out);
 void wl__cat_scratch_free(wl__cat_scratch *s);
+/* Makes the evaluations with s poll stop (NULL: none) now and then (every
+ * 65,536 operations run, let rec rounds included): when it returns
+ * non-zero, the evaluation returns WL_ESTOPPED (no message; out is not
+ * to be read) and s's kept values are dropped. */
+void wl__cat_scratch_set_stop(wl__cat_scratch *s, int (*stop)(void *ud),
+                              void *ud);
 int wl__cat_check(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
                   wl__cat_out *out);
 

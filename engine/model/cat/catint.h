@@ -71,6 +71,7 @@ typedef struct cat_lex {
   const char *p, *end;
   const char *bol; /* start of the current line */
   int line;
+  unsigned ntok; /* tokens read: the context's stop is polled */
 } cat_lex;
 
 void wl__cat_lex_init(cat_lex *lx, wl_ctx *ctx, const char *file,
@@ -152,7 +153,47 @@ typedef struct cat_prog {
   wl_buf cnames; /* check names, each NUL-ended */
   char *title;   /* the top file's title */
   int nchecks, nflags;
+  /* names.c: each name's latest and latest visible binding */
+  struct cat_name *ntab;
+  size_t ntab_cap, ntab_used;
+  /* files.c: the texts of included files, and what the read has used of
+   * its budget (WL_CAT_MAX_TEXT bytes, WL_CAT_MAX_INCLUDES includes) */
+  wl_vec files;
+  size_t text_total;
+  int nincludes;
 } cat_prog;
+
+/* names.c.  wl__cat_name_bound enters variable v (just bound, its name
+ * in names) as its name's latest binding, and as the visible one if v
+ * is visible: 0 or WL_ENOMEM.  wl__cat_name_show makes v (entered
+ * already) its name's visible binding.  The queries give a variable
+ * index, or -1 when the name has none. */
+int wl__cat_name_bound(cat_prog *p, int v);
+void wl__cat_name_show(cat_prog *p, int v);
+int wl__cat_name_visible(const cat_prog *p, const char *s, size_t n);
+int wl__cat_name_latest(const cat_prog *p, const char *s, size_t n);
+void wl__cat_names_free(cat_prog *p);
+
+/* recgroup.c, for a let rec group whose names are vars first.. (the
+ * statement index group).  wl__cat_rec_negative: 1 when a name of the
+ * group is used in body in a negative place (under '~' or right of
+ * '\'), with that N_VAR node in *use and the operator's node in *flip,
+ * else 0.  wl__cat_rec_readers: the names whose bodies read each name:
+ * those of name first+i are (*list)[(*start)[i] .. (*start)[i + 1]),
+ * freed by wl__cat_rec_readers_free (n: the group's size); 0 or
+ * WL_ENOMEM. */
+int wl__cat_rec_negative(const cat_prog *p, int body, int group, int *use,
+                         int *flip);
+int wl__cat_rec_readers(cat_prog *p, int first, int group, int **start,
+                        int **list, int *total);
+void wl__cat_rec_readers_free(cat_prog *p, int n, int *start, int *list,
+                              int total);
+
+/* The budget of one model read: each file's text, and all the text
+ * parsed (a file included twice counts twice), at most WL_CAT_MAX_TEXT
+ * bytes; at most WL_CAT_MAX_INCLUDES include statements read in all. */
+#define WL_CAT_MAX_TEXT (16 << 20)
+#define WL_CAT_MAX_INCLUDES 1000
 
 /* ---------------------------------------------------------------- */
 /* The compiled model (compile.c -> eval.c)                          */
@@ -251,10 +292,18 @@ extern const char *const wl__cat_rel_names[WL_CAT_NRELS];
 int wl__cat_read(cat_prog *p, wl_ctx *ctx, const char *file,
                  const char *text, size_t len);
 void wl__cat_prog_free(cat_prog *p);
-/* Reads the whole file at path into out (initialised by the caller,
- * freed by the caller also after a failure).  0, or WL_EIO (errno says
- * why) or WL_ENOMEM, without a message. */
-int wl__cat_slurp(const char *path, wl_buf *out);
+/* files.c: reads the whole file at path into out (initialised by the
+ * caller, freed by the caller also after a failure): a regular file of
+ * at most WL_CAT_MAX_TEXT bytes.  0, or WL_EIO with the reason in why
+ * ("No such file or directory", "is a directory, ...", "not a regular
+ * file (a FIFO)", "too large ...") or WL_ENOMEM; no message is set. */
+int wl__cat_slurp(const char *path, wl_buf *out, char *why, size_t n);
+/* The text of the included file at path: read once per model read and
+ * kept in p until wl__cat_files_free (*text stays valid until then).
+ * Errors as wl__cat_slurp. */
+int wl__cat_include_text(cat_prog *p, const char *path, const char **text,
+                         size_t *len, char *why, size_t n);
+void wl__cat_files_free(cat_prog *p);
 
 /* compile.c: turns p into *out (a new model).  0 or WL_ENOMEM. */
 int wl__cat_compile(cat_prog *p, wl_cat **out);

@@ -51,7 +51,14 @@ struct wl__cat_scratch {
   const uint64_t **rp;  /* every relation register's rows */
   uint64_t *set;        /* every set register */
   uint8_t *st;          /* per operation: ST_* */
+  /* wl__cat_scratch_set_stop: polled every STOP_POLL operations run in
+   * let rec loops and at the end of every evaluation */
+  int (*stop)(void *ud);
+  void *stop_ud;
+  uint64_t work, next_poll;
 };
+
+#define STOP_POLL (1u << 16)
 
 /* An operation's state: its register (or verdict) is that of the
  * current candidate; a check's verdict is "holds" (before negation). */
@@ -81,6 +88,26 @@ int wl__cat_scratch_new(wl_ctx *ctx, const wl_cat *m,
   }
   *out = s;
   return 0;
+}
+
+void wl__cat_scratch_set_stop(wl__cat_scratch *s, int (*stop)(void *ud),
+                              void *ud) {
+  s->stop = stop;
+  s->stop_ud = ud;
+  s->next_poll = s->work + STOP_POLL;
+}
+
+/* Whether the evaluation should stop, asked once STOP_POLL operations
+ * have run since the last time.  A stop leaves every value stale: the
+ * let rec loop it cut short has not reached its fixpoint. */
+static int stopping(const wl_cat *m, wl__cat_scratch *s) {
+  if (s->stop == NULL || s->work < s->next_poll)
+    return 0;
+  s->next_poll = s->work + STOP_POLL;
+  if (!s->stop(s->stop_ud))
+    return 0;
+  memset(s->st, 0, m->nops);
+  return 1;
 }
 
 void wl__cat_scratch_free(wl__cat_scratch *s) {
@@ -414,6 +441,9 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
        * is not monotone (herd would not terminate on it either). */
       if (changed && ++iter < op->c * n * n + 2) {
         /* The body runs again: stale until the loop ends. */
+        s->work += k + 1 - (size_t)op->d;
+        if (stopping(m, s))
+          return WL_ESTOPPED;
         memset(st + op->d, 0, k + 1 - (size_t)op->d);
         op = m->ops + op->d - 1;
       } else {
@@ -442,6 +472,9 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
       break;
     }
   }
+  s->work += m->nops;
+  if (stopping(m, s))
+    return WL_ESTOPPED;
   return 0;
 }
 

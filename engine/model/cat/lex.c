@@ -175,6 +175,11 @@ int wl__cat_lex_next(cat_lex *lx, cat_tok *t) {
   int r = skip_space(lx), k;
   if (r != 0)
     return r;
+  /* wl_ctx_set_stop: a read is stopped between tokens (every 4096) */
+  if ((++lx->ntok & 4095) == 0 && wl__ctx_stop(lx->ctx))
+    return wl__err(lx->ctx, WL_ESTOPPED,
+                   "%s:%d:%d: reading the model stopped", lx->file,
+                   lx->line, col_of(lx, lx->p));
   p = lx->p;
   t->s = p;
   t->len = 0;

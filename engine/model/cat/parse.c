@@ -23,7 +23,6 @@
  * Every node records its depth, and a tree deeper than MAX_DEPTH is an
  * error, so that the passes that recurse over trees (here and in
  * compile.c) have bounded stacks. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -324,20 +323,12 @@ static int retype(parser *P, int i) {
 /* ---------------------------------------------------------------- */
 /* Names                                                             */
 
-static int name_is(parser *P, const cat_var *v, const char *s, size_t n) {
-  return v->namelen == n && memcmp(P->p->names.p + v->name, s, n) == 0;
-}
-
 /* Resolves a name: the latest visible binding, else a base set or
  * relation.  0 and *out, or WL_ESYNTAX. */
 static int lookup(parser *P, const cat_tok *t, int *out) {
-  size_t i;
-  int r, k;
-  for (i = P->p->vars.n; i-- > 0;) {
-    const cat_var *v = &VAR(i);
-    if (v->visible && name_is(P, v, t->s, t->len))
-      return mk(P, N_VAR, (int)i, 0, t->line, t->col, out);
-  }
+  int r, k, v = wl__cat_name_visible(P->p, t->s, t->len);
+  if (v >= 0)
+    return mk(P, N_VAR, v, 0, t->line, t->col, out);
   for (k = 0; k < WL_CAT_NRELS; k++)
     if (strlen(wl__cat_rel_names[k]) == t->len &&
         memcmp(wl__cat_rel_names[k], t->s, t->len) == 0)
@@ -374,6 +365,8 @@ static int bind(parser *P, const cat_tok *t, int group, int visible,
   v->col = t->col;
   v->vn = -1;
   *out = (int)P->p->vars.n - 1;
+  if (wl__cat_name_bound(P->p, *out) != 0)
+    return oom(P);
   return 0;
 }
 
@@ -590,17 +583,16 @@ static int bind_rec_names(parser *P, int group) {
   cat_lex save_lx = P->lx;
   cat_tok save_la[LOOKAHEAD];
   int save_nla = P->nla, r = 0, yes, v;
-  size_t first = P->p->vars.n, j;
+  int first = (int)P->p->vars.n;
   memcpy(save_la, P->la, sizeof save_la);
   if (CUR.kind != CT_IDENT)
     return unexpected(P, "a name");
   for (;;) {
     cat_tok name = CUR;
-    for (j = first; j < P->p->vars.n; j++)
-      if (name_is(P, &VAR(j), name.s, name.len))
-        return perr(P, name.line, name.col,
-                    "'%.*s' is bound twice in one let rec",
-                    (int)(name.len > 64 ? 64 : name.len), name.s);
+    if (wl__cat_name_latest(P->p, name.s, name.len) >= first)
+      return perr(P, name.line, name.col,
+                  "'%.*s' is bound twice in one let rec",
+                  (int)(name.len > 64 ? 64 : name.len), name.s);
     if ((r = bind(P, &name, group, 1, &v)) != 0)
       return r;
     /* Skip to the next "and", or to the end of the group. */
@@ -626,6 +618,62 @@ done:
   return 0;
 }
 
+/* A let rec's names in negative places (recgroup.c): the error names
+ * the first use and the operator that makes it negative. */
+static int monotone(parser *P, int body, int group) {
+  int use, flip;
+  const cat_node *n, *f;
+  if (!wl__cat_rec_negative(P->p, body, group, &use, &flip))
+    return 0;
+  n = &NODE(use);
+  f = &NODE(flip);
+  return perr(P, n->line, n->col,
+              "'%.*s' is used %s at %d:%d in its own let rec: the "
+              "recursion is not monotone (it has no least fixpoint)",
+              (int)VAR(n->a).namelen, P->p->names.p + VAR(n->a).name,
+              f->kind == N_COMPL ? "under the complement '~'"
+                                 : "on the right of the '\\'",
+              f->line, f->col);
+}
+
+/* The types of a let rec group's names (from first on) from their
+ * bodies: a body is retyped when created and again once a name it reads
+ * gets its type (a worklist), so that a group whose names each take
+ * the next one's type (a1 = a2, a2 = a3, ...) costs its size, not its
+ * size squared.  A name whose body never tells stays CAT_UNK. */
+static int infer_rec(parser *P, int first, int group) {
+  int n = (int)P->p->vars.n - first, i, k, r, nq = 0, total = 0;
+  int *start = NULL, *list = NULL, *queue;
+  if (wl__cat_rec_readers(P->p, first, group, &start, &list, &total) != 0)
+    return oom(P);
+  r = 0;
+  queue = wl__alloc(P->ctx, ((size_t)n + (size_t)total + 1) * sizeof *queue);
+  if (queue == NULL) {
+    r = oom(P);
+    goto done;
+  }
+  for (i = 0; i < n; i++)
+    queue[nq++] = first + i;
+  /* each name enters the queue once, then once per name it reads */
+  for (k = 0; k < nq; k++) {
+    int v = queue[k];
+    if (VAR(v).ty != CAT_UNK)
+      continue;
+    if ((r = retype(P, VAR(v).body)) != 0)
+      goto done;
+    if (NODE(VAR(v).body).ty == CAT_UNK)
+      continue;
+    VAR(v).ty = NODE(VAR(v).body).ty;
+    for (i = start[v - first]; i < start[v - first + 1]; i++)
+      if (VAR(list[i]).ty == CAT_UNK)
+        queue[nq++] = list[i];
+  }
+done:
+  wl__cat_rec_readers_free(P->p, n, start, list, total);
+  wl__free(P->ctx, queue, ((size_t)n + (size_t)total + 1) * sizeof *queue);
+  return r;
+}
+
 /* let [rec] name = e {and name = e} */
 static int let_stmt(parser *P) {
   int r, rec, group = (int)P->p->stmts.n, v, body, i;
@@ -647,11 +695,10 @@ static int let_stmt(parser *P) {
     if (rec) {
       v = (int)first + i;
     } else {
-      for (j = first; j < P->p->vars.n; j++)
-        if (name_is(P, &VAR(j), name.s, name.len))
-          return perr(P, name.line, name.col,
-                      "'%.*s' is bound twice in one let",
-                      (int)(name.len > 64 ? 64 : name.len), name.s);
+      if (wl__cat_name_latest(P->p, name.s, name.len) >= (int)first)
+        return perr(P, name.line, name.col,
+                    "'%.*s' is bound twice in one let",
+                    (int)(name.len > 64 ? 64 : name.len), name.s);
       if ((r = bind(P, &name, -1, 0, &v)) != 0)
         return r;
       VAR(v).ty = NODE(body).ty;
@@ -667,22 +714,10 @@ static int let_stmt(parser *P) {
   if (rec && (size_t)i + 1 != P->p->vars.n - first)
     return unexpected(P, "'and' (the let rec group goes on)");
   if (rec) {
-    /* Types: infer what the bodies tell (at most one round per name),
-     * then check every body strictly against them. */
-    int n = (int)(P->p->vars.n - first), round, changed = 1;
-    for (round = 0; round <= n && changed; round++) {
-      changed = 0;
-      for (j = first; j < P->p->vars.n; j++) {
-        if (VAR(j).ty != CAT_UNK)
-          continue;
-        if ((r = retype(P, VAR(j).body)) != 0)
-          return r;
-        if (NODE(VAR(j).body).ty != CAT_UNK) {
-          VAR(j).ty = NODE(VAR(j).body).ty;
-          changed = 1;
-        }
-      }
-    }
+    /* Types: infer what the bodies tell, then check every body
+     * strictly against them. */
+    if ((r = infer_rec(P, (int)first, group)) != 0)
+      return r;
     for (j = first; j < P->p->vars.n; j++)
       if (VAR(j).ty == CAT_UNK)
         VAR(j).ty = CAT_REL;
@@ -695,9 +730,14 @@ static int let_stmt(parser *P) {
                     (int)VAR(j).namelen, P->p->names.p + VAR(j).name,
                     ty_name(VAR(j).ty), ty_name(NODE(VAR(j).body).ty));
     }
+    for (j = first; j < P->p->vars.n; j++)
+      if ((r = monotone(P, VAR(j).body, group)) != 0)
+        return r;
   }
-  for (j = first; j < P->p->vars.n; j++)
+  for (j = first; j < P->p->vars.n; j++) {
     VAR(j).visible = 1;
+    wl__cat_name_show(P->p, (int)j);
+  }
   s = new_stmt(P, rec ? ST_REC : ST_LET);
   if (s == NULL)
     return oom(P);
@@ -787,11 +827,15 @@ static int read_file(cat_prog *p, wl_ctx *ctx, const char *file,
                      int depth);
 
 /* include "file": read in place, resolved against the including file's
- * folder.  herd's own library files are accepted as empty. */
+ * folder.  herd's own library files are accepted as empty.  The text
+ * comes from files.c (read from disk once per model read), and the
+ * read's budget is charged (catint.h, WL_CAT_MAX_TEXT). */
 static int include_stmt(parser *P) {
   cat_tok t;
-  wl_buf path, text;
-  const char *slash;
+  wl_buf path;
+  const char *slash, *text;
+  char why[128];
+  size_t len;
   int r, i;
   if ((r = advance(P)) != 0)
     return r;
@@ -823,19 +867,29 @@ static int include_stmt(parser *P) {
     wl__buf_free(&path);
     return perr(P, t.line, t.col, "includes nested too deeply");
   }
-  wl__buf_init(&text, P->ctx);
-  r = wl__cat_slurp(path.p, &text);
+  if (++P->p->nincludes > WL_CAT_MAX_INCLUDES) {
+    wl__buf_free(&path);
+    return perr(P, t.line, t.col,
+                "more than %d includes in all (a file included over and "
+                "over?)",
+                WL_CAT_MAX_INCLUDES);
+  }
+  r = wl__cat_include_text(P->p, path.p, &text, &len, why, sizeof why);
   if (r == WL_EIO) {
-    r = perr(P, t.line, t.col, "cannot read '%s': %s", path.p,
-             strerror(errno));
+    r = perr(P, t.line, t.col, "cannot read '%s': %s", path.p, why);
   } else if (r != 0) {
     r = oom(P);
+  } else if (len > WL_CAT_MAX_TEXT - P->p->text_total) {
+    r = perr(P, t.line, t.col,
+             "the model and its includes are over %d MiB of text in all "
+             "(a file included over and over?)",
+             WL_CAT_MAX_TEXT >> 20);
   } else {
+    P->p->text_total += len;
     P->stack[P->depth] = path.p;
-    r = read_file(P->p, P->ctx, path.p, text.p ? text.p : "", text.n,
-                  P->stack, P->depth + 1);
+    r = read_file(P->p, P->ctx, path.p, text, len, P->stack,
+                  P->depth + 1);
   }
-  wl__buf_free(&text);
   wl__buf_free(&path);
   return r;
 }
@@ -914,6 +968,10 @@ int wl__cat_read(cat_prog *p, wl_ctx *ctx, const char *file,
   wl__buf_init(&p->names, ctx);
   wl__buf_init(&p->cnames, ctx);
   stack[0] = file;
+  if (len > WL_CAT_MAX_TEXT)
+    return wl__err(ctx, WL_ELIMIT, "%s: too large (over %d MiB)", file,
+                   WL_CAT_MAX_TEXT >> 20);
+  p->text_total = len;
   r = read_file(p, ctx, file, text, len, stack, 1);
   if (r == 0 && p->title == NULL) {
     /* No title: the file's name stands for it. */
@@ -936,26 +994,6 @@ void wl__cat_prog_free(cat_prog *p) {
   wl__buf_free(&p->cnames);
   wl__strfree(p->ctx, p->title);
   p->title = NULL;
-}
-
-int wl__cat_slurp(const char *path, wl_buf *out) {
-  char chunk[4096];
-  size_t got;
-  FILE *f = fopen(path, "rb");
-  if (f == NULL)
-    return WL_EIO;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    wl__buf_add(out, chunk, got);
-    if (out->oom) {
-      fclose(f);
-      return WL_ENOMEM;
-    }
-  }
-  if (ferror(f)) {
-    fclose(f);
-    errno = EIO;
-    return WL_EIO;
-  }
-  fclose(f);
-  return 0;
+  wl__cat_names_free(p);
+  wl__cat_files_free(p);
 }
