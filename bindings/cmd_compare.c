@@ -35,7 +35,7 @@ int wll_cmd_compare(int argc, char **argv) {
       model_path = optarg;
     } else if (c == 'h') {
       wll_print_help(stdout, "compare");
-      return 0;
+      return wll_stdout_done();
     } else {
       fprintf(stderr, "warplab compare: %s '%s' (see warplab compare --help)\n",
               c == ':' ? "a value is missing after" : "unknown option",

@@ -109,7 +109,7 @@ int wll_cmd_cuda(int argc, char **argv) {
         return cuda_usage("--sm", optarg, "any, same or different");
     } else if (c == 'h') {
       wll_print_help(stdout, "cuda");
-      return 0;
+      return wll_stdout_done();
     } else if (k >= 0 && (size_t)k < sizeof nums / sizeof nums[0]) {
       if (wll_parse_count(optarg, (uint64_t)nums[k].lo, (uint64_t)nums[k].hi,
                           &u) != 0)

@@ -211,7 +211,7 @@ int wll_cmd_gen(int argc, char **argv) {
     }
     case 'h':
       wll_print_help(stdout, "gen");
-      return 0;
+      return wll_stdout_done();
     default:
       return wll_opt_error("gen", c, argv);
     }

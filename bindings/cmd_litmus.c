@@ -483,7 +483,7 @@ int wll_cmd_litmus(int argc, char **argv) {
     case 'h':
       free(files);
       wll_print_help(stdout, "litmus");
-      return 0;
+      return wll_stdout_done();
     default:
       free(files);
       return wll_opt_error("litmus", c, argv);
@@ -494,6 +494,12 @@ int wll_cmd_litmus(int argc, char **argv) {
     free(files);
     fprintf(stderr, "warplab litmus: --herd and --json do not go "
                     "together (see warplab litmus --help)\n");
+    return 2;
+  }
+  if (quiet && (json || herd)) { /* -q is its own format: one line a file */
+    free(files);
+    fprintf(stderr, "warplab litmus: -q and --%s do not go together (see "
+                    "warplab litmus --help)\n", json ? "json" : "herd");
     return 2;
   }
   /* the text shows the observed variables only, so states that differ

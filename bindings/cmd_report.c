@@ -140,7 +140,7 @@ int wll_cmd_report(int argc, char **argv) {
     case 'h':
       free(a.files);
       wll_print_help(stdout, "report");
-      return 0;
+      return wll_stdout_done();
     default:
       free(a.files);
       return wll_opt_error("report", c, argv);

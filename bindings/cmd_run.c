@@ -248,7 +248,7 @@ int wll_cmd_run(int argc, char **argv) {
     switch (c) {
     case 'h':
       wll_print_help(stdout, "run");
-      return 0;
+      return wll_stdout_done();
     case O_CHECK:
       o.check = optarg != NULL ? optarg : "all";
       if (strspn(o.check, "racesuntiplo, ") != strlen(o.check) ||

@@ -95,7 +95,7 @@ int wll_cmd_sample(int argc, char **argv) {
     case 'h':
       free(files);
       wll_print_help(stdout, "sample");
-      return 0;
+      return wll_stdout_done();
     default:
       bad = wll_opt_error("sample", c, argv);
       break;

@@ -71,8 +71,11 @@ int wll_result_whynot(lua_State *L) {
   int rc;
   wll_checkresult(L, 1, &t);
   lua_settop(L, 2);
-  if (lua_isnil(L, 2)) {
-    lua_pushliteral(L, "ptx-v6.0-isa.cat");
+  if (lua_isnil(L, 2)) { /* the shipped default, never a file of that
+                            * name in the current directory */
+    char buf[1200];
+    const char *p = wll_find_shipped("ptx-v6.0-isa.cat", buf, sizeof buf);
+    lua_pushstring(L, p != NULL ? p : "ptx-v6.0-isa.cat");
     lua_replace(L, 2);
   }
   m = wll_tomodel(L, 2);

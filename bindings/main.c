@@ -105,7 +105,8 @@ static const char usage_litmus[] =
     "                             condition's and 'locations') tell them\n"
     "                             apart, and executions that differ only\n"
     "                             elsewhere are not searched\n"
-    "      -q, --quiet            print only 'NAME Ok|No' per file\n"
+    "      -q, --quiet            print only 'NAME Ok|No' per file (not with\n"
+    "                             --json or --herd)\n"
     ;
 /* litmus's options, continued */
 static const char usage_litmus2[] =
@@ -443,17 +444,17 @@ int main(int argc, char **argv) {
     if (argc > 2 && strcmp(argv[1], "help") == 0) {
       /* warplab help CMD: that command's help */
       if (wll_print_help(stdout, argv[2]) == 0)
-        return 0;
+        return wll_stdout_done();
       fprintf(stderr, "warplab help: unknown command '%s'\n\n", argv[2]);
       wll_print_usage(stderr);
       return 2;
     }
     wll_print_usage(stdout);
-    return 0;
+    return wll_stdout_done();
   }
   if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
     printf("warplab %s\n", WL_VERSION);
-    return 0;
+    return wll_stdout_done();
   }
   fprintf(stderr, "warplab: unknown command '%s'\n\n", argv[1]);
   wll_print_usage(stderr);

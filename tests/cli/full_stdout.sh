@@ -22,6 +22,14 @@ full sample "$WL" sample -n 100 "$L/MP.litmus"
 full "sample --json" "$WL" sample --json -n 100 "$L/MP.litmus"
 full gen "$WL" gen --family MP
 full "gen --families" "$WL" gen --families
+# help and version too (they exited 0 with the text lost)
+full help "$WL" help
+full "--help" "$WL" --help
+full "help litmus" "$WL" help litmus
+full version "$WL" version
+for c in litmus sample gen cuda compare run report; do
+  full "$c --help" "$WL" "$c" --help
+done
 printf 'print("hello")\n' > "$D/p.lua"
 full "run print" "$WL" run "$D/p.lua"
 printf 'io.write("hello")\n' > "$D/w.lua"

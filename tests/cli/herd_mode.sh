@@ -92,4 +92,11 @@ awk '
 "$WL" litmus --herd --json "$MP" > /dev/null 2> "$T/err"
 [ $? -eq 2 ] || fail "--herd --json: want exit 2"
 grep -q "warplab litmus: --herd and --json" "$T/err" || { cat "$T/err"; fail "msg"; }
+# -q is its own format: with --json it printed '[MP No' (invalid JSON)
+for o in --json --herd; do
+  "$WL" litmus -q $o "$MP" > "$T/out" 2> "$T/err"
+  [ $? -eq 2 ] || fail "-q $o: want exit 2"
+  [ ! -s "$T/out" ] || fail "-q $o: printed something"
+  grep -q "warplab litmus: -q and $o" "$T/err" || { cat "$T/err"; fail "-q $o msg"; }
+done
 exit 0

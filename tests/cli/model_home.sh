@@ -25,6 +25,17 @@ grep -q '"whynot"' out || { cat out; exit 1; }
 printf 'Mine\nacyclic po\n' > ptx-v7.5.cat
 [ "$(n "$WL" litmus --model ptx-v7.5.cat)" = 4 ] || exit 1
 rm ptx-v7.5.cat
+# ... but the defaults are never files here: r:whynot() and --why-not
+# with a broken ptx-v6.0-isa.cat in the current directory
+printf 'Broken\nacyclic nosuchrelation\n' > ptx-v6.0-isa.cat
+"$WL" litmus --why-not "$T" > out
+grep -q "forbidden by axiom-Causality" out || { cat out; exit 1; }
+printf '%s\n' "local wl = require 'warplab'" \
+  "local r = wl.load('$T'):explore()" \
+  "assert(r:whynot().text:find('axiom%-Causality'), 'whynot default')" \
+  > w.lua
+"$WL" run w.lua || exit 1
+rm ptx-v6.0-isa.cat
 # installed: PREFIX/bin/warplab and PREFIX/share/warplab/models
 mkdir -p inst/bin inst/share/warplab/models bare/bin mine
 cp "$WL" inst/bin/warplab
