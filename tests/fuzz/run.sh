@@ -1,8 +1,10 @@
 #!/bin/sh
-# tests/fuzz/run.sh -- build one libFuzzer harness and run it.  `make
-# fuzz` runs this (FUZZ_TARGET=litmus unless told).
+# tests/fuzz/run.sh -- build the libFuzzer harnesses and run them.  `make
+# fuzz` runs this (every target in turn, FUZZ_SECONDS each, unless
+# FUZZ_TARGET names one); it exits non-zero when any target failed.
 #
-#   FUZZ_TARGET   litmus: the .litmus reader, the explorer and the
+#   FUZZ_TARGET   all (the default): litmus, insn, cat, lua, cuda in turn;
+#                 litmus: the .litmus reader, the explorer and the
 #                 simulator on what parses (fuzz_litmus.c);
 #                 insn: PTX instruction strings and condition texts of
 #                 wl.litmus threads (fuzz_insn.c);
@@ -30,6 +32,15 @@
 # build/fuzz/crashes-TARGET/, the log in build/fuzz/TARGET.log.
 set -eu
 
+if [ "${FUZZ_TARGET:-all}" = all ]; then
+  self=$(cd "$(dirname "$0")" && pwd)/run.sh
+  rc=0
+  for t in litmus insn cat lua cuda; do
+    FUZZ_TARGET=$t sh "$self" || { echo "fuzz: $t FAILED"; rc=1; }
+  done
+  exit $rc
+fi
+
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 CLANG=${CLANG:-clang}
@@ -39,7 +50,7 @@ FUZZ_ARGS=${FUZZ_ARGS:-}
 FUZZ_KEEP_GOING=${FUZZ_KEEP_GOING:-0}
 FUZZ_STOP_CALLS=${FUZZ_STOP_CALLS:-20}
 FUZZ_CFLAGS=${FUZZ_CFLAGS:-}
-T=${FUZZ_TARGET:-litmus}
+T=$FUZZ_TARGET
 OUT=build/fuzz
 SHARED=
 for d in "$ROOT/../shared" /work/shared; do
@@ -51,7 +62,7 @@ case $T in
           KIND=litmus; MAXLEN=4096; DICT=-dict=tests/fuzz/dict-litmus.txt ;;
   insn) SEEDS=tests/fuzz/seeds/insn; PAT='*.insn'; KIND=insn; MAXLEN=1024
         DICT=-dict=tests/fuzz/dict-litmus.txt ;;
-  cat) SEEDS=${SHARED:+$SHARED/spec}; PAT='*.cat'; KIND=cat; MAXLEN=8192
+  cat) SEEDS=models; PAT='*.cat'; KIND=cat; MAXLEN=8192
        DICT=-dict=tests/fuzz/dict-cat.txt ;;
   lua) SEEDS=tests/fuzz/seeds/lua; PAT='*.bin'; KIND=bin; MAXLEN=512
        DICT= ;; # the input drives a generator: no words to suggest
