@@ -166,7 +166,9 @@ enum {
 };
 enum { WL_BAR_SYNC, WL_BAR_ARRIVE };
 
-/* An empty test named name (copied).  Add locations, threads,
+/* An empty test named name (copied; NULL or "": "test"; a name with a
+ * control character, a newline say, is WL_EINVAL: it starts lines of
+ * every text output).  Add locations, threads,
  * instructions and a condition, then explore it. */
 int wl_litmus_new(wl_ctx *ctx, const char *name, wl_litmus **out);
 /* Declares a location with its initial value (or changes the initial

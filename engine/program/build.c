@@ -49,6 +49,14 @@ int wl_litmus_new(wl_ctx *ctx, const char *name, wl_litmus **out) {
   *out = NULL;
   if (name == NULL || *name == '\0')
     name = "test";
+  /* the name starts lines of every text output (herd's, sample's, the
+   * CUDA program's histogram): no line breaks, no control characters */
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    if (*p < ' ' || *p == 0x7f)
+      return wl__err(ctx, WL_EINVAL,
+                     "test name: byte %d is a control character (0x%02x): "
+                     "the name starts lines of the output",
+                     (int)(p - (const unsigned char *)name) + 1, *p);
   t = wl__calloc(ctx, sizeof *t);
   if (t == NULL)
     return wl__err(ctx, WL_ENOMEM, "out of memory");

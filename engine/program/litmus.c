@@ -486,6 +486,18 @@ int wl_litmus_parse(wl_ctx *ctx, const char *filename, const char *src,
                       "expected the test's name after 'PTX'");
       goto done;
     }
+    for (size_t k = s; k < e; k++) { /* it starts lines of the output */
+      unsigned char ch = (unsigned char)p.src[k];
+      if (ch < ' ' || ch == 0x7f) {
+        size_t k0, col = 1;
+        for (k0 = k; k0 > 0 && p.src[k0 - 1] != '\n'; k0--)
+          col++;
+        r = wl__lex_err(&p, WL_ESYNTAX, p.line, (int)col,
+                        "a control character (0x%02x) in the test's "
+                        "name", ch);
+        goto done;
+      }
+    }
     p.lt->name = wl__strndup(ctx, p.src + s, e - s);
     if (p.lt->name == NULL) {
       r = wl__lex_err(&p, WL_ENOMEM, p.line, p.col, "out of memory");

@@ -10,8 +10,9 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "$*"; exit 1; }
 CC=${CC:-cc}
-# the name: what a .litmus header line may hold (no newline, no quote)
-NAME='A*/int evil;/*%n\\??/`id`$(id)'$(printf '\377\001')'x'
+# the name: what a .litmus header line may hold (no newline, no quote,
+# no control character)
+NAME='A*/int evil;/*%n\\??/`id`$(id)'$(printf '\377')'x'
 DIR="$T/d*/ \$(touch $T/pwned1) \`touch $T/pwned2\` \"q' 
 nl"
 mkdir -p "$DIR/t*" || fail "mkdir"

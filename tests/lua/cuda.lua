@@ -62,7 +62,7 @@ assert(not ok and err:find("function thread"), err)
 -- comment and no string: the header comment ends where the harness ends
 -- it, and the literal is the name escaped byte for byte
 local evil = wl.litmus {
-  name = "E*/int x;/*\n\"%n\\??/\255\001`id`$(id)", init = { x = 0 },
+  name = "E*/int x;/*\"%n\\??/\255`id`$(id)", init = { x = 0 },
   { at = "cta0", "st.relaxed.gpu x, 1" },
   { at = "cta1", "ld.relaxed.gpu r0, x" },
 }
@@ -71,8 +71,16 @@ local close = es:find("*/", 1, true)
 local inc = es:find("\n */\n#include <cstdio>\n", 1, true)
 assert(close and inc and close == inc + 2,
        "cuda: the header comment ends early: " .. es:sub(1, 200))
-assert(es:find('test_name = "E*/int x;/*\\n\\"%n\\\\\\?\\?/\\377\\001' ..
+assert(es:find('test_name = "E*/int x;/*\\"%n\\\\\\?\\?/\\377' ..
                '`id`$(id)";', 1, true), "cuda: the name's literal")
+-- a name with a newline or another control character is refused where
+-- the test is made: it would start a line of its own in every text
+-- output (issue 20, item 2)
+for _, bad in ipairs { "A\nB", "A\001", "A\rB", "A\t", "A\127" } do
+  local ok2, e2 = pcall(wl.litmus, { name = bad, init = { x = 0 },
+    { "st.relaxed.gpu x, 1" } })
+  assert(not ok2 and e2:find("test name: byte", 1, true), e2)
+end
 assert(not es:find("[\128-\255]"), "cuda: raw bytes that are not ASCII")
 -- values outside the harness's 32-bit words are refused, with the
 -- script's place where there is one (issue 20, item 3)
