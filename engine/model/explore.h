@@ -1,8 +1,9 @@
 /* explore.h -- what the files of the built-in explorer share: its state
  * (xp), the barrier schedules, and the functions each file gives the
  * others.  The explorer is split by concept:
- *   traces.c    each thread's traces under a load-value oracle (PTX and
- *               callback threads), value domains, loops;
+ *   traces.c    each thread's traces under a load-value oracle, value
+ *               domains, loops (tgen.h: the trace generator);
+ *   cbtraces.c  the traces of callback threads;
  *   exe.c       a combination's events and static relations;
  *   barriers.c  the orders in which threads arrive at barriers;
  *   axioms.c    the PTX axioms on partial and complete executions;
