@@ -131,9 +131,9 @@ static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
 
 /* An await: one read whose value is chosen among the values of the
  * domain that satisfy the condition.  The loop it stands for has no
- * side effects, so its failed iterations are stutters (see traces.c, jump()): a
- * thread for which no value passes waits forever, and its trace is kept
- * only as a stutter prefix. */
+ * side effects, so its failed iterations are stutters (see jump() in
+ * traces.c): a thread for which no value passes waits forever, and its
+ * trace is kept only as a stutter prefix. */
 static int tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
                     int64_t operand, int line, int64_t *value) {
   tgen *g = tb_gen(tb);
