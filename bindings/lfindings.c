@@ -1,8 +1,36 @@
 /* lfindings.c -- a result's findings as Lua values: r.race and r.hang
  * (false when the search found nothing, nil when it did not run). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "lwarplab.h"
+
+/* A growing C string the engine writes into (no Lua call can raise
+ * while the engine writes). */
+typedef struct text {
+  char *p;
+  size_t n, cap;
+  int oom;
+} text;
+
+static int text_write(void *ud, const char *s, size_t n) {
+  text *t = ud;
+  if (t->n + n + 1 > t->cap) {
+    size_t cap = (t->n + n + 1) * 2;
+    char *p = realloc(t->p, cap);
+    if (p == NULL) {
+      t->oom = 1;
+      return -1;
+    }
+    t->p = p;
+    t->cap = cap;
+  }
+  memcpy(t->p + t->n, s, n);
+  t->n += n;
+  t->p[t->n] = '\0';
+  return 0;
+}
 
 static const char *sem_word(int s) {
   static const char *w[] = {"weak",    "relaxed", "acquire",
@@ -26,7 +54,8 @@ static void push_thread(lua_State *L, int th) {
 
 /* { location = "x", accesses = { a, b }, a, b } with a = { thread = 0,
  * name = "P0", event = 2, kind = "W", sem = "weak", scope = "", line =
- * 6, value = 1 } (the JSON's fields; the accesses also at [1] and [2]) */
+ * 6, value = 1 }, fix = "what would order the pair" (the JSON's fields;
+ * the accesses also at [1] and [2]) */
 void wll_push_race(lua_State *L, const wl_result *r, const wl_litmus *t) {
   wl_race_info ri;
   int k, has = wl_result_race(r, &ri);
@@ -67,6 +96,16 @@ void wll_push_race(lua_State *L, const wl_result *r, const wl_litmus *t) {
     lua_rawseti(L, -2, k + 1);
     lua_pop(L, 1);
     lua_rawseti(L, -2, k + 1);
+  }
+  { /* what would order the pair (the Race line's end) */
+    text fx = {NULL, 0, 0, 0};
+    int rc = wl_result_write_race_fix(r, text_write, &fx);
+    if (rc == 0 && fx.p != NULL)
+      lua_pushlstring(L, fx.p, fx.n);
+    else
+      lua_pushliteral(L, "");
+    free(fx.p);
+    lua_setfield(L, -2, "fix");
   }
 }
 

@@ -697,6 +697,12 @@ int wl_result_write_json(const wl_result *r, double seconds, wl_write_fn write,
  * (wl_result_write_json has them as "race" and "hang": false when none,
  * null when not searched).  WL_EIO when write stops, WL_ENOMEM. */
 int wl_result_write_findings(const wl_result *r, wl_write_fn write, void *ud);
+/* What would order the race's pair, the end of its Race line without
+ * the leading "; " ("both accesses are weak and nothing orders them: a
+ * release by P0 ..."); nothing when there is no race.  The JSON's
+ * "race" has it as "fix", Lua's r.race as fix.  WL_EIO, WL_ENOMEM. */
+int wl_result_write_race_fix(const wl_result *r, wl_write_fn write,
+                             void *ud);
 /* How many findings the result has (a race, a hang): 0, 1 or 2. */
 int wl_result_nfindings(const wl_result *r);
 

@@ -231,6 +231,24 @@ int wl_result_write_findings(const wl_result *r, wl_write_fn write, void *ud) {
   return rc;
 }
 
+int wl_result_write_race_fix(const wl_result *r, wl_write_fn write,
+                             void *ud) {
+  wl_buf b;
+  int rc = 0;
+  if (r == NULL || write == NULL)
+    return WL_EINVAL;
+  if (!r->race_checked || !r->race_found)
+    return 0;
+  wl__buf_init(&b, r->ctx);
+  race_fix(r, &b);
+  if (b.oom)
+    rc = wl__err(r->ctx, WL_ENOMEM, "out of memory");
+  else if (b.n > 2 && write(ud, b.p + 2, b.n - 2) != 0) /* past "; " */
+    rc = wl__err(r->ctx, WL_EIO, "the writer stopped the output");
+  wl__buf_free(&b);
+  return rc;
+}
+
 int wl_result_nfindings(const wl_result *r) {
   if (r == NULL)
     return 0;
@@ -263,7 +281,20 @@ void wl__findings_json(const wl_result *r, wl_buf *b) {
       wl__buf_value(b, t->loctype[ri->loc], a->value);
       wl__buf_puts(b, "}");
     }
-    wl__buf_puts(b, "]}");
+    wl__buf_puts(b, "], \"fix\": ");
+    {
+      wl_buf fx;
+      wl__buf_init(&fx, r->ctx);
+      race_fix(r, &fx);
+      if (fx.oom)
+        b->oom = 1;
+      else {
+        wl__buf_add(&fx, "", 1); /* a C string */
+        wl__buf_json_str(b, fx.n > 2 ? fx.p + 2 : "");
+      }
+      wl__buf_free(&fx);
+    }
+    wl__buf_puts(b, "}");
   }
   wl__buf_puts(b, ",\n  \"hang\": ");
   if (!r->hang_checked) {

@@ -225,7 +225,8 @@ local function test_html(e, opts, n)
         "causality order"):format(race.location, a.name, a.kind == "W" and
         "writes" or "reads", tostring(a.value), tostring(a.line), b.name,
         b.kind == "W" and "writes" or "reads", tostring(b.value),
-        tostring(b.line))
+        tostring(b.line)) .. (race.fix and race.fix ~= "" and
+        "; " .. race.fix or "")
     end
     local hang = r.hang
     if type(hang) == "table" then

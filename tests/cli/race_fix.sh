@@ -35,4 +35,21 @@ printf 'PTX One\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.relaxed.cta x
 out=$(race "$T/one.litmus")
 has "$out" "; P1's access is weak and nothing orders them"
 has "$out" "or make both strong at .cta (st.relaxed.cta and ld.relaxed.cta"
+# the JSON's race and Lua's r.race carry the same text as "fix"
+for f in "$L/MP.litmus" "$T/scope.litmus" "$T/one.litmus"; do
+  line=$("$WL" litmus "$f" | sed -n 's/^Race [^:]*: .*(PTX data race); //p')
+  [ -n "$line" ] || { echo "no Race line for $f"; exit 1; }
+  json=$("$WL" litmus --json "$f" | python3 -c \
+    'import json,sys; print(json.load(sys.stdin)[0]["race"]["fix"])')
+  [ "$json" = "$line" ] || { echo "JSON fix: $json"; echo "line: $line"; exit 1; }
+  printf '%s\n' "local wl = require 'warplab'" \
+    "io.write(wl.load('$f'):explore().race.fix, '\\n')" > "$T/fix.lua"
+  lua=$("$WL" run "$T/fix.lua")
+  [ "$lua" = "$line" ] || { echo "Lua fix: $lua"; exit 1; }
+done
+# the report's finding says it too
+"$WL" report --runs 0 -o "$T/r.html" "$L/MP.litmus" > /dev/null 2>&1 ||
+  { echo "report failed"; exit 1; }
+grep -q "have P1&#39;s read wait until it sees the flag\|have P1's read wait until it sees the flag" "$T/r.html" ||
+  { echo "the report lacks the fix"; exit 1; }
 exit 0
