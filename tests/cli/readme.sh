@@ -14,6 +14,7 @@ command -v git > /dev/null 2>&1 || { echo "git missing"; exit 1; }
 (cd "$ROOT" && xargs -0 cp --parents -t "$C" < "$T/files") ||
   { echo "copying the tracked files"; exit 1; }
 B=$(cd "$(dirname "$WL")" && pwd)
+WL=$B/$(basename "$WL") # the runs below start in the copy
 mkdir -p "$C/build"
 ln -s "$B" "$C/build/release"
 [ ! -e "$T/clone/shared" ] || exit 1
