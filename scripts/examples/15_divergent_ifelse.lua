@@ -27,10 +27,13 @@ local ok, err = pcall(t.explore, t)
 print(ok and "no error?!" or ("error, as it should be:\n  " .. tostring(err)))
 assert(not ok, "a divergent __syncthreads() must be an error")
 err = tostring(err)
+-- short_src (as messages name the script) may be shortened with "...";
+-- the file itself is read by its full name
 local here = debug.getinfo(1, "S").short_src
+local path = (debug.getinfo(1, "S").source:gsub("^@", ""))
 local function line_of(tag)
   local n = 0
-  for l in io.lines(here) do
+  for l in io.lines(path) do
     n = n + 1
     if l:find("-- " .. tag, 1, true) then return n end
   end
