@@ -70,11 +70,7 @@ int wll_cmd_sample(int argc, char **argv) {
         bad = wll_bad_value("sample", "--seed", v, "a non-negative integer");
       break;
     case O_PROFILE:
-      if (strcmp(v, "weak") == 0)
-        opts.profile = WL_PROFILE_WEAK;
-      else if (strcmp(v, "h100") == 0)
-        opts.profile = WL_PROFILE_H100;
-      else
+      if ((opts.profile = wl_profile_find(v)) < 0)
         bad = wll_bad_value("sample", "--profile", v, "weak or h100");
       break;
     case 'j':

@@ -10,7 +10,6 @@
 
 #include "lkernel.h"
 
-static const char *const profile_words[] = {"weak", "h100", NULL};
 const char *const wll_pref_words[] = {"none", "prefer_shared", "prefer_l1",
                                       "prefer_equal", NULL};
 
@@ -412,10 +411,8 @@ static int launch_body(lua_State *L) {
   cfg.max_steps = (uint64_t)wll_optint(L, 3, "launch", "max_steps", 0, 0,
                                        LUA_MAXINTEGER);
   cfg.slice = (int)wll_optint(L, 3, "launch", "slice", 0, 0, INT_MAX);
-  cfg.profile =
-      wll_optword(L, 3, "launch", "profile", "weak", profile_words) == 1
-          ? WL_PROFILE_H100
-          : WL_PROFILE_WEAK;
+  cfg.profile = wll_optword(L, 3, "launch", "profile", "weak",
+                            wll_profile_words());
   cfg.schedule = wll_optword(L, 3, "launch", "schedule", "independent",
                              schedule_words);
   lua_getfield(L, 3, "check");

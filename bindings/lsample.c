@@ -544,7 +544,6 @@ static int worker_thread(void *ud, wl_tb *tb) {
 
 static const char *const sample_keys[] = {
     "n", "seed", "profile", "jobs", "max_steps", "timeout", "progress", NULL};
-static const char *const profile_words[] = {"weak", "h100", NULL};
 
 /* opts[key] as an integer in [lo, hi], or def when absent. */
 static lua_Integer int_field(lua_State *L, int opts, const char *key,
@@ -595,8 +594,8 @@ int wll_test_sample(lua_State *L) {
   jobs = (int)int_field(L, opts, "jobs", wll_ncpus(), 1, 1024);
   o.profile = WL_PROFILE_H100;
   if (opts != 0) {
-    if (wll_optword(L, opts, "sample", "profile", "h100", profile_words) == 0)
-      o.profile = WL_PROFILE_WEAK;
+    o.profile = wll_optword(L, opts, "sample", "profile", "h100",
+                            wll_profile_words());
     if (lua_getfield(L, opts, "timeout") != LUA_TNIL) {
       int isnum;
       timeout = lua_tonumberx(L, -1, &isnum);

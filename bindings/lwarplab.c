@@ -106,6 +106,15 @@ int wll_checkword(lua_State *L, int arg, const char *def,
   return luaL_argerror(L, arg, push_bad_word(L, arg, lst, what));
 }
 
+const char *const *wll_profile_words(void) {
+  static const char *w[WL_NPROFILES + 1];
+  int i;
+  if (w[0] == NULL) /* the same names each time: no harm if repeated */
+    for (i = 0; i < WL_NPROFILES; i++)
+      w[i] = wl_profile_name(i);
+  return w;
+}
+
 int wll_optword(lua_State *L, int idx, const char *fname, const char *key,
                 const char *def, const char *const lst[]) {
   int i;

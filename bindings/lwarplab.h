@@ -90,6 +90,9 @@ WLL_HIDDEN int wll_checkword(lua_State *L, int arg, const char *def,
 WLL_HIDDEN int wll_optword(lua_State *L, int idx, const char *fname,
                            const char *key, const char *def,
                            const char *const lst[]);
+/* The profiles' names (wl_profile_name), NULL-terminated, for
+ * wll_optword: the option profile= of sample and launch. */
+WLL_HIDDEN const char *const *wll_profile_words(void);
 /* Checks every key of the options table at idx (if it is a table)
  * against keys (NULL-terminated): a key not among them raises "fname:
  * unknown option 'grd' (did you mean 'grid'?)", naming the nearest valid

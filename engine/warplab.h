@@ -1020,7 +1020,7 @@ int wl_gen_variant(wl_gen *g, uint64_t seed, const char **text, size_t *len,
  */
 enum {
   WL_PROFILE_WEAK, /* weak outcomes frequent: long queues, stale L1 */
-  WL_PROFILE_H100  /* weak outcomes at roughly the rates an H100
+  WL_PROFILE_H100, /* weak outcomes at roughly the rates an H100
                     * showed under warplab cuda's harness
                     * (tests/hw/observed: MP, SB, LB, S, R, 2+2W, WRC,
                     * IRIW across CTAs with no fence and
@@ -1030,7 +1030,14 @@ enum {
                     * (__threadfence, CoRR, the other shapes inside one
                     * CTA or SM); the v6.0 conformance tests' conditions
                     * seen, or never seen, as on the H100 */
+  WL_NPROFILES     /* how many; profiles are numbered 0..WL_NPROFILES-1 */
 };
+
+/* A profile's name ("weak", "h100"), NULL for none; and the profile
+ * named name, or -1.  The same profiles serve wl_sample and
+ * wl_launch_run: one table of knobs (engine/mem/profile.h). */
+const char *wl_profile_name(int profile);
+int wl_profile_find(const char *name);
 
 typedef struct wl_sample_opts {
   uint64_t runs;  /* how many runs */

@@ -413,11 +413,15 @@ int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
     return WL_ENOMEM;
   }
   /* a cta fence orders nothing beyond what the SM already keeps in
-   * order (its buffer forwards, its L1 copy is current); gpu and sys
-   * fences publish the SM's stores and drop its stale copies */
+   * order (its buffer forwards, its L1 copy is current), but now and
+   * then drains the SM's buffer (the profile's fcta, as in the
+   * sampler); gpu and sys fences publish the SM's stores and drop its
+   * stale copies */
   if (scope != WL_SCOPE_CTA) {
     wl__sim_drain_all(l, &l->sms[s->sm]);
     wl__sim_l1_clear(&l->sms[s->sm]);
+  } else if (wl__sim_knob(l, l->prof->fcta)) {
+    wl__sim_drain_all(l, &l->sms[s->sm]);
   }
   return 0;
 }

@@ -29,11 +29,6 @@ const char *wl_launch_counter_name(int i) {
   return i >= 0 && i < NCOUNTERS ? counter_names[i] : NULL;
 }
 
-static const profile profiles[] = {
-    {0.05, 2000, 0.002}, /* weak: long buffers, stale L1 */
-    {0.5, 40, 0.05},     /* h100 */
-};
-
 int wl_kernel_fail(wl_launch *l, int block, int thread, const char *file,
                    int line, const char *msg) {
   int b[3], t[3];
@@ -340,8 +335,13 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
     return wl__err(d->ctx, WL_EINVAL, "launch: unknown lane schedule %d",
                    cfg->schedule);
   }
+  if (cfg->profile < 0 || cfg->profile >= WL_NPROFILES) {
+    wl__free(d->ctx, l, sizeof *l);
+    return wl__err(d->ctx, WL_EINVAL, "launch: unknown profile %d",
+                   cfg->profile);
+  }
   wl__vec_init(&l->finds, sizeof(wl_finding));
-  l->prof = &profiles[cfg->profile == WL_PROFILE_H100 ? 1 : 0];
+  l->prof = &wl__profiles[cfg->profile];
   l->bank_shift = -1;
   for (i = 0; i < 16; i++)
     if (d->cfg.bank_bytes == 1 << i)

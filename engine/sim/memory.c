@@ -1,8 +1,14 @@
 /* memory.c -- the operational memory system kernels run on: each SM's
  * L1 of 32-byte sector copies (weak loads may read them stale) and its
  * store buffer, drained to L2 (the allocations' bytes, the point of
- * coherence) out of order across addresses and in order per address, at
- * the pace of the launch's profile. */
+ * coherence) out of order across addresses and in order per address.
+ * The pace is the profile's (engine/mem/profile.h), its knobs meaning
+ * what they mean in the litmus sampler (sample.c): drain, reorder,
+ * direct, evict and fcta.  Kernel threads are Lua code that needs a
+ * load's value at once, so the knobs of deferred loads (defer, late,
+ * stwait, linger, wlate) and those of threads' own queues, overtaking,
+ * waits and links (thq, otfwd, otld, stall, link) have no kernel
+ * meaning yet. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,6 +107,7 @@ static void drain_one(wl_launch *l, sm_st *m, size_t i) {
   m->bucket[sb_bucket(e->id, e->off)]--;
   memmove(e, e + 1, (m->buf.n - i - 1) * sizeof *e);
   m->buf.n--;
+  l->npend--;
 }
 
 /* Drains the entries of m that overlap [off, off+width) of id, oldest
@@ -123,43 +130,68 @@ void wl__sim_drain_all(wl_launch *l, sm_st *m) {
     drain_one(l, m, 0);
 }
 
-/* Entry i may drain when no older entry overlaps it. */
-static int drainable(const sm_st *m, size_t i) {
+/* The oldest entry of m overlapping entry i (i itself when none is
+ * older): the one that may leave the buffer for i's bytes. */
+static size_t oldest_overlap(const sm_st *m, size_t i) {
   const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
   size_t j;
   for (j = 0; j < i; j++)
     if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
                 (int)e->width))
-      return 0;
-  return 1;
+      return j;
+  return i;
 }
 
-/* One scheduler step's worth of draining for the SM that just ran and for
- * one other SM with buffered stores. */
-void wl__sim_drain_step(wl_launch *l, int sm) {
-  sm_st *m = &l->sms[sm];
-  size_t i = 0;
-  int k, other;
-  while (i < m->buf.n) {
-    sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-    if ((l->steps - e->born > l->prof->max_age ||
-         rndf(l) < l->prof->p_drain) &&
-        drainable(m, i))
-      drain_one(l, m, i);
-    else
-      i++;
-  }
-  if (m->l1_used && rndf(l) < l->prof->p_evict)
-    wl__sim_l1_clear(m);
-  /* another SM makes progress too, so stores of finished blocks land */
-  other = (int)(rnd(l) % (uint64_t)l->nsms);
-  for (k = 0; k < l->nsms; k++) {
-    sm_st *o = &l->sms[(other + k) % l->nsms];
-    if (o->buf.n) {
-      if (rndf(l) < l->prof->p_drain || l->steps - WL_VEC_PTR(&o->buf, sbuf_ent, 0)->born > l->prof->max_age)
-        drain_one(l, o, 0);
-      break;
+/* Drops the L1 line in slot i, keeping linear probing's chains whole
+ * (the entries after it move back into the hole). */
+static void l1_drop(sm_st *m, uint32_t i) {
+  uint32_t j = i;
+  m->l1[i].key = 0;
+  m->l1_used--;
+  for (;;) {
+    uint32_t h;
+    j = (j + 1) & (L1_SLOTS - 1);
+    if (m->l1[j].key == 0)
+      return;
+    h = (uint32_t)(m->l1[j].key * 0x9e3779b97f4a7c15ull >> 40) &
+        (L1_SLOTS - 1);
+    /* move j into the hole when its home h is not in (i, j] */
+    if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
+      m->l1[i] = m->l1[j];
+      m->l1[j].key = 0;
+      i = j;
     }
+  }
+}
+
+/* The memory system's share of one scheduler step (a warp's turn) on SM
+ * sm, as in the sampler: while stores are pending, with chance drain
+ * each time, one entry of a buffer picked at random reaches L2 (with
+ * chance reorder any entry, the oldest of its bytes; else the oldest);
+ * and the SM's L1 drops one line with chance evict/8 + 1 (in 1024). */
+void wl__sim_drain_step(wl_launch *l, int sm) {
+  const knobs *k = l->prof;
+  sm_st *m = &l->sms[sm];
+  while (l->npend > 0 && wl__sim_knob(l, k->drain)) {
+    int n = 0, i, c;
+    sm_st *o = NULL;
+    size_t e = 0;
+    for (i = 0; i < l->nsms; i++)
+      n += l->sms[i].buf.n > 0;
+    c = (int)(rnd(l) % (uint64_t)n);
+    for (i = 0; i < l->nsms; i++)
+      if (l->sms[i].buf.n > 0 && c-- == 0) {
+        o = &l->sms[i];
+        break;
+      }
+    if (wl__sim_knob(l, k->reorder))
+      e = oldest_overlap(o, (size_t)(rnd(l) % o->buf.n));
+    drain_one(l, o, e);
+  }
+  if (m->l1_used && wl__sim_knob(l, k->evict / 8 + 1)) {
+    uint32_t i = (uint32_t)(rnd(l) & (L1_SLOTS - 1));
+    if (m->l1[i].key != 0)
+      l1_drop(m, i);
   }
 }
 
@@ -232,19 +264,24 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
     } else {
       sbuf_ent *e;
       l1_line *ln;
-      if (m->buf.n >= 64) {
-        size_t i;
-        for (i = 0; i < m->buf.n && !drainable(m, i); i++)
-          ;
-        drain_one(l, m, i < m->buf.n ? i : 0);
+      /* on to L2 at once when it is alone in its SM's buffer (the
+       * profile's direct, as in the sampler) */
+      if (m->buf.n == 0 && wl__sim_knob(l, l->prof->direct)) {
+        memcpy(p, data, (size_t)a->width);
+        ln = l1_find(m, addr / 32);
+        if (ln && addr % 32 + (uint64_t)a->width <= 32)
+          memcpy(ln->data + addr % 32, data, (size_t)a->width);
+        return 0;
       }
+      if (m->buf.n >= 64) /* full: its oldest entry makes room */
+        drain_one(l, m, 0);
       if ((e = wl__vec_push(l->ctx, &m->buf)) == NULL)
         return wl__err(l->ctx, WL_ENOMEM, "out of memory");
       e->id = a->id;
       e->off = a->off;
       e->width = (uint32_t)a->width;
-      e->born = l->steps;
       memcpy(e->data, data, (size_t)a->width);
+      l->npend++;
       m->bucket[sb_bucket(e->id, e->off)]++;
       ln = l1_find(m, addr / 32);
       if (ln && addr % 32 + (uint64_t)a->width <= 32)

@@ -206,7 +206,7 @@ static inline int pick(uint64_t *r, int n) {
   return (int)(((rnd(r) >> 32) * (uint64_t)n) >> 32);
 }
 
-#include "profile.h"
+#include "../mem/profile.h"
 
 /* true with probability p/1024, drawing no number when p is 0 or
  * 1024 (so a knob at either end leaves the random stream alone).  It
@@ -1162,13 +1162,13 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
 
 static int run_weak(sim *s, uint64_t seed, int max_steps, int64_t *vals,
                     const int *regoff) {
-  return run_once(s, &profiles[WL_PROFILE_WEAK], seed, max_steps, vals,
+  return run_once(s, &wl__profiles[WL_PROFILE_WEAK], seed, max_steps, vals,
                   regoff);
 }
 
 static int run_h100(sim *s, uint64_t seed, int max_steps, int64_t *vals,
                     const int *regoff) {
-  return run_once(s, &profiles[WL_PROFILE_H100], seed, max_steps, vals,
+  return run_once(s, &wl__profiles[WL_PROFILE_H100], seed, max_steps, vals,
                   regoff);
 }
 

@@ -17,6 +17,7 @@
 
 #include "../check/check.h"
 #include "../common/internal.h"
+#include "../mem/profile.h"
 #include "../perf/perf.h"
 #include "../program/ir.h"
 
@@ -143,7 +144,7 @@ typedef struct slot {
 typedef struct sbuf_ent {
   int id;
   uint32_t width;
-  uint64_t off, born;
+  uint64_t off;
   uint8_t data[16];
 } sbuf_ent;
 
@@ -165,17 +166,13 @@ typedef struct sm_st {
   wl_cache *pconst; /* constant cache */
 } sm_st;
 
-typedef struct profile {
-  double p_drain;   /* per step, each entry of the running SM's buffer */
-  uint64_t max_age; /* steps an entry may wait */
-  double p_evict;   /* per step, the running SM's L1 forgets its copies */
-} profile;
 struct wl_launch {
   wl_device *dev;
   wl_ctx *ctx;
   wl_launch_cfg cfg;
   wl_occupancy occ;
-  const profile *prof;
+  const knobs *prof; /* the profile (engine/mem/profile.h) */
+  uint64_t npend;    /* entries in all SMs' store buffers */
   int gdim[3], bdim[3];
   int nblocks, nthreads, nwarps;
   int next_block, done_blocks;
@@ -211,9 +208,12 @@ static inline uint64_t rnd(wl_launch *l) {
   return z ^ (z >> 31);
 }
 
-static inline double rndf(wl_launch *l) {
-  return (double)(rnd(l) >> 11) * (1.0 / 9007199254740992.0);
+/* true with chance p/1024 (a profile's knob), drawing no number at 0
+ * or 1024 */
+static inline int wl__sim_knob(wl_launch *l, unsigned p) {
+  return p >= 1024 || (p > 0 && (rnd(l) >> 54) < p);
 }
+
 
 static inline void coords(int lin, const int d3[3], int out[3]) {
   out[0] = lin % d3[0];

@@ -1,11 +1,24 @@
-/* profile.h -- the simulator's profiles (weak, h100) as knobs, and how
- * the h100 profile's were calibrated against hardware.  Included by
- * sample.c only: the knobs must be constants where run_once is inlined
- * for each profile.  Not installed. */
+/* profile.h -- the memory system's one profile table: each profile
+ * (weak, h100) as knobs, the same knobs for litmus tests (sample.c) and
+ * kernels (engine/sim/memory.c), and how the h100 profile's were
+ * calibrated against hardware.  The table is static const here, not in
+ * a .c file, so that where a run is inlined for one profile (sample.c's
+ * run_once) its knobs are constants.  Not installed.
+ *
+ * Adding a profile: a WL_PROFILE_* name in warplab.h (before
+ * WL_NPROFILES), a row in wl__profiles[] below in the same order, and
+ * its word in wl__profile_words[]; `warplab sample --profile`, Lua's
+ * profile= options and dev:launch take it from there (wl_profile_find).
+ * sample.c inlines run_once for each profile: give the new one its
+ * run_NAME there (one line, as run_h100).  Say in a comment what it is
+ * calibrated to, and add its rates to tests/hw/expect.txt if it claims
+ * a GPU's. */
 #ifndef WL_SIM_PROFILE_H
 #define WL_SIM_PROFILE_H
 
 #include <stdint.h>
+
+#include "../warplab.h"
 
 /* Whether stores may overtake others in an SM buffer (see st_sm). */
 #define OVERTAKE(k) ((k)->otfwd > 0 || (k)->otld > 0)
@@ -199,7 +212,7 @@ typedef struct knobs {
 #ifndef SM_WLATE
 #define SM_WLATE 512u
 #endif
-static const knobs profiles[] = {
+static const knobs wl__profiles[WL_NPROFILES] = {
     {1024, 200, 400, 200, 0, 1024, 256, 0, 0, 0, 0, 0, 0, {{0}}, {{0}}, 0, 0,
      0, 0, 0},
     /* WL_PROFILE_WEAK; thq drain defer evict hold reorder late direct
@@ -209,5 +222,9 @@ static const knobs profiles[] = {
      {{LK_SWAP_UP, LK_SWAP_UP_F}, {LK_SWAP_DOWN, LK_SWAP_DOWN_F}},
      SM_OTFWD, SM_OTLD, 1, SM_STALL, SM_WLATE}, /* H100 */
 };
+
+/* the profiles' names, in WL_PROFILE_* order (wl_profile_name) */
+static const char *const wl__profile_words[WL_NPROFILES + 1] = {"weak", "h100",
+                                                                NULL};
 
 #endif
