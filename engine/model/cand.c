@@ -95,7 +95,7 @@ uint64_t wl__candx_count(const wl__candx *c) { return c->count; }
 static int scoped(const wl_ev *e) {
   if (e->type == EV_F || e->type == EV_B)
     return 1;
-  return e->sem != SEM_WEAK && e->scope != SCOPE_NONE;
+  return e->sem != WL_SEM_WEAK && e->scope != WL_SCOPE_NONE;
 }
 
 static void fill_static(wl__candx *c, const exe *E) {
@@ -132,30 +132,30 @@ static void fill_static(wl__candx *c, const exe *E) {
     if (e->rmw)
       k->set[WL_CAT_S_RMW] |= b;
     if (mem) {
-      if (e->sem == SEM_WEAK)
+      if (e->sem == WL_SEM_WEAK)
         k->set[WL_CAT_S_WEAK] |= b;
-      else if (e->sem == SEM_RELAXED)
+      else if (e->sem == WL_SEM_RELAXED)
         k->set[WL_CAT_S_RLX] |= b;
-      else if (e->sem == SEM_ACQUIRE && e->type == EV_R)
+      else if (e->sem == WL_SEM_ACQUIRE && e->type == EV_R)
         k->set[WL_CAT_S_ACQ] |= b;
-      else if (e->sem == SEM_RELEASE && e->type == EV_W)
+      else if (e->sem == WL_SEM_RELEASE && e->type == EV_W)
         k->set[WL_CAT_S_REL] |= b;
     } else if (e->type == EV_F) {
       /* FenceSC extends FenceAcqRel (PTX ISA 6.0, 8.7.2) */
-      if (e->sem == SEM_SC)
+      if (e->sem == WL_SEM_SC)
         k->set[WL_CAT_S_SC] |= b;
-      if (e->sem == SEM_SC || e->sem == SEM_ACQ_REL)
+      if (e->sem == WL_SEM_SC || e->sem == WL_SEM_ACQ_REL)
         k->set[WL_CAT_S_ACQ_REL] |= b;
       if (e->alias)
         k->set[WL_CAT_S_ALIAS] |= b;
     }
     if (E->thread[i] >= 0 && scoped(e)) {
-      int s = e->type == EV_B ? SCOPE_CTA : e->scope;
-      if (s == SCOPE_CTA)
+      int s = e->type == EV_B ? WL_SCOPE_CTA : e->scope;
+      if (s == WL_SCOPE_CTA)
         k->set[WL_CAT_S_CTA] |= b;
-      else if (s == SCOPE_GPU)
+      else if (s == WL_SCOPE_GPU)
         k->set[WL_CAT_S_GPU] |= b;
-      else if (s == SCOPE_SYS)
+      else if (s == WL_SCOPE_SYS)
         k->set[WL_CAT_S_SYS] |= b;
     }
     switch (e->proxy) {
@@ -222,8 +222,8 @@ static void fill_static(wl__candx *c, const exe *E) {
           t->threads[ti].gpu == t->threads[tj].gpu)
         k->rel[WL_CAT_R_SCTA][i] |= bj;
       if (scoped(a) && scoped(b)) {
-        int sa = a->type == EV_B ? SCOPE_CTA : a->scope;
-        int sb = b->type == EV_B ? SCOPE_CTA : b->scope;
+        int sa = a->type == EV_B ? WL_SCOPE_CTA : a->scope;
+        int sb = b->type == EV_B ? WL_SCOPE_CTA : b->scope;
         if (wl__scopes_meet(sa, &t->threads[ti], sb, &t->threads[tj]))
           k->rel[WL_CAT_R_SR][i] |= bj;
       }

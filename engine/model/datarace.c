@@ -116,7 +116,7 @@ static int kinds_of(const xp *x, int th, akind *k) {
       continue;
     a.loc = e->loc;
     a.type = e->type;
-    a.strong = e->sem != SEM_WEAK;
+    a.strong = e->sem != WL_SEM_WEAK;
     a.scope = e->scope;
     for (j = 0; j < n; j++)
       if (k[j].loc == a.loc && k[j].type == a.type &&

@@ -20,7 +20,7 @@ static int is_strong(const wl_ev *e) {
     return 1;
   if (e->type == EV_B)
     return 0;
-  return e->sem != SEM_WEAK;
+  return e->sem != WL_SEM_WEAK;
 }
 
 /* Builds the static relations of a combination of traces. */
@@ -50,7 +50,7 @@ int wl__xp_build_exe(xp *x, exe *E) {
     E->ev[n].loc = (int16_t)l;
     E->ev[n].vloc = (int16_t)l;
     E->ev[n].val = t->locinit[l];
-    E->ev[n].sem = SEM_WEAK;
+    E->ev[n].sem = WL_SEM_WEAK;
     E->thread[n] = -1;
     E->initloc[l] = n;
     E->locs[E->nlocs++] = l;
@@ -111,7 +111,7 @@ int wl__xp_build_exe(xp *x, exe *E) {
       es_add(&E->setW, i);
     } else if (e->type == EV_F) {
       es_add(&E->setF, i);
-      if (e->sem == SEM_SC) {
+      if (e->sem == WL_SEM_SC) {
         if (E->nscf == WL_MAX_SCF)
           return x->err = wl__err(x->ctx, WL_ELIMIT,
                                   "%s: more than %d fence.sc in one "
@@ -162,13 +162,13 @@ int wl__xp_build_exe(xp *x, exe *E) {
     evset sw = es_and(E->setW, E->strong), sr = es_and(E->setR, E->strong);
     evset acq = ES_EMPTY;
     for (i = 0; i < n; i++)
-      if (E->ev[i].type == EV_R && E->ev[i].sem == SEM_ACQUIRE)
+      if (E->ev[i].type == EV_R && E->ev[i].sem == WL_SEM_ACQUIRE)
         es_add(&acq, i);
     for (i = 0; i < n; i++) {
       const wl_ev *e = &E->ev[i];
       if (E->thread[i] < 0)
         continue;
-      if (e->type == EV_W && e->sem == SEM_RELEASE) {
+      if (e->type == EV_W && e->sem == WL_SEM_RELEASE) {
         E->rp[i] = es_or(E->rp[i], es_and(E->poloc[i], sw));
         rel_add(E->rp, i, i);
       }
@@ -176,7 +176,7 @@ int wl__xp_build_exe(xp *x, exe *E) {
         E->rp[i] = es_or(E->rp[i], es_and(E->po[i], sw));
       if (e->type == EV_R && es_has(sr, i)) {
         E->ap[i] = es_or(E->ap[i], es_and(E->poloc[i], acq));
-        if (e->sem == SEM_ACQUIRE)
+        if (e->sem == WL_SEM_ACQUIRE)
           rel_add(E->ap, i, i);
         E->ap[i] = es_or(E->ap[i], es_and(E->po[i], E->setF));
       }

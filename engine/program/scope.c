@@ -9,11 +9,11 @@ int wl__scopes_meet(int sa, const wl_thread *a, int sb, const wl_thread *b) {
 
 int wl__scope_includes(int scope, const wl_thread *a, const wl_thread *b) {
   switch (scope) {
-  case SCOPE_CTA:
+  case WL_SCOPE_CTA:
     return a->cta == b->cta && a->gpu == b->gpu;
-  case SCOPE_GPU:
+  case WL_SCOPE_GPU:
     return a->gpu == b->gpu;
-  case SCOPE_SYS:
+  case WL_SCOPE_SYS:
     return 1;
   default:
     return 0;
