@@ -221,6 +221,8 @@ static void fill_static(wl__candx *c, const exe *E) {
       if (t->threads[ti].cta == t->threads[tj].cta &&
           t->threads[ti].gpu == t->threads[tj].gpu)
         k->rel[WL_CAT_R_SCTA][i] |= bj;
+      /* sr: the scope half of morally strong, as the cat's base
+       * relation (the cat intersects it with its strong-operation) */
       if (scoped(a) && scoped(b)) {
         int sa = a->type == EV_B ? WL_SCOPE_CTA : a->scope;
         int sb = b->type == EV_B ? WL_SCOPE_CTA : b->scope;
@@ -236,15 +238,22 @@ static void fill_static(wl__candx *c, const exe *E) {
   }
 }
 
-/* Morally strong, for fence pairs: program order, or both scopes include
- * the other's thread.  Fences have no location; all are generic. */
+/* Morally strong (strength.h), for fence pairs: program order, or both
+ * scopes include the other's thread (fences are strong operations, with
+ * no location to overlap; all are generic).  Only here does the
+ * candidate builder judge morally strong itself: sync_fence is a base
+ * relation the cat reads, so the candidate must hold it.  Everywhere
+ * else it gives the cat the base sets (strong accesses by their tags,
+ * scopes) and sr, and the cat file composes morally-strong, sync and
+ * cause from them as it words them: the evaluator checks the model's
+ * text, so it must not receive relations the built-in explorer already
+ * derived (fill_static's sr is the scope half, per the cat's "sr"). */
 static int fences_ms(const wl__candx *c, const exe *E, int a, int b) {
-  const wl_thread *ta, *tb;
-  if (E->thread[a] == E->thread[b])
-    return 1;
-  ta = &c->t->threads[E->thread[a]];
-  tb = &c->t->threads[E->thread[b]];
-  return wl__scopes_meet(E->ev[a].scope, ta, E->ev[b].scope, tb);
+  const wl_thread *ta = &c->t->threads[E->thread[a]];
+  const wl_thread *tb = &c->t->threads[E->thread[b]];
+  wl__msop oa = {1, E->ev[a].scope, ta->cta, ta->gpu};
+  wl__msop ob = {1, E->ev[b].scope, tb->cta, tb->gpu};
+  return wl__morally_strong(E->thread[a] == E->thread[b], 1, oa, ob);
 }
 
 /* Collects the distinct sync_fence relations over every total order of

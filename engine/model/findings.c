@@ -48,10 +48,7 @@ static const wl_insn *sync_ops(const wl_thread *a, const wl_thread *b,
   *ok = 0;
   for (i = 0; a->fn == NULL && i < a->ninsns; i++) {
     const wl_insn *in = &a->insns[i];
-    int rl = in->sem == WL_SEM_RELEASE || in->sem == WL_SEM_ACQ_REL ||
-             in->sem == WL_SEM_SC;
-    int acq = in->sem == WL_SEM_ACQUIRE || in->sem == WL_SEM_ACQ_REL ||
-              in->sem == WL_SEM_SC;
+    int rl = wl__sem_releases(in->sem), acq = wl__sem_acquires(in->sem);
     if (!(in->op == OP_FENCE ||
           ((in->op == OP_ST || in->op == OP_RED || in->op == OP_ATOM) && rl) ||
           ((in->op == OP_LD || in->op == OP_ATOM) && acq)))

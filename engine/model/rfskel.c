@@ -176,9 +176,7 @@ static int sk_rmw_write(skgen *g, const wl_insn *in, int r, int64_t v) {
     return -1;
   w->rmw = 1;
   w->scope = in->scope;
-  w->sem = (in->sem == WL_SEM_RELEASE || in->sem == WL_SEM_ACQ_REL)
-               ? WL_SEM_RELEASE
-               : WL_SEM_RELAXED;
+  w->sem = (uint8_t)wl__rmw_write_sem(in->sem);
   w->val = wl__aop_typed(g->x->t->loctype[in->loc], in->aop, v,
                          sk_val(g, &in->a), sk_val(g, &in->b));
   w->deps |= sk_taint(g, &in->a) | sk_taint(g, &in->b) | (1ull << r);
@@ -294,9 +292,7 @@ static void sk_run(skgen *g, int pc) {
       if (in->op == OP_LD)
         e->sem = in->sem;
       else
-        e->sem = (in->sem == WL_SEM_ACQUIRE || in->sem == WL_SEM_ACQ_REL)
-                     ? WL_SEM_ACQUIRE
-                     : WL_SEM_RELAXED;
+        e->sem = (uint8_t)wl__rmw_read_sem(in->sem);
       g->last_bar = -1;
       if (in->op != OP_LD && in->aop == AOP_CAS) {
         /* the cas writes exactly when it reads its compare value: both

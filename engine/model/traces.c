@@ -436,22 +436,15 @@ static void run_from(tgen *g, int pc) {
         if (in->op == OP_LD) {
           g->ev[r].sem = in->sem;
         } else {
-          /* atom.acq_rel: acquire read, release write; atom.acquire:
-           * acquire read; atom.release: release write. */
-          g->ev[r].sem =
-              (in->sem == WL_SEM_ACQUIRE || in->sem == WL_SEM_ACQ_REL)
-                  ? WL_SEM_ACQUIRE
-                  : WL_SEM_RELAXED;
+          /* atom.acq_rel: acquire read, release write (strength.h) */
+          g->ev[r].sem = (uint8_t)wl__rmw_read_sem(in->sem);
           if (!(in->aop == AOP_CAS && v != op_val(g, &in->a))) {
             g->ev[r].rmw = 1;
             if ((w = push_ev(g, in, EV_W)) < 0)
               return;
             g->ev[w].rmw = 1;
             g->ev[w].scope = in->scope;
-            g->ev[w].sem =
-                (in->sem == WL_SEM_RELEASE || in->sem == WL_SEM_ACQ_REL)
-                    ? WL_SEM_RELEASE
-                    : WL_SEM_RELAXED;
+            g->ev[w].sem = (uint8_t)wl__rmw_write_sem(in->sem);
             g->ev[w].val = wl__aop_typed(x->t->loctype[in->loc], in->aop, v,
                                          op_val(g, &in->a), op_val(g, &in->b));
             g->ev[w].deps |=

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../common/internal.h"
+#include "strength.h"
 #include "thread.h"
 
 #define WL_MAX_THREADS 64
@@ -235,7 +236,8 @@ int wl__cond_holds(int cond, int64_t a, int64_t b);
  * same CTA (and GPU), the same GPU, or any thread; 0 for WL_SCOPE_NONE. */
 int wl__scope_includes(int scope, const wl_thread *a, const wl_thread *b);
 /* Whether each of two operations' scopes (sa of thread a, sb of thread
- * b) includes the other's thread: the scope half of morally strong. */
+ * b) includes the other's thread: the scope half of morally strong
+ * (strength.h's wl__morally_strong judges the whole). */
 int wl__scopes_meet(int sa, const wl_thread *a, int sb, const wl_thread *b);
 int wl__litmus_check_labels(const wl_litmus *t);
 /* WL_EUNSUPPORTED (with "file:line:col: ..." naming the first alias or

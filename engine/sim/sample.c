@@ -691,7 +691,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
   case OP_RED: {
     int type = s->t->loctype[in->loc];
     int64_t old, nv;
-    int rel = in->sem == WL_SEM_RELEASE || in->sem == WL_SEM_ACQ_REL;
+    int rel = wl__sem_releases(in->sem); /* atom is never .sc */
     if (rel)
       release(s, th, in->scope);
     t->rd |= 1ull << in->loc;
@@ -727,8 +727,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     }
     if (in->op == OP_ATOM)
       t->regs[in->dst] = old;
-    if ((in->sem == WL_SEM_ACQUIRE || in->sem == WL_SEM_ACQ_REL) &&
-        in->scope >= WL_SCOPE_GPU)
+    if (wl__sem_acquires(in->sem) && in->scope >= WL_SCOPE_GPU)
       s->l1valid[t->sm] = 0;
     break;
   }
