@@ -222,4 +222,3 @@ int wl__sc_learn(scx *c, uint8_t *s, int th) {
   wl__free(c->ctx, d, sizeof *d);
   return rc;
 }
-
