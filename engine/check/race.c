@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../program/strength.h"
 #include "check.h"
 
 #define PAGE_WORDS 256
@@ -269,19 +270,44 @@ int wl__chk_block_start(wl__chk *c, int slot, int block) {
 
 /* ----------------------------- order ------------------------------ */
 
-static int strong(const ep *e) {
-  return EP_KIND(e) == WL_ACC_ATOMIC || EP_SEM(e) != WL_SEM_WEAK;
+/* Strong (strength.h): not .weak; an atomic always is. */
+static int strong_access(int kind, int sem) {
+  return kind == WL_ACC_ATOMIC || wl__sem_strong(sem);
 }
 
-/* Morally strong (PTX): both strong, the same bytes, each one's scope
- * including the other's thread (cta: the same block). */
+static int strong(const ep *e) { return strong_access(EP_KIND(e), EP_SEM(e)); }
+
+/* The checker's scopes on one device: cta or not (gpu and sys are the
+ * same set of threads; a strong access given no scope through
+ * wl_kernel_access counts as the device's). */
+static int chk_scope(int scope) {
+  return scope == WL_SCOPE_CTA ? WL_SCOPE_CTA : WL_SCOPE_GPU;
+}
+
+/* An operation of block blk (block + 1, or the releasing blocks' relsrc),
+ * as morally strong sees it: placed by block on the one GPU. */
+static wl__msop ms_side(int strong_op, int scope, int32_t blk) {
+  wl__msop o;
+  o.strong = strong_op;
+  o.scope = chk_scope(scope);
+  o.cta = blk;
+  o.gpu = 0;
+  return o;
+}
+
+/* Morally strong (strength.h), for accesses of a word: both strong, the
+ * same bytes of the word, each one's scope including the other's thread
+ * (cta: the same block).  The overlap is judged per 4-byte word: a
+ * wider access whose bytes in this word are the other's counts as
+ * overlapping completely here, where the spec would ask for the same
+ * bytes over the whole access (a deliberate simplification: mixed-size
+ * strong accesses to one word are rare in kernels).  po is 0: pairs of
+ * one thread are ordered by program order (ordered()), and the
+ * observation below keeps the one reader of another thread. */
 static int morally_strong(const ep *x, const ep *y) {
-  if (!strong(x) || !strong(y) || EP_MASK(x) != EP_MASK(y))
-    return 0;
-  if ((EP_SCOPE(x) == WL_SCOPE_CTA || EP_SCOPE(y) == WL_SCOPE_CTA) &&
-      x->blk != y->blk)
-    return 0;
-  return 1;
+  return wl__morally_strong(0, EP_MASK(x) == EP_MASK(y),
+                            ms_side(strong(x), EP_SCOPE(x), x->blk),
+                            ms_side(strong(y), EP_SCOPE(y), y->blk));
 }
 
 /* Is access e ordered before what thread t of slot s does now? */
@@ -540,19 +566,14 @@ static void warn(wl__chk *c, const cslot *s, int thread, int kind,
 
 /* ---------------------------- accesses ---------------------------- */
 
-static int acquires(int sem) {
-  return sem == WL_SEM_ACQUIRE || sem == WL_SEM_ACQ_REL || sem == WL_SEM_SC;
-}
-static int releases(int sem) {
-  return sem == WL_SEM_RELEASE || sem == WL_SEM_ACQ_REL || sem == WL_SEM_SC;
-}
-
-/* May thread t of slot s, at scope, acquire what x's releases hold? */
+/* May thread t of slot s, at scope, acquire what x's releases hold?
+ * sync asks the release and the acquire to be morally strong: x's
+ * releases, of the blocks relsrc (-1: several) at cta scope when relcta,
+ * and this strong access of block + 1 at scope. */
 static int may_acquire(const scold *x, const cslot *s, int scope) {
-  int mine = x->relsrc == s->block + 1;
-  if (x->relcta && !mine)
-    return 0;
-  return scope != WL_SCOPE_CTA || mine;
+  return wl__morally_strong(
+      0, 1, ms_side(1, x->relcta ? WL_SCOPE_CTA : WL_SCOPE_GPU, x->relsrc),
+      ms_side(1, scope, s->block + 1));
 }
 
 static int rel_add(wl__chk *c, cslot *s, int t, scold *x, uint32_t own,
@@ -581,19 +602,20 @@ static void rel_clear(scold *x) {
 static int sync_word(wl__chk *c, cslot *s, int t, const wl_access *a,
                      scold *x, int rf) {
   tstate *ts = &s->t[t];
-  int strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK, rc = 0;
+  int strong_op = strong_access(a->kind, a->sem), rc = 0;
   if (x == NULL)
     return 0;
   if (a->kind != WL_ACC_STORE && strong_op && rf && x->rel != NULL &&
       x->rel->n != 0 && may_acquire(x, s, a->scope))
-    rc = wl__kmap_join(c->ctx, acquires(a->sem) ? &ts->k : &ts->pend, x->rel);
+    rc = wl__kmap_join(c->ctx, wl__sem_acquires(a->sem) ? &ts->k : &ts->pend,
+                       x->rel);
   if (rc != 0)
     return wl__err(c->ctx, WL_ENOMEM, "out of memory");
   if (a->kind == WL_ACC_LOAD)
     return 0;
   if (a->kind == WL_ACC_STORE)
     rel_clear(x); /* a store starts a new release sequence (or none) */
-  if (strong_op && releases(a->sem)) {
+  if (strong_op && wl__sem_releases(a->sem)) {
     if ((rc = rel_add(c, s, t, x, ts->clk, a->scope)) != 0)
       return rc;
     ts->clk++;
@@ -641,7 +663,7 @@ static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
   uint8_t sem = (uint8_t)a->sem;
   uint32_t gen = s->gen;
   ep cur, *dst;
-  strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK;
+  strong_op = strong_access(a->kind, a->sem);
   if (!write && x->r[0].blk == blk && x->r[1].blk == blk &&
       x->r[0].gen == gen && x->r[1].gen == gen &&
       x->r[0].line == a->line && x->r[0].bits == bits &&
@@ -750,7 +772,7 @@ static int access_one(wl__chk *c, cslot *s, shadow *sh, int thread,
   int flags = c->cfg.flags, rf = 0;
   /* values matter for strong accesses only: a weak read observes and
    * acquires nothing, and what a weak write wrote is never compared */
-  int strong_op = a->kind == WL_ACC_ATOMIC || a->sem != WL_SEM_WEAK;
+  int strong_op = strong_access(a->kind, a->sem);
   const uint8_t *rdp = strong_op && a->kind != WL_ACC_STORE ? data : NULL;
   const uint8_t *wrp = !strong_op                  ? NULL
                        : a->kind == WL_ACC_STORE   ? data

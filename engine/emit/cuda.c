@@ -247,7 +247,7 @@ static int plan(emitter *e) {
                            "one CTA");
       if ((in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM ||
            in->op == OP_RED) &&
-          in->sem == SEM_SC)
+          in->sem == WL_SEM_SC)
         return unsupported(e, tt, in, "an sc access has no PTX instruction");
       if (in->op == OP_FENCE && in->pfence != PFENCE_NONE)
         return unsupported(e, tt, in, "proxy fences");
@@ -393,15 +393,15 @@ static int sc_each(void *ud, const int64_t *vals, int nvals) {
 
 static const char *sem_word(int sem) {
   switch (sem) {
-  case SEM_RELAXED:
+  case WL_SEM_RELAXED:
     return "relaxed";
-  case SEM_ACQUIRE:
+  case WL_SEM_ACQUIRE:
     return "acquire";
-  case SEM_RELEASE:
+  case WL_SEM_RELEASE:
     return "release";
-  case SEM_ACQ_REL:
+  case WL_SEM_ACQ_REL:
     return "acq_rel";
-  case SEM_SC:
+  case WL_SEM_SC:
     return "sc";
   default:
     return "weak";
@@ -409,13 +409,13 @@ static const char *sem_word(int sem) {
 }
 
 static const char *scope_word(int scope) {
-  return scope == SCOPE_CTA ? "cta" : scope == SCOPE_SYS ? "sys" : "gpu";
+  return scope == WL_SCOPE_CTA ? "cta" : scope == WL_SCOPE_SYS ? "sys" : "gpu";
 }
 
 /* ".relaxed.gpu", ".weak" for ld/st; "" for a weak atom/red (their
  * default is relaxed.gpu, PTX ISA 9.7.13.5). */
 static void put_sem(emitter *e, const wl_insn *in, int atomic) {
-  if (in->sem == SEM_WEAK) {
+  if (in->sem == WL_SEM_WEAK) {
     if (!atomic)
       wl__buf_puts(e->b, ".weak");
     return;
@@ -560,8 +560,8 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
     /* red takes .relaxed and .release only: an acquiring red is the
      * atom that drops the old value, and so is a red whose sum is
      * checked (it needs the old value) */
-    red = in->op == OP_RED && in->sem != SEM_ACQUIRE &&
-          in->sem != SEM_ACQ_REL && !wide;
+    red = in->op == OP_RED && in->sem != WL_SEM_ACQUIRE &&
+          in->sem != WL_SEM_ACQ_REL && !wide;
     wl__buf_puts(b, red ? "    \"red" : "    \"atom");
     put_sem(e, in, 1);
     wl__buf_printf(b, ".%s%s ", space(e, in), op);
@@ -585,7 +585,7 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
   }
   case OP_FENCE:
     wl__buf_printf(b, "    \"fence.%s.%s;\\n\\t\"\n",
-                   in->sem == SEM_SC ? "sc" : "acq_rel",
+                   in->sem == WL_SEM_SC ? "sc" : "acq_rel",
                    scope_word(in->scope));
     return 0;
   case OP_BRANCH:

@@ -95,7 +95,7 @@ uint64_t wl__candx_count(const wl__candx *c) { return c->count; }
 static int scoped(const wl_ev *e) {
   if (e->type == EV_F || e->type == EV_B)
     return 1;
-  return e->sem != SEM_WEAK && e->scope != SCOPE_NONE;
+  return e->sem != WL_SEM_WEAK && e->scope != WL_SCOPE_NONE;
 }
 
 static void fill_static(wl__candx *c, const exe *E) {
@@ -132,30 +132,30 @@ static void fill_static(wl__candx *c, const exe *E) {
     if (e->rmw)
       k->set[WL_CAT_S_RMW] |= b;
     if (mem) {
-      if (e->sem == SEM_WEAK)
+      if (e->sem == WL_SEM_WEAK)
         k->set[WL_CAT_S_WEAK] |= b;
-      else if (e->sem == SEM_RELAXED)
+      else if (e->sem == WL_SEM_RELAXED)
         k->set[WL_CAT_S_RLX] |= b;
-      else if (e->sem == SEM_ACQUIRE && e->type == EV_R)
+      else if (e->sem == WL_SEM_ACQUIRE && e->type == EV_R)
         k->set[WL_CAT_S_ACQ] |= b;
-      else if (e->sem == SEM_RELEASE && e->type == EV_W)
+      else if (e->sem == WL_SEM_RELEASE && e->type == EV_W)
         k->set[WL_CAT_S_REL] |= b;
     } else if (e->type == EV_F) {
       /* FenceSC extends FenceAcqRel (PTX ISA 6.0, 8.7.2) */
-      if (e->sem == SEM_SC)
+      if (e->sem == WL_SEM_SC)
         k->set[WL_CAT_S_SC] |= b;
-      if (e->sem == SEM_SC || e->sem == SEM_ACQ_REL)
+      if (e->sem == WL_SEM_SC || e->sem == WL_SEM_ACQ_REL)
         k->set[WL_CAT_S_ACQ_REL] |= b;
       if (e->alias)
         k->set[WL_CAT_S_ALIAS] |= b;
     }
     if (E->thread[i] >= 0 && scoped(e)) {
-      int s = e->type == EV_B ? SCOPE_CTA : e->scope;
-      if (s == SCOPE_CTA)
+      int s = e->type == EV_B ? WL_SCOPE_CTA : e->scope;
+      if (s == WL_SCOPE_CTA)
         k->set[WL_CAT_S_CTA] |= b;
-      else if (s == SCOPE_GPU)
+      else if (s == WL_SCOPE_GPU)
         k->set[WL_CAT_S_GPU] |= b;
-      else if (s == SCOPE_SYS)
+      else if (s == WL_SCOPE_SYS)
         k->set[WL_CAT_S_SYS] |= b;
     }
     switch (e->proxy) {
@@ -221,9 +221,11 @@ static void fill_static(wl__candx *c, const exe *E) {
       if (t->threads[ti].cta == t->threads[tj].cta &&
           t->threads[ti].gpu == t->threads[tj].gpu)
         k->rel[WL_CAT_R_SCTA][i] |= bj;
+      /* sr: the scope half of morally strong, as the cat's base
+       * relation (the cat intersects it with its strong-operation) */
       if (scoped(a) && scoped(b)) {
-        int sa = a->type == EV_B ? SCOPE_CTA : a->scope;
-        int sb = b->type == EV_B ? SCOPE_CTA : b->scope;
+        int sa = a->type == EV_B ? WL_SCOPE_CTA : a->scope;
+        int sb = b->type == EV_B ? WL_SCOPE_CTA : b->scope;
         if (wl__scopes_meet(sa, &t->threads[ti], sb, &t->threads[tj]))
           k->rel[WL_CAT_R_SR][i] |= bj;
       }
@@ -236,15 +238,22 @@ static void fill_static(wl__candx *c, const exe *E) {
   }
 }
 
-/* Morally strong, for fence pairs: program order, or both scopes include
- * the other's thread.  Fences have no location; all are generic. */
+/* Morally strong (strength.h), for fence pairs: program order, or both
+ * scopes include the other's thread (fences are strong operations, with
+ * no location to overlap; all are generic).  Only here does the
+ * candidate builder judge morally strong itself: sync_fence is a base
+ * relation the cat reads, so the candidate must hold it.  Everywhere
+ * else it gives the cat the base sets (strong accesses by their tags,
+ * scopes) and sr, and the cat file composes morally-strong, sync and
+ * cause from them as it words them: the evaluator checks the model's
+ * text, so it must not receive relations the built-in explorer already
+ * derived (fill_static's sr is the scope half, per the cat's "sr"). */
 static int fences_ms(const wl__candx *c, const exe *E, int a, int b) {
-  const wl_thread *ta, *tb;
-  if (E->thread[a] == E->thread[b])
-    return 1;
-  ta = &c->t->threads[E->thread[a]];
-  tb = &c->t->threads[E->thread[b]];
-  return wl__scopes_meet(E->ev[a].scope, ta, E->ev[b].scope, tb);
+  const wl_thread *ta = &c->t->threads[E->thread[a]];
+  const wl_thread *tb = &c->t->threads[E->thread[b]];
+  wl__msop oa = {1, E->ev[a].scope, ta->cta, ta->gpu};
+  wl__msop ob = {1, E->ev[b].scope, tb->cta, tb->gpu};
+  return wl__morally_strong(E->thread[a] == E->thread[b], 1, oa, ob);
 }
 
 /* Collects the distinct sync_fence relations over every total order of

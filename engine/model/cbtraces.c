@@ -203,16 +203,14 @@ static int tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
   if (r != 0)
     return r;
   v = e->val;
-  e->sem = (sem == WL_SEM_ACQUIRE || sem == WL_SEM_ACQ_REL) ? SEM_ACQUIRE
-                                                            : SEM_RELAXED;
+  e->sem = (uint8_t)wl__rmw_read_sem(sem);
   if (!(op == WL_OP_CAS && v != a)) {
     wl_ev *w;
     e->rmw = 1;
     w = tb_push(g, EV_W, loc, line);
     w->rmw = 1;
     w->scope = (uint8_t)scope;
-    w->sem = (sem == WL_SEM_RELEASE || sem == WL_SEM_ACQ_REL) ? SEM_RELEASE
-                                                              : SEM_RELAXED;
+    w->sem = (uint8_t)wl__rmw_write_sem(sem);
     w->val = wl__aop_typed(g->x->t->loctype[loc], op, v, a, b);
     g->nwrites++;
   }
@@ -241,8 +239,8 @@ static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
   if ((r = tb_room(g, 1, line)) != 0)
     return r;
   e = tb_push(g, EV_B, -1, line);
-  e->sem = SEM_ACQ_REL;
-  e->scope = SCOPE_CTA;
+  e->sem = WL_SEM_ACQ_REL;
+  e->scope = WL_SCOPE_CTA;
   e->bar_kind = (uint8_t)kind;
   e->bar_ns = BARNS_PTX;
   e->bar_id = id;

@@ -116,7 +116,7 @@ static int kinds_of(const xp *x, int th, akind *k) {
       continue;
     a.loc = e->loc;
     a.type = e->type;
-    a.strong = e->sem != SEM_WEAK;
+    a.strong = (uint8_t)wl__sem_strong(e->sem);
     a.scope = e->scope;
     for (j = 0; j < n; j++)
       if (k[j].loc == a.loc && k[j].type == a.type &&
@@ -143,12 +143,16 @@ int wl__xp_race_any(const xp *x) {
       if (tb->fn != NULL || (nb = kinds_of(x, b, kb)) < 0)
         return 1;
       for (i = 0; i < na; i++)
-        for (j = 0; j < nb; j++)
+        for (j = 0; j < nb; j++) {
+          wl__msop oa = {ka[i].strong, ka[i].scope, ta->cta, ta->gpu};
+          wl__msop ob = {kb[j].strong, kb[j].scope, tb->cta, tb->gpu};
+          /* conflicting (the same location, one writes) and not
+           * morally strong (threads a and b differ: no program order) */
           if (ka[i].loc == kb[j].loc &&
               (ka[i].type == EV_W || kb[j].type == EV_W) &&
-              !(ka[i].strong && kb[j].strong &&
-                wl__scopes_meet(ka[i].scope, ta, kb[j].scope, tb)))
+              !wl__morally_strong(0, 1, oa, ob))
             return 1;
+        }
     }
   }
   return 0;

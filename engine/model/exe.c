@@ -13,14 +13,24 @@
 
 static int is_mem(const wl_ev *e) { return e->type == EV_R || e->type == EV_W; }
 
-/* strong: not .weak (PTX: relaxed, acquire, release, acq_rel, sc, and
- * fences, which always carry a scope). */
+/* strong (strength.h): an access not .weak, or a fence (which always
+ * carries a scope); barriers are not (their order is syncbar's). */
 static int is_strong(const wl_ev *e) {
   if (e->type == EV_F)
     return 1;
   if (e->type == EV_B)
     return 0;
-  return e->sem != SEM_WEAK;
+  return wl__sem_strong(e->sem);
+}
+
+/* e of thread th, as morally strong sees it */
+static wl__msop ms_side(const exe *E, const wl_thread *th, int i) {
+  wl__msop o;
+  o.strong = es_has(E->strong, i);
+  o.scope = E->ev[i].scope;
+  o.cta = th->cta;
+  o.gpu = th->gpu;
+  return o;
 }
 
 /* Builds the static relations of a combination of traces. */
@@ -50,7 +60,7 @@ int wl__xp_build_exe(xp *x, exe *E) {
     E->ev[n].loc = (int16_t)l;
     E->ev[n].vloc = (int16_t)l;
     E->ev[n].val = t->locinit[l];
-    E->ev[n].sem = SEM_WEAK;
+    E->ev[n].sem = WL_SEM_WEAK;
     E->thread[n] = -1;
     E->initloc[l] = n;
     E->locs[E->nlocs++] = l;
@@ -111,7 +121,7 @@ int wl__xp_build_exe(xp *x, exe *E) {
       es_add(&E->setW, i);
     } else if (e->type == EV_F) {
       es_add(&E->setF, i);
-      if (e->sem == SEM_SC) {
+      if (e->sem == WL_SEM_SC) {
         if (E->nscf == WL_MAX_SCF)
           return x->err = wl__err(x->ctx, WL_ELIMIT,
                                   "%s: more than %d fence.sc in one "
@@ -139,15 +149,17 @@ int wl__xp_build_exe(xp *x, exe *E) {
         rel_add(E->poloc, i, j);
       if (E->thread[i] < 0 || E->thread[j] < 0)
         continue; /* initial writes are weak and in no program order */
-      /* morally strong: no barriers, the same location for accesses,
+      /* morally strong (strength.h): the same location for accesses,
        * and the same thread or both strong with scopes that include
-       * each other's thread */
-      if (a->type == EV_B || b->type == EV_B || (mm && a->loc != b->loc))
+       * each other's thread.  Barriers are left out: the cat counts
+       * them as fences of .cta scope, but nothing of the explorer reads
+       * ms of a barrier (their order is syncbar's, barriers.c). */
+      if (a->type == EV_B || b->type == EV_B)
         continue;
-      if (E->thread[i] == E->thread[j] ||
-          (es_has(E->strong, i) && es_has(E->strong, j) &&
-           wl__scopes_meet(a->scope, &t->threads[E->thread[i]], b->scope,
-                           &t->threads[E->thread[j]])))
+      if (wl__morally_strong(E->thread[i] == E->thread[j],
+                             !mm || a->loc == b->loc,
+                             ms_side(E, &t->threads[E->thread[i]], i),
+                             ms_side(E, &t->threads[E->thread[j]], j)))
         rel_add(E->ms, i, j);
     }
   }
@@ -155,20 +167,23 @@ int wl__xp_build_exe(xp *x, exe *E) {
    *                | [F&ACQ_REL]; po; [strong-write]
    * acquire pattern: [strong-read]; po-loc?; [R&ACQ]
    *                | [strong-read]; po; [F&ACQ_REL]
-   * (fence.sc counts as a fence.acq_rel: FenceSC extends FenceAcqRel.) */
+   * (fence.sc counts as a fence.acq_rel: FenceSC extends FenceAcqRel.)
+   * A read or write event's semantics is its own (an RMW's two halves
+   * have theirs, wl__rmw_read_sem / wl__rmw_write_sem), so W&REL and
+   * R&ACQ are wl__sem_releases and wl__sem_acquires of events. */
   rel_zero(E->rp, n);
   rel_zero(E->ap, n);
   {
     evset sw = es_and(E->setW, E->strong), sr = es_and(E->setR, E->strong);
     evset acq = ES_EMPTY;
     for (i = 0; i < n; i++)
-      if (E->ev[i].type == EV_R && E->ev[i].sem == SEM_ACQUIRE)
+      if (E->ev[i].type == EV_R && wl__sem_acquires(E->ev[i].sem))
         es_add(&acq, i);
     for (i = 0; i < n; i++) {
       const wl_ev *e = &E->ev[i];
       if (E->thread[i] < 0)
         continue;
-      if (e->type == EV_W && e->sem == SEM_RELEASE) {
+      if (e->type == EV_W && wl__sem_releases(e->sem)) {
         E->rp[i] = es_or(E->rp[i], es_and(E->poloc[i], sw));
         rel_add(E->rp, i, i);
       }
@@ -176,7 +191,7 @@ int wl__xp_build_exe(xp *x, exe *E) {
         E->rp[i] = es_or(E->rp[i], es_and(E->po[i], sw));
       if (e->type == EV_R && es_has(sr, i)) {
         E->ap[i] = es_or(E->ap[i], es_and(E->poloc[i], acq));
-        if (e->sem == SEM_ACQUIRE)
+        if (wl__sem_acquires(e->sem))
           rel_add(E->ap, i, i);
         E->ap[i] = es_or(E->ap[i], es_and(E->po[i], E->setF));
       }

@@ -31,10 +31,10 @@ static void access_words(wl_buf *b, const wl_race_access *a) {
 /* The narrowest scope that includes both threads of the pair. */
 static int covering_scope(const wl_thread *a, const wl_thread *b) {
   int sc;
-  for (sc = SCOPE_CTA; sc < SCOPE_SYS; sc++)
+  for (sc = WL_SCOPE_CTA; sc < WL_SCOPE_SYS; sc++)
     if (wl__scopes_meet(sc, a, sc, b))
       return sc;
-  return SCOPE_SYS;
+  return WL_SCOPE_SYS;
 }
 
 /* The synchronisation in thread a's program towards thread b: fences,
@@ -48,10 +48,7 @@ static const wl_insn *sync_ops(const wl_thread *a, const wl_thread *b,
   *ok = 0;
   for (i = 0; a->fn == NULL && i < a->ninsns; i++) {
     const wl_insn *in = &a->insns[i];
-    int rl = in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL ||
-              in->sem == SEM_SC;
-    int acq = in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL ||
-              in->sem == SEM_SC;
+    int rl = wl__sem_releases(in->sem), acq = wl__sem_acquires(in->sem);
     if (!(in->op == OP_FENCE ||
           ((in->op == OP_ST || in->op == OP_RED || in->op == OP_ATOM) && rl) ||
           ((in->op == OP_LD || in->op == OP_ATOM) && acq)))

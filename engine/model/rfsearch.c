@@ -430,7 +430,7 @@ static int inert_rmw(const xp *x, const exe *E, const rfs *S, int th,
   const int *dec;
   const uint64_t *dt;
   if (S->cls[th] >= 0 || !E->ev[r].rmw || r + 1 != b + nev - 1 ||
-      E->ev[r].sem != SEM_RELAXED || E->ev[r + 1].sem != SEM_RELAXED)
+      E->ev[r].sem != WL_SEM_RELAXED || E->ev[r + 1].sem != WL_SEM_RELAXED)
     return 0;
   for (i = 0; i < thr->nregs && x->mode == XP_STATES; i++)
     if (res->keep[res->lay.regoff[th] + i])
@@ -692,7 +692,7 @@ static void find_chains(const xp *x, exe *E, rfs *S) {
     int l = E->locs[li], ok = 1, any = 0;
     evset ws = wl__xp_loc_writes(E, l);
     ES_FOR(i, ws) {
-      if (!E->ev[i].rmw || E->ev[i].sem == SEM_WEAK) {
+      if (!E->ev[i].rmw || E->ev[i].sem == WL_SEM_WEAK) {
         ok = 0;
         break;
       }

@@ -176,8 +176,7 @@ static int sk_rmw_write(skgen *g, const wl_insn *in, int r, int64_t v) {
     return -1;
   w->rmw = 1;
   w->scope = in->scope;
-  w->sem = (in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL) ? SEM_RELEASE
-                                                              : SEM_RELAXED;
+  w->sem = (uint8_t)wl__rmw_write_sem(in->sem);
   w->val = wl__aop_typed(g->x->t->loctype[in->loc], in->aop, v,
                          sk_val(g, &in->a), sk_val(g, &in->b));
   w->deps |= sk_taint(g, &in->a) | sk_taint(g, &in->b) | (1ull << r);
@@ -235,8 +234,8 @@ static void sk_run(skgen *g, int pc) {
       wl_ev *e = sk_push(g, in, EV_B);
       if (e == NULL)
         return;
-      e->sem = SEM_ACQ_REL;
-      e->scope = SCOPE_CTA;
+      e->sem = WL_SEM_ACQ_REL;
+      e->scope = WL_SCOPE_CTA;
       e->bar_kind = in->bar_kind;
       e->bar_ns = in->bar_ns;
       e->has_count = in->has_count;
@@ -293,9 +292,7 @@ static void sk_run(skgen *g, int pc) {
       if (in->op == OP_LD)
         e->sem = in->sem;
       else
-        e->sem = (in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL)
-                     ? SEM_ACQUIRE
-                     : SEM_RELAXED;
+        e->sem = (uint8_t)wl__rmw_read_sem(in->sem);
       g->last_bar = -1;
       if (in->op != OP_LD && in->aop == AOP_CAS) {
         /* the cas writes exactly when it reads its compare value: both

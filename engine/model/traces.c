@@ -384,8 +384,8 @@ static void run_from(tgen *g, int pc) {
       int e = push_ev(g, in, EV_B);
       if (e < 0)
         return;
-      g->ev[e].sem = SEM_ACQ_REL;
-      g->ev[e].scope = SCOPE_CTA;
+      g->ev[e].sem = WL_SEM_ACQ_REL;
+      g->ev[e].scope = WL_SCOPE_CTA;
       g->ev[e].bar_kind = in->bar_kind;
       g->ev[e].bar_ns = in->bar_ns;
       g->ev[e].has_count = in->has_count;
@@ -436,20 +436,15 @@ static void run_from(tgen *g, int pc) {
         if (in->op == OP_LD) {
           g->ev[r].sem = in->sem;
         } else {
-          /* atom.acq_rel: acquire read, release write; atom.acquire:
-           * acquire read; atom.release: release write. */
-          g->ev[r].sem = (in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL)
-                             ? SEM_ACQUIRE
-                             : SEM_RELAXED;
+          /* atom.acq_rel: acquire read, release write (strength.h) */
+          g->ev[r].sem = (uint8_t)wl__rmw_read_sem(in->sem);
           if (!(in->aop == AOP_CAS && v != op_val(g, &in->a))) {
             g->ev[r].rmw = 1;
             if ((w = push_ev(g, in, EV_W)) < 0)
               return;
             g->ev[w].rmw = 1;
             g->ev[w].scope = in->scope;
-            g->ev[w].sem = (in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL)
-                               ? SEM_RELEASE
-                               : SEM_RELAXED;
+            g->ev[w].sem = (uint8_t)wl__rmw_write_sem(in->sem);
             g->ev[w].val = wl__aop_typed(x->t->loctype[in->loc], in->aop, v,
                                          op_val(g, &in->a), op_val(g, &in->b));
             g->ev[w].deps |=
@@ -527,7 +522,7 @@ static void quiet_rmw_locs(xp *x) {
       if (!touches(in, in->loc) || in->op == OP_LD)
         continue;
       l = in->loc;
-      if (in->sem == SEM_WEAK || in->scope == SCOPE_NONE) {
+      if (in->sem == WL_SEM_WEAK || in->scope == WL_SCOPE_NONE) {
         x->rmw_quiet[l] = 0;
         continue;
       }

@@ -169,26 +169,26 @@ static int nops_err(parser *p, const tok *t, const char *mn, const char *form) {
 static int ldst_quals(parser *p, const tok *mt, const mnem *m, int *i,
                       wl_insn *in, int is_store) {
   int s;
-  in->sem = SEM_WEAK;
-  in->scope = SCOPE_NONE;
+  in->sem = WL_SEM_WEAK;
+  in->scope = WL_SCOPE_NONE;
   while (*i < m->n && is_ignorable_suffix(m, *i))
     (*i)++;
   if (part_is(m, *i, "volatile")) {
     /* PTX: ld.volatile / st.volatile behave as relaxed.sys. */
-    in->sem = SEM_RELAXED;
-    in->scope = SCOPE_SYS;
+    in->sem = WL_SEM_RELAXED;
+    in->scope = WL_SCOPE_SYS;
     (*i)++;
   } else if ((s = part_in(m, *i, sem_names)) >= 0) {
     (*i)++;
-    if (s == SEM_ACQ_REL || s == SEM_SC || (is_store && s == SEM_ACQUIRE) ||
-        (!is_store && s == SEM_RELEASE))
+    if (s == WL_SEM_ACQ_REL || s == WL_SEM_SC ||
+        (is_store && s == WL_SEM_ACQUIRE) || (!is_store && s == WL_SEM_RELEASE))
       return wl__lex_err(p, WL_ESYNTAX, mt->line, mt->col,
                          "%.*s cannot be .%s (expected .weak, .relaxed, .%s or "
                          ".volatile)",
                          (int)m->len[0], m->part[0], sem_names[s],
                          is_store ? "release" : "acquire");
     in->sem = (uint8_t)s;
-    if (s != SEM_WEAK) {
+    if (s != WL_SEM_WEAK) {
       int sc = part_in(m, *i, scope_names);
       if (sc <= 0)
         return wl__lex_err(p, WL_ESYNTAX, mt->line, mt->col,
@@ -211,10 +211,10 @@ static int ldst_quals(parser *p, const tok *mt, const mnem *m, int *i,
 static int atom_quals(parser *p, const tok *mt, const mnem *m, int i,
                       wl_insn *in) {
   int s, sc, a;
-  in->sem = SEM_RELAXED; /* PTX defaults: .relaxed, .gpu */
-  in->scope = SCOPE_GPU;
+  in->sem = WL_SEM_RELAXED; /* PTX defaults: .relaxed, .gpu */
+  in->scope = WL_SCOPE_GPU;
   if ((s = part_in(m, i, sem_names)) >= 0) {
-    if (s == SEM_WEAK || s == SEM_SC)
+    if (s == WL_SEM_WEAK || s == WL_SEM_SC)
       return wl__lex_err(
           p, WL_ESYNTAX, mt->line, mt->col,
           "%.*s cannot be .%s (expected .relaxed, .acquire, .release "
@@ -432,12 +432,12 @@ int wl__insn_parse(parser *p, wl_thread *th, const cell *c, wl_insn *in,
       if (sc <= 0 || m.n != 2)
         return wl__lex_err(p, WL_ESYNTAX, mt->line, mt->col,
                            "expected membar.cta, membar.gl or membar.sys");
-      in->sem = SEM_SC;
+      in->sem = WL_SEM_SC;
       in->scope = (uint8_t)sc;
       return 0;
     }
     s = part_in(&m, 1, sem_names);
-    if (s != SEM_SC && s != SEM_ACQ_REL)
+    if (s != WL_SEM_SC && s != WL_SEM_ACQ_REL)
       return wl__lex_err(
           p, WL_ESYNTAX, mt->line, mt->col,
           "expected fence.sc or fence.acq_rel followed by a scope, "
@@ -454,8 +454,8 @@ int wl__insn_parse(parser *p, wl_thread *th, const cell *c, wl_insn *in,
   if (part_is(&m, 0, "bar") || part_is(&m, 0, "barrier")) {
     int k = 1, dat3m = 0;
     in->op = OP_BAR;
-    in->sem = SEM_ACQ_REL;
-    in->scope = SCOPE_CTA;
+    in->sem = WL_SEM_ACQ_REL;
+    in->scope = WL_SCOPE_CTA;
     if (part_is(&m, k, "cta")) {
       dat3m = 1;
       k++;

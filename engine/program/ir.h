@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../common/internal.h"
+#include "strength.h"
 #include "thread.h"
 
 #define WL_MAX_THREADS 64
@@ -19,10 +20,8 @@
  * fence.proxy.alias. */
 enum { PFENCE_NONE, PFENCE_PROXY, PFENCE_ALIAS };
 
-/* Memory-order qualifiers (PTX ".sem"). */
-enum { SEM_WEAK, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC };
-/* Scopes; NONE for .weak accesses. */
-enum { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS };
+/* Memory-order qualifiers (PTX ".sem") and scopes: WL_SEM_* and
+ * WL_SCOPE_* (warplab.h, the public names). */
 
 enum {
   OP_NOP,    /* a label */
@@ -233,11 +232,12 @@ int64_t wl__aop_apply(int aop, int64_t old, int64_t a, int64_t b);
 /* The same in a location's value type (WL_TYPE_*). */
 int64_t wl__aop_typed(int type, int aop, int64_t old, int64_t a, int64_t b);
 int wl__cond_holds(int cond, int64_t a, int64_t b);
-/* Whether scope (SCOPE_*) of an event of thread a includes thread b: the
- * same CTA (and GPU), the same GPU, or any thread; 0 for SCOPE_NONE. */
+/* Whether scope (WL_SCOPE_*) of an event of thread a includes thread b: the
+ * same CTA (and GPU), the same GPU, or any thread; 0 for WL_SCOPE_NONE. */
 int wl__scope_includes(int scope, const wl_thread *a, const wl_thread *b);
 /* Whether each of two operations' scopes (sa of thread a, sb of thread
- * b) includes the other's thread: the scope half of morally strong. */
+ * b) includes the other's thread: the scope half of morally strong
+ * (strength.h's wl__morally_strong judges the whole). */
 int wl__scopes_meet(int sa, const wl_thread *a, int sb, const wl_thread *b);
 int wl__litmus_check_labels(const wl_litmus *t);
 /* WL_EUNSUPPORTED (with "file:line:col: ..." naming the first alias or

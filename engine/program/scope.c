@@ -1,6 +1,7 @@
 /* scope.c -- scope instances: which threads a scope of an event
  * includes, from the threads' placement (CTA, GPU).  Program semantics,
- * shared by the explorer and the cat engine's candidates. */
+ * shared by the explorer and the cat engine's candidates; the judgement
+ * itself is strength.h's wl__scope_covers (one definition). */
 #include "ir.h"
 
 int wl__scopes_meet(int sa, const wl_thread *a, int sb, const wl_thread *b) {
@@ -8,14 +9,5 @@ int wl__scopes_meet(int sa, const wl_thread *a, int sb, const wl_thread *b) {
 }
 
 int wl__scope_includes(int scope, const wl_thread *a, const wl_thread *b) {
-  switch (scope) {
-  case SCOPE_CTA:
-    return a->cta == b->cta && a->gpu == b->gpu;
-  case SCOPE_GPU:
-    return a->gpu == b->gpu;
-  case SCOPE_SYS:
-    return 1;
-  default:
-    return 0;
-  }
+  return wl__scope_covers(scope, a->cta, a->gpu, b->cta, b->gpu);
 }

@@ -296,8 +296,7 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
       return wl_kernel_fail(l, block, thread, NULL, a->line,
                             "atomics are 2, 4 or 8 bytes wide");
     if (global) {
-      if (a->sem == WL_SEM_RELEASE || a->sem == WL_SEM_ACQ_REL ||
-          a->sem == WL_SEM_SC)
+      if (wl__sem_releases(a->sem))
         wl__sim_drain_all(l, m);
       else
         drain_range(l, m, a->id, a->off, a->width);
@@ -311,8 +310,7 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
       l1_line *ln = l1_find(m, addr / 32);
       if (ln && addr % 32 + (uint64_t)a->width <= 32)
         memcpy(ln->data + addr % 32, p, (size_t)a->width);
-      if (a->sem == WL_SEM_ACQUIRE || a->sem == WL_SEM_ACQ_REL ||
-          a->sem == WL_SEM_SC)
+      if (wl__sem_acquires(a->sem))
         wl__sim_l1_clear(m);
     }
   }

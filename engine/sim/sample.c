@@ -368,7 +368,7 @@ static void link_store(sim *s, int th, int loc, int64_t v) {
  * just another schedule). */
 static void release(sim *s, int th, int scope) {
   drain_thread(s, th);
-  if (scope >= SCOPE_GPU) {
+  if (scope >= WL_SCOPE_GPU) {
     link_drain(s, s->th[th].sm); /* older than the SM buffer's stores */
     drain_sm(s, s->th[th].sm);
     s->l1valid[s->th[th].sm] = 0;
@@ -384,7 +384,7 @@ static SIM_HOT int goes_to_l2(sim *s, const knobs *k, int th, int loc, int sem,
   if ((k->thq > 0 && q_find(&s->th[th].q, loc, &v)) ||
       q_find(&s->smb[sm], loc, &v))
     return 0;
-  return !((sem == SEM_WEAK || scope == SCOPE_CTA) &&
+  return !((sem == WL_SEM_WEAK || scope == WL_SCOPE_CTA) &&
            (s->l1valid[sm] >> loc & 1));
 }
 
@@ -399,7 +399,8 @@ static SIM_HOT int64_t read_mem(sim *s, uint64_t *r, const knobs *k, int th, int
       s->th[th].fwd |= 1ull << s->smb[sm].e[i].thread;
     return s->smb[sm].e[i].val;
   }
-  if ((sem == SEM_WEAK || scope == SCOPE_CTA) && (s->l1valid[sm] >> loc & 1))
+  if ((sem == WL_SEM_WEAK || scope == WL_SCOPE_CTA) &&
+      (s->l1valid[sm] >> loc & 1))
     return s->l1[sm][loc];
   v = s->l2[loc];
   /* a line already held is always refreshed (a later load of this SM
@@ -497,11 +498,11 @@ static SIM_HOT void hazards(sim *s, uint64_t *r, const knobs *k, int th, const w
     return; /* no late loads: nothing to wait for */
   /* a cta-scope fence orders for the CTA only, and late loads already
    * look performed to their CTA (complete_pending): they may pass it */
-  if (in->op == OP_FENCE && in->scope == SCOPE_CTA)
+  if (in->op == OP_FENCE && in->scope == WL_SCOPE_CTA)
     return;
   if (in->op == OP_FENCE || in->op == OP_BAR || in->op == OP_ATOM ||
-      in->op == OP_RED || (in->op == OP_ST && in->sem == SEM_RELEASE) ||
-      (in->op == OP_LD && in->sem == SEM_ACQUIRE) ||
+      in->op == OP_RED || (in->op == OP_ST && in->sem == WL_SEM_RELEASE) ||
+      (in->op == OP_LD && in->sem == WL_SEM_ACQUIRE) ||
       (in->op == OP_ST && knob(r, k->stwait))) {
     complete_all(s, th);
     return;
@@ -633,19 +634,18 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     t->rd |= 1ull << in->loc;
     if (k->otld > 0)
       mark_own(s, th, SE_LOADED);
-    if (in->sem == SEM_ACQUIRE)
+    if (in->sem == WL_SEM_ACQUIRE)
       ordered(s, k, th);
     if (k->link && (s->linked >> in->loc & 1)) {
       t->regs[in->dst] = link_load(s, r, k, th, in->loc, in->sem, in->scope);
-      if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
+      if (in->sem == WL_SEM_ACQUIRE && in->scope >= WL_SCOPE_GPU)
         s->l1valid[t->sm] = 0;
       break;
     }
     /* A callback thread's load is deferred too, but the callback goes
      * on with the value read now (its next event may depend on it):
      * complete_pending decides whether the late value can stand. */
-    if (in->sem != SEM_ACQUIRE && t->np < SIM_PEND &&
-        chance(r, k->defer) &&
+    if (in->sem != WL_SEM_ACQUIRE && t->np < SIM_PEND && chance(r, k->defer) &&
         goes_to_l2(s, k, th, in->loc, in->sem, in->scope)) {
       pend *p = &t->p[t->np++];
       p->reg = t->cb ? -1 : in->dst;
@@ -661,11 +661,11 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
       break;
     }
     t->regs[in->dst] = read_mem(s, r, k, th, in->loc, in->sem, in->scope);
-    if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
+    if (in->sem == WL_SEM_ACQUIRE && in->scope >= WL_SCOPE_GPU)
       s->l1valid[t->sm] = 0;
     break;
   case OP_ST:
-    if (in->sem == SEM_RELEASE) {
+    if (in->sem == WL_SEM_RELEASE) {
       release(s, th, in->scope);
       ordered(s, k, th);
     }
@@ -679,7 +679,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
        * stores of one SM still reach L2 in order when reorder is 0) */
       if (s->smb[t->sm].n == 0 && knob(r, k->direct))
         l2_write(s, t->sm, in->loc, opv(t, &in->a), ++s->smseq[t->sm]);
-      else if (in->sem == SEM_RELEASE) {
+      else if (in->sem == WL_SEM_RELEASE) {
         sm_push(s, t->sm, in->loc, th, opv(t, &in->a));
         if (OVERTAKE(k) && !s->overflow)
           s->smb[t->sm].e[s->smb[t->sm].n - 1].flags |= SE_FIXED;
@@ -691,7 +691,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
   case OP_RED: {
     int type = s->t->loctype[in->loc];
     int64_t old, nv;
-    int rel = in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL;
+    int rel = wl__sem_releases(in->sem); /* atom is never .sc */
     if (rel)
       release(s, th, in->scope);
     t->rd |= 1ull << in->loc;
@@ -699,7 +699,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     drain_thread(s, th); /* own earlier stores come first (po-loc) */
     if (k->link && (s->linked >> in->loc & 1))
       link_drain(s, t->sm); /* and those on the link */
-    if (in->scope >= SCOPE_GPU || k->atl2) {
+    if (in->scope >= WL_SCOPE_GPU || k->atl2) {
       /* at L2: the SM's pending stores to loc go first */
       int i;
       for (i = 0; i < s->smb[t->sm].n;)
@@ -717,7 +717,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
       if (s->l1valid[t->sm] >> in->loc & 1)
         s->l1[t->sm][in->loc] = s->l2[in->loc];
     } else {
-      old = read_mem(s, r, k, th, in->loc, SEM_RELAXED, SCOPE_CTA);
+      old = read_mem(s, r, k, th, in->loc, WL_SEM_RELAXED, WL_SCOPE_CTA);
       nv = wl__aop_typed(type, in->aop, old, opv(t, &in->a), opv(t, &in->b));
       if (!(in->aop == AOP_CAS && old != opv(t, &in->a))) {
         sm_push(s, t->sm, in->loc, th, nv);
@@ -727,15 +727,14 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     }
     if (in->op == OP_ATOM)
       t->regs[in->dst] = old;
-    if ((in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL) &&
-        in->scope >= SCOPE_GPU)
+    if (wl__sem_acquires(in->sem) && in->scope >= WL_SCOPE_GPU)
       s->l1valid[t->sm] = 0;
     break;
   }
   case OP_FENCE:
     release(s, th, in->scope);
     ordered(s, k, th);
-    if (k->link && in->scope == SCOPE_CTA) {
+    if (k->link && in->scope == WL_SCOPE_CTA) {
       int i;
       for (i = 0; i < s->link[t->sm].n; i++)
         if (s->link[t->sm].e[i].thread == th)
@@ -743,7 +742,7 @@ static SIM_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th, const 
     }
     /* performing the late loads and draining the SM are steps the
      * scheduler may take at any time */
-    if (in->scope == SCOPE_CTA && knob(r, k->fcta)) {
+    if (in->scope == WL_SCOPE_CTA && knob(r, k->fcta)) {
       complete_all(s, th);
       drain_sm(s, t->sm);
     }
@@ -802,9 +801,9 @@ static void cb_insn(const cbev *e, wl_insn *in);
 static SIM_HOT int wait_turn(sim *s, uint64_t *r, const knobs *k, int th,
                              const wl_insn *in) {
   sthread *t = &s->th[th];
-  if (k->stall == 0 || in->scope < SCOPE_GPU ||
-      !((in->op == OP_FENCE && in->sem == SEM_SC) ||
-        (in->op == OP_ATOM && in->sem >= SEM_ACQUIRE)))
+  if (k->stall == 0 || in->scope < WL_SCOPE_GPU ||
+      !((in->op == OP_FENCE && in->sem == WL_SEM_SC) ||
+        (in->op == OP_ATOM && in->sem >= WL_SEM_ACQUIRE)))
     return 0;
   if (!t->waited) {
     t->waited = 1;
@@ -882,10 +881,8 @@ static SIM_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
       t->pc++;
     /* running two instructions of a thread back to back is one of the
      * schedules the scheduler could pick anyway */
-    if (second ||
-        !(in->op == OP_FENCE && in->scope == SCOPE_CTA &&
-          t->pc < tt->ninsns && !t->waiting &&
-          knob(r, k->ffree)))
+    if (second || !(in->op == OP_FENCE && in->scope == WL_SCOPE_CTA &&
+                    t->pc < tt->ninsns && !t->waiting && knob(r, k->ffree)))
       return 0;
     second = 1;
     in = &tt->insns[t->pc];

@@ -123,28 +123,28 @@ static void test_parse_mp(void **state) {
 
   assert_int_equal(p0->ninsns, 2);
   assert_int_equal(p0->insns[0].op, OP_ST);
-  assert_int_equal(p0->insns[0].sem, SEM_WEAK);
-  assert_int_equal(p0->insns[0].scope, SCOPE_NONE);
+  assert_int_equal(p0->insns[0].sem, WL_SEM_WEAK);
+  assert_int_equal(p0->insns[0].scope, WL_SCOPE_NONE);
   assert_int_equal(p0->insns[0].loc, x);
   assert_false(p0->insns[0].a.is_reg);
   assert_int_equal(p0->insns[0].a.imm, 1);
   assert_int_equal(p0->insns[0].line, 5);
   assert_int_equal(p0->insns[0].col, 2);
   assert_int_equal(p0->insns[1].op, OP_ST);
-  assert_int_equal(p0->insns[1].sem, SEM_RELEASE);
-  assert_int_equal(p0->insns[1].scope, SCOPE_GPU);
+  assert_int_equal(p0->insns[1].sem, WL_SEM_RELEASE);
+  assert_int_equal(p0->insns[1].scope, WL_SCOPE_GPU);
   assert_int_equal(p0->insns[1].loc, y);
 
   assert_int_equal(p1->ninsns, 2);
   assert_int_equal(p1->insns[0].op, OP_LD);
-  assert_int_equal(p1->insns[0].sem, SEM_ACQUIRE);
-  assert_int_equal(p1->insns[0].scope, SCOPE_GPU);
+  assert_int_equal(p1->insns[0].sem, WL_SEM_ACQUIRE);
+  assert_int_equal(p1->insns[0].scope, WL_SCOPE_GPU);
   assert_int_equal(p1->insns[0].loc, y);
   assert_int_equal(p1->insns[0].dst, reg_index(p1, "r1"));
   assert_int_equal(p1->insns[0].line, 5);
   assert_int_equal(p1->insns[0].col, 27);
   assert_int_equal(p1->insns[1].op, OP_LD);
-  assert_int_equal(p1->insns[1].sem, SEM_WEAK);
+  assert_int_equal(p1->insns[1].sem, WL_SEM_WEAK);
   assert_int_equal(p1->insns[1].dst, reg_index(p1, "r2"));
   assert_int_equal(p1->reginit[reg_index(p1, "r2")], 7);
   assert_int_equal(p1->reginit[reg_index(p1, "r1")], 0);
@@ -184,16 +184,16 @@ static void test_parse_sb_notexists(void **state) {
   assert_int_equal(p1->gpu, 1);
   assert_int_equal(t->cond_kind, WL_COND_NOTEXISTS);
   assert_int_equal(t->threads[0].insns[1].op, OP_FENCE);
-  assert_int_equal(t->threads[0].insns[1].sem, SEM_SC);
-  assert_int_equal(t->threads[0].insns[1].scope, SCOPE_GPU);
-  assert_int_equal(p1->insns[0].sem, SEM_RELAXED);
-  assert_int_equal(p1->insns[0].scope, SCOPE_CTA);
-  assert_int_equal(p1->insns[1].sem, SEM_ACQ_REL);
-  assert_int_equal(p1->insns[1].scope, SCOPE_SYS);
+  assert_int_equal(t->threads[0].insns[1].sem, WL_SEM_SC);
+  assert_int_equal(t->threads[0].insns[1].scope, WL_SCOPE_GPU);
+  assert_int_equal(p1->insns[0].sem, WL_SEM_RELAXED);
+  assert_int_equal(p1->insns[0].scope, WL_SCOPE_CTA);
+  assert_int_equal(p1->insns[1].sem, WL_SEM_ACQ_REL);
+  assert_int_equal(p1->insns[1].scope, WL_SCOPE_SYS);
   /* ld.volatile is relaxed.sys */
   assert_int_equal(p1->insns[2].op, OP_LD);
-  assert_int_equal(p1->insns[2].sem, SEM_RELAXED);
-  assert_int_equal(p1->insns[2].scope, SCOPE_SYS);
+  assert_int_equal(p1->insns[2].sem, WL_SEM_RELAXED);
+  assert_int_equal(p1->insns[2].scope, WL_SCOPE_SYS);
   {
     int64_t r0[1] = {0}, r1[1] = {0}, mem[2] = {1, 1};
     assert_true(eval2(t, r0, r1, mem));
@@ -267,26 +267,26 @@ static void test_parse_atom_red(void **state) {
   const wl_insn *in = p->insns;
   assert_int_equal(p->ninsns, 6);
   assert_int_equal(in[0].op, OP_ATOM);
-  assert_int_equal(in[0].sem, SEM_ACQUIRE);
-  assert_int_equal(in[0].scope, SCOPE_GPU);
+  assert_int_equal(in[0].sem, WL_SEM_ACQUIRE);
+  assert_int_equal(in[0].scope, WL_SCOPE_GPU);
   assert_int_equal(in[0].aop, AOP_ADD);
   assert_int_equal(in[0].dst, reg_index(p, "r0"));
   assert_int_equal(in[0].a.imm, 1);
   /* defaults: .relaxed.gpu */
   assert_int_equal(in[1].op, OP_ATOM);
   assert_int_equal(in[1].aop, AOP_CAS);
-  assert_int_equal(in[1].sem, SEM_RELAXED);
-  assert_int_equal(in[1].scope, SCOPE_GPU);
+  assert_int_equal(in[1].sem, WL_SEM_RELAXED);
+  assert_int_equal(in[1].scope, WL_SCOPE_GPU);
   assert_int_equal(in[1].a.imm, 0);
   assert_true(in[1].b.is_reg);
   assert_int_equal(in[1].b.reg, reg_index(p, "r0"));
   assert_int_equal(in[2].aop, AOP_EXCH);
-  assert_int_equal(in[2].scope, SCOPE_CTA);
+  assert_int_equal(in[2].scope, WL_SCOPE_CTA);
   assert_int_equal(in[3].aop, AOP_INC);
-  assert_int_equal(in[3].sem, SEM_ACQ_REL);
-  assert_int_equal(in[3].scope, SCOPE_SYS);
+  assert_int_equal(in[3].sem, WL_SEM_ACQ_REL);
+  assert_int_equal(in[3].scope, WL_SCOPE_SYS);
   assert_int_equal(in[4].op, OP_RED);
-  assert_int_equal(in[4].sem, SEM_RELEASE);
+  assert_int_equal(in[4].sem, WL_SEM_RELEASE);
   assert_int_equal(in[4].aop, AOP_ADD);
   assert_int_equal(in[4].dst, -1);
   assert_int_equal(in[5].op, OP_RED);
@@ -318,13 +318,13 @@ static void test_parse_fences_barriers(void **state) {
   assert_int_equal(t->threads[0].ninsns, 11);
   for (i = 0; i < 3; i++) {
     assert_int_equal(in[i].op, OP_FENCE);
-    assert_int_equal(in[i].sem, SEM_SC);
+    assert_int_equal(in[i].sem, WL_SEM_SC);
   }
-  assert_int_equal(in[0].scope, SCOPE_CTA);
-  assert_int_equal(in[1].scope, SCOPE_GPU);
-  assert_int_equal(in[2].scope, SCOPE_SYS);
-  assert_int_equal(in[3].sem, SEM_ACQ_REL);
-  assert_int_equal(in[3].scope, SCOPE_CTA);
+  assert_int_equal(in[0].scope, WL_SCOPE_CTA);
+  assert_int_equal(in[1].scope, WL_SCOPE_GPU);
+  assert_int_equal(in[2].scope, WL_SCOPE_SYS);
+  assert_int_equal(in[3].sem, WL_SEM_ACQ_REL);
+  assert_int_equal(in[3].scope, WL_SCOPE_CTA);
   for (i = 4; i < 11; i++)
     assert_int_equal(in[i].op, OP_BAR);
   assert_int_equal(in[4].bar_kind, BAR_SYNC);
@@ -664,7 +664,7 @@ static void test_parse_proxy(void **state) {
   in = &p0->insns[0]; /* sust.weak s, 2 */
   assert_int_equal(in->op, OP_ST);
   assert_int_equal(in->proxy, WL_PROXY_SUR);
-  assert_int_equal(in->sem, SEM_WEAK);
+  assert_int_equal(in->sem, WL_SEM_WEAK);
   assert_int_equal(in->loc, x);
   assert_int_equal(in->alias, s + 1);
   assert_int_equal(wl__insn_vloc(t, in), x);
@@ -672,8 +672,8 @@ static void test_parse_proxy(void **state) {
   assert_int_equal(in->op, OP_FENCE);
   assert_int_equal(in->pfence, PFENCE_PROXY);
   assert_int_equal(in->proxy, WL_PROXY_SUR);
-  assert_int_equal(in->sem, SEM_WEAK);
-  assert_int_equal(in->scope, SCOPE_NONE);
+  assert_int_equal(in->sem, WL_SEM_WEAK);
+  assert_int_equal(in->scope, WL_SCOPE_NONE);
   in = &p0->insns[2];
   assert_int_equal(in->op, OP_FENCE);
   assert_int_equal(in->pfence, PFENCE_ALIAS);
@@ -690,8 +690,8 @@ static void test_parse_proxy(void **state) {
   assert_int_equal(in->op, OP_ATOM);
   assert_int_equal(in->proxy, WL_PROXY_SUR);
   assert_int_equal(in->aop, AOP_ADD);
-  assert_int_equal(in->sem, SEM_RELAXED);
-  assert_int_equal(in->scope, SCOPE_GPU);
+  assert_int_equal(in->sem, WL_SEM_RELAXED);
+  assert_int_equal(in->scope, WL_SCOPE_GPU);
   assert_int_equal(in->alias, s + 1);
   in = &p0->insns[6];
   assert_int_equal(in->pfence, PFENCE_PROXY);
@@ -699,8 +699,8 @@ static void test_parse_proxy(void **state) {
   in = &p0->insns[7];
   assert_int_equal(in->op, OP_ST);
   assert_int_equal(in->proxy, WL_PROXY_SUR);
-  assert_int_equal(in->sem, SEM_RELEASE);
-  assert_int_equal(in->scope, SCOPE_SYS);
+  assert_int_equal(in->sem, WL_SEM_RELEASE);
+  assert_int_equal(in->scope, WL_SCOPE_SYS);
 
   assert_int_equal(p1->ninsns, 8);
   in = &p1->insns[0];
@@ -718,8 +718,8 @@ static void test_parse_proxy(void **state) {
   in = &p1->insns[3]; /* suld.relaxed.cta r2, s1 */
   assert_int_equal(in->op, OP_LD);
   assert_int_equal(in->proxy, WL_PROXY_SUR);
-  assert_int_equal(in->sem, SEM_RELAXED);
-  assert_int_equal(in->scope, SCOPE_CTA);
+  assert_int_equal(in->sem, WL_SEM_RELAXED);
+  assert_int_equal(in->scope, WL_SCOPE_CTA);
   assert_int_equal(in->dst, reg_index(p1, "r2"));
   in = &p1->insns[4]; /* cold.weak r3, c */
   assert_int_equal(in->op, OP_LD);
@@ -728,7 +728,7 @@ static void test_parse_proxy(void **state) {
   in = &p1->insns[5]; /* sured */
   assert_int_equal(in->op, OP_RED);
   assert_int_equal(in->proxy, WL_PROXY_SUR);
-  assert_int_equal(in->sem, SEM_RELEASE);
+  assert_int_equal(in->sem, WL_SEM_RELEASE);
   assert_int_equal(in->alias, s1 + 1);
   in = &p1->insns[6]; /* a generic load through a generic alias */
   assert_int_equal(in->op, OP_LD);
