@@ -30,6 +30,11 @@ r1=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t1" | head -n 1)
 r2=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t2" | head -n 1)
 echo "kernel: 2 processes at once: $r1 + $r2 = $((r1 + r2)) warp memory instructions/s"
 rm -f "$t1" "$t2"
+# kernels against the sampler: the nine shapes of tests/hw/shapes as
+# per-thread and warp-vector kernels, at the launch's own slice and one
+# access per turn (about 2 minutes each on one core)
+"$B/warplab" run "$ROOT/bench/kernel_shapes.lua" "${BENCH_SHAPES_RUNS:-10000}"
+"$B/warplab" run "$ROOT/bench/kernel_shapes.lua" "${BENCH_SHAPES_RUNS:-10000}" 1 1
 # the link model against two GPUs, every row within 3x (minutes: the
 # rarest row takes ~10^9 runs)
 sh "$ROOT/bench/link_rates.sh" "$B"
