@@ -393,7 +393,6 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
       rc = WL_ERUNTIME;
     if (rc != 0)
       break;
-    wl__sim_drain_step(l, s->sm);
     rc = wl__sim_settle(l, s, w);
   }
   if (rc != 0 && l->err[0] == 0)

@@ -164,11 +164,14 @@ static void l1_drop(sm_st *m, uint32_t i) {
   }
 }
 
-/* The memory system's share of one scheduler step (a warp's turn) on SM
- * sm, as in the sampler: while stores are pending, with chance drain
- * each time, one entry of a buffer picked at random reaches L2 (with
- * chance reorder any entry, the oldest of its bytes; else the oldest);
- * and the SM's L1 drops one line with chance evict/8 + 1 (in 1024). */
+/* The memory system's share of one step on SM sm, as in the sampler,
+ * where a step is one instruction: here, before each access of a lane
+ * (wl__sim_perform), so that the pace does not depend on how many
+ * accesses a warp's turn runs.  While stores are pending, with chance
+ * drain each time, one entry of a buffer picked at random reaches L2
+ * (with chance reorder any entry, the oldest of its bytes; else the
+ * oldest); and the SM's L1 drops one line with chance evict/8 + 1 (in
+ * 1024). */
 void wl__sim_drain_step(wl_launch *l, int sm) {
   const knobs *k = l->prof;
   sm_st *m = &l->sms[sm];
@@ -248,6 +251,7 @@ static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
 int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
                     const wl_access *a, uint8_t *p, uint64_t addr, void *data) {
   int global = a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED;
+  wl__sim_drain_step(l, (int)(m - l->sms));
   if (plain_access(a)) {
     perform_plain(a, p, data);
   } else if (a->kind == WL_ACC_LOAD) {

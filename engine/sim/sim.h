@@ -285,7 +285,8 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
 void wl__sim_l1_clear(sm_st *m);
 /* Drains all of SM m's store buffer to L2. */
 void wl__sim_drain_all(wl_launch *l, sm_st *m);
-/* One step of the memory system of SM sm (drains, evictions). */
+/* One step of the memory system of SM sm (drains, evictions), before
+ * each access. */
 void wl__sim_drain_step(wl_launch *l, int sm);
 
 /* launch.c */
