@@ -8,6 +8,8 @@ BUILD := build/$(MODE)
 WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes
 BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC $(WARN) -MMD -MP
+# The engine's assertions (wl_assert, engine/common/internal.h) are on
+# in every build but release.
 ifeq ($(MODE),release)
   OPT := -O3 -g
 else ifeq ($(MODE),debug)
@@ -20,7 +22,8 @@ else ifeq ($(MODE),ubsan)
 else
   $(error MODE must be release, debug, asan or ubsan)
 endif
-ALL_CFLAGS := $(BASE) $(OPT) $(CFLAGS)
+ASSERTS := $(if $(filter release,$(MODE)),,-DWL_ASSERTS)
+ALL_CFLAGS := $(BASE) $(ASSERTS) $(OPT) $(CFLAGS)
 ALL_LDFLAGS := $(OPT) $(LDFLAGS)
 
 PKG_CMOCKA = $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)

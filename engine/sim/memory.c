@@ -92,10 +92,17 @@ static int overlap(const sbuf_ent *e, int id, uint64_t off, int width) {
          off < e->off + e->width;
 }
 
-/* Writes buffer entry i of SM m to L2 and removes it. */
+static int drainable(const sm_st *m, size_t i);
+
+/* Writes buffer entry i of SM m to L2 and removes it: an entry no older
+ * one overlaps, so that the bytes of each location reach L2 in the order
+ * they were stored. */
 static void drain_one(wl_launch *l, sm_st *m, size_t i) {
   sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-  alloc *a = get_alloc(l->dev, e->id);
+  alloc *a;
+  wl_assert(i < m->buf.n && drainable(m, i));
+  wl_assert(m->bucket[sb_bucket(e->id, e->off)] > 0);
+  a = get_alloc(l->dev, e->id);
   if (a != NULL)
     memcpy(a->data + e->off, e->data, e->width);
   m->bucket[sb_bucket(e->id, e->off)]--;
@@ -238,8 +245,12 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
           ;
         drain_one(l, m, i < m->buf.n ? i : 0);
       }
+      wl_assert(m->buf.n < 64);
       if ((e = wl__vec_push(l->ctx, &m->buf)) == NULL)
         return wl__err(l->ctx, WL_ENOMEM, "out of memory");
+      /* oldest first: no entry is younger than this step's */
+      wl_assert(m->buf.n < 2 ||
+                WL_VEC_PTR(&m->buf, sbuf_ent, m->buf.n - 2)->born <= l->steps);
       e->id = a->id;
       e->off = a->off;
       e->width = (uint32_t)a->width;

@@ -96,7 +96,7 @@ else
 fi
 # shellcheck disable=SC2086
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -fno-omit-frame-pointer -std=c11 -D_POSIX_C_SOURCE=200809L \
+  -fno-omit-frame-pointer -std=c11 -D_POSIX_C_SOURCE=200809L -DWL_ASSERTS \
   -DFUZZ_STOP_CALLS="$FUZZ_STOP_CALLS" $FUZZ_CFLAGS $EXTRA \
   $SRC $LIBS -o "$OUT/fuzz_$T"
 
