@@ -8,6 +8,8 @@ BUILD := build/$(MODE)
 WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes
 BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC $(WARN) -MMD -MP
+# The engine's assertions (wl_assert, engine/common/internal.h) are on
+# in every build but release.
 ifeq ($(MODE),release)
   OPT := -O3 -g
 else ifeq ($(MODE),debug)
@@ -20,7 +22,8 @@ else ifeq ($(MODE),ubsan)
 else
   $(error MODE must be release, debug, asan or ubsan)
 endif
-ALL_CFLAGS := $(BASE) $(OPT) $(CFLAGS)
+ASSERTS := $(if $(filter release,$(MODE)),,-DWL_ASSERTS)
+ALL_CFLAGS := $(BASE) $(ASSERTS) $(OPT) $(CFLAGS)
 ALL_LDFLAGS := $(OPT) $(LDFLAGS)
 
 PKG_CMOCKA = $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -43,8 +46,13 @@ LUA_LMOD ?= $(PREFIX)/share/lua/5.4
 UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
-ENGINE_SRC := $(wildcard engine/*/*.c engine/*/*/*.c)
-ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+# The engine: engine/'s C files, and the CUDA harness's text generated
+# from engine/emit/harness_*.cu (HARNESS below; an engine/emit/harness.c
+# left from a checkout that had it committed is not compiled).
+ENGINE_SRC := $(filter-out engine/emit/harness.c,\
+                $(wildcard engine/*/*.c engine/*/*/*.c))
+HARNESS := $(BUILD)/gen/harness.c
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o) $(HARNESS:.c=.o)
 LIB := $(BUILD)/libwarplab.a
 BIN := $(BUILD)/warplab
 SO := $(BUILD)/warplab.so
@@ -88,15 +96,19 @@ $(EMBED): $(LUA_LIB_SRC) scripts/embed.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh $@ $(LUA_LIB_SRC)
 
-# The CUDA harness's fixed text, as C strings (committed: the engine
-# builds from engine/ alone).
+# The CUDA harness's fixed text (engine/emit/harness_*.cu) as C strings
+# for engine/emit/cuda.c, generated into the build (emit.h declares them).
 HARNESS_CU := head=engine/emit/harness_head.cu \
   body=engine/emit/harness_body.cu \
   two_head=engine/emit/harness_two_head.cu \
   two_body=engine/emit/harness_two.cu
-engine/emit/harness.c: $(foreach h,$(HARNESS_CU),$(lastword $(subst =, ,$(h)))) \
+$(HARNESS): $(foreach h,$(HARNESS_CU),$(lastword $(subst =, ,$(h)))) \
   scripts/embed_cuda.sh
+	@mkdir -p $(dir $@)
 	sh scripts/embed_cuda.sh $@ $(HARNESS_CU)
+
+$(HARNESS:.c=.o): $(HARNESS)
+	$(CC) $(ALL_CFLAGS) -Iengine/emit -c $< -o $@
 
 $(EMBED:.c=.o): $(EMBED)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Ibindings -c $< -o $@

@@ -5,6 +5,16 @@
 
 #include "internal.h"
 
+/* wl_assert's failure (internal.h); in the library whatever the build,
+ * so that code built with WL_ASSERTS links against a release library. */
+void wl__assert_fail(const char *expr, const char *file, int line,
+                     const char *func) {
+  fflush(stdout);
+  fprintf(stderr, "warplab: assertion failed: %s (%s:%d, %s)\n", expr, file,
+          line, func);
+  abort();
+}
+
 const char *wl_err_name(int err) {
   switch (err) {
 #define WL_ERR_NAME(name, code, msg)                                           \

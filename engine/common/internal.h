@@ -1,5 +1,5 @@
 /* internal.h -- what engine files share: the context, allocation,
- * growable buffers, error reporting.  Not installed. */
+ * growable buffers, error reporting, assertions.  Not installed. */
 #ifndef WL_INTERNAL_H
 #define WL_INTERNAL_H
 
@@ -10,6 +10,33 @@
 #include "../warplab.h"
 
 #define WL_ERRMSG_MAX 512
+
+/* wl_assert(cond): an invariant the code relies on (Lua's lua_assert),
+ * never a check of input: bad input is an error code (wl__err).
+ *
+ * Checked where WL_ASSERTS is defined: the Makefile's debug, asan and
+ * ubsan builds (so make check runs every test with them on).  A false
+ * cond prints
+ *   warplab: assertion failed: COND (FILE:LINE, FUNCTION)
+ * to stderr and calls abort().  In release builds wl_assert(cond) is
+ * ((void)0) and cond is not evaluated: it costs nothing, and it must
+ * have no effect the program relies on.  A static function that only
+ * assertions call sits under #ifdef WL_ASSERTS (else it is unused).
+ * WL__ASSERT_ON and WL__ASSERT_OFF are the two forms, whatever the
+ * build (tests/unit/test_assert.c checks both). */
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void wl__assert_fail(const char *expr, const char *file, int line,
+                     const char *func);
+#define WL__ASSERT_ON(cond)                                                    \
+  ((cond) ? (void)0 : wl__assert_fail(#cond, __FILE__, __LINE__, __func__))
+#define WL__ASSERT_OFF(cond) ((void)0)
+#ifdef WL_ASSERTS
+#define wl_assert(cond) WL__ASSERT_ON(cond)
+#else
+#define wl_assert(cond) WL__ASSERT_OFF(cond)
+#endif
 
 struct wl_ctx {
   wl_alloc_fn alloc;

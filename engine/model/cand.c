@@ -102,6 +102,7 @@ static void fill_static(wl__candx *c, const exe *E) {
   const wl_litmus *t = c->t;
   wl__cand *k = &c->c;
   int n = E->n, i, j;
+  wl_assert(n >= 0 && n <= WL_CAT_MAXEV); /* wl__candx_run checked it */
   memset(k, 0, sizeof *k);
   k->n = n;
   c->dirty_rels = c->dirty_sets = ~0ull;

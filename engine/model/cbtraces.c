@@ -119,6 +119,7 @@ static int tb_read(tgen *g, int loc, int scope, int line, int nev,
 
 static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
                    int64_t *value) {
+  wl_assert(wl__tb_load_ok(tb, loc, sem, scope));
   wl_ev *e;
   int r = tb_read(tb_gen(tb), loc, scope, line, 1, &e);
   if (r != 0)
@@ -136,6 +137,7 @@ static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
  * trace is kept only as a stutter prefix. */
 static int tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
                     int64_t operand, int line, int64_t *value) {
+  wl_assert(wl__tb_await_ok(tb, loc, sem, scope, cmp));
   tgen *g = tb_gen(tb);
   const vdom *d = &g->x->dom[loc];
   int k = g->nch, i, m = 0, r;
@@ -181,6 +183,7 @@ static int tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
 
 static int tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                     int line) {
+  wl_assert(wl__tb_store_ok(tb, loc, sem, scope));
   tgen *g = tb_gen(tb);
   wl_ev *e;
   int r;
@@ -196,6 +199,7 @@ static int tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
 
 static int tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
                      int scope, int line, int64_t *old) {
+  wl_assert(wl__tb_atomic_ok(tb, loc, op, sem, scope));
   tgen *g = tb_gen(tb);
   wl_ev *e;
   int64_t v;
@@ -220,6 +224,7 @@ static int tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
 }
 
 static int tb_fence(wl_tb *tb, int sem, int scope, int line) {
+  wl_assert(wl__tb_fence_ok(tb, sem, scope));
   tgen *g = tb_gen(tb);
   wl_ev *e;
   int r;
@@ -233,6 +238,7 @@ static int tb_fence(wl_tb *tb, int sem, int scope, int line) {
 
 static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
                       int line) {
+  wl_assert(wl__tb_barrier_ok(tb, kind, count));
   tgen *g = tb_gen(tb);
   wl_ev *e;
   int r;
@@ -252,6 +258,7 @@ static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
 }
 
 static int tb_result(wl_tb *tb, const char *name, int type, int64_t value) {
+  wl_assert(wl__tb_result_ok(tb, name, type));
   tgen *g = tb_gen(tb);
   int r, was;
   /* the callback's results are the thread's registers: the test grows

@@ -12,11 +12,20 @@
 
 #define ES_EMPTY ((evset){{0}})
 
+/* Every element and row index is an event: 0 <= i < WL_MAX_EVENTS
+ * (wl_assert). */
+#define ES_IN(i) ((i) >= 0 && (i) < WL_MAX_EVENTS)
+
 static inline int es_has(evset s, int i) {
+  wl_assert(ES_IN(i));
   return (int)(s.w[i >> 6] >> (i & 63) & 1);
 }
-static inline void es_add(evset *s, int i) { s->w[i >> 6] |= 1ull << (i & 63); }
+static inline void es_add(evset *s, int i) {
+  wl_assert(ES_IN(i));
+  s->w[i >> 6] |= 1ull << (i & 63);
+}
 static inline void es_del(evset *s, int i) {
+  wl_assert(ES_IN(i));
   s->w[i >> 6] &= ~(1ull << (i & 63));
 }
 static inline evset es_single(int i) {
@@ -70,6 +79,7 @@ static inline int es_count(evset s) {
 static inline evset es_range(int lo, int hi) {
   evset s = ES_EMPTY;
   int i;
+  wl_assert(lo >= 0 && hi <= WL_MAX_EVENTS);
   for (i = lo; i < hi; i++)
     es_add(&s, i);
   return s;
@@ -78,6 +88,7 @@ static inline evset es_range(int lo, int hi) {
 static inline int es_from(const evset *s, int i) {
   int k = i >> 6;
   uint64_t x;
+  wl_assert(i >= 0);
   if (k >= WL_SETW)
     return -1;
   x = s->w[k] & (~0ull << (i & 63));
@@ -97,16 +108,30 @@ static inline int es_next(evset s, int i) { return es_from(&s, i + 1); }
 #define ES_FOR(i, s)                                                           \
   for ((i) = es_from(&(s), 0); (i) >= 0; (i) = es_from(&(s), (i) + 1))
 
-static inline evset rel_row(const rel r, int i) { return r[i]; }
-static inline int rel_has(const rel r, int i, int j) { return es_has(r[i], j); }
-static inline void rel_add(rel r, int i, int j) { es_add(&r[i], j); }
-static inline void rel_del(rel r, int i, int j) { es_del(&r[i], j); }
+static inline evset rel_row(const rel r, int i) {
+  wl_assert(ES_IN(i));
+  return r[i];
+}
+static inline int rel_has(const rel r, int i, int j) {
+  wl_assert(ES_IN(i));
+  return es_has(r[i], j);
+}
+static inline void rel_add(rel r, int i, int j) {
+  wl_assert(ES_IN(i));
+  es_add(&r[i], j);
+}
+static inline void rel_del(rel r, int i, int j) {
+  wl_assert(ES_IN(i));
+  es_del(&r[i], j);
+}
 
 static inline void rel_zero(rel r, int n) {
+  wl_assert(n >= 0 && n <= WL_MAX_EVENTS);
   memset(r, 0, (size_t)n * sizeof r[0]);
 }
 
 static inline void rel_copy(rel d, const rel s, int n) {
+  wl_assert(n >= 0 && n <= WL_MAX_EVENTS);
   memcpy(d, s, (size_t)n * sizeof d[0]);
 }
 

@@ -95,6 +95,7 @@ static scev tb_make(int kind, int loc, int sem, int scope, int line) {
 
 static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
                    int64_t *value) {
+  wl_assert(wl__tb_load_ok(tb, loc, sem, scope));
   scev e = tb_make(CE_LOAD, loc, sem, scope, line);
   int64_t v = 0;
   int r = tb_event(tb_self(tb), &e, 1, &v);
@@ -105,6 +106,7 @@ static int tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
 
 static int tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                     int line) {
+  wl_assert(wl__tb_store_ok(tb, loc, sem, scope));
   scev e = tb_make(CE_STORE, loc, sem, scope, line);
   e.a = value;
   return tb_event(tb_self(tb), &e, 1, NULL);
@@ -112,6 +114,7 @@ static int tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
 
 static int tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
                      int scope, int line, int64_t *old) {
+  wl_assert(wl__tb_atomic_ok(tb, loc, op, sem, scope));
   scev e = tb_make(CE_ATOM, loc, sem, scope, line);
   int64_t v = 0;
   int r;
@@ -125,12 +128,14 @@ static int tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
 }
 
 static int tb_fence(wl_tb *tb, int sem, int scope, int line) {
+  wl_assert(wl__tb_fence_ok(tb, sem, scope));
   scev e = tb_make(CE_FENCE, -1, sem, scope, line);
   return tb_event(tb_self(tb), &e, 1, NULL);
 }
 
 static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
                       int line) {
+  wl_assert(wl__tb_barrier_ok(tb, kind, count));
   scev e = tb_make(CE_BAR, -1, WL_SEM_ACQ_REL, WL_SCOPE_CTA, line);
   e.op = kind;
   e.a = id;
@@ -141,6 +146,7 @@ static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
 /* Results are the thread's registers: like the explorer, the test grows
  * them. */
 static int tb_result(wl_tb *tb, const char *name, int type, int64_t value) {
+  wl_assert(wl__tb_result_ok(tb, name, type));
   sctb *d = tb_self(tb);
   wl_thread *w = (wl_thread *)&d->c->t->threads[d->th];
   int r, was;

@@ -23,18 +23,66 @@ static int bad(wl_tb *tb, const char *fmt, ...) {
   return tb->ops->fail(tb, WL_EINVAL, msg);
 }
 
-/* Checks what every memory access shares: the location and a
+/* What every memory access shares: a location of the test and a
  * semantics/scope pair (.weak has no scope, anything else needs one). */
+static int loc_ok(const wl_tb *tb, int loc) {
+  return loc >= 0 && loc < tb->t->nlocs;
+}
+
+static int sem_scope_ok(int sem, int scope) {
+  return sem >= WL_SEM_WEAK && sem <= WL_SEM_SC && scope >= WL_SCOPE_NONE &&
+         scope <= WL_SCOPE_SYS && (sem == WL_SEM_WEAK) == (scope == 0);
+}
+
+static int load_sem(int sem) {
+  return sem == WL_SEM_WEAK || sem == WL_SEM_RELAXED || sem == WL_SEM_ACQUIRE;
+}
+
 static int check_access(wl_tb *tb, int loc, int sem, int scope) {
-  if (loc < 0 || loc >= tb->t->nlocs)
+  if (!loc_ok(tb, loc))
     return bad(tb, "no location %d", loc);
-  if (sem < WL_SEM_WEAK || sem > WL_SEM_SC || scope < WL_SCOPE_NONE ||
-      scope > WL_SCOPE_SYS || ((sem == WL_SEM_WEAK) != (scope == 0)))
+  if (!sem_scope_ok(sem, scope))
     return bad(tb,
                "bad semantics/scope (%d, %d): .weak has no scope, every "
                "other semantics needs one",
                sem, scope);
   return 0;
+}
+
+int wl__tb_load_ok(const wl_tb *tb, int loc, int sem, int scope) {
+  return tb != NULL && loc_ok(tb, loc) && sem_scope_ok(sem, scope) &&
+         load_sem(sem);
+}
+
+int wl__tb_await_ok(const wl_tb *tb, int loc, int sem, int scope, int cmp) {
+  return wl__tb_load_ok(tb, loc, sem, scope) && cmp >= WL_CMP_EQ &&
+         cmp <= WL_CMP_GE;
+}
+
+int wl__tb_store_ok(const wl_tb *tb, int loc, int sem, int scope) {
+  return tb != NULL && loc_ok(tb, loc) && sem_scope_ok(sem, scope) &&
+         (sem == WL_SEM_WEAK || sem == WL_SEM_RELAXED || sem == WL_SEM_RELEASE);
+}
+
+int wl__tb_atomic_ok(const wl_tb *tb, int loc, int op, int sem, int scope) {
+  return tb != NULL && loc_ok(tb, loc) && sem_scope_ok(sem, scope) &&
+         op >= WL_OP_ADD && op <= WL_OP_CAS && sem != WL_SEM_WEAK &&
+         sem != WL_SEM_SC;
+}
+
+int wl__tb_fence_ok(const wl_tb *tb, int sem, int scope) {
+  return tb != NULL && (sem == WL_SEM_SC || sem == WL_SEM_ACQ_REL) &&
+         scope >= WL_SCOPE_CTA && scope <= WL_SCOPE_SYS;
+}
+
+int wl__tb_barrier_ok(const wl_tb *tb, int kind, int64_t count) {
+  return tb != NULL && (kind == WL_BAR_SYNC || kind == WL_BAR_ARRIVE) &&
+         count >= 0;
+}
+
+int wl__tb_result_ok(const wl_tb *tb, const char *name, int type) {
+  return tb != NULL && name != NULL && *name != '\0' && type >= WL_TYPE_INT64 &&
+         type <= WL_TYPE_DOUBLE;
 }
 
 int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
@@ -44,7 +92,7 @@ int wl_tb_load(wl_tb *tb, int loc, int sem, int scope, int line,
     return WL_EINVAL;
   if ((r = check_access(tb, loc, sem, scope)) != 0)
     return r;
-  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_ACQUIRE)
+  if (!load_sem(sem))
     return bad(tb, "a load is weak, relaxed or acquire");
   return tb->ops->load(tb, loc, sem, scope, line, value);
 }
@@ -57,9 +105,9 @@ int wl_tb_await(wl_tb *tb, int loc, int sem, int scope, int cmp,
     return WL_EINVAL;
   if ((r = check_access(tb, loc, sem, scope)) != 0)
     return r;
-  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_ACQUIRE)
+  if (!load_sem(sem))
     return bad(tb, "an await loads: weak, relaxed or acquire");
-  if (cmp < WL_CMP_EQ || cmp > WL_CMP_GE)
+  if (!wl__tb_await_ok(tb, loc, sem, scope, cmp))
     return bad(tb, "bad comparison %d", cmp);
   if (tb->ops->await != NULL)
     return tb->ops->await(tb, loc, sem, scope, cmp, operand, line, value);
@@ -80,7 +128,7 @@ int wl_tb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
     return WL_EINVAL;
   if ((r = check_access(tb, loc, sem, scope)) != 0)
     return r;
-  if (sem != WL_SEM_WEAK && sem != WL_SEM_RELAXED && sem != WL_SEM_RELEASE)
+  if (!wl__tb_store_ok(tb, loc, sem, scope))
     return bad(tb, "a store is weak, relaxed or release");
   return tb->ops->store(tb, loc, value, sem, scope, line);
 }
@@ -92,8 +140,7 @@ int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
     return WL_EINVAL;
   if ((r = check_access(tb, loc, sem, scope)) != 0)
     return r;
-  if (op < WL_OP_ADD || op > WL_OP_CAS || sem == WL_SEM_WEAK ||
-      sem == WL_SEM_SC)
+  if (!wl__tb_atomic_ok(tb, loc, op, sem, scope))
     return bad(tb, "an atomic is relaxed, acquire, release or acq_rel "
                    "with a scope, and a known operation");
   return tb->ops->atomic(tb, loc, op, a, b, sem, scope, line, old);
@@ -102,8 +149,7 @@ int wl_tb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
 int wl_tb_fence(wl_tb *tb, int sem, int scope, int line) {
   if (tb == NULL)
     return WL_EINVAL;
-  if ((sem != WL_SEM_SC && sem != WL_SEM_ACQ_REL) || scope < WL_SCOPE_CTA ||
-      scope > WL_SCOPE_SYS)
+  if (!wl__tb_fence_ok(tb, sem, scope))
     return bad(tb, "a fence is sc or acq_rel, with scope cta, gpu or sys");
   return tb->ops->fence(tb, sem, scope, line);
 }
@@ -111,7 +157,7 @@ int wl_tb_fence(wl_tb *tb, int sem, int scope, int line) {
 int wl_tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count, int line) {
   if (tb == NULL)
     return WL_EINVAL;
-  if ((kind != WL_BAR_SYNC && kind != WL_BAR_ARRIVE) || count < 0)
+  if (!wl__tb_barrier_ok(tb, kind, count))
     return bad(tb, "bad barrier: the kind is WL_BAR_SYNC or WL_BAR_ARRIVE "
                    "and the thread count is 0 (the CTA) or more");
   return tb->ops->barrier(tb, kind, id, count, line);
@@ -126,7 +172,7 @@ int wl_tb_result_typed(wl_tb *tb, const char *name, int type, int64_t value) {
     return WL_EINVAL;
   if (name == NULL || *name == '\0')
     return bad(tb, "a result needs a name");
-  if (type < WL_TYPE_INT64 || type > WL_TYPE_DOUBLE)
+  if (!wl__tb_result_ok(tb, name, type))
     return bad(tb, "a result's type is int64, int32, uint32, float or "
                    "double");
   return tb->ops->result(tb, name, type, value);

@@ -17,7 +17,9 @@
  * non-empty result name with a type of locations.  A bad argument is
  * reported through the engine's fail op with WL_EINVAL and the wrapper's
  * message, so each engine keeps its own rule for what a failure does to
- * the run.
+ * the run.  The wrappers decide with the predicates below, and each op
+ * asserts the same predicate (wl_assert: debug builds), so an engine
+ * that reaches an op another way fails loudly there.
  */
 #ifndef WL_THREAD_H
 #define WL_THREAD_H
@@ -54,6 +56,16 @@ struct wl_tb {
   const wl__tb_ops *ops;
   const wl_litmus *t; /* the test: the wrappers check locations in it */
 };
+
+/* What the wrappers guarantee an op (thread.c): 1 when the arguments
+ * are good, else 0. */
+int wl__tb_load_ok(const wl_tb *tb, int loc, int sem, int scope);
+int wl__tb_await_ok(const wl_tb *tb, int loc, int sem, int scope, int cmp);
+int wl__tb_store_ok(const wl_tb *tb, int loc, int sem, int scope);
+int wl__tb_atomic_ok(const wl_tb *tb, int loc, int op, int sem, int scope);
+int wl__tb_fence_ok(const wl_tb *tb, int sem, int scope);
+int wl__tb_barrier_ok(const wl_tb *tb, int kind, int64_t count);
+int wl__tb_result_ok(const wl_tb *tb, const char *name, int type);
 
 /* The struct of type T whose member M is the wl_tb tb (and its const
  * twin, for the thread op). */

@@ -185,7 +185,10 @@ void wl__buf_value(wl_buf *b, int type, int64_t v) {
   lo = type == WL_TYPE_DOUBLE ? 15 : type == WL_TYPE_FLOAT ? 6 : 3;
   hi = type == WL_TYPE_DOUBLE ? 17 : type == WL_TYPE_FLOAT ? 9 : 5;
   for (p = lo; p < hi; p++) {
-    snprintf(s, sizeof s, "%.*g", p, d);
+    /* at most 24 bytes at 17 digits (the test is for -O0 builds, where
+     * gcc cannot see that p < 17 and warns of a truncation) */
+    if (snprintf(s, sizeof s, "%.*g", p, d) >= (int)sizeof s)
+      break;
     if (wl_value_from_double(type, strtod(s, NULL)) == v)
       break;
   }

@@ -135,6 +135,7 @@ static cbev cb_make(int kind, int loc, int sem, int scope, int line) {
 
 static int cb_load(wl_tb *tb, int loc, int sem, int scope, int line,
                    int64_t *value) {
+  wl_assert(wl__tb_load_ok(tb, loc, sem, scope));
   simtb *d = cb_self(tb);
   int r = cb_gone(d);
   cbev e;
@@ -146,6 +147,7 @@ static int cb_load(wl_tb *tb, int loc, int sem, int scope, int line,
 
 static int cb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
                     int line) {
+  wl_assert(wl__tb_store_ok(tb, loc, sem, scope));
   simtb *d = cb_self(tb);
   int r = cb_gone(d);
   cbev e;
@@ -158,6 +160,7 @@ static int cb_store(wl_tb *tb, int loc, int64_t value, int sem, int scope,
 
 static int cb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
                      int scope, int line, int64_t *old) {
+  wl_assert(wl__tb_atomic_ok(tb, loc, op, sem, scope));
   simtb *d = cb_self(tb);
   int r = cb_gone(d);
   cbev e;
@@ -171,6 +174,7 @@ static int cb_atomic(wl_tb *tb, int loc, int op, int64_t a, int64_t b, int sem,
 }
 
 static int cb_fence(wl_tb *tb, int sem, int scope, int line) {
+  wl_assert(wl__tb_fence_ok(tb, sem, scope));
   simtb *d = cb_self(tb);
   int r = cb_gone(d);
   cbev e;
@@ -182,6 +186,7 @@ static int cb_fence(wl_tb *tb, int sem, int scope, int line) {
 
 static int cb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
                       int line) {
+  wl_assert(wl__tb_barrier_ok(tb, kind, count));
   simtb *d = cb_self(tb);
   int r = cb_gone(d);
   cbev e;
@@ -195,6 +200,7 @@ static int cb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
 }
 
 static int cb_result(wl_tb *tb, const char *name, int type, int64_t value) {
+  wl_assert(wl__tb_result_ok(tb, name, type));
   simtb *d = cb_self(tb);
   int k, r = cb_gone(d);
   if (r != 0)

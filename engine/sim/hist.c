@@ -146,6 +146,9 @@ static uint32_t *otab_alloc(wl_ctx *ctx, size_t n, size_t *cap) {
 
 static void otab_put(wl_hist *h, size_t i) {
   size_t m = h->idx.cap - 1, j = vals_hash(h->o[i].vals, h->lay.nvals) & m;
+  /* a power of two, at least twice the outcomes: a free slot is near */
+  wl_assert(h->idx.cap > 0 && (h->idx.cap & m) == 0 && i < h->n &&
+            2 * h->n <= h->idx.cap);
   while (h->idx.slot[j] != 0)
     j = (j + 1) & m;
   h->idx.slot[j] = (uint32_t)(i + 1);
@@ -268,6 +271,7 @@ int wl__hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c) {
   h->o[h->n].sat = sat;
   h->n++;
   otab_put(h, h->n - 1);
+  wl_assert(wl__hist_find(h, vals) == (long)h->n - 1); /* the index has it */
   return 0;
 }
 
@@ -401,7 +405,16 @@ int wl_hist_merge(wl_hist *into, const wl_hist *from) {
 #undef FROM_VALS
   into->runs += from->runs;
   into->hung += from->hung;
+  wl_assert(wl__hist_totals_ok(from) && wl__hist_totals_ok(into));
   return 0;
+}
+
+int wl__hist_totals_ok(const wl_hist *h) {
+  uint64_t sum = h->hung;
+  size_t i;
+  for (i = 0; i < h->n; i++)
+    sum += h->o[i].count;
+  return sum == h->runs;
 }
 
 uint64_t wl_hist_runs(const wl_hist *h) { return h ? h->runs : 0; }

@@ -81,6 +81,10 @@ long wl__hist_find(const wl_hist *h, const int64_t *vals);
 int wl__hist_add_name(wl_hist *h, int th, const char *name, int type);
 /* Counts c runs of the outcome vals, adding it (with sat) when new. */
 int wl__hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c);
+/* Whether h's totals hold: its outcomes' counts and the hung runs add
+ * up to its runs (every run either terminated with one outcome or
+ * hung).  Asserted after a merge and at the end of a sampling. */
+int wl__hist_totals_ok(const wl_hist *h);
 
 /* sample.c: marks the outcomes sequential consistency cannot produce
  * (its search replays callback threads as the sampler does). */

@@ -98,10 +98,28 @@ static int overlap(const sbuf_ent *e, int id, uint64_t off, int width) {
          off < e->off + e->width;
 }
 
-/* Writes buffer entry i of SM m to L2 and removes it. */
+#ifdef WL_ASSERTS
+/* Entry i may drain: no older entry overlaps it. */
+static int drainable(const sm_st *m, size_t i) {
+  const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
+  size_t j;
+  for (j = 0; j < i; j++)
+    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
+                (int)e->width))
+      return 0;
+  return 1;
+}
+#endif
+
+/* Writes buffer entry i of SM m to L2 and removes it: an entry no older
+ * one overlaps, so that the bytes of each location reach L2 in the order
+ * they were stored. */
 static void drain_one(wl_launch *l, sm_st *m, size_t i) {
   sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-  alloc *a = get_alloc(l->dev, e->id);
+  alloc *a;
+  wl_assert(i < m->buf.n && drainable(m, i));
+  wl_assert(m->bucket[sb_bucket(e->id, e->off)] > 0);
+  a = get_alloc(l->dev, e->id);
   if (a != NULL)
     memcpy(a->data + e->off, e->data, e->width);
   m->bucket[sb_bucket(e->id, e->off)]--;
@@ -110,19 +128,23 @@ static void drain_one(wl_launch *l, sm_st *m, size_t i) {
   l->npend--;
 }
 
-/* Drains the entries of m that overlap [off, off+width) of id, oldest
- * first. */
+/* Drains the entries of m that overlap [off, off+width) of id: every
+ * entry up to the newest of them, in order (an older, narrower store
+ * inside a newer, wider one must not land after it; draining more than
+ * asked only makes stores visible sooner). */
 static void drain_range(wl_launch *l, sm_st *m, int id, uint64_t off,
                         int width) {
-  size_t i = 0;
+  size_t i, last = 0;
+  int any = 0;
   if (m->bucket[sb_bucket(id, off)] == 0)
     return;
-  while (i < m->buf.n) {
-    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width))
-      drain_one(l, m, i);
-    else
-      i++;
-  }
+  for (i = 0; i < m->buf.n; i++)
+    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width)) {
+      last = i;
+      any = 1;
+    }
+  for (i = 0; any && i <= last; i++)
+    drain_one(l, m, 0);
 }
 
 void wl__sim_drain_all(wl_launch *l, sm_st *m) {
@@ -130,16 +152,21 @@ void wl__sim_drain_all(wl_launch *l, sm_st *m) {
     drain_one(l, m, 0);
 }
 
-/* The oldest entry of m overlapping entry i (i itself when none is
- * older): the one that may leave the buffer for i's bytes. */
+/* The entry that may leave the buffer for entry i's bytes: the oldest
+ * overlapping i, then the oldest overlapping that one, and so on (i
+ * itself when none is older). */
 static size_t oldest_overlap(const sm_st *m, size_t i) {
-  const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-  size_t j;
-  for (j = 0; j < i; j++)
-    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
-                (int)e->width))
-      return j;
-  return i;
+  for (;;) {
+    const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
+    size_t j;
+    for (j = 0; j < i; j++)
+      if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
+                  (int)e->width))
+        break;
+    if (j == i)
+      return i;
+    i = j;
+  }
 }
 
 /* Drops the L1 line in slot i, keeping linear probing's chains whole
@@ -279,6 +306,7 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
       }
       if (m->buf.n >= 64) /* full: its oldest entry makes room */
         drain_one(l, m, 0);
+      wl_assert(m->buf.n < 64);
       if ((e = wl__vec_push(l->ctx, &m->buf)) == NULL)
         return wl__err(l->ctx, WL_ENOMEM, "out of memory");
       e->id = a->id;

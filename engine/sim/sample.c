@@ -226,6 +226,7 @@ static inline int rare(uint64_t *r, uint32_t p) {
 /* Memory                                                            */
 
 static void q_push(sim *s, squeue *q, int loc, int th, int64_t v) {
+  wl_assert(q->n >= 0 && q->n <= SIM_QMAX);
   if (q->n == SIM_QMAX) {
     s->overflow = 1;
     return;
@@ -238,7 +239,23 @@ static void q_push(sim *s, squeue *q, int loc, int th, int64_t v) {
   s->npend++;
 }
 
+#ifdef WL_ASSERTS
+/* Whether an entry of q older than entry i is for its location. */
+static int q_older(const squeue *q, int i) {
+  int j;
+  for (j = 0; j < i; j++)
+    if (q->e[j].loc == q->e[i].loc)
+      return 1;
+  return 0;
+}
+#endif
+
+/* Entry i leaves q.  Every queue keeps each location's stores in order
+ * (the order they entered it, but see st_sm): the entry that leaves is
+ * the oldest for its location. */
 static void q_remove(squeue *q, int i) {
+  wl_assert(i >= 0 && i < q->n);
+  wl_assert(!q_older(q, i));
   if (i < q->n - 1)
     memmove(&q->e[i], &q->e[i + 1], (size_t)(q->n - i - 1) * sizeof q->e[0]);
   q->n--;
@@ -270,12 +287,16 @@ static inline int q_pick(uint64_t *r, const squeue *q) {
   return i;
 }
 
-/* A store entering SM sm's buffer, numbered in SM order. */
+/* A store entering SM sm's buffer, numbered in SM order: younger than
+ * every entry there (the buffer's last entry is the youngest, or older
+ * than a store that overtook it: st_sm). */
 static void sm_push(sim *s, int sm, int loc, int th, int64_t v) {
   squeue *q = &s->smb[sm];
   q_push(s, q, loc, th, v);
-  if (!s->overflow)
+  if (!s->overflow) {
     q->e[q->n - 1].seq = ++s->smseq[sm];
+    wl_assert(q->n < 2 || q->e[q->n - 2].seq < q->e[q->n - 1].seq);
+  }
 }
 
 static void l2_write(sim *s, int sm, int loc, int64_t v, uint32_t seq) {
@@ -310,6 +331,16 @@ static void drain_th_entry(sim *s, int th, int i) {
   s->npend--;
   sm_push(s, s->th[th].sm, e.loc, th, e.val);
 }
+
+#ifdef WL_ASSERTS
+/* The entries in all queues, SM buffers and links (npend counts them). */
+static int pend_count(const sim *s) {
+  int i, n = 0;
+  for (i = 0; i < s->t->nthreads; i++)
+    n += s->th[i].q.n + s->smb[i].n + s->link[i].n;
+  return n;
+}
+#endif
 
 static void drain_thread(sim *s, int th) {
   while (s->th[th].q.n > 0)
@@ -357,6 +388,8 @@ static void link_store(sim *s, int th, int loc, int64_t v) {
     if (!s->overflow) {
       q->e[q->n - 1].seq = ++s->smseq[sm];
       q->e[q->n - 1].flags = 0;
+      /* the link is in SM order, oldest first */
+      wl_assert(q->n < 2 || q->e[q->n - 2].seq < q->e[q->n - 1].seq);
     }
   } else {
     l2_write(s, sm, loc, v, ++s->smseq[sm]);
@@ -1133,6 +1166,7 @@ static SIM_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
   }
   if (steps >= max_steps || s->overflow)
     return 0;
+  wl_assert(s->npend == 0 && pend_count(s) == 0); /* all stores landed */
   /* threads left waiting must be at their last instruction (a barrier
    * with nothing after it), else the run hangs */
   for (th = 0; th < t->nthreads; th++) {
@@ -1276,6 +1310,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     wl_hist_free(h);
     return rc;
   }
+  wl_assert(wl__hist_totals_ok(h));
   *out = h;
   return rc;
 }

@@ -81,14 +81,19 @@ echo "fuzz: building $OUT/fuzz_$T"
 # stack trace can be read even after engine/ has changed.
 rm -rf "$OUT/src-$T" && mkdir -p "$OUT/src-$T"
 cp -R engine bindings "tests/fuzz/fuzz_$T.c" "$OUT/src-$T/"
-SRC="tests/fuzz/fuzz_$T.c engine/*/*.c engine/*/*/*.c"
-EXTRA=
+# the CUDA harness's text, generated as the Makefile does
+sh scripts/embed_cuda.sh "$OUT/harness.c" head=engine/emit/harness_head.cu \
+  body=engine/emit/harness_body.cu \
+  two_head=engine/emit/harness_two_head.cu \
+  two_body=engine/emit/harness_two.cu
+SRC="tests/fuzz/fuzz_$T.c engine/*/*.c engine/*/*/*.c $OUT/harness.c"
+EXTRA="-Iengine/emit"
 if [ "$T" = lua ]; then
   # the Lua module as warplab.so is built, with Lua and libuv from the
   # system (not instrumented); its pure-Lua part embedded
   sh scripts/embed.sh "$OUT/lua_embed.c" scripts/warplab/*.lua
   SRC="$SRC bindings/l*.c $OUT/lua_embed.c"
-  EXTRA="-Ibindings $(pkg-config --cflags lua5.4 libuv 2>/dev/null ||
+  EXTRA="$EXTRA -Ibindings $(pkg-config --cflags lua5.4 libuv 2>/dev/null ||
           echo -I/usr/include/lua5.4)"
   LIBS="$(pkg-config --libs lua5.4 libuv 2>/dev/null || echo -llua5.4 -luv) -lm"
 else
@@ -96,7 +101,7 @@ else
 fi
 # shellcheck disable=SC2086
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -fno-omit-frame-pointer -std=c11 -D_POSIX_C_SOURCE=200809L \
+  -fno-omit-frame-pointer -std=c11 -D_POSIX_C_SOURCE=200809L -DWL_ASSERTS \
   -DFUZZ_STOP_CALLS="$FUZZ_STOP_CALLS" $FUZZ_CFLAGS $EXTRA \
   $SRC $LIBS -o "$OUT/fuzz_$T"
 

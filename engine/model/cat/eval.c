@@ -288,6 +288,7 @@ static int run(const wl_cat *m, wl__cat_scratch *s, const wl__cand *c,
   uint64_t *set = s->set, *mem = s->mem;
   uint8_t *st = s->st;
   int changed = 0, iter = 0, i;
+  wl_assert(n >= 0 && n <= WL_CAT_MAXEV); /* a row is one word */
   invalidate(m, s, n, changed_rels, changed_sets);
   for (i = 0; i < WL_CAT_NRELS; i++)
     rp[i] = c->rel[i];
