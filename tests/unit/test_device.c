@@ -259,6 +259,35 @@ static int k_bad(kern *k, wl_launch *l, int b, int t) {
  * data (buf 0) then flag (buf 1), weakly; block 1 spins on a relaxed
  * load of flag, then loads data weakly into reg.  k->fence: block 0
  * fences between its stores, block 1 after its flag read. */
+/* Stores of two widths over the same bytes, then a load of the wider
+ * one's upper half (which drains what overlaps it): the bytes must end
+ * as the newer store left them, however the buffer drains. */
+static int k_widths(kern *k, wl_launch *l, int b, int t) {
+  int64_t v;
+  for (;;) {
+    switch (k->pc[b][t]++) {
+    case 0:
+      v = 0x11111111;
+      STEP(acc(l, b, t, WL_ACC_STORE, WL_SPACE_GLOBAL, k->buf[0], 0, 4,
+               WL_SEM_WEAK, WL_SCOPE_NONE, 80, &v));
+      break;
+    case 1:
+      v = 0x2222222233333333ll;
+      STEP(acc(l, b, t, WL_ACC_STORE, WL_SPACE_GLOBAL, k->buf[0], 0, 8,
+               WL_SEM_WEAK, WL_SCOPE_NONE, 81, &v));
+      break;
+    case 2:
+      v = 0;
+      STEP(acc(l, b, t, WL_ACC_LOAD, WL_SPACE_GLOBAL, k->buf[0], 4, 4,
+               WL_SEM_WEAK, WL_SCOPE_NONE, 82, &v));
+      k->reg[b][t] = v;
+      break;
+    default:
+      return wl_kernel_exit(l, b, t);
+    }
+  }
+}
+
 static int k_mp(kern *k, wl_launch *l, int b, int t) {
   int64_t v;
   for (;;) {
@@ -1190,6 +1219,31 @@ static void test_mp_weak(void **state) {
   assert_int_equal(mp_once(f, first, 1, WL_PROFILE_WEAK), 1);
 }
 
+static void test_mixed_widths(void **state) {
+  fixture *f = *state;
+  uint64_t seed;
+  int prof;
+  device(f, "sm_90");
+  f->k->buf[0] = alloc(f, WL_SPACE_GLOBAL, 8, "w");
+  for (prof = 0; prof < WL_NPROFILES; prof++)
+    for (seed = 1; seed <= 200; seed++) {
+      wl_launch_cfg c;
+      uint8_t zero[8] = {0};
+      int64_t got = 0;
+      memset(f->k->pc, 0, sizeof f->k->pc);
+      assert_int_equal(wl_device_write(f->d, f->k->buf[0], 0, zero, 8), 0);
+      launch_cfg(&c, f->k, k_widths, 1, 1, seed);
+      c.profile = prof;
+      launch_ok(f, &c);
+      assert_int_equal(f->k->reg[0][0], 0x22222222);
+      assert_int_equal(wl_device_read(f->d, f->k->buf[0], 0, &got, 8), 0);
+      if (got != 0x2222222233333333ll)
+        fail_msg("profile %d seed %llu: the older 4-byte store landed last "
+                 "(%llx)", prof, (unsigned long long)seed,
+                 (unsigned long long)got);
+    }
+}
+
 /* ---------------------------------------------------------------- */
 /* Cost functions                                                    */
 
@@ -1439,6 +1493,7 @@ int main(void) {
       T(test_kernel_fail_and_stop),
       T(test_determinism),
       T(test_mp_weak),
+      T(test_mixed_widths),
       T(test_cost_functions),
       T(test_constant_counters),
       T(test_fault_launch),
