@@ -107,20 +107,23 @@ typedef struct wl_mach {
                                     * higher-numbered GPU than th's */
 } wl_mach;
 
-/* Empties the machine for a run of nth threads (SMs numbered below nth)
- * over nlocs locations starting at init. */
-static WL_HOT void mm_reset(wl_mach *m, int nth, int nlocs,
-                            const int64_t *init) {
+/* Empties the machine for a run: mm_reset_unit for each thread i (and
+ * SM i) of the run, then mm_reset over its nlocs locations starting at
+ * init.  (The caller resets the units in its own loop over threads: a
+ * loop of nothing but these stores would become a memset call per
+ * array, dearer than the stores for a few threads.) */
+static WL_HOT void mm_reset_unit(wl_mach *m, int i) {
+  m->rd[i] = m->fwd[i] = 0;
+  m->thq[i].n = 0;
+  m->smb[i].n = 0;
+  m->link[i].n = 0;
+  m->l1valid[i] = 0;
+  m->hold[i] = 0;
+  m->smseq[i] = 0;
+}
+
+static WL_HOT void mm_reset(wl_mach *m, int nlocs, const int64_t *init) {
   int i;
-  for (i = 0; i < nth; i++) {
-    m->rd[i] = m->fwd[i] = 0;
-    m->thq[i].n = 0;
-    m->smb[i].n = 0;
-    m->link[i].n = 0;
-    m->l1valid[i] = 0;
-    m->hold[i] = 0;
-    m->smseq[i] = 0;
-  }
   for (i = 0; i < nlocs; i++) {
     m->l2[i] = init[i];
     m->l2h[i][0].val = init[i];
@@ -480,7 +483,7 @@ static WL_HOT int mm_drain_step(wl_mach *m, uint64_t *r, const knobs *k,
   for (i = 0; i < nth; i++)
     if (m->smb[i].n > 0 && (m->hold[i] == 0 || nr == 0))
       cand[nc++] = WL_MAX_THREADS + i;
-  if (k->link)
+  if (k->link && m->linked != 0)
     for (i = 0; i < nth; i++)
       if (m->link[i].n > 0)
         cand[nc++] = 2 * WL_MAX_THREADS + i;

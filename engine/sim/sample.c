@@ -34,6 +34,13 @@
 
 #include "sample.h"
 
+/* The features of a test that a run must look for; a test without
+ * any (most litmus tests) runs a function compiled without them. */
+#define F_CB 1   /* callback threads */
+#define F_LINK 2 /* locations on a link between GPUs */
+#define F_WAIT 4 /* instructions that make their thread wait (wait_turn) */
+#define F_ALL 7
+
 /* ---------------------------------------------------------------- */
 /* Threads                                                           */
 
@@ -158,8 +165,8 @@ static sbarrier *barrier_of(sim *s, int th, const wl_insn *in) {
 /* Executes instruction in for thread th (one of its program, or one
  * event of a callback thread); returns 0 when it set the pc itself (a
  * branch) or must not advance, 1 when the pc moves to the next one. */
-static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th,
-                           const wl_insn *in) {
+static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, unsigned f,
+                           int th, const wl_insn *in) {
   wl_mach *m = &s->m;
   sthread *t = &s->th[th];
   switch (in->op) {
@@ -176,7 +183,7 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th,
       mm_mark_own(m, th, SE_LOADED);
     if (in->sem == SEM_ACQUIRE)
       mm_ordered(m, k, th);
-    if (k->link && (m->linked >> in->loc & 1)) {
+    if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1)) {
       t->regs[in->dst] = mm_link_load(m, r, k, th, in->loc, in->sem, in->scope);
       if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
         m->l1valid[m->sm[th]] = 0;
@@ -189,12 +196,12 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th,
         chance(r, k->defer) &&
         mm_goes_to_l2(m, k, th, in->loc, in->sem, in->scope)) {
       pend *p = &t->p[t->np++];
-      p->reg = t->cb ? -1 : in->dst;
+      p->reg = (f & F_CB) && t->cb ? -1 : in->dst;
       p->loc = in->loc;
       p->sem = in->sem;
       p->scope = in->scope;
       p->issue = m->smseq[m->sm[th]];
-      if (t->cb) {
+      if ((f & F_CB) && t->cb) {
         p->lvi = s->cb[th]->nlv; /* where cb_executed puts the value */
         p->v0 = mm_read(m, r, k, th, in->loc, in->sem, in->scope);
         t->regs[in->dst] = p->v0;
@@ -218,7 +225,7 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th,
     m->rd[th] |= 1ull << in->loc;
     mm_ordered(m, k, th);
     mm_drain_thread(m, th); /* own earlier stores come first (po-loc) */
-    if (k->link && (m->linked >> in->loc & 1))
+    if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1))
       mm_link_drain(m, m->sm[th]); /* and those on the link */
     if (in->scope >= SCOPE_GPU || k->atl2) {
       /* at L2: the SM's pending stores to loc go first */
@@ -256,7 +263,7 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th,
   case OP_FENCE:
     mm_release(m, th, in->scope);
     mm_ordered(m, k, th);
-    if (k->link && in->scope == SCOPE_CTA) {
+    if ((f & F_LINK) && k->link && in->scope == SCOPE_CTA) {
       int i;
       for (i = 0; i < m->link[m->sm[th]].n; i++)
         if (m->link[m->sm[th]].e[i].thread == th)
@@ -315,10 +322,11 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, int th,
  * first, while the other threads run on; its deferred loads are
  * performed during the wait (knobs.wlate), the rest when it goes on.
  * Waiting is one of the schedules the scheduler could pick anyway. */
-static WL_HOT int wait_turn(sim *s, uint64_t *r, const knobs *k, int th,
+static WL_HOT int wait_turn(sim *s, uint64_t *r, const knobs *k, unsigned f,
+                             int th,
                              const wl_insn *in) {
   sthread *t = &s->th[th];
-  if (k->stall == 0 || in->scope < SCOPE_GPU ||
+  if (!(f & F_WAIT) || k->stall == 0 || in->scope < SCOPE_GPU ||
       !((in->op == OP_FENCE && in->sem == SEM_SC) ||
         (in->op == OP_ATOM && in->sem >= SEM_ACQUIRE)))
     return 0;
@@ -342,13 +350,13 @@ static WL_HOT int wait_turn(sim *s, uint64_t *r, const knobs *k, int th,
  * thread).  exec_insn has this one call site, so that it is inlined
  * into run_once with the generator's state. */
 static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
-                               int th) {
+                               unsigned f, int th) {
   sthread *t = &s->th[th];
   const wl_thread *tt = &s->t->threads[th];
   const wl_insn *in;
   wl_insn cbin;
   int second = 0, adv, checked = 0; /* checked: wait_turn was asked */
-  if (t->cb) {
+  if ((f & F_CB) && t->cb) {
     cbthread *c = s->cb[th];
     if (t->np > 0) {
       /* its late loads first, as for a program (hazards); at its end
@@ -361,7 +369,7 @@ static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
         complete_all(s, th);
       } else {
         wl__scb_insn(&c->ev[c->nexec], &cbin);
-        if (wait_turn(s, r, k, th, &cbin))
+        if (wait_turn(s, r, k, f, th, &cbin))
           return 1;
         checked = 1;
         hazards(s, r, k, th, &cbin);
@@ -369,7 +377,7 @@ static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
     }
     if ((in = wl__scb_next(s, th, &cbin)) == NULL)
       return 0;
-    if (!checked && wait_turn(s, r, k, th, in))
+    if (!checked && wait_turn(s, r, k, f, th, in))
       return 1;
     s->cbexec = 1; /* a probe during the event keeps it (cb_probe) */
   } else {
@@ -383,13 +391,13 @@ static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
       return 0;
     }
     in = &tt->insns[t->pc];
-    if (wait_turn(s, r, k, th, in))
+    if (wait_turn(s, r, k, f, th, in))
       return 1;
     hazards(s, r, k, th, in);
   }
   for (;;) {
-    adv = exec_insn(s, r, k, th, in);
-    if (t->cb) {
+    adv = exec_insn(s, r, k, f, th, in);
+    if ((f & F_CB) && t->cb) {
       s->cbexec = 0;
       wl__scb_executed(s, th);
       return 0;
@@ -405,14 +413,14 @@ static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
       return 0;
     second = 1;
     in = &tt->insns[t->pc];
-    if (wait_turn(s, r, k, th, in))
+    if (wait_turn(s, r, k, f, th, in))
       return 0;
     hazards(s, r, k, th, in);
   }
 }
 
 /* One run; returns 1 with the final state in vals, 0 when it hung. */
-static WL_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
+static WL_HOT int run_once(sim *s, const knobs *k, unsigned f, uint64_t seed,
                            int max_steps, int64_t *vals, const int *regoff) {
   const wl_litmus *t = s->t;
   wl_mach *m = &s->m;
@@ -423,12 +431,13 @@ static WL_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
     sthread *st = &s->th[th];
     st->pc = st->done = st->waiting = st->np = st->barev = 0;
     st->stall = st->waited = 0;
+    mm_reset_unit(m, th);
     if (st->cb) {
       cbthread *c = s->cb[th];
       c->nev = c->nexec = c->nlv = c->finished = 0;
     }
   }
-  mm_reset(m, nth, t->nlocs, t->locinit);
+  mm_reset(m, t->nlocs, t->locinit);
   s->nbar = 0;
   for (th = 0; th < nth; th++) /* a few: no memcpy call */
     for (l = 0; l < t->threads[th].nregs; l++)
@@ -456,7 +465,7 @@ static WL_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
     th = runnable[pick(r, nr)];
     if (k->late > 0 && s->th[th].np > 0 && chance(r, k->late))
       complete_pending(s, th, pick(r, s->th[th].np));
-    else if (step_thread(s, r, k, th))
+    else if (step_thread(s, r, k, f, th))
       steps--; /* a turn spent waiting for L2 is not a step */
     mm_evict_step(m, r, k, th);
   }
@@ -486,20 +495,58 @@ static WL_HOT int run_once(sim *s, const knobs *k, uint64_t seed,
   return 1;
 }
 
+/* One function per profile and kind of test (plain: none of the
+ * features F_ALL names), the knobs and features constants in each. */
 static int run_weak(sim *s, uint64_t seed, int max_steps, int64_t *vals,
                     const int *regoff) {
-  return run_once(s, &wl__profiles[WL_PROFILE_WEAK], seed, max_steps, vals,
-                  regoff);
+  return run_once(s, &wl__profiles[WL_PROFILE_WEAK], F_ALL, seed, max_steps,
+                  vals, regoff);
+}
+
+static int run_weak_plain(sim *s, uint64_t seed, int max_steps,
+                          int64_t *vals, const int *regoff) {
+  return run_once(s, &wl__profiles[WL_PROFILE_WEAK], 0, seed, max_steps,
+                  vals, regoff);
 }
 
 static int run_h100(sim *s, uint64_t seed, int max_steps, int64_t *vals,
                     const int *regoff) {
-  return run_once(s, &wl__profiles[WL_PROFILE_H100], seed, max_steps, vals,
-                  regoff);
+  return run_once(s, &wl__profiles[WL_PROFILE_H100], F_ALL, seed, max_steps,
+                  vals, regoff);
+}
+
+static int run_h100_plain(sim *s, uint64_t seed, int max_steps,
+                          int64_t *vals, const int *regoff) {
+  return run_once(s, &wl__profiles[WL_PROFILE_H100], 0, seed, max_steps,
+                  vals, regoff);
+}
+
+/* The features test t uses (F_*), given its machine m. */
+static unsigned features(const wl_litmus *t, const wl_mach *m) {
+  unsigned f = m->linked != 0 ? F_LINK : 0;
+  int th, i;
+  for (th = 0; th < t->nthreads; th++) {
+    const wl_thread *tt = &t->threads[th];
+    if (tt->fn != NULL)
+      f |= F_CB | F_WAIT; /* (its events are not known ahead) */
+    for (i = 0; i < tt->ninsns; i++) {
+      const wl_insn *in = &tt->insns[i];
+      if (in->scope >= SCOPE_GPU &&
+          ((in->op == OP_FENCE && in->sem == SEM_SC) ||
+           (in->op == OP_ATOM && in->sem >= SEM_ACQUIRE)))
+        f |= F_WAIT;
+    }
+  }
+  return f;
 }
 
 int wl__sim_run(sim *s, uint64_t seed, int max_steps, int64_t *vals,
                 const int *regoff) {
-  return (s->profile == WL_PROFILE_H100 ? run_h100 : run_weak)(
-      s, seed, max_steps, vals, regoff);
+  if (s->feat < 0)
+    s->feat = (int)features(s->t, &s->m);
+  if (s->profile == WL_PROFILE_H100)
+    return (s->feat ? run_h100 : run_h100_plain)(s, seed, max_steps, vals,
+                                                 regoff);
+  return (s->feat ? run_weak : run_weak_plain)(s, seed, max_steps, vals,
+                                               regoff);
 }

@@ -49,6 +49,18 @@ typedef struct sbarrier {
   int waiters[WL_MAX_THREADS], nw;
 } sbarrier;
 
+/* The outcomes met so far, by their values packed into two words when
+ * a final state has at most 8 values of 16 bits each: a run finds its
+ * outcome by one probe of a small table, not a hash over its values
+ * (wl__hist_find, the way in when the table misses).  Only for tests
+ * without callback threads, whose results can change the layout
+ * (sampling.c). */
+#define OC_SLOTS 256
+typedef struct ocache {
+  uint64_t key[OC_SLOTS][2];
+  uint32_t k1[OC_SLOTS]; /* the outcome's index + 1; 0: empty */
+} ocache;
+
 typedef struct sim {
   const wl_litmus *t;
   int profile;
@@ -67,6 +79,8 @@ typedef struct sim {
   void *fn_ud;
   cbthread *cb[WL_MAX_THREADS];
   int err; /* a callback failed: the sampling fails with it */
+  int feat; /* the test's features (sample.c's F_*), -1 until known */
+  ocache oc;
 } sim;
 
 /* sample.c: one run from seed; 1 with the final state in vals (in the

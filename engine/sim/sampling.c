@@ -5,6 +5,50 @@
  * distinct outcome. */
 #include "sample.h"
 
+/* vals packed into w, or 0 when some value does not fit. */
+static int oc_pack(const int64_t *v, int n, uint64_t w[2]) {
+  uint64_t bad = 0;
+  int i;
+  w[0] = w[1] = 0;
+  for (i = 0; i < n; i++) {
+    uint64_t u = (uint64_t)v[i] + 32768;
+    bad |= u >> 16;
+    w[i >> 2] |= (u & 0xffff) << (16 * (i & 3));
+  }
+  return bad == 0;
+}
+
+static size_t oc_slot(const uint64_t w[2]) {
+  return (size_t)(((w[0] * 0x9e3779b97f4a7c15ull) ^
+                   (w[1] * 0xc2b2ae3d27d4eb4full)) >> 56);
+}
+
+static void oc_put(ocache *oc, const uint64_t w[2], size_t sl, long k) {
+  if (sl == OC_SLOTS)
+    return;
+  oc->key[sl][0] = w[0];
+  oc->key[sl][1] = w[1];
+  oc->k1[sl] = (uint32_t)(k + 1);
+}
+
+/* The index of the outcome vals, or -1 when it is new; w and sl: its
+ * packed key and slot (*sl OC_SLOTS when it has none). */
+static long oc_find(ocache *oc, const wl_hist *h, const int64_t *vals,
+                    uint64_t w[2], size_t *sl) {
+  long k;
+  *sl = OC_SLOTS;
+  if (oc != NULL && oc_pack(vals, h->lay.nvals, w)) {
+    *sl = oc_slot(w);
+    if (oc->k1[*sl] != 0 && oc->key[*sl][0] == w[0] &&
+        oc->key[*sl][1] == w[1])
+      return (long)oc->k1[*sl] - 1;
+  }
+  k = wl__hist_find(h, vals);
+  if (k >= 0)
+    oc_put(oc, w, *sl, k);
+  return k;
+}
+
 /* Which locations are on the link: those a thread uses (a callback
  * thread: any) that live on another GPU than the thread's. */
 static void link_setup(sim *s) {
@@ -39,9 +83,13 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   wl_hist *h;
   sim *s;
   uint64_t i;
-  int th, rc = 0, max_steps;
+  int th, rc = 0, max_steps, ncb = 0;
   int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
   int64_t *regp[WL_MAX_THREADS];
+  ocache *oc = NULL;
+  uint64_t w[2];
+  size_t sl;
+  long k;
   if (ctx == NULL || t == NULL || opts == NULL || out == NULL)
     return WL_EINVAL;
   *out = NULL;
@@ -70,6 +118,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   s->h = h;
   s->fn = opts->thread_fn;
   s->fn_ud = opts->thread_ud;
+  s->feat = -1;
   /* one SM per CTA (the same for every run), unless the test puts
    * CTAs on one SM ("sm N"): they then share its store path and L1, as
    * blocks on one SM of an H100/H200 do (no weak MP, SB, LB or 2+2W
@@ -92,9 +141,12 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     if (t->threads[th].fn == NULL)
       continue;
     s->th[th].cb = 1;
+    ncb++;
     if ((s->cb[th] = wl__calloc(ctx, sizeof *s->cb[th])) == NULL)
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
   }
+  if (ncb == 0 && h->lay.nvals <= 8)
+    oc = &s->oc;
   for (i = 0; i < opts->runs && rc == 0; i++) {
     if (opts->should_stop != NULL && (i & 255) == 0 &&
         opts->should_stop(opts->stop_ud)) {
@@ -117,12 +169,9 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
       continue;
     }
     /* judge the condition only for outcomes not seen before */
-    {
-      long k = wl__hist_find(h, vals);
-      if (k >= 0) {
-        h->o[k].count++;
-        continue;
-      }
+    if ((k = oc_find(oc, h, vals, w, &sl)) >= 0) {
+      h->o[k].count++;
+      continue;
     }
     for (th = 0; th < t->nthreads; th++)
       regp[th] = vals + h->lay.regoff[th];
@@ -134,6 +183,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
       break;
     }
+    oc_put(oc, w, sl, (long)h->n - 1);
   }
   for (th = 0; th < t->nthreads; th++)
     wl__free(ctx, s->cb[th], sizeof *s->cb[th]);
