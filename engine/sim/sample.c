@@ -162,6 +162,46 @@ static sbarrier *barrier_of(sim *s, int th, const wl_insn *in) {
   return b;
 }
 
+/* A load of thread th. */
+static WL_HOT void exec_ld(sim *s, uint64_t *r, const knobs *k, unsigned f,
+                           int th, const wl_insn *in) {
+  wl_mach *m = &s->m;
+  sthread *t = &s->th[th];
+  m->rd[th] |= 1ull << in->loc;
+  if (k->otld > 0)
+    mm_mark_own(m, th, SE_LOADED);
+  if (in->sem == SEM_ACQUIRE)
+    mm_ordered(m, k, th);
+  if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1)) {
+    t->regs[in->dst] = mm_link_load(m, r, k, th, in->loc, in->sem, in->scope);
+    if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
+      m->l1valid[m->sm[th]] = 0;
+    return;
+  }
+  /* A callback thread's load is deferred too, but the callback goes
+   * on with the value read now (its next event may depend on it):
+   * complete_pending decides whether the late value can stand. */
+  if (in->sem != SEM_ACQUIRE && t->np < SIM_PEND &&
+      chance(r, k->defer) &&
+      mm_goes_to_l2(m, k, th, in->loc, in->sem, in->scope)) {
+    pend *p = &t->p[t->np++];
+    p->reg = (f & F_CB) && t->cb ? -1 : in->dst;
+    p->loc = in->loc;
+    p->sem = in->sem;
+    p->scope = in->scope;
+    p->issue = m->smseq[m->sm[th]];
+    if ((f & F_CB) && t->cb) {
+      p->lvi = s->cb[th]->nlv; /* where cb_executed puts the value */
+      p->v0 = mm_read(m, r, k, th, in->loc, in->sem, in->scope);
+      t->regs[in->dst] = p->v0;
+    }
+    return;
+  }
+  t->regs[in->dst] = mm_read(m, r, k, th, in->loc, in->sem, in->scope);
+  if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
+    m->l1valid[m->sm[th]] = 0;
+}
+
 /* Executes instruction in for thread th (one of its program, or one
  * event of a callback thread); returns 0 when it set the pc itself (a
  * branch) or must not advance, 1 when the pc moves to the next one. */
@@ -169,6 +209,16 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, unsigned f,
                            int th, const wl_insn *in) {
   wl_mach *m = &s->m;
   sthread *t = &s->th[th];
+  /* the common instructions by plain branches first (the switch's
+   * indirect jump mispredicts more) */
+  if (in->op == OP_LD) {
+    exec_ld(s, r, k, f, th, in);
+    return 1;
+  }
+  if (in->op == OP_ST) {
+    mm_store(m, r, k, th, in->loc, in->sem, in->scope, opv(t, &in->a));
+    return 1;
+  }
   switch (in->op) {
   case OP_MOV:
     t->regs[in->dst] = opv(t, &in->a);
@@ -176,44 +226,6 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, unsigned f,
   case OP_ALU:
     t->regs[in->dst] =
         wl__aop_apply(in->aop, opv(t, &in->a), opv(t, &in->b), 0);
-    break;
-  case OP_LD:
-    m->rd[th] |= 1ull << in->loc;
-    if (k->otld > 0)
-      mm_mark_own(m, th, SE_LOADED);
-    if (in->sem == SEM_ACQUIRE)
-      mm_ordered(m, k, th);
-    if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1)) {
-      t->regs[in->dst] = mm_link_load(m, r, k, th, in->loc, in->sem, in->scope);
-      if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
-        m->l1valid[m->sm[th]] = 0;
-      break;
-    }
-    /* A callback thread's load is deferred too, but the callback goes
-     * on with the value read now (its next event may depend on it):
-     * complete_pending decides whether the late value can stand. */
-    if (in->sem != SEM_ACQUIRE && t->np < SIM_PEND &&
-        chance(r, k->defer) &&
-        mm_goes_to_l2(m, k, th, in->loc, in->sem, in->scope)) {
-      pend *p = &t->p[t->np++];
-      p->reg = (f & F_CB) && t->cb ? -1 : in->dst;
-      p->loc = in->loc;
-      p->sem = in->sem;
-      p->scope = in->scope;
-      p->issue = m->smseq[m->sm[th]];
-      if ((f & F_CB) && t->cb) {
-        p->lvi = s->cb[th]->nlv; /* where cb_executed puts the value */
-        p->v0 = mm_read(m, r, k, th, in->loc, in->sem, in->scope);
-        t->regs[in->dst] = p->v0;
-      }
-      break;
-    }
-    t->regs[in->dst] = mm_read(m, r, k, th, in->loc, in->sem, in->scope);
-    if (in->sem == SEM_ACQUIRE && in->scope >= SCOPE_GPU)
-      m->l1valid[m->sm[th]] = 0;
-    break;
-  case OP_ST:
-    mm_store(m, r, k, th, in->loc, in->sem, in->scope, opv(t, &in->a));
     break;
   case OP_ATOM:
   case OP_RED: {
@@ -352,7 +364,6 @@ static WL_HOT int wait_turn(sim *s, uint64_t *r, const knobs *k, unsigned f,
 static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
                                unsigned f, int th) {
   sthread *t = &s->th[th];
-  const wl_thread *tt = &s->t->threads[th];
   const wl_insn *in;
   wl_insn cbin;
   int second = 0, adv, checked = 0; /* checked: wait_turn was asked */
@@ -381,7 +392,7 @@ static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
       return 1;
     s->cbexec = 1; /* a probe during the event keeps it (cb_probe) */
   } else {
-    if (t->pc >= tt->ninsns) {
+    if (t->pc >= t->ninsns) {
       if (t->np > 0 && knob(r, k->linger))
         return 0; /* its late loads stay in flight one more step */
       complete_all(s, th);
@@ -390,7 +401,7 @@ static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
       s->rdirty = 1;
       return 0;
     }
-    in = &tt->insns[t->pc];
+    in = &t->insns[t->pc];
     if (wait_turn(s, r, k, f, th, in))
       return 1;
     hazards(s, r, k, th, in);
@@ -408,11 +419,11 @@ static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
      * schedules the scheduler could pick anyway */
     if (second ||
         !(in->op == OP_FENCE && in->scope == SCOPE_CTA &&
-          t->pc < tt->ninsns && !t->waiting &&
+          t->pc < t->ninsns && !t->waiting &&
           knob(r, k->ffree)))
       return 0;
     second = 1;
-    in = &tt->insns[t->pc];
+    in = &t->insns[t->pc];
     if (wait_turn(s, r, k, f, th, in))
       return 0;
     hazards(s, r, k, th, in);

@@ -31,6 +31,8 @@ typedef struct pend {
 
 typedef struct sthread {
   /* the fields every step reads come first, in one cache line */
+  const wl_insn *insns; /* its program (the test's), ninsns long */
+  int ninsns;
   int pc, done, waiting;
   int np;
   int barev; /* the barrier instruction it waits at */

@@ -127,6 +127,8 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     int o;
     const wl_thread *a = &t->threads[th];
     s->m.sm[th] = th;
+    s->th[th].insns = a->insns;
+    s->th[th].ninsns = a->ninsns;
     for (o = 0; o < th; o++) {
       const wl_thread *b = &t->threads[o];
       if (b->gpu == a->gpu && (a->sm1 != 0 ? b->sm1 == a->sm1
