@@ -143,8 +143,8 @@ $(BUILD)/tests/props: tests/props.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
 
-# props with the h100 profile's rare in-SM events (engine/sim/sample.c,
-# st_sm) at 1/4 each instead of ~1e-4 and ~1e-6, so that the sample
+# props with the h100 profile's rare in-SM events (engine/mem/machine.h,
+# mm_st_sm, inlined into engine/sim/sample.c's runs) at 1/4 each instead of ~1e-4 and ~1e-6, so that the sample
 # property meets them often: its own copy of sample.c is linked ahead
 # of the library's.
 RARE_DEFS := -DSM_OTFWD=1073741824u -DSM_OTLD=1073741824u

@@ -20,7 +20,7 @@
 
 #include "../warplab.h"
 
-/* Whether stores may overtake others in an SM buffer (see st_sm). */
+/* Whether stores may overtake others in an SM buffer (see machine.h's mm_st_sm). */
 #define OVERTAKE(k) ((k)->otfwd > 0 || (k)->otld > 0)
 
 /* Profile knobs, in 1/1024. */
@@ -130,7 +130,7 @@ typedef struct knobs {
  * which share the SM's buffer, never show SB or MP.
  *
  * S and R inside one CTA need a store to reach L2 ahead of another
- * thread's older store to its location in the same SM (st_sm), as
+ * thread's older store to its location in the same SM (mm_st_sm), as
  * nothing else this machine does can give them without also giving
  * what the H100 never showed there: a thread's first store overtaking
  * gives S but no R; any store overtaking gives 2+2W at about 3x R;

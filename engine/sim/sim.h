@@ -8,8 +8,9 @@
  *   access.c  accesses, fences, barriers, exits, shared/local arrays
  *   stop.c    where threads stopped: settling, divergence, deadlock
  *   warp.c    warp operations
- *   sample.c  the litmus sampler and hist.c its outcome histograms
- *             (apart: they share hist.h, nothing here) */
+ *   sample.c  the litmus sampler (sample.h lists its files) and hist.c
+ *             its outcome histograms (apart: they share hist.h and
+ *             engine/mem/, nothing here) */
 #ifndef WL_SIM_H
 #define WL_SIM_H
 
