@@ -177,6 +177,15 @@ static int do_fence(lua_State *L, krun *r, int sem, int scope) {
   return 0;
 }
 
+/* After a fence: a lane that waits it out (WL_LANE_STALLED: a gpu/sys
+ * fence.sc on a profile with a stall) yields, and runs again once the
+ * wait is over. */
+static int stall_yield(lua_State *L, krun *r) {
+  if (wl_kernel_lane_state(r->l, r->block, r->thread) == WL_LANE_STALLED)
+    return lua_yield(L, 0);
+  return 0;
+}
+
 static int c_atomic_load(lua_State *L) {
   krun *r = wll_kernel_running(L);
   int o = wll_checkword(L, 4, "seq_cst", ld_orders, "memory order");
@@ -220,7 +229,7 @@ static int c_atomic_rmw(lua_State *L) {
 static int c_threadfence(lua_State *L) {
   krun *r = wll_kernel_running(L);
   do_fence(L, r, WL_SEM_SC, (int)lua_tointeger(L, lua_upvalueindex(2)));
-  return 0;
+  return stall_yield(L, r);
 }
 
 static int c_fence(lua_State *L) {
@@ -231,7 +240,7 @@ static int c_fence(lua_State *L) {
                 : WL_SEM_ACQ_REL;
   int scope = scopev[wll_checkword(L, 3, "gpu", scopes, "scope")];
   do_fence(L, r, sem, scope);
-  return 0;
+  return stall_yield(L, r);
 }
 
 /* After a warp operation's rendezvous: its result (ctx: WL_WARP_*). */

@@ -981,6 +981,13 @@ static int w_threadfence(lua_State *L) {
         wl_kernel_fence(r->l, r->block, r->warp * 32 + k, WL_SEM_SC, scope,
                         line) != 0)
       return wll_kernel_raise(L, r);
+  /* the lanes wait it out together (WL_LANE_STALLED: a gpu/sys fence on
+   * a profile with a stall): the warp yields until the wait is over */
+  if (r->active != 0 &&
+      wl_kernel_lane_state(r->l, r->block,
+                           r->warp * 32 + __builtin_ctz(r->active)) ==
+          WL_LANE_STALLED)
+    return lua_yield(L, 0);
   return 0;
 }
 

@@ -1493,7 +1493,7 @@ void wl_launch_free(wl_launch *l);
 
 /* Inside run_warp. */
 enum { WL_LANE_RUNNABLE, WL_LANE_BARRIER, WL_LANE_EXITED, WL_LANE_NONE,
-       WL_LANE_WARPSYNC };
+       WL_LANE_WARPSYNC, WL_LANE_STALLED };
 int wl_kernel_lane_state(const wl_launch *l, int block, int thread);
 int wl_kernel_threads_per_block(const wl_launch *l);
 /* A kernel access.  kind: */

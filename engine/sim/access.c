@@ -423,6 +423,13 @@ int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
   } else if (wl__sim_knob(l, l->prof->fcta)) {
     wl__sim_drain_all(l, &l->sms[s->sm]);
   }
+  /* a gpu/sys-scope fence.sc costs its lane the profile's stall of its
+   * warp's turns, the others running on (waited_turn); the bindings
+   * yield the lane when wl_kernel_lane_state says WL_LANE_STALLED */
+  if (scope >= WL_SCOPE_GPU && sem == WL_SEM_SC && l->prof->stall > 0) {
+    s->warps[thread / 32].stalled |= 1u << (thread % 32);
+    s->warps[thread / 32].stall = (int)l->prof->stall;
+  }
   return 0;
 }
 

@@ -51,6 +51,9 @@ int wl_kernel_lane_state(const wl_launch *l, int block, int thread) {
       l->slot_of[block] < 0 || thread < 0 || thread >= l->nthreads)
     return WL_LANE_NONE;
   s = &l->slots[l->slot_of[block]];
+  if (s->state[thread] == WL_LANE_RUNNABLE &&
+      (s->warps[thread / 32].stalled >> (thread % 32) & 1))
+    return WL_LANE_STALLED;
   return s->state[thread];
 }
 
@@ -182,6 +185,41 @@ static int pick(wl_launch *l, slot **ps, int *pw) {
         return 1;
       }
   }
+  return 0;
+}
+
+/* Whether a warp other than w of s has a runnable lane. */
+static int others_run(const wl_launch *l, const slot *s, int w) {
+  int i, t;
+  for (i = 0; i < l->nslots; i++) {
+    const slot *o = &l->slots[i];
+    if (o->block < 0)
+      continue;
+    for (t = 0; t < l->nthreads; t++)
+      if (o->state[t] == WL_LANE_RUNNABLE && (o != s || t / 32 != w))
+        return 1;
+  }
+  return 0;
+}
+
+/* A turn of warp w of s, some of whose lanes wait out a gpu/sys-scope
+ * fence.sc (the profile's stall): as the sampler's wait_turn, the turn
+ * counts one of the wait (the other warps run on meanwhile), unless
+ * nothing would change while it waits (no other warp runs and no store
+ * is pending).  1 when the whole turn is spent waiting (it is no step);
+ * 0 when lanes of w run (the waiting ones once the wait is over). */
+static int waited_turn(wl_launch *l, slot *s, int w) {
+  warp_st *ws = &s->warps[w];
+  int t, hi = w * 32 + 32 < l->nthreads ? w * 32 + 32 : l->nthreads;
+  if (ws->stall > 0 && (l->npend > 0 || others_run(l, s, w)) &&
+      --ws->stall > 0) {
+    for (t = w * 32; t < hi; t++)
+      if (s->state[t] == WL_LANE_RUNNABLE && !(ws->stalled >> (t % 32) & 1))
+        return 0; /* lanes not waiting run */
+    return 1;
+  }
+  ws->stalled = 0;
+  ws->stall = 0;
   return 0;
 }
 
@@ -371,6 +409,8 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
       snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(d->ctx));
       break;
     }
+    if (s->warps[w].stalled != 0 && waited_turn(l, s, w))
+      continue;
     if (++l->steps > l->cfg.max_steps) {
       char msg[200];
       snprintf(msg, sizeof msg,

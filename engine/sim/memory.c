@@ -4,11 +4,11 @@
  * coherence) out of order across addresses and in order per address.
  * The pace is the profile's (engine/mem/profile.h), its knobs meaning
  * what they mean in the litmus sampler (sample.c): drain, reorder,
- * direct, evict and fcta.  Kernel threads are Lua code that needs a
- * load's value at once, so the knobs of deferred loads (defer, late,
- * stwait, linger, wlate) and those of threads' own queues, overtaking,
- * waits and links (thq, otfwd, otld, stall, link) have no kernel
- * meaning yet. */
+ * direct, evict and fcta here, stall in launch.c (waited_turn).  Kernel
+ * threads are Lua code that needs a load's value at once, so the knobs
+ * of deferred loads (defer, late, stwait, linger, wlate) and those of
+ * threads' own queues, overtaking, cta-scope atomics and links (thq,
+ * otfwd, otld, atl2, link) have no kernel meaning yet. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>

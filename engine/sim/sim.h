@@ -115,6 +115,9 @@ typedef struct warp_st {
   wl_vec groups;  /* group, in the order lanes first reach them */
   uint32_t alive; /* lanes that have not exited */
   int compacted;  /* positions are no hints until the warp converges */
+  uint32_t stalled; /* lanes waiting out a gpu/sys-scope fence.sc (the
+                     * profile's stall, as the sampler's wait_turn) */
+  int stall;        /* turns of the warp they still wait */
 } warp_st;
 
 typedef struct slot {

@@ -123,6 +123,22 @@ end
 check(SK.run_sampler(SK.parse(D .. "/MP+none+diffCTA.litmus"), 200000,
                      12345).weak == 10495, "profile.h's MP count (10495)")
 
+-- a gpu-scope fence.sc costs its lane the profile's stall of turns in
+-- kernels as in the sampler (engine/sim/launch.c waited_turn): with
+-- __threadfence() the kernels show the sampler's outcomes, in one CTA
+-- and across CTAs
+for _, name in ipairs { "MP+fence.sc.gpu+sameCTA", "SB+fence.sc.gpu+diffCTA",
+                        "2+2W+fence.sc.gpu+sameCTA" } do
+  local t = SK.parse(D .. "/" .. name .. ".litmus")
+  local s = SK.run_sampler(t, 400, 7)
+  for _, style in ipairs { "thread", "warp" } do
+    local k = SK.run_kernel(t, style, 400, s.vars, { seed = 7 })
+    local v = SK.compare(s, k)
+    check(v.agree, ("%s %s: %s"):format(name, style,
+                                       table.concat(v.missing, "; ")))
+  end
+end
+
 -- the judgement
 local function res(weak, counts, runs)
   return { weak = weak, counts = counts, runs = runs or 1000 }
