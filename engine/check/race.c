@@ -22,104 +22,13 @@
  * Simplifications, each deliberate: a release by fence publishes what
  * the thread knows when it stores, not only what it knew at the fence;
  * the shadow word is 4 bytes with a byte mask and keeps two reads; scopes
- * are cta or not (one device: gpu and sys scopes are the same set). */
+ * are cta or not (one device: gpu and sys scopes are the same set).
+ * The representation is in shadow.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
-
-#define PAGE_WORDS 256
-#define MAX_FINDINGS 256
-#define SPIN_REPEATS 8
-
-/* An access, as the shadow memory remembers it (20 bytes). */
-typedef struct ep {
-  int32_t blk; /* block + 1; 0: none (the host, or nothing yet) */
-  uint16_t thread;
-  uint8_t bits; /* kind | scope << 2 | mask << 4 (the bytes of the word
-                 * it touched) */
-  uint8_t sem;
-  uint32_t clock, gen;
-  int32_t line;
-} ep;
-#define EP_KIND(e) ((e)->bits & 3)
-#define EP_SCOPE(e) ((e)->bits >> 2 & 3)
-#define EP_MASK(e) ((e)->bits >> 4)
-/* sem's top bit marks a weak store whose thread read the word since its
- * last write: the store of a non-atomic read-modify-write (hist[b] += 1),
- * whose race wants an atomic, not a barrier */
-#define EP_RMW 0x80
-#define EP_SEM(e) ((e)->sem & 0x7f)
-_Static_assert(sizeof(ep) == 20, "an epoch is 20 bytes");
-
-/* A word's accesses: one cache line, what every access reads. */
-typedef struct sword {
-  ep w, r[2];      /* the last write; the newest read and an older one
-                    * not ordered before it */
-  uint8_t written; /* shared memory: the bytes ever written */
-  uint8_t pad[3];
-} sword;
-_Static_assert(sizeof(sword) == 64, "a shadow word is one cache line");
-
-/* What only strong accesses use, in pages of their own made at the
- * first strong write to a page (weak code never touches them). */
-typedef struct scold {
-  int32_t obs_blk;   /* block + 1 of the thread whose morally strong read
-                      * observed w (0: none) */
-  uint16_t obs_thread;
-  uint8_t relcta;    /* rel holds a cta-scoped release */
-  int32_t relsrc;    /* block + 1 of the releasing threads; -1: several */
-  uint32_t wval;     /* the bytes a strong w wrote (the word's,
-                      * little-endian): a read that loads other bytes did
-                      * not read from w (it read an older value, from a
-                      * store buffer's point of view), so it neither
-                      * observes nor acquires w */
-  wl__kmap *rel;     /* the release clock of the word as a flag */
-} scold;
-
-typedef struct shadow {
-  sword **pages;
-  scold **cold; /* NULL until a strong write */
-  size_t npages;
-  uint64_t lastp; /* the page looked up last, + 1 (0: none) */
-  sword *last;
-} shadow;
-
-typedef struct tstate {
-  uint32_t clk;   /* from 1 */
-  uint32_t fmark; /* clk at the last fence (0: none yet) */
-  wl__kmap k;     /* what it acquired since the block's last barrier */
-  wl__kmap pend;  /* strong reads' release clocks, for the next fence */
-  /* the spin detector: the last weak load and its repeats */
-  int sobj, sline;
-  uint64_t soff, sval;
-  uint32_t scount;
-  /* the word of its last load (memory lobj, word lword - 1; 0: none): a
-   * weak store to it is the store of a read-modify-write (EP_RMW) */
-  int lobj;
-  uint64_t lword;
-} tstate;
-
-typedef struct cslot {
-  int block; /* -1: none */
-  uint32_t gen;
-  tstate *t;    /* nthreads, made when the slot first runs a block */
-  uint32_t *wk; /* nthreads x 32 warp clocks, made at the first
-                 * __syncwarp */
-  wl__kmap bk;  /* joined at barriers: what any thread had acquired */
-  wl__kmap sc;  /* fence.sc.cta order */
-  shadow sh;    /* the block's shared memory */
-} cslot;
-
-struct wl__chk {
-  wl_ctx *ctx;
-  wl__chk_cfg cfg;
-  cslot *slots;
-  wl_vec glob;    /* shadow, per allocation id */
-  wl__kmap sc;    /* fence.sc.gpu/sys order */
-  wl_vec finds;   /* wl_finding */
-  uint32_t *warned; /* lines already warned about (uninit, spin) */
-};
+#include "shadow.h"
 
 /* ---------------------------- memory ------------------------------ */
 
@@ -284,17 +193,12 @@ static int morally_strong(const ep *x, const ep *y) {
   return 1;
 }
 
-/* Is access e ordered before what thread t of slot s does now? */
-static int ordered(const cslot *s, int t, const ep *e) {
+/* ordered() past its common cases (below). */
+static int ordered_slow(const cslot *s, int t, const ep *e) {
   const tstate *ts;
   uint64_t key;
-  int b;
-  if (e->blk == 0)
-    return 1; /* the host's writes, before the launch */
-  b = e->blk - 1;
+  int b = e->blk - 1;
   if (b == s->block) {
-    if (e->thread == t || e->gen < s->gen)
-      return 1;
     if (s->wk != NULL && e->thread / 32 == t / 32 &&
         s->wk[(size_t)t * 32 + e->thread % 32] >= e->clock)
       return 1;
@@ -309,6 +213,17 @@ static int ordered(const cslot *s, int t, const ep *e) {
   key = wl__kmap_block(b);
   return wl__kmap_get(&ts->k, key) > e->gen ||
          wl__kmap_get(&s->bk, key) > e->gen;
+}
+
+/* Is access e ordered before what thread t of slot s does now?  The
+ * host's writes (before the launch), the thread's own accesses and its
+ * block's before the last barrier are, without a look at the clocks. */
+static inline int ordered(const cslot *s, int t, const ep *e) {
+  if (e->blk == 0)
+    return 1;
+  if (e->blk - 1 == s->block && (e->thread == t || e->gen < s->gen))
+    return 1;
+  return ordered_slow(s, t, e);
 }
 
 /* Joins into dst what thread t knows, its own accesses up to clock own
@@ -842,6 +757,52 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
   return access_one(c, s, sh, thread, a, m, data);
 }
 
+/* The lanes' weak loads of at most 4 bytes (a warp's tile reads): what
+ * access_one does for each (its thread's last load, the uninitialised
+ * bytes, the race check of the one word it reads, the spin detector),
+ * with what depends on the access alone looked at once.  A weak load
+ * has no cold part and no release or acquire (sync_word does nothing);
+ * a lane whose bytes straddle two words goes through access_one. */
+static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
+                      uint32_t lanes, const wl_access *a, wl__chk_mem *m,
+                      const uint64_t off[32], const uint64_t addr[32],
+                      const void *data) {
+  int flags = c->cfg.flags, width = a->width, rc;
+  int uninit = flags & WL_CHECK_UNINIT, races = flags & WL_CHECK_RACES;
+  int spins = (flags & WL_CHECK_SPIN) && m->obj >= 0;
+  for (; lanes != 0; lanes &= lanes - 1) {
+    int lane = __builtin_ctz(lanes), t = lo + lane;
+    const uint8_t *d = (const uint8_t *)data + (size_t)lane * (size_t)width;
+    uint64_t o = m->obj < 0 ? addr[lane] : off[lane], w = o / 4;
+    uint8_t mask;
+    tstate *ts;
+    sword *x;
+    m->off = o;
+    m->addr = addr[lane];
+    m->aoff = off[lane];
+    if ((o + (uint64_t)width - 1) / 4 != w) {
+      if ((rc = access_one(c, s, sh, t, a, m, d)) != 0)
+        return rc;
+      continue;
+    }
+    mask = (uint8_t)(((1u << width) - 1) << (o % 4));
+    ts = &s->t[t];
+    ts->lobj = m->obj;
+    ts->lword = w + 1;
+    if ((x = word(c->ctx, sh, w)) == NULL)
+      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    if (uninit && (m->obj >= 0 ? m->written != NULL &&
+                                     !(m->written[w / 8] >> (w % 8) & 1)
+                               : (x->written & mask) != mask))
+      warn(c, s, t, WL_FIND_UNINIT, a, m);
+    if (races)
+      check_word(c, s, t, a, x, NULL, mask, m, 0, 0, 0);
+    if (spins)
+      spin(c, s, t, a, m, d);
+  }
+  return 0;
+}
+
 int wl__chk_access_lanes(wl__chk *c, int slot, int lo, uint32_t lanes,
                          const wl_access *a, wl__chk_mem *m,
                          const uint64_t off[32], const uint64_t addr[32],
@@ -853,6 +814,8 @@ int wl__chk_access_lanes(wl__chk *c, int slot, int lo, uint32_t lanes,
     return 0;
   if ((sh = shadow_of(c, s, m)) == NULL)
     return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  if (a->kind == WL_ACC_LOAD && a->sem == WL_SEM_WEAK && a->width <= 4)
+    return weak_loads(c, s, sh, lo, lanes, a, m, off, addr, data);
   for (; lanes != 0; lanes &= lanes - 1) {
     int lane = __builtin_ctz(lanes);
     m->off = m->obj < 0 ? addr[lane] : off[lane];

@@ -16,8 +16,8 @@
 
 /* ---------------------------- sites ------------------------------- */
 
-int wl__sim_site_id(wl_launch *l, int line, int space, int kind, int width,
-                    int l1pol) {
+static int site_lookup(wl_launch *l, int line, int space, int kind,
+                       int width, int l1pol) {
   uint32_t h = ((uint32_t)line * 2654435761u) ^
                (uint32_t)(space * 131 + kind * 17 + width + l1pol * 7919);
   int mask = l->site_hash_n - 1, i = (int)(h & (uint32_t)mask);
@@ -44,6 +44,25 @@ int wl__sim_site_id(wl_launch *l, int line, int space, int kind, int width,
   s->worst = -1;
   l->site_hash[i] = (int)(l->sites.n - 1);
   return l->site_hash[i];
+}
+
+int wl__sim_site_id(wl_launch *l, int line, int space, int kind, int width,
+                    int l1pol) {
+  /* space < 8, kind < 4, width <= 16, l1pol < 2: one int */
+  int key = space | kind << 3 | width << 5 | l1pol << 10, k;
+  unsigned m = (unsigned)line % SITE_MEMO;
+  if ((unsigned)space >= 8 || (unsigned)kind >= 4 || (unsigned)width >= 32 ||
+      (unsigned)l1pol >= 2)
+    return site_lookup(l, line, space, kind, width, l1pol);
+  if (l->site_memo[m].k1 != 0 && l->site_memo[m].line == line &&
+      l->site_memo[m].key == key)
+    return l->site_memo[m].k1 - 1;
+  if ((k = site_lookup(l, line, space, kind, width, l1pol)) >= 0) {
+    l->site_memo[m].line = line;
+    l->site_memo[m].key = key;
+    l->site_memo[m].k1 = k + 1;
+  }
+  return k;
 }
 
 int wl_launch_nsites(const wl_launch *l) { return (int)l->sites.n; }
