@@ -21,14 +21,14 @@
  * An access is recorded as an epoch (block, thread, clock, generation);
  * a later access is ordered after it when any of the three says so.
  *
- * Shadow memory (race.c; its types in shadow.h): per 4-byte word, the
- * last write, two reads since (the newest and an unordered older one:
- * FastTrack keeps them all; two catch the races of two threads and bound
- * the memory, a deliberate simplification that can miss a write-after-read race among
+ * Shadow memory (race.c; its types in shadow.h): per 4-byte word, the last
+ * write, two reads since (the newest and an unordered older one: FastTrack
+ * keeps them all; two catch the races of two threads and bound the memory, a
+ * deliberate simplification that can miss a write-after-read race among
  * three or more readers) and the release clock of the word as a
  * synchronization location.  Pages of words are made when first touched:
- * global memory per allocation for the launch, shared memory per
- * resident block. */
+ * global memory per allocation for the launch, shared memory per resident
+ * block. */
 #ifndef WL_CHECK_H
 #define WL_CHECK_H
 
