@@ -770,6 +770,11 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
   int flags = c->cfg.flags, width = a->width, rc;
   int uninit = flags & WL_CHECK_UNINIT, races = flags & WL_CHECK_RACES;
   int spins = (flags & WL_CHECK_SPIN) && m->obj >= 0;
+  /* check_word's epoch of these reads, but for the bytes (mask) */
+  int32_t blk = s->block + 1;
+  uint32_t gen = s->gen;
+  uint8_t kbits = (uint8_t)(a->kind | (a->scope & 3) << 2);
+  uint8_t sem = (uint8_t)a->sem;
   for (; lanes != 0; lanes &= lanes - 1) {
     int lane = __builtin_ctz(lanes), t = lo + lane;
     const uint8_t *d = (const uint8_t *)data + (size_t)lane * (size_t)width;
@@ -777,6 +782,7 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
     uint8_t mask;
     tstate *ts;
     sword *x;
+    /* the lane's place, for the findings (m is theirs to name) */
     m->off = o;
     m->addr = addr[lane];
     m->aoff = off[lane];
@@ -795,7 +801,18 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
                                      !(m->written[w / 8] >> (w % 8) & 1)
                                : (x->written & mask) != mask))
       warn(c, s, t, WL_FIND_UNINIT, a, m);
-    if (races)
+    /* check_word's first test, inline: two other threads of the block
+     * read the word at this line since the last barrier, after a write
+     * ordered before this read: it changes nothing */
+    if (races &&
+        !(x->r[0].blk == blk && x->r[1].blk == blk && x->r[0].gen == gen &&
+          x->r[1].gen == gen && x->r[0].line == a->line &&
+          x->r[0].bits == (uint8_t)(kbits | mask << 4) &&
+          x->r[0].sem == sem && x->r[0].thread != t &&
+          x->r[1].thread != t &&
+          (x->w.blk == 0 ||
+           (x->w.blk == blk && (x->w.thread == t || x->w.gen < gen)) ||
+           ordered_slow(s, t, &x->w))))
       check_word(c, s, t, a, x, NULL, mask, m, 0, 0, 0);
     if (spins)
       spin(c, s, t, a, m, d);
