@@ -245,6 +245,37 @@ static int check_access(wl_launch *l, slot *s, int thread, const wl_access *a,
   return rc;
 }
 
+/* resolve's commonest cases, without its checks' calls: a declared
+ * shared array, or global (managed) memory accessed as what it is, by
+ * a load or a store of 4 or 8 bytes.  0: the general case is needed. */
+static inline int resolve_fast(wl_launch *l, slot *s, const wl_access *a,
+                               region *g) {
+  if ((a->width != 4 && a->width != 8) || a->kind == WL_ACC_ATOMIC)
+    return 0;
+  if (a->space == WL_SPACE_SHARED) {
+    const shared_arr *sa;
+    if (a->id < 0 || (size_t)a->id >= s->decls.n)
+      return 0;
+    sa = (const shared_arr *)s->decls.p + a->id;
+    g->data = s->shmem + sa->off;
+    g->size = sa->size;
+    g->base = sa->off;
+    g->name = "shared array";
+    return 1;
+  }
+  if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED) {
+    alloc *al = get_alloc(l->dev, a->id);
+    if (al == NULL || al->space != a->space)
+      return 0;
+    g->data = al->data;
+    g->size = al->size;
+    g->base = al->base;
+    g->name = al->name;
+    return 1;
+  }
+  return 0;
+}
+
 int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
                      void *data) {
   slot *s = slot_of(l, block);
@@ -257,7 +288,8 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
     return wl__err(l->ctx, WL_EINVAL,
                    "wl_kernel_access: thread %d of block %d is not running",
                    thread, block);
-  if ((rc = resolve(l, s, block, thread, a, &g)) != 0 ||
+  if ((!resolve_fast(l, s, a, &g) &&
+       (rc = resolve(l, s, block, thread, a, &g)) != 0) ||
       (rc = lane_check(l, block, thread, a, &g, &p, &addr)) != 0)
     return rc;
   l->last_block = block;

@@ -302,11 +302,26 @@ static void compact_warp(warp_st *w) {
  * the same code make the same requests, and a lane that skipped some
  * (divergence) joins the ones of the iterations it does run. */
 int wl__sim_gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr) {
-  int warp = thread / 32, lane = thread % 32;
+  int warp = (int)((unsigned)thread / 32), lane = (int)((unsigned)thread % 32);
   uint32_t bit = 1u << lane, hint = s->seq[thread]++;
   warp_st *w = &s->warps[warp];
   group *g = NULL;
   size_t i;
+  /* the common case first: a lane that has joined request i at its i-th
+   * access every time since the warp converged joins request hint (what
+   * the general case below finds too) */
+  if (hint < w->groups.n && !s->irregular[thread] && !w->compacted) {
+    group *x = (group *)w->groups.p + hint;
+    if (x->site == k && !(x->mask & bit) && !x->done) {
+      x->mask |= bit;
+      x->addr[lane] = addr;
+      if (x->mask == w->alive) {
+        x->done = 1;
+        return wl__sim_price(l, s->sm, x);
+      }
+      return 0;
+    }
+  }
   /* lanes run one after the other through the same code: the n-th
    * access of this lane most likely belongs to the n-th request */
   if (hint < w->groups.n) {
