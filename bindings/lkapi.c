@@ -370,7 +370,10 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
   a = wll_newarr(L, NULL, id, WL_SPACE_SHARED, type,
                  (lua_Integer)(size / (uint64_t)type_sizes[type]), name);
   a->gen = r->gen;
-  if (id >= 0 && id < WLL_PROBE_DECLS)
+  /* every thread of the block names it (the same name, mostly: written
+   * only when it differs) */
+  if (id >= 0 && id < WLL_PROBE_DECLS &&
+      strncmp(r->shname[id], name, sizeof r->shname[id] - 1) != 0)
     snprintf(r->shname[id], sizeof r->shname[id], "%s", name);
 }
 

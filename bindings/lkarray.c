@@ -466,7 +466,14 @@ darray *wll_newarr(lua_State *L, kdev *dev, int id, int space, int type,
   a->len = len;
   a->lo = 0;
   a->hi = len;
-  snprintf(a->name, sizeof a->name, "%s", name ? name : "?");
+  { /* as snprintf "%s" would (truncated), without its cost per thread */
+    const char *nm = name ? name : "?";
+    size_t n = strlen(nm);
+    if (n > sizeof a->name - 1)
+      n = sizeof a->name - 1;
+    memcpy(a->name, nm, n);
+    a->name[n] = 0;
+  }
   luaL_setmetatable(L, WLL_DARRAY);
   return a;
 }
