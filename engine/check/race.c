@@ -770,52 +770,68 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
   int flags = c->cfg.flags, width = a->width, rc;
   int uninit = flags & WL_CHECK_UNINIT, races = flags & WL_CHECK_RACES;
   int spins = (flags & WL_CHECK_SPIN) && m->obj >= 0;
+  /* what the loop reads, in locals: its stores (the shadow, the
+   * threads' states) could alias them for the compiler */
+  int obj = m->obj, line = a->line;
+  const uint8_t *written = m->written;
+  const uint64_t *o_of = obj < 0 ? addr : off;
   /* check_word's epoch of these reads, but for the bytes (mask) */
   int32_t blk = s->block + 1;
   uint32_t gen = s->gen;
   uint8_t kbits = (uint8_t)(a->kind | (a->scope & 3) << 2);
-  uint8_t sem = (uint8_t)a->sem;
+  uint8_t sem = (uint8_t)a->sem, wmask = (uint8_t)((1u << width) - 1);
   for (; lanes != 0; lanes &= lanes - 1) {
     int lane = __builtin_ctz(lanes), t = lo + lane;
     const uint8_t *d = (const uint8_t *)data + (size_t)lane * (size_t)width;
-    uint64_t o = m->obj < 0 ? addr[lane] : off[lane], w = o / 4;
+    uint64_t o = o_of[lane], w = o / 4;
     uint8_t mask;
     tstate *ts;
     sword *x;
-    /* the lane's place, for the findings (m is theirs to name) */
-    m->off = o;
-    m->addr = addr[lane];
-    m->aoff = off[lane];
     if ((o + (uint64_t)width - 1) / 4 != w) {
+      m->off = o; /* the lane's place, for access_one and its findings */
+      m->addr = addr[lane];
+      m->aoff = off[lane];
       if ((rc = access_one(c, s, sh, t, a, m, d)) != 0)
         return rc;
       continue;
     }
-    mask = (uint8_t)(((1u << width) - 1) << (o % 4));
+    mask = (uint8_t)(wmask << (o % 4));
     ts = &s->t[t];
-    ts->lobj = m->obj;
+    ts->lobj = obj;
     ts->lword = w + 1;
     if ((x = word(c->ctx, sh, w)) == NULL)
       return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-    if (uninit && (m->obj >= 0 ? m->written != NULL &&
-                                     !(m->written[w / 8] >> (w % 8) & 1)
-                               : (x->written & mask) != mask))
+    if (uninit && (obj >= 0 ? written != NULL &&
+                                  !(written[w / 8] >> (w % 8) & 1)
+                            : (x->written & mask) != mask)) {
+      m->off = o;
+      m->addr = addr[lane];
+      m->aoff = off[lane];
       warn(c, s, t, WL_FIND_UNINIT, a, m);
+    }
     /* check_word's first test, inline: two other threads of the block
      * read the word at this line since the last barrier, after a write
      * ordered before this read: it changes nothing */
     if (races &&
         !(x->r[0].blk == blk && x->r[1].blk == blk && x->r[0].gen == gen &&
-          x->r[1].gen == gen && x->r[0].line == a->line &&
+          x->r[1].gen == gen && x->r[0].line == line &&
           x->r[0].bits == (uint8_t)(kbits | mask << 4) &&
           x->r[0].sem == sem && x->r[0].thread != t &&
           x->r[1].thread != t &&
           (x->w.blk == 0 ||
            (x->w.blk == blk && (x->w.thread == t || x->w.gen < gen)) ||
-           ordered_slow(s, t, &x->w))))
+           ordered_slow(s, t, &x->w)))) {
+      m->off = o;
+      m->addr = addr[lane];
+      m->aoff = off[lane];
       check_word(c, s, t, a, x, NULL, mask, m, 0, 0, 0);
-    if (spins)
+    }
+    if (spins) {
+      m->off = o;
+      m->addr = addr[lane];
+      m->aoff = off[lane];
       spin(c, s, t, a, m, d);
+    }
   }
   return 0;
 }
