@@ -364,7 +364,34 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
      * alignment per lane, then the bytes; the common case of tiles */
     uint64_t last = g.size - (uint64_t)a->width, am = (uint64_t)a->width - 1;
     uint32_t lim = (uint32_t)l->cfg.slice;
-    for (b = mask; b != 0; b &= b - 1) {
+    b = mask;
+    if (mask == 0xffffffffu && a->width == 4) {
+      /* a whole warp's 4-byte words (tiles): every lane checked first
+       * (the loop below reports the first bad one, in lane order), then
+       * the words copied in lane order, then the slices */
+      uint64_t bad = 0;
+      uint32_t *sl = s->slice + lo;
+      for (lane = 0; lane < 32; lane++)
+        bad |= (uint64_t)(off[lane] > last) | ((g.base + off[lane]) & 3);
+      if (bad == 0) {
+        uint8_t *d = data;
+        if (a->kind == WL_ACC_LOAD)
+          for (lane = 0; lane < 32; lane++)
+            memcpy(d + lane * 4, g.data + off[lane], 4);
+        else
+          for (lane = 0; lane < 32; lane++)
+            memcpy(g.data + off[lane], d + lane * 4, 4);
+        for (lane = 0; lane < 32; lane++) {
+          req.addr[lane] = g.base + off[lane];
+          if (++sl[lane] >= lim) {
+            sl[lane] = 0;
+            yield = 1;
+          }
+        }
+        b = 0;
+      }
+    }
+    for (; b != 0; b &= b - 1) {
       uint64_t o;
       uint8_t *d;
       lane = __builtin_ctz(b);
