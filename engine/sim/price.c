@@ -149,10 +149,18 @@ int wl__sim_price(wl_launch *l, int sm, const group *g) {
     uint64_t lo = UINT64_MAX, hi = 0;
     uint32_t b;
     int n, wf, ideal;
-    for (b = g->mask; b != 0; b &= b - 1) {
-      uint64_t w = g->addr[__builtin_ctz(b)] >> l->bank_shift;
-      lo = w < lo ? w : lo;
-      hi = w > hi ? w : hi;
+    if (g->mask == 0xffffffffu) { /* a whole warp: one straight loop */
+      for (i = 0; i < 32; i++) {
+        uint64_t w = g->addr[i] >> l->bank_shift;
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+      }
+    } else {
+      for (b = g->mask; b != 0; b &= b - 1) {
+        uint64_t w = g->addr[__builtin_ctz(b)] >> l->bank_shift;
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+      }
     }
     if (hi - lo < (uint64_t)l->dev->cfg.banks) {
       wf = ideal = 1; /* consecutive words: a bank each (or broadcast) */
