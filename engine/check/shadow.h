@@ -29,6 +29,11 @@ typedef struct ep {
  * whose race wants an atomic, not a barrier */
 #define EP_RMW 0x80
 #define EP_SEM(e) ((e)->sem & 0x7f)
+
+/* A strong access: an atomic, or not weak. */
+static inline int strong(const ep *e) {
+  return EP_KIND(e) == WL_ACC_ATOMIC || EP_SEM(e) != WL_SEM_WEAK;
+}
 _Static_assert(sizeof(ep) == 20, "an epoch is 20 bytes");
 
 /* A word's accesses: one cache line, what every access reads. */
@@ -99,5 +104,13 @@ struct wl__chk {
   wl_vec finds;   /* wl_finding */
   uint32_t *warned; /* lines already warned about (uninit, spin) */
 };
+
+/* finding.c: a race between prev and cur (cur's memory m, in space),
+ * and a warning of kind (WL_FIND_UNINIT, WL_FIND_SPIN) about thread's
+ * access a; each recorded once per pair of lines, then counted. */
+void wl__chk_race(wl__chk *c, const cslot *s, const ep *prev, const ep *cur,
+                  int space, const wl__chk_mem *m);
+void wl__chk_warn(wl__chk *c, const cslot *s, int thread, int kind,
+                  const wl_access *a, const wl__chk_mem *m);
 
 #endif
