@@ -653,12 +653,76 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
       m->aoff = off[lane];
       weak_read(c, s, t, a, x, (uint8_t)(kbits | mask << 4), m);
     }
-    if (spins) {
-      m->off = o;
-      m->addr = addr[lane];
-      m->aoff = off[lane];
-      spin(c, s, t, a, m, d);
+    if (spins) { /* spin's case of a new value or place, inline */
+      uint64_t v = 0;
+      memcpy(&v, d, (size_t)width);
+      if (ts->sline == line && ts->sobj == obj && ts->soff == o &&
+          ts->sval == v) {
+        m->off = o;
+        m->addr = addr[lane];
+        m->aoff = off[lane];
+        spin(c, s, t, a, m, d);
+      } else {
+        ts->sline = line;
+        ts->sobj = obj;
+        ts->soff = o;
+        ts->sval = v;
+        ts->scount = 1;
+      }
     }
+  }
+  return 0;
+}
+
+/* The lanes' weak stores of at most 4 bytes (a warp's tile writes): what
+ * access_one does for each (the read-modify-write mark, the bytes
+ * written, the race check of its word, the end of the word's release
+ * sequence, the spin detector's reset), what depends on the access alone
+ * looked at once.  A lane whose bytes straddle two words goes through
+ * access_one. */
+static int weak_stores(wl__chk *c, cslot *s, shadow *sh, int lo,
+                       uint32_t lanes, const wl_access *a, wl__chk_mem *m,
+                       const uint64_t off[32], const uint64_t addr[32],
+                       const void *data) {
+  int flags = c->cfg.flags, width = a->width, rc;
+  int races = flags & WL_CHECK_RACES;
+  int spins = (flags & WL_CHECK_SPIN) && m->obj >= 0;
+  int obj = m->obj;
+  uint8_t *written = m->written, wmask = (uint8_t)((1u << width) - 1);
+  const uint64_t *o_of = obj < 0 ? addr : off;
+  for (; lanes != 0; lanes &= lanes - 1) {
+    int lane = __builtin_ctz(lanes), t = lo + lane, rmw;
+    uint64_t o = o_of[lane], w = o / 4;
+    uint8_t mask;
+    tstate *ts;
+    sword *x;
+    m->off = o;
+    m->addr = addr[lane];
+    m->aoff = off[lane];
+    if ((o + (uint64_t)width - 1) / 4 != w) {
+      if ((rc = access_one(c, s, sh, t, a, m,
+                           (const uint8_t *)data +
+                               (size_t)lane * (size_t)width)) != 0)
+        return rc;
+      continue;
+    }
+    mask = (uint8_t)(wmask << (o % 4));
+    ts = &s->t[t];
+    rmw = ts->lword == w + 1 && ts->lobj == obj;
+    ts->lword = 0;
+    if ((x = word(c->ctx, sh, w)) == NULL)
+      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    if (obj >= 0 && written != NULL)
+      written[w / 8] |= (uint8_t)(1u << (w % 8));
+    x->written |= mask;
+    if (races) {
+      scold *y = cold_of(c->ctx, sh, w, 0);
+      check_word(c, s, t, a, x, y, mask, m, 0, 0, rmw);
+      if (y != NULL)
+        rel_clear(y); /* sync_word: a store ends its release sequence */
+    }
+    if (spins)
+      ts->sline = 0; /* spin: no weak load */
   }
   return 0;
 }
@@ -676,6 +740,8 @@ int wl__chk_access_lanes(wl__chk *c, int slot, int lo, uint32_t lanes,
     return wl__err(c->ctx, WL_ENOMEM, "out of memory");
   if (a->kind == WL_ACC_LOAD && a->sem == WL_SEM_WEAK && a->width <= 4)
     return weak_loads(c, s, sh, lo, lanes, a, m, off, addr, data);
+  if (a->kind == WL_ACC_STORE && a->sem == WL_SEM_WEAK && a->width <= 4)
+    return weak_stores(c, s, sh, lo, lanes, a, m, off, addr, data);
   for (; lanes != 0; lanes &= lanes - 1) {
     int lane = __builtin_ctz(lanes);
     m->off = m->obj < 0 ? addr[lane] : off[lane];
