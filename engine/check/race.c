@@ -532,16 +532,6 @@ static int checked_space(int space) {
          space == WL_SPACE_SHARED; /* not read-only or private memory */
 }
 
-int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
-                   const wl__chk_mem *m, const void *data) {
-  cslot *s = &c->slots[slot];
-  shadow *sh;
-  if (!checked_space(a->space))
-    return 0;
-  if ((sh = shadow_of(c, s, m)) == NULL)
-    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-  return access_one(c, s, sh, thread, a, m, data);
-}
 
 /* The lanes' weak loads of at most 4 bytes (a warp's tile reads): what
  * access_one does for each (its thread's last load, the uninitialised
@@ -592,7 +582,7 @@ static void weak_read(wl__chk *c, cslot *s, int t, const wl_access *a,
 
 static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
                       uint32_t lanes, const wl_access *a, wl__chk_mem *m,
-                      const uint64_t off[32], const uint64_t addr[32],
+                      const uint64_t *off, const uint64_t *addr,
                       const void *data) {
   int flags = c->cfg.flags, width = a->width, rc;
   int uninit = flags & WL_CHECK_UNINIT, races = flags & WL_CHECK_RACES;
@@ -682,7 +672,7 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
  * access_one. */
 static int weak_stores(wl__chk *c, cslot *s, shadow *sh, int lo,
                        uint32_t lanes, const wl_access *a, wl__chk_mem *m,
-                       const uint64_t off[32], const uint64_t addr[32],
+                       const uint64_t *off, const uint64_t *addr,
                        const void *data) {
   int flags = c->cfg.flags, width = a->width, rc;
   int races = flags & WL_CHECK_RACES;
@@ -725,6 +715,27 @@ static int weak_stores(wl__chk *c, cslot *s, shadow *sh, int lo,
       ts->sline = 0; /* spin: no weak load */
   }
   return 0;
+}
+
+int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
+                   const wl__chk_mem *m, const void *data) {
+  cslot *s = &c->slots[slot];
+  shadow *sh;
+  if (!checked_space(a->space))
+    return 0;
+  if ((sh = shadow_of(c, s, m)) == NULL)
+    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  if (a->kind != WL_ACC_ATOMIC && a->sem == WL_SEM_WEAK && a->width <= 4) {
+    /* one lane through the warps' loops above (m->off is the address in
+     * shared memory, the offset in global memory: as they take it) */
+    wl__chk_mem one = *m;
+    uint64_t aoff = m->aoff, addr = m->addr;
+    return a->kind == WL_ACC_LOAD
+               ? weak_loads(c, s, sh, thread, 1u, a, &one, &aoff, &addr, data)
+               : weak_stores(c, s, sh, thread, 1u, a, &one, &aoff, &addr,
+                             data);
+  }
+  return access_one(c, s, sh, thread, a, m, data);
 }
 
 int wl__chk_access_lanes(wl__chk *c, int slot, int lo, uint32_t lanes,
