@@ -580,26 +580,32 @@ static void weak_read(wl__chk *c, cslot *s, int t, const wl_access *a,
   dst->line = a->line;
 }
 
-static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
-                      uint32_t lanes, const wl_access *a, wl__chk_mem *m,
-                      const uint64_t *off, const uint64_t *addr,
-                      const void *data) {
+/* weak_loads' loop for shared memory (global 0: the shadow word's bytes
+ * say what was written; no spin detector) or global memory (global 1:
+ * the allocation's bitmap; spins): one loop each, so that each keeps
+ * fewer values at hand. */
+static inline int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
+                                uint32_t lanes, const wl_access *a,
+                                wl__chk_mem *m, const uint64_t *off,
+                                const uint64_t *addr, const void *data,
+                                const int global) {
   int flags = c->cfg.flags, width = a->width, rc;
   int uninit = flags & WL_CHECK_UNINIT, races = flags & WL_CHECK_RACES;
-  int spins = (flags & WL_CHECK_SPIN) && m->obj >= 0;
+  int spins = global && (flags & WL_CHECK_SPIN);
   /* what the loop reads, in locals: its stores (the shadow, the
    * threads' states) could alias them for the compiler */
   int obj = m->obj, line = a->line;
   const uint8_t *written = m->written;
-  const uint64_t *o_of = obj < 0 ? addr : off;
+  const uint64_t *o_of = global ? off : addr;
   /* check_word's epoch of these reads, but for the bytes (mask) */
   int32_t blk = s->block + 1;
   uint32_t gen = s->gen;
   uint8_t kbits = (uint8_t)(a->kind | (a->scope & 3) << 2);
   uint8_t sem = (uint8_t)a->sem, wmask = (uint8_t)((1u << width) - 1);
+  if (global && written == NULL)
+    uninit = 0; /* everything counts as written */
   for (; lanes != 0; lanes &= lanes - 1) {
     int lane = __builtin_ctz(lanes), t = lo + lane;
-    const uint8_t *d = (const uint8_t *)data + (size_t)lane * (size_t)width;
     uint64_t o = o_of[lane], w = o / 4;
     uint8_t mask;
     tstate *ts;
@@ -608,7 +614,9 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
       m->off = o; /* the lane's place, for access_one and its findings */
       m->addr = addr[lane];
       m->aoff = off[lane];
-      if ((rc = access_one(c, s, sh, t, a, m, d)) != 0)
+      if ((rc = access_one(c, s, sh, t, a, m,
+                           (const uint8_t *)data +
+                               (size_t)lane * (size_t)width)) != 0)
         return rc;
       continue;
     }
@@ -618,9 +626,8 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
     ts->lword = w + 1;
     if ((x = word(c->ctx, sh, w)) == NULL)
       return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-    if (uninit && (obj >= 0 ? written != NULL &&
-                                  !(written[w / 8] >> (w % 8) & 1)
-                            : (x->written & mask) != mask)) {
+    if (uninit && (global ? !(written[w / 8] >> (w % 8) & 1)
+                          : (x->written & mask) != mask)) {
       m->off = o;
       m->addr = addr[lane];
       m->aoff = off[lane];
@@ -644,6 +651,7 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
       weak_read(c, s, t, a, x, (uint8_t)(kbits | mask << 4), m);
     }
     if (spins) { /* spin's case of a new value or place, inline */
+      const uint8_t *d = (const uint8_t *)data + (size_t)lane * (size_t)width;
       uint64_t v = 0;
       memcpy(&v, d, (size_t)width);
       if (ts->sline == line && ts->sobj == obj && ts->soff == o &&
@@ -662,6 +670,15 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
     }
   }
   return 0;
+}
+
+static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
+                      uint32_t lanes, const wl_access *a, wl__chk_mem *m,
+                      const uint64_t *off, const uint64_t *addr,
+                      const void *data) {
+  return m->obj >= 0
+             ? weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 1)
+             : weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 0);
 }
 
 /* The lanes' weak stores of at most 4 bytes (a warp's tile writes): what
