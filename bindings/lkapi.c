@@ -315,7 +315,10 @@ static int c_warp_op(lua_State *L) {
 
 static int c_syncthreads(lua_State *L) {
   krun *r = wll_kernel_running(L);
-  if (wl_kernel_barrier(r->l, r->block, r->thread, wll_curline(L)) != 0)
+  /* the line as an access finds it (cached by pc: lua_getinfo per
+   * barrier was a twentieth of a tiled kernel's time) */
+  if (wl_kernel_barrier(r->l, r->block, r->thread,
+                        wll_site_line(L, r->ks)) != 0)
     return wll_kernel_raise(L, r);
   return lua_yield(L, 0);
 }
@@ -365,8 +368,8 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
     int t = lanes ? r->warp * 32 + lane : r->thread, k;
     if (lanes && !(lanes >> lane & 1))
       continue;
-    if (wl_kernel_shared(r->l, r->block, t, bytes, type_sizes[type], 0, wll_curline(L), &k,
-                         &size) != 0)
+    if (wl_kernel_shared(r->l, r->block, t, bytes, type_sizes[type], 0,
+                         wll_site_line(L, r->ks), &k, &size) != 0)
       wll_kernel_raise(L, r);
     if (first < 0)
       first = id = k;
@@ -376,7 +379,10 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
   a = wll_newarr(L, NULL, id, WL_SPACE_SHARED, type,
                  (lua_Integer)(size / (uint64_t)type_sizes[type]), name);
   a->gen = r->gen;
-  if (id >= 0 && id < WLL_PROBE_DECLS)
+  /* every thread of the block names it (the same name, mostly: written
+   * only when it differs) */
+  if (id >= 0 && id < WLL_PROBE_DECLS &&
+      strncmp(r->shname[id], name, sizeof r->shname[id] - 1) != 0)
     snprintf(r->shname[id], sizeof r->shname[id], "%s", name);
 }
 

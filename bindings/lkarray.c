@@ -166,6 +166,86 @@ static int store_arr(lua_State *L, darray *a, int sem, int scope, int cache,
   return wll_finish(L, r, wll_do_access(L, r, a, off, &acc, buf), 0);
 }
 
+/* a[i] and a[i] = v of a lane (weak, .ca): load_run and store_arr
+ * without the options, the access filled field by field and the bytes
+ * of 4- and 8-byte scalars converted in place (as wll_pushbytes and
+ * wll_tobytes convert them). */
+static int load_plain(lua_State *L, krun *r, darray *a) {
+  uint64_t off = wll_elem_off(L, r, a, 2);
+  wl_access acc;
+  union {
+    uint8_t b[16];
+    float f;
+    double d;
+    int32_t i32;
+    int64_t i64;
+  } buf;
+  int rc;
+  if (a->type >= NSCALAR)
+    return vec_misuse(L, r, a);
+  acc.kind = WL_ACC_LOAD;
+  acc.sem = WL_SEM_WEAK;
+  acc.scope = WL_SCOPE_NONE;
+  acc.cache = WL_CACHE_CA;
+  acc.op = 0;
+  acc.a = acc.b = 0;
+  memset(buf.b, 0, sizeof buf.b);
+  rc = wll_do_access(L, r, a, off, &acc, buf.b);
+  if (rc < 0)
+    return wll_kernel_raise(L, r);
+  switch (a->type) {
+  case WL_TYPE_FLOAT:
+    lua_pushnumber(L, (lua_Number)buf.f);
+    break;
+  case WL_TYPE_DOUBLE:
+    lua_pushnumber(L, (lua_Number)buf.d);
+    break;
+  case WL_TYPE_INT32:
+    lua_pushinteger(L, (lua_Integer)buf.i32);
+    break;
+  case WL_TYPE_INT64:
+    lua_pushinteger(L, (lua_Integer)buf.i64);
+    break;
+  default:
+    wll_pushbytes(L, a->type, buf.b);
+    break;
+  }
+  return rc == 1 ? lua_yield(L, 1) : 1;
+}
+
+static int store_plain(lua_State *L, krun *r, darray *a) {
+  uint64_t off = wll_elem_off(L, r, a, 2);
+  wl_access acc;
+  union {
+    uint8_t b[16];
+    float f;
+    double d;
+  } buf;
+  int isnum = 0;
+  if (a->type >= NSCALAR)
+    return vec_misuse(L, r, a);
+  memset(buf.b, 0, sizeof buf.b);
+  if (a->type == WL_TYPE_FLOAT || a->type == WL_TYPE_DOUBLE) {
+    lua_Number n = lua_tonumberx(L, 3, &isnum);
+    if (a->type == WL_TYPE_FLOAT)
+      buf.f = (float)n;
+    else
+      buf.d = n;
+  }
+  if (!isnum) {
+    if (lua_isnoneornil(L, 3))
+      wll_lane_fail(L, r, "no value stored to '%s'", a->name);
+    wll_tobytes(L, a->type, 3, buf.b);
+  }
+  acc.kind = WL_ACC_STORE;
+  acc.sem = WL_SEM_WEAK;
+  acc.scope = WL_SCOPE_NONE;
+  acc.cache = WL_CACHE_CA;
+  acc.op = 0;
+  acc.a = acc.b = 0;
+  return wll_finish(L, r, wll_do_access(L, r, a, off, &acc, buf.b), 0);
+}
+
 /* host access to managed memory (cudaMallocManaged) between launches */
 static int host_elem(lua_State *L, darray *a, uint64_t *off) {
   lua_Integer i = luaL_checkinteger(L, 2);
@@ -195,10 +275,34 @@ static int host_elem(lua_State *L, darray *a, uint64_t *off) {
   return 0;
 }
 
+static int arr_index(lua_State *L);
+static int arr_newindex(lua_State *L);
+
+/* The continuations of the gate (a probe stopped at a[i] or a[i] = v):
+ * the access runs on the frame it left. */
+static int arr_index_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  (void)ctx;
+  return arr_index(L);
+}
+
+static int arr_newindex_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  (void)ctx;
+  return arr_newindex(L);
+}
+
+/* __index and __newindex pass the gate themselves (wll_push_gated's,
+ * inline: one look at the kstate for both). */
 static int arr_index(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
-  if (lua_type(L, 2) == LUA_TUSERDATA || lua_type(L, 2) == LUA_TNUMBER) {
-    krun *r = KS(L)->run;
+  int kt = lua_type(L, 2);
+  krun *r = KS(L)->run;
+  if (r != NULL && (r->probe || (r->co != NULL && L != r->co)))
+    return wll_gate_closed(L, r, arr_index_k);
+  if (kt == LUA_TNUMBER || kt == LUA_TUSERDATA) {
+    if (r != NULL && !r->warp_mode && kt == LUA_TNUMBER)
+      return load_plain(L, r, a); /* a lane's a[i]: the common case */
     if (r != NULL && r->warp_mode) /* a lane vector or a broadcast */
       return wll_warp_index(L, r, a);
     if (r != NULL) /* a metamethod: arg 1 is an array */
@@ -234,10 +338,13 @@ static int arr_index(lua_State *L) {
 
 static int arr_newindex(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
-  if (KS(L)->run != NULL && KS(L)->run->warp_mode)
-    return wll_warp_newindex(L, KS(L)->run, a);
-  if (KS(L)->run != NULL)
-    return store_arr(L, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA, 3);
+  krun *r = KS(L)->run;
+  if (r != NULL && (r->probe || (r->co != NULL && L != r->co)))
+    return wll_gate_closed(L, r, arr_newindex_k);
+  if (r != NULL && r->warp_mode)
+    return wll_warp_newindex(L, r, a);
+  if (r != NULL)
+    return store_plain(L, r, a);
   {
     uint64_t off;
     uint8_t buf[16] = {0};
@@ -359,7 +466,14 @@ darray *wll_newarr(lua_State *L, kdev *dev, int id, int space, int type,
   a->len = len;
   a->lo = 0;
   a->hi = len;
-  snprintf(a->name, sizeof a->name, "%s", name ? name : "?");
+  { /* as snprintf "%s" would (truncated), without its cost per thread */
+    const char *nm = name ? name : "?";
+    size_t n = strlen(nm);
+    if (n > sizeof a->name - 1)
+      n = sizeof a->name - 1;
+    memcpy(a->name, nm, n);
+    a->name[n] = 0;
+  }
   luaL_setmetatable(L, WLL_DARRAY);
   return a;
 }
@@ -390,8 +504,6 @@ static int arr_view(lua_State *L) {
   return 1;
 }
 
-static const lua_CFunction f_arr_index = arr_index;
-static const lua_CFunction f_arr_newindex = arr_newindex;
 
 static const luaL_Reg arr_methods[] = {
     {"read", arr_read},
@@ -408,10 +520,10 @@ void wll_darray_open(lua_State *L, int ks) {
   lua_newtable(L);
   lua_pushvalue(L, ks);
   luaL_setfuncs(L, arr_methods, 1);
-  wll_push_gated(L, &f_arr_index, 2);
+  lua_pushcclosure(L, arr_index, 2);
   lua_setfield(L, -2, "__index");
   lua_pushvalue(L, ks);
-  wll_push_gated(L, &f_arr_newindex, 1);
+  lua_pushcclosure(L, arr_newindex, 1);
   lua_setfield(L, -2, "__newindex");
   lua_pushvalue(L, ks);
   lua_pushcclosure(L, arr_len, 1);

@@ -83,18 +83,39 @@ static int foreign_co(lua_State *L, krun *r) {
   return wll_kernel_fail(L, r, r->thread, "%s", msg);
 }
 
-static int gate(lua_State *L) {
+/* The gate of a closure with n upvalues, its function at upvalue n: one
+ * per n, so that the common path finds its function without looking
+ * for the last upvalue (a device access is one gated call). */
+static inline int gate_at(lua_State *L, int n) {
   krun *r = KS(L)->run;
-  if (r != NULL && r->co != NULL && L != r->co)
+  if (r != NULL && ((r->co != NULL && L != r->co) || r->probe)) {
+    if (r->probe && !(r->co != NULL && L != r->co))
+      return lua_yieldk(L, 0, 0, gate_k);
     return foreign_co(L, r);
-  if (r != NULL && r->probe)
-    return lua_yieldk(L, 0, 0, gate_k);
-  return gated_fn(L)(L);
+  }
+  return (*(const lua_CFunction *)lua_touserdata(L, lua_upvalueindex(n)))(L);
 }
 
+int wll_gate_closed(lua_State *L, krun *r, lua_KFunction k) {
+  if (r->probe && !(r->co != NULL && L != r->co))
+    return lua_yieldk(L, 0, 0, k);
+  return foreign_co(L, r);
+}
+
+#define GATE(n)                                                                \
+  static int gate##n(lua_State *L) { return gate_at(L, n); }
+GATE(2)
+GATE(3)
+GATE(4)
+GATE(5)
+#undef GATE
+
 void wll_push_gated(lua_State *L, const lua_CFunction *f, int nup) {
+  static const lua_CFunction gates[] = {gate2, gate3, gate4, gate5};
+  if (nup < 1 || nup > 4)
+    luaL_error(L, "warplab: a gated function has 1 to 4 upvalues");
   lua_pushlightuserdata(L, (void *)(uintptr_t)f);
-  lua_pushcclosure(L, gate, nup + 1);
+  lua_pushcclosure(L, gates[nup - 1], nup + 1);
 }
 
 void wll_setfuncs_gated(lua_State *L, const luaL_Reg *l, int nup,

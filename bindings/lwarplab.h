@@ -387,6 +387,12 @@ WLL_HIDDEN void wll_kernel_shared(lua_State *L, wll_krun *r, int type,
  * same frame when the launch resumes the thread: so a kernel's code
  * before its first device call runs once, not twice. *f must be static. */
 WLL_HIDDEN void wll_push_gated(lua_State *L, const lua_CFunction *f, int nup);
+/* The gate's slow path for a function that checks it itself (the
+ * arrays' a[i], the commonest device call): r is running and either
+ * in the probe or called from a coroutine other than the thread's.
+ * Yields with continuation k in the probe (k reruns the function),
+ * else raises the foreign-coroutine failure. */
+WLL_HIDDEN int wll_gate_closed(lua_State *L, wll_krun *r, lua_KFunction k);
 /* luaL_setfuncs through the gate, except the functions named in keep
  * (NULL-terminated: those the probe runs, like c:shared). */
 WLL_HIDDEN void wll_setfuncs_gated(lua_State *L, const luaL_Reg *l, int nup,

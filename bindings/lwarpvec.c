@@ -708,6 +708,33 @@ static void push_loaded(lua_State *L, int type, uint32_t mask,
   int k, fl = wll_type_isfloat(type);
   v->valid = mask;
   v->isint = fl ? 0 : mask;
+  /* 4- and 8-byte scalars converted in place, as wll_bytes_carrier and
+   * wl_value_to_double convert them */
+  if (type == WL_TYPE_FLOAT) {
+    for (; mask != 0; mask &= mask - 1) {
+      float f;
+      k = __builtin_ctz(mask);
+      memcpy(&f, buf + k * 4, 4);
+      v->v[k].n = (lua_Number)f;
+    }
+    return;
+  }
+  if (type == WL_TYPE_INT32) {
+    for (; mask != 0; mask &= mask - 1) {
+      int32_t i;
+      k = __builtin_ctz(mask);
+      memcpy(&i, buf + k * 4, 4);
+      v->v[k].i = (lua_Integer)i;
+    }
+    return;
+  }
+  if (type == WL_TYPE_DOUBLE) {
+    for (; mask != 0; mask &= mask - 1) {
+      k = __builtin_ctz(mask);
+      memcpy(&v->v[k].n, buf + k * 8, 8);
+    }
+    return;
+  }
   for (; mask != 0; mask &= mask - 1) {
     int64_t c;
     k = __builtin_ctz(mask);
@@ -779,9 +806,20 @@ static int warp_store(lua_State *L, wll_krun *r, wll_darray *a, int iarg,
   if (mask & ~x->valid)
     wll_kernel_fail(L, r, r->warp * 32 + __builtin_ctz(mask & ~x->valid),
                     "%s", no_value);
-  for (k = 0; k < 32; k++)
-    if (mask >> k & 1)
-      lane_bytes(L, r, wll_type_base[a->type], x, k, buf + k * a->esize);
+  if (wll_type_base[a->type] == WL_TYPE_FLOAT) {
+    /* as lane_bytes converts: wl_value_from_double rounds to float */
+    uint32_t b;
+    for (b = mask; b != 0; b &= b - 1) {
+      float f;
+      k = __builtin_ctz(b);
+      f = (float)num(x, k);
+      memcpy(buf + k * 4, &f, 4);
+    }
+  } else {
+    for (k = 0; k < 32; k++)
+      if (mask >> k & 1)
+        lane_bytes(L, r, wll_type_base[a->type], x, k, buf + k * a->esize);
+  }
   access_init(L, r, a, &acc, WL_ACC_STORE, sem, scope, cache);
   rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, &acc, off, NULL,
                              buf);

@@ -21,14 +21,14 @@
  * An access is recorded as an epoch (block, thread, clock, generation);
  * a later access is ordered after it when any of the three says so.
  *
- * Shadow memory (race.c): per 4-byte word, the last write, two reads
- * since (the newest and an unordered older one: FastTrack keeps them
- * all; two catch the races of two threads and bound the memory, a
+ * Shadow memory (race.c; its types in shadow.h): per 4-byte word, the last
+ * write, two reads since (the newest and an unordered older one: FastTrack
+ * keeps them all; two catch the races of two threads and bound the memory, a
  * deliberate simplification that can miss a write-after-read race among
  * three or more readers) and the release clock of the word as a
  * synchronization location.  Pages of words are made when first touched:
- * global memory per allocation for the launch, shared memory per
- * resident block. */
+ * global memory per allocation for the launch, shared memory per resident
+ * block. */
 #ifndef WL_CHECK_H
 #define WL_CHECK_H
 
@@ -62,7 +62,7 @@ int wl__kmap_join(wl_ctx *ctx, wl__kmap *dst, const wl__kmap *src);
 void wl__kmap_clear(wl__kmap *m);
 void wl__kmap_free(wl_ctx *ctx, wl__kmap *m);
 
-/* ---------------------------- race.c ------------------------------ */
+/* --------------------- race.c (and finding.c) --------------------- */
 
 typedef struct wl__chk wl__chk;
 
@@ -109,6 +109,7 @@ int wl__chk_fence(wl__chk *c, int slot, int thread, int sem, int scope);
 int wl__chk_barrier(wl__chk *c, int slot);
 /* A __syncwarp(mask) of warp `warp` of the block in slot completed. */
 int wl__chk_syncwarp(wl__chk *c, int slot, int warp, uint32_t mask);
+/* finding.c */
 /* A shuffle of thread (of the block in slot) at line read lane src of
  * its warp, outside the shuffle's mask: a WL_FIND_SHFL finding with the
  * fix given (once per line; the race checker's). */

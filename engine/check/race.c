@@ -22,105 +22,13 @@
  * Simplifications, each deliberate: a release by fence publishes what
  * the thread knows when it stores, not only what it knew at the fence;
  * the shadow word is 4 bytes with a byte mask and keeps two reads; scopes
- * are cta or not (one device: gpu and sys scopes are the same set). */
+ * are cta or not (one device: gpu and sys scopes are the same set).
+ * The representation is in shadow.h. */
 #include <stdio.h>
 #include <string.h>
 
-#include "../program/strength.h"
 #include "check.h"
-
-#define PAGE_WORDS 256
-#define MAX_FINDINGS 256
-#define SPIN_REPEATS 8
-
-/* An access, as the shadow memory remembers it (20 bytes). */
-typedef struct ep {
-  int32_t blk; /* block + 1; 0: none (the host, or nothing yet) */
-  uint16_t thread;
-  uint8_t bits; /* kind | scope << 2 | mask << 4 (the bytes of the word
-                 * it touched) */
-  uint8_t sem;
-  uint32_t clock, gen;
-  int32_t line;
-} ep;
-#define EP_KIND(e) ((e)->bits & 3)
-#define EP_SCOPE(e) ((e)->bits >> 2 & 3)
-#define EP_MASK(e) ((e)->bits >> 4)
-/* sem's top bit marks a weak store whose thread read the word since its
- * last write: the store of a non-atomic read-modify-write (hist[b] += 1),
- * whose race wants an atomic, not a barrier */
-#define EP_RMW 0x80
-#define EP_SEM(e) ((e)->sem & 0x7f)
-_Static_assert(sizeof(ep) == 20, "an epoch is 20 bytes");
-
-/* A word's accesses: one cache line, what every access reads. */
-typedef struct sword {
-  ep w, r[2];      /* the last write; the newest read and an older one
-                    * not ordered before it */
-  uint8_t written; /* shared memory: the bytes ever written */
-  uint8_t pad[3];
-} sword;
-_Static_assert(sizeof(sword) == 64, "a shadow word is one cache line");
-
-/* What only strong accesses use, in pages of their own made at the
- * first strong write to a page (weak code never touches them). */
-typedef struct scold {
-  int32_t obs_blk;   /* block + 1 of the thread whose morally strong read
-                      * observed w (0: none) */
-  uint16_t obs_thread;
-  uint8_t relcta;    /* rel holds a cta-scoped release */
-  int32_t relsrc;    /* block + 1 of the releasing threads; -1: several */
-  uint32_t wval;     /* the bytes a strong w wrote (the word's,
-                      * little-endian): a read that loads other bytes did
-                      * not read from w (it read an older value, from a
-                      * store buffer's point of view), so it neither
-                      * observes nor acquires w */
-  wl__kmap *rel;     /* the release clock of the word as a flag */
-} scold;
-
-typedef struct shadow {
-  sword **pages;
-  scold **cold; /* NULL until a strong write */
-  size_t npages;
-  uint64_t lastp; /* the page looked up last, + 1 (0: none) */
-  sword *last;
-} shadow;
-
-typedef struct tstate {
-  uint32_t clk;   /* from 1 */
-  uint32_t fmark; /* clk at the last fence (0: none yet) */
-  wl__kmap k;     /* what it acquired since the block's last barrier */
-  wl__kmap pend;  /* strong reads' release clocks, for the next fence */
-  /* the spin detector: the last weak load and its repeats */
-  int sobj, sline;
-  uint64_t soff, sval;
-  uint32_t scount;
-  /* the word of its last load (memory lobj, word lword - 1; 0: none): a
-   * weak store to it is the store of a read-modify-write (EP_RMW) */
-  int lobj;
-  uint64_t lword;
-} tstate;
-
-typedef struct cslot {
-  int block; /* -1: none */
-  uint32_t gen;
-  tstate *t;    /* nthreads, made when the slot first runs a block */
-  uint32_t *wk; /* nthreads x 32 warp clocks, made at the first
-                 * __syncwarp */
-  wl__kmap bk;  /* joined at barriers: what any thread had acquired */
-  wl__kmap sc;  /* fence.sc.cta order */
-  shadow sh;    /* the block's shared memory */
-} cslot;
-
-struct wl__chk {
-  wl_ctx *ctx;
-  wl__chk_cfg cfg;
-  cslot *slots;
-  wl_vec glob;    /* shadow, per allocation id */
-  wl__kmap sc;    /* fence.sc.gpu/sys order */
-  wl_vec finds;   /* wl_finding */
-  uint32_t *warned; /* lines already warned about (uninit, spin) */
-};
+#include "shadow.h"
 
 /* ---------------------------- memory ------------------------------ */
 
@@ -270,13 +178,6 @@ int wl__chk_block_start(wl__chk *c, int slot, int block) {
 
 /* ----------------------------- order ------------------------------ */
 
-/* Strong (strength.h): not .weak; an atomic always is. */
-static int strong_access(int kind, int sem) {
-  return kind == WL_ACC_ATOMIC || wl__sem_strong(sem);
-}
-
-static int strong(const ep *e) { return strong_access(EP_KIND(e), EP_SEM(e)); }
-
 /* The checker's scopes on one device: cta or not (gpu and sys are the
  * same set of threads; a strong access given no scope through
  * wl_kernel_access counts as the device's). */
@@ -310,17 +211,12 @@ static int morally_strong(const ep *x, const ep *y) {
                             ms_side(strong(y), EP_SCOPE(y), y->blk));
 }
 
-/* Is access e ordered before what thread t of slot s does now? */
-static int ordered(const cslot *s, int t, const ep *e) {
+/* ordered() past its common cases (below). */
+static int ordered_slow(const cslot *s, int t, const ep *e) {
   const tstate *ts;
   uint64_t key;
-  int b;
-  if (e->blk == 0)
-    return 1; /* the host's writes, before the launch */
-  b = e->blk - 1;
+  int b = e->blk - 1;
   if (b == s->block) {
-    if (e->thread == t || e->gen < s->gen)
-      return 1;
     if (s->wk != NULL && e->thread / 32 == t / 32 &&
         s->wk[(size_t)t * 32 + e->thread % 32] >= e->clock)
       return 1;
@@ -335,6 +231,17 @@ static int ordered(const cslot *s, int t, const ep *e) {
   key = wl__kmap_block(b);
   return wl__kmap_get(&ts->k, key) > e->gen ||
          wl__kmap_get(&s->bk, key) > e->gen;
+}
+
+/* Is access e ordered before what thread t of slot s does now?  The
+ * host's writes (before the launch), the thread's own accesses and its
+ * block's before the last barrier are, without a look at the clocks. */
+static inline int ordered(const cslot *s, int t, const ep *e) {
+  if (e->blk == 0)
+    return 1;
+  if (e->blk - 1 == s->block && (e->thread == t || e->gen < s->gen))
+    return 1;
+  return ordered_slow(s, t, e);
 }
 
 /* Joins into dst what thread t knows, its own accesses up to clock own
@@ -352,216 +259,6 @@ static int publish(wl__chk *c, cslot *s, int t, uint32_t own,
         rc |= wl__kmap_max(c->ctx, dst, wl__kmap_thread(s->block, w * 32 + u),
                            s->wk[(size_t)t * 32 + u]);
   return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
-}
-
-/* --------------------------- findings ----------------------------- */
-
-static void coords(int lin, const int d3[3], int out[3]) {
-  out[0] = lin % d3[0];
-  out[1] = lin / d3[0] % d3[1];
-  out[2] = lin / (d3[0] * d3[1]);
-}
-
-static void fill_access(const wl__chk *c, const ep *e, wl_find_access *f) {
-  f->block = e->blk - 1;
-  f->thread = e->thread;
-  coords(f->block, c->cfg.gdim, f->bidx);
-  coords(f->thread, c->cfg.bdim, f->tidx);
-  f->warp = e->thread / 32;
-  f->lane = e->thread % 32;
-  f->line = e->line;
-  f->kind = EP_KIND(e);
-  f->sem = EP_SEM(e);
-  f->scope = EP_SCOPE(e);
-}
-
-static wl_finding *find_or_add(wl__chk *c, int kind, int la, int lb,
-                               int *fresh) {
-  size_t i;
-  wl_finding *f;
-  int lo = la < lb ? la : lb, hi = la < lb ? lb : la;
-  *fresh = 0;
-  for (i = 0; i < c->finds.n; i++) {
-    f = WL_VEC_PTR(&c->finds, wl_finding, i);
-    if (f->kind == kind &&
-        ((f->a.line == lo && f->b.line == hi) ||
-         (f->a.line == hi && f->b.line == lo))) {
-      f->count++;
-      return f; /* not fresh */
-    }
-  }
-  if (c->finds.n >= MAX_FINDINGS)
-    return NULL;
-  if ((f = wl__vec_push(c->ctx, &c->finds)) == NULL)
-    return NULL; /* a finding lost to memory; the run goes on */
-  f->kind = kind;
-  f->count = 1;
-  *fresh = 1;
-  return f;
-}
-
-static void where(wl_finding *f, int space, const wl__chk_mem *m) {
-  f->space = space;
-  snprintf(f->name, sizeof f->name, "%s", m->name ? m->name : "?");
-  f->id = m->id;
-  f->off = m->aoff;
-  f->addr = m->addr;
-}
-
-static const char *const space_words[] = {"global", "managed", "constant",
-                                          "param",  "shared",  "local"};
-
-/* The fix of a race where a side is the store of a non-atomic
- * read-modify-write.  both: each side updates the word (hist[b] += 1 in
- * every thread): an atomic, since no barrier makes concurrent updates
- * indivisible.  Otherwise the other side may be the same update (an
- * atomic) or only read or write it (order the two): both are said. */
-static void rmw_fix(wl_finding *f, const ep *prev, const ep *cur, int both) {
-  int warp = prev->blk == cur->blk && prev->thread / 32 == cur->thread / 32;
-  const ep *upd = EP_KIND(cur) == WL_ACC_STORE && (cur->sem & EP_RMW)
-                      ? cur : prev;
-  const ep *other = upd == cur ? prev : cur;
-  const char *scope = prev->blk != cur->blk
-                          ? " at .gpu scope (not atomicAdd_block: threads "
-                            "of other blocks update it)"
-                          : " (atomicAdd_block if only the block's threads "
-                            "use it)";
-  if (both)
-    snprintf(f->fix, sizeof f->fix,
-             "threads %d and %d both update it with a non-atomic "
-             "read-modify-write (like hist[b] += 1), so updates are lost: "
-             "use atomicAdd (or the matching atomicSub/Max/Min/And/Or/Xor/"
-             "Exch/CAS)%s; no barrier makes the updates indivisible",
-             prev->thread, cur->thread, scope);
-  else
-    snprintf(f->fix, sizeof f->fix,
-             "thread %d updates it with a non-atomic read-modify-write and "
-             "thread %d %s it: if both update it (like hist[b] += 1), use "
-             "atomicAdd (or the matching atomicSub/Max/.../CAS)%s; if not, "
-             "order the two with %s",
-             upd->thread, other->thread,
-             EP_KIND(other) == WL_ACC_STORE ? "writes" : "reads",
-             prev->blk != cur->blk ? " at .gpu scope" : "",
-             warp                    ? "__syncwarp()"
-             : prev->blk == cur->blk ? "__syncthreads()"
-                                     : "a release/acquire flag");
-}
-
-static void race(wl__chk *c, const cslot *s, const ep *prev, const ep *cur,
-                 int space, const wl__chk_mem *m) {
-  int warp = prev->blk == cur->blk && prev->thread / 32 == cur->thread / 32;
-  int fresh, rmw_prev, rmw_cur, rmw, both;
-  wl_finding *f = find_or_add(c, warp ? WL_FIND_WARP_RACE : WL_FIND_RACE,
-                              cur->line, prev->line, &fresh);
-  (void)s;
-  rmw_prev = EP_KIND(prev) == WL_ACC_STORE && (prev->sem & EP_RMW);
-  rmw_cur = EP_KIND(cur) == WL_ACC_STORE && (cur->sem & EP_RMW);
-  rmw = (rmw_prev || rmw_cur) && !strong(prev) && !strong(cur);
-  /* both update it: both stores are such, or a store at the line of
-   * another thread's update (the same statement: its read was overtaken
-   * by that update's write) */
-  both = rmw && ((rmw_prev && rmw_cur) ||
-                 (EP_KIND(prev) == WL_ACC_STORE &&
-                  EP_KIND(cur) == WL_ACC_STORE && prev->line == cur->line));
-  if (f != NULL && !fresh && both &&
-      strstr(f->fix, "so updates are lost") == NULL) {
-    /* a later race of the same lines shows what the first did not */
-    fill_access(c, cur, &f->a);
-    fill_access(c, prev, &f->b);
-    rmw_fix(f, prev, cur, 1);
-    return;
-  }
-  if (f == NULL || !fresh)
-    return;
-  where(f, space, m);
-  fill_access(c, cur, &f->a);
-  fill_access(c, prev, &f->b);
-  if (rmw)
-    rmw_fix(f, prev, cur, both);
-  else if (warp)
-    snprintf(f->fix, sizeof f->fix,
-             "lanes %d and %d of warp %d are not ordered: put __syncwarp() "
-             "between the two accesses (since Volta the lanes of a warp "
-             "need not run in lockstep; a warp primitive orders no memory)",
-             prev->thread % 32, cur->thread % 32, cur->thread / 32);
-  else if (prev->blk == cur->blk)
-    snprintf(f->fix, sizeof f->fix,
-             "threads %d and %d of the block are in different warps: put "
-             "__syncthreads() between the two accesses%s",
-             prev->thread, cur->thread,
-             strong(prev) || strong(cur)
-                 ? ", or make both strong (atomic, volatile, or "
-                   ".relaxed/.acquire/.release)"
-                 : "");
-  else if (strong(prev) && strong(cur))
-    snprintf(f->fix, sizeof f->fix,
-             "both accesses are strong but a .cta scope does not include "
-             "a thread of another block: use .gpu scope (atomicAdd, not "
-             "atomicAdd_block; __threadfence, not __threadfence_block)");
-  else
-    snprintf(f->fix, sizeof f->fix,
-             "nothing orders accesses of different blocks here: the "
-             "writer must release (__threadfence() then a flag store, or "
-             "st.release.gpu) and the reader acquire that flag "
-             "(ld.acquire.gpu, or a load then __threadfence()) before its "
-             "access; or make both accesses strong (atomic or volatile)");
-}
-
-/* once per line: uninitialised reads and spins */
-static int first_warning(wl__chk *c, int kind, int line) {
-  uint32_t key = (uint32_t)line * 4u + (uint32_t)kind, i;
-  i = (key * 2654435761u) % 512;
-  for (;;) {
-    if (c->warned[i] == key + 1)
-      return 0;
-    if (c->warned[i] == 0)
-      break;
-    i = (i + 1) % 512;
-    if (i == (key * 2654435761u) % 512)
-      return 0; /* full: stay quiet */
-  }
-  c->warned[i] = key + 1;
-  return 1;
-}
-
-static void warn(wl__chk *c, const cslot *s, int thread, int kind,
-                 const wl_access *a, const wl__chk_mem *m) {
-  int fresh;
-  wl_finding *f;
-  ep e;
-  if (!first_warning(c, kind, a->line)) {
-    size_t i;
-    for (i = 0; i < c->finds.n; i++) {
-      f = WL_VEC_PTR(&c->finds, wl_finding, i);
-      if (f->kind == kind && f->a.line == a->line) {
-        f->count++;
-        break;
-      }
-    }
-    return;
-  }
-  if ((f = find_or_add(c, kind, a->line, a->line, &fresh)) == NULL || !fresh)
-    return;
-  where(f, a->space, m);
-  memset(&e, 0, sizeof e);
-  e.blk = s->block + 1;
-  e.thread = (uint16_t)thread;
-  e.bits = (uint8_t)(a->kind | (a->scope & 3) << 2);
-  e.sem = (uint8_t)a->sem;
-  e.line = a->line;
-  fill_access(c, &e, &f->a);
-  f->b.block = f->b.thread = -1;
-  if (kind == WL_FIND_UNINIT)
-    snprintf(f->fix, sizeof f->fix,
-             "no store and no host copy wrote this %s word before: the "
-             "value loaded is undefined (cudaMalloc and __shared__ memory "
-             "start uninitialised)",
-             space_words[a->space]);
-  else
-    snprintf(f->fix, sizeof f->fix,
-             "a weak load polled in a loop: the compiler may load it once "
-             "and spin forever, and no store is ordered before it; use a "
-             "volatile, .relaxed or .acquire load (or an atomic)");
 }
 
 /* ---------------------------- accesses ---------------------------- */
@@ -688,13 +385,13 @@ static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
   if (x->w.blk != 0 && (EP_MASK(&x->w) & mask) &&
       !morally_strong(&x->w, &cur) && !ordered(s, t, &x->w) &&
       !(y != NULL && y->obs_blk == cur.blk && y->obs_thread == t))
-    race(c, s, &x->w, &cur, a->space, m);
+    wl__chk_race(c, s, &x->w, &cur, a->space, m);
   if (write) {
     for (i = 0; i < 2; i++) {
       ep *r = &x->r[i];
       if (r->blk != 0 && (EP_MASK(r) & mask) && !morally_strong(r, &cur) &&
           !ordered(s, t, r))
-        race(c, s, r, &cur, a->space, m);
+        wl__chk_race(c, s, r, &cur, a->space, m);
     }
     dst = &x->w;
     x->r[0].blk = x->r[1].blk = 0;
@@ -744,7 +441,7 @@ static void spin(wl__chk *c, cslot *s, int t, const wl_access *a,
   if (ts->sline == a->line && ts->sobj == m->obj && ts->soff == m->off &&
       ts->sval == v) {
     if (++ts->scount == SPIN_REPEATS)
-      warn(c, s, t, WL_FIND_SPIN, a, m);
+      wl__chk_warn(c, s, t, WL_FIND_SPIN, a, m);
     return;
   }
   ts->sline = a->line;
@@ -807,7 +504,7 @@ static int access_one(wl__chk *c, cslot *s, shadow *sh, int thread,
                                     !(m->written[w / 8] >> (w % 8) & 1)
                               : (x->written & mask) != mask;
       if (unset)
-        warn(c, s, thread, WL_FIND_UNINIT, a, m);
+        wl__chk_warn(c, s, thread, WL_FIND_UNINIT, a, m);
     }
     if (a->kind != WL_ACC_LOAD) {
       if (m->obj >= 0 && m->written != NULL)
@@ -853,6 +550,208 @@ static int checked_space(int space) {
          space == WL_SPACE_SHARED; /* not read-only or private memory */
 }
 
+
+/* The lanes' weak loads of at most 4 bytes (a warp's tile reads): what
+ * access_one does for each (its thread's last load, the uninitialised
+ * bytes, the race check of the one word it reads, the spin detector),
+ * with what depends on the access alone looked at once.  A weak load
+ * has no cold part and no release or acquire (sync_word does nothing);
+ * a lane whose bytes straddle two words goes through access_one. */
+/* check_word for a weak load of bytes mask (bits: its epoch's kind,
+ * scope and mask) past the first test, which it failed: a weak read has
+ * no cold part, so it neither observes nor acquires, and a write races
+ * with it unless ordered before it. */
+static void weak_read(wl__chk *c, cslot *s, int t, const wl_access *a,
+                      sword *x, uint8_t bits, const wl__chk_mem *m) {
+  int32_t blk = s->block + 1;
+  ep *dst;
+  if (x->w.blk != 0 && (EP_MASK(&x->w) & (bits >> 4)) &&
+      !ordered(s, t, &x->w)) {
+    ep cur;
+    cur.blk = blk;
+    cur.thread = (uint16_t)t;
+    cur.bits = bits;
+    cur.sem = (uint8_t)a->sem;
+    cur.clock = s->t[t].clk;
+    cur.gen = s->gen;
+    cur.line = a->line;
+    wl__chk_race(c, s, &x->w, &cur, a->space, m);
+  }
+  if (x->r[0].blk == blk && x->r[0].thread == t) {
+    dst = &x->r[0];
+  } else if (x->r[1].blk == blk && x->r[1].thread == t) {
+    x->r[1] = x->r[0];
+    dst = &x->r[0];
+  } else {
+    if (x->r[0].blk != 0 && !ordered(s, t, &x->r[0]))
+      x->r[1] = x->r[0];
+    else if (x->r[1].blk != 0 && ordered(s, t, &x->r[1]))
+      x->r[1].blk = 0;
+    dst = &x->r[0];
+  }
+  dst->blk = blk;
+  dst->thread = (uint16_t)t;
+  dst->bits = bits;
+  dst->sem = (uint8_t)a->sem;
+  dst->clock = s->t[t].clk;
+  dst->gen = s->gen;
+  dst->line = a->line;
+}
+
+/* weak_loads' loop for shared memory (global 0: the shadow word's bytes
+ * say what was written; no spin detector) or global memory (global 1:
+ * the allocation's bitmap; spins): one loop each, so that each keeps
+ * fewer values at hand. */
+static inline int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
+                                uint32_t lanes, const wl_access *a,
+                                wl__chk_mem *m, const uint64_t *off,
+                                const uint64_t *addr, const void *data,
+                                const int global) {
+  int flags = c->cfg.flags, width = a->width, rc;
+  int uninit = flags & WL_CHECK_UNINIT, races = flags & WL_CHECK_RACES;
+  int spins = global && (flags & WL_CHECK_SPIN);
+  /* what the loop reads, in locals: its stores (the shadow, the
+   * threads' states) could alias them for the compiler */
+  int obj = m->obj, line = a->line;
+  const uint8_t *written = m->written;
+  const uint64_t *o_of = global ? off : addr;
+  /* check_word's epoch of these reads, but for the bytes (mask) */
+  int32_t blk = s->block + 1;
+  uint32_t gen = s->gen;
+  uint8_t kbits = (uint8_t)(a->kind | (a->scope & 3) << 2);
+  uint8_t sem = (uint8_t)a->sem, wmask = (uint8_t)((1u << width) - 1);
+  if (global && written == NULL)
+    uninit = 0; /* everything counts as written */
+  for (; lanes != 0; lanes &= lanes - 1) {
+    int lane = __builtin_ctz(lanes), t = lo + lane;
+    uint64_t o = o_of[lane], w = o / 4;
+    uint8_t mask;
+    tstate *ts;
+    sword *x;
+    if ((o + (uint64_t)width - 1) / 4 != w) {
+      m->off = o; /* the lane's place, for access_one and its findings */
+      m->addr = addr[lane];
+      m->aoff = off[lane];
+      if ((rc = access_one(c, s, sh, t, a, m,
+                           (const uint8_t *)data +
+                               (size_t)lane * (size_t)width)) != 0)
+        return rc;
+      continue;
+    }
+    mask = (uint8_t)(wmask << (o % 4));
+    ts = &s->t[t];
+    ts->lobj = obj;
+    ts->lword = w + 1;
+    if ((x = word(c->ctx, sh, w)) == NULL)
+      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    if (uninit && (global ? !(written[w / 8] >> (w % 8) & 1)
+                          : (x->written & mask) != mask)) {
+      m->off = o;
+      m->addr = addr[lane];
+      m->aoff = off[lane];
+      wl__chk_warn(c, s, t, WL_FIND_UNINIT, a, m);
+    }
+    /* check_word's first test, inline: two other threads of the block
+     * read the word at this line since the last barrier, after a write
+     * ordered before this read: it changes nothing */
+    if (races &&
+        !(x->r[0].blk == blk && x->r[1].blk == blk && x->r[0].gen == gen &&
+          x->r[1].gen == gen && x->r[0].line == line &&
+          x->r[0].bits == (uint8_t)(kbits | mask << 4) &&
+          x->r[0].sem == sem && x->r[0].thread != t &&
+          x->r[1].thread != t &&
+          (x->w.blk == 0 ||
+           (x->w.blk == blk && (x->w.thread == t || x->w.gen < gen)) ||
+           ordered_slow(s, t, &x->w)))) {
+      m->off = o;
+      m->addr = addr[lane];
+      m->aoff = off[lane];
+      weak_read(c, s, t, a, x, (uint8_t)(kbits | mask << 4), m);
+    }
+    if (spins) { /* spin's case of a new value or place, inline */
+      const uint8_t *d = (const uint8_t *)data + (size_t)lane * (size_t)width;
+      uint64_t v = 0;
+      memcpy(&v, d, (size_t)width);
+      if (ts->sline == line && ts->sobj == obj && ts->soff == o &&
+          ts->sval == v) {
+        m->off = o;
+        m->addr = addr[lane];
+        m->aoff = off[lane];
+        spin(c, s, t, a, m, d);
+      } else {
+        ts->sline = line;
+        ts->sobj = obj;
+        ts->soff = o;
+        ts->sval = v;
+        ts->scount = 1;
+      }
+    }
+  }
+  return 0;
+}
+
+static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
+                      uint32_t lanes, const wl_access *a, wl__chk_mem *m,
+                      const uint64_t *off, const uint64_t *addr,
+                      const void *data) {
+  return m->obj >= 0
+             ? weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 1)
+             : weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 0);
+}
+
+/* The lanes' weak stores of at most 4 bytes (a warp's tile writes): what
+ * access_one does for each (the read-modify-write mark, the bytes
+ * written, the race check of its word, the end of the word's release
+ * sequence, the spin detector's reset), what depends on the access alone
+ * looked at once.  A lane whose bytes straddle two words goes through
+ * access_one. */
+static int weak_stores(wl__chk *c, cslot *s, shadow *sh, int lo,
+                       uint32_t lanes, const wl_access *a, wl__chk_mem *m,
+                       const uint64_t *off, const uint64_t *addr,
+                       const void *data) {
+  int flags = c->cfg.flags, width = a->width, rc;
+  int races = flags & WL_CHECK_RACES;
+  int spins = (flags & WL_CHECK_SPIN) && m->obj >= 0;
+  int obj = m->obj;
+  uint8_t *written = m->written, wmask = (uint8_t)((1u << width) - 1);
+  const uint64_t *o_of = obj < 0 ? addr : off;
+  for (; lanes != 0; lanes &= lanes - 1) {
+    int lane = __builtin_ctz(lanes), t = lo + lane, rmw;
+    uint64_t o = o_of[lane], w = o / 4;
+    uint8_t mask;
+    tstate *ts;
+    sword *x;
+    m->off = o;
+    m->addr = addr[lane];
+    m->aoff = off[lane];
+    if ((o + (uint64_t)width - 1) / 4 != w) {
+      if ((rc = access_one(c, s, sh, t, a, m,
+                           (const uint8_t *)data +
+                               (size_t)lane * (size_t)width)) != 0)
+        return rc;
+      continue;
+    }
+    mask = (uint8_t)(wmask << (o % 4));
+    ts = &s->t[t];
+    rmw = ts->lword == w + 1 && ts->lobj == obj;
+    ts->lword = 0;
+    if ((x = word(c->ctx, sh, w)) == NULL)
+      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+    if (obj >= 0 && written != NULL)
+      written[w / 8] |= (uint8_t)(1u << (w % 8));
+    x->written |= mask;
+    if (races) {
+      scold *y = cold_of(c->ctx, sh, w, 0);
+      check_word(c, s, t, a, x, y, mask, m, 0, 0, rmw);
+      if (y != NULL)
+        rel_clear(y); /* sync_word: a store ends its release sequence */
+    }
+    if (spins)
+      ts->sline = 0; /* spin: no weak load */
+  }
+  return 0;
+}
+
 int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
                    const wl__chk_mem *m, const void *data) {
   cslot *s = &c->slots[slot];
@@ -861,6 +760,16 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
     return 0;
   if ((sh = shadow_of(c, s, m)) == NULL)
     return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  if (a->kind != WL_ACC_ATOMIC && a->sem == WL_SEM_WEAK && a->width <= 4) {
+    /* one lane through the warps' loops above (m->off is the address in
+     * shared memory, the offset in global memory: as they take it) */
+    wl__chk_mem one = *m;
+    uint64_t aoff = m->aoff, addr = m->addr;
+    return a->kind == WL_ACC_LOAD
+               ? weak_loads(c, s, sh, thread, 1u, a, &one, &aoff, &addr, data)
+               : weak_stores(c, s, sh, thread, 1u, a, &one, &aoff, &addr,
+                             data);
+  }
   return access_one(c, s, sh, thread, a, m, data);
 }
 
@@ -875,6 +784,10 @@ int wl__chk_access_lanes(wl__chk *c, int slot, int lo, uint32_t lanes,
     return 0;
   if ((sh = shadow_of(c, s, m)) == NULL)
     return wl__err(c->ctx, WL_ENOMEM, "out of memory");
+  if (a->kind == WL_ACC_LOAD && a->sem == WL_SEM_WEAK && a->width <= 4)
+    return weak_loads(c, s, sh, lo, lanes, a, m, off, addr, data);
+  if (a->kind == WL_ACC_STORE && a->sem == WL_SEM_WEAK && a->width <= 4)
+    return weak_stores(c, s, sh, lo, lanes, a, m, off, addr, data);
   for (; lanes != 0; lanes &= lanes - 1) {
     int lane = __builtin_ctz(lanes);
     m->off = m->obj < 0 ? addr[lane] : off[lane];
@@ -954,38 +867,4 @@ int wl__chk_syncwarp(wl__chk *c, int slot, int warp, uint32_t mask) {
   }
   wl__kmap_free(c->ctx, &all);
   return rc ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
-}
-
-int wl__chk_shfl(wl__chk *c, int slot, int thread, int src, int line,
-                 const char *fix) {
-  cslot *s = &c->slots[slot];
-  wl_finding *f;
-  int fresh;
-  ep e;
-  if (!(c->cfg.flags & WL_CHECK_RACES))
-    return 0;
-  if ((f = find_or_add(c, WL_FIND_SHFL, line, line, &fresh)) == NULL ||
-      !fresh)
-    return 0;
-  f->space = WL_SPACE_LOCAL; /* registers: no memory */
-  f->name[0] = 0;
-  f->id = -1;
-  f->off = f->addr = 0;
-  memset(&e, 0, sizeof e);
-  e.blk = s->block + 1;
-  e.thread = (uint16_t)thread;
-  e.line = line;
-  fill_access(c, &e, &f->a);
-  e.thread = (uint16_t)src;
-  fill_access(c, &e, &f->b);
-  snprintf(f->fix, sizeof f->fix, "%s", fix);
-  return 0;
-}
-
-int wl__chk_nfindings(const wl__chk *c) { return (int)c->finds.n; }
-
-const wl_finding *wl__chk_finding(const wl__chk *c, int i) {
-  if (i < 0 || (size_t)i >= c->finds.n)
-    return NULL;
-  return WL_VEC_PTR(&c->finds, wl_finding, (size_t)i);
 }

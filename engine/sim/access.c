@@ -245,6 +245,37 @@ static int check_access(wl_launch *l, slot *s, int thread, const wl_access *a,
   return rc;
 }
 
+/* resolve's commonest cases, without its checks' calls: a declared
+ * shared array, or global (managed) memory accessed as what it is, by
+ * a load or a store of 4 or 8 bytes.  0: the general case is needed. */
+static inline int resolve_fast(wl_launch *l, slot *s, const wl_access *a,
+                               region *g) {
+  if ((a->width != 4 && a->width != 8) || a->kind == WL_ACC_ATOMIC)
+    return 0;
+  if (a->space == WL_SPACE_SHARED) {
+    const shared_arr *sa;
+    if (a->id < 0 || (size_t)a->id >= s->decls.n)
+      return 0;
+    sa = (const shared_arr *)s->decls.p + a->id;
+    g->data = s->shmem + sa->off;
+    g->size = sa->size;
+    g->base = sa->off;
+    g->name = "shared array";
+    return 1;
+  }
+  if (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED) {
+    alloc *al = get_alloc(l->dev, a->id);
+    if (al == NULL || al->space != a->space)
+      return 0;
+    g->data = al->data;
+    g->size = al->size;
+    g->base = al->base;
+    g->name = al->name;
+    return 1;
+  }
+  return 0;
+}
+
 int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
                      void *data) {
   slot *s = slot_of(l, block);
@@ -257,7 +288,8 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
     return wl__err(l->ctx, WL_EINVAL,
                    "wl_kernel_access: thread %d of block %d is not running",
                    thread, block);
-  if ((rc = resolve(l, s, block, thread, a, &g)) != 0 ||
+  if ((!resolve_fast(l, s, a, &g) &&
+       (rc = resolve(l, s, block, thread, a, &g)) != 0) ||
       (rc = lane_check(l, block, thread, a, &g, &p, &addr)) != 0)
     return rc;
   l->last_block = block;
@@ -332,7 +364,34 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
      * alignment per lane, then the bytes; the common case of tiles */
     uint64_t last = g.size - (uint64_t)a->width, am = (uint64_t)a->width - 1;
     uint32_t lim = (uint32_t)l->cfg.slice;
-    for (b = mask; b != 0; b &= b - 1) {
+    b = mask;
+    if (mask == 0xffffffffu && a->width == 4) {
+      /* a whole warp's 4-byte words (tiles): every lane checked first
+       * (the loop below reports the first bad one, in lane order), then
+       * the words copied in lane order, then the slices */
+      uint64_t bad = 0;
+      uint32_t *sl = s->slice + lo;
+      for (lane = 0; lane < 32; lane++)
+        bad |= (uint64_t)(off[lane] > last) | ((g.base + off[lane]) & 3);
+      if (bad == 0) {
+        uint8_t *d = data;
+        if (a->kind == WL_ACC_LOAD)
+          for (lane = 0; lane < 32; lane++)
+            memcpy(d + lane * 4, g.data + off[lane], 4);
+        else
+          for (lane = 0; lane < 32; lane++)
+            memcpy(g.data + off[lane], d + lane * 4, 4);
+        for (lane = 0; lane < 32; lane++) {
+          req.addr[lane] = g.base + off[lane];
+          if (++sl[lane] >= lim) {
+            sl[lane] = 0;
+            yield = 1;
+          }
+        }
+        b = 0;
+      }
+    }
+    for (; b != 0; b &= b - 1) {
       uint64_t o;
       uint8_t *d;
       lane = __builtin_ctz(b);

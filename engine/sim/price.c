@@ -16,8 +16,8 @@
 
 /* ---------------------------- sites ------------------------------- */
 
-int wl__sim_site_id(wl_launch *l, int line, int space, int kind, int width,
-                    int l1pol) {
+static int site_lookup(wl_launch *l, int line, int space, int kind,
+                       int width, int l1pol) {
   uint32_t h = ((uint32_t)line * 2654435761u) ^
                (uint32_t)(space * 131 + kind * 17 + width + l1pol * 7919);
   int mask = l->site_hash_n - 1, i = (int)(h & (uint32_t)mask);
@@ -44,6 +44,25 @@ int wl__sim_site_id(wl_launch *l, int line, int space, int kind, int width,
   s->worst = -1;
   l->site_hash[i] = (int)(l->sites.n - 1);
   return l->site_hash[i];
+}
+
+int wl__sim_site_id(wl_launch *l, int line, int space, int kind, int width,
+                    int l1pol) {
+  /* space < 8, kind < 4, width <= 16, l1pol < 2: one int */
+  int key = space | kind << 3 | width << 5 | l1pol << 10, k;
+  unsigned m = (unsigned)line % SITE_MEMO;
+  if ((unsigned)space >= 8 || (unsigned)kind >= 4 || (unsigned)width >= 32 ||
+      (unsigned)l1pol >= 2)
+    return site_lookup(l, line, space, kind, width, l1pol);
+  if (l->site_memo[m].k1 != 0 && l->site_memo[m].line == line &&
+      l->site_memo[m].key == key)
+    return l->site_memo[m].k1 - 1;
+  if ((k = site_lookup(l, line, space, kind, width, l1pol)) >= 0) {
+    l->site_memo[m].line = line;
+    l->site_memo[m].key = key;
+    l->site_memo[m].k1 = k + 1;
+  }
+  return k;
 }
 
 int wl_launch_nsites(const wl_launch *l) { return (int)l->sites.n; }
@@ -130,10 +149,18 @@ int wl__sim_price(wl_launch *l, int sm, const group *g) {
     uint64_t lo = UINT64_MAX, hi = 0;
     uint32_t b;
     int n, wf, ideal;
-    for (b = g->mask; b != 0; b &= b - 1) {
-      uint64_t w = g->addr[__builtin_ctz(b)] >> l->bank_shift;
-      lo = w < lo ? w : lo;
-      hi = w > hi ? w : hi;
+    if (g->mask == 0xffffffffu) { /* a whole warp: one straight loop */
+      for (i = 0; i < 32; i++) {
+        uint64_t w = g->addr[i] >> l->bank_shift;
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+      }
+    } else {
+      for (b = g->mask; b != 0; b &= b - 1) {
+        uint64_t w = g->addr[__builtin_ctz(b)] >> l->bank_shift;
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+      }
     }
     if (hi - lo < (uint64_t)l->dev->cfg.banks) {
       wf = ideal = 1; /* consecutive words: a bank each (or broadcast) */
@@ -283,11 +310,26 @@ static void compact_warp(warp_st *w) {
  * the same code make the same requests, and a lane that skipped some
  * (divergence) joins the ones of the iterations it does run. */
 int wl__sim_gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr) {
-  int warp = thread / 32, lane = thread % 32;
+  int warp = (int)((unsigned)thread / 32), lane = (int)((unsigned)thread % 32);
   uint32_t bit = 1u << lane, hint = s->seq[thread]++;
   warp_st *w = &s->warps[warp];
   group *g = NULL;
   size_t i;
+  /* the common case first: a lane that has joined request i at its i-th
+   * access every time since the warp converged joins request hint (what
+   * the general case below finds too) */
+  if (hint < w->groups.n && !s->irregular[thread] && !w->compacted) {
+    group *x = (group *)w->groups.p + hint;
+    if (x->site == k && !(x->mask & bit) && !x->done) {
+      x->mask |= bit;
+      x->addr[lane] = addr;
+      if (x->mask == w->alive) {
+        x->done = 1;
+        return wl__sim_price(l, s->sm, x);
+      }
+      return 0;
+    }
+  }
   /* lanes run one after the other through the same code: the n-th
    * access of this lane most likely belongs to the n-th request */
   if (hint < w->groups.n) {

@@ -170,6 +170,7 @@ typedef struct sm_st {
   wl_cache *pconst; /* constant cache */
 } sm_st;
 
+#define SITE_MEMO 256
 struct wl_launch {
   wl_device *dev;
   wl_ctx *ctx;
@@ -193,6 +194,11 @@ struct wl_launch {
   wl_vec sites; /* site */
   int *site_hash;
   int site_hash_n;
+  /* the site each source line found last, by line % SITE_MEMO: most
+   * accesses skip site_hash (k + 1; 0: none) */
+  struct {
+    int line, key, k1;
+  } site_memo[SITE_MEMO];
   uint64_t total[NCOUNTERS];
   char err[WL_ERRMSG_MAX];
   int failed;
