@@ -91,13 +91,23 @@ int wll_finish(lua_State *L, krun *r, int rc, int nres) {
 
 int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
                   wl_access *acc, void *buf) {
+  int rc;
   acc->line = wll_site_line(L, r->ks);
   acc->space = a->space;
   acc->id = a->id;
   acc->off = off;
   acc->width = a->esize;
   acc->type = type_base[a->type];
-  return wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+  if (r->rp != NULL) /* replaying the lane (lkreplay.c) */
+    return wll_replay_access(L, r, acc, buf);
+  rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+  while (rc == WL_KERNEL_REPLAY) { /* a deferred load read a new value */
+    wll_replay_run(L, r);
+    rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+  }
+  if (rc >= 0 && r->defer)
+    wll_log_access(L, r, acc, buf);
+  return rc;
 }
 
 static int load_arr(lua_State *L, darray *a, int sem, int scope,

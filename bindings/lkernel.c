@@ -89,6 +89,10 @@ static int gate(lua_State *L) {
     return foreign_co(L, r);
   if (r != NULL && r->probe)
     return lua_yieldk(L, 0, 0, gate_k);
+  /* a replay that has made the lane's every event stops at its next
+   * call, which runs when the replay, now the lane, is resumed */
+  if (r != NULL && r->rp != NULL && wll_replay_reached(r))
+    return lua_yieldk(L, 0, 0, gate_k);
   return gated_fn(L)(L);
 }
 
@@ -210,6 +214,8 @@ static int lane_failv(lua_State *L, krun *r, int thread, const char *fmt,
     r->probe_thread = thread;
     return luaL_error(L, "%s", msg);
   }
+  if (r->rp != NULL) /* a replay failing is no failure of the lane's */
+    return wll_replay_fail(L, r);
   if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar)) {
     file = ar.short_src;
     line = ar.currentline;
