@@ -89,9 +89,12 @@ int wll_finish(lua_State *L, krun *r, int rc, int nres) {
   return nres;
 }
 
+static int access_now(lua_State *L, krun *r, const wl_access *acc,
+                      void *buf);
+static int store_wait_k(lua_State *L, int status, lua_KContext ctx);
+
 int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
                   wl_access *acc, void *buf) {
-  int rc;
   acc->line = wll_site_line(L, r->ks);
   acc->space = a->space;
   acc->id = a->id;
@@ -100,14 +103,36 @@ int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
   acc->type = type_base[a->type];
   if (r->rp != NULL) /* replaying the lane (lkreplay.c) */
     return wll_replay_access(L, r, acc, buf);
-  rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
-  while (rc == WL_KERNEL_REPLAY) { /* a deferred load read a new value */
-    wll_replay_run(L, r);
+  return access_now(L, r, acc, buf);
+}
+
+/* Makes access acc of the running lane: replays it when a deferred load
+ * read a new value, and yields when its store waits for its loads
+ * (WL_KERNEL_WAIT), making the store when resumed (store_wait_k). */
+static int access_now(lua_State *L, krun *r, const wl_access *acc,
+                      void *buf) {
+  int rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+  while (rc == WL_KERNEL_REPLAY || rc == WL_KERNEL_WAIT) {
+    if (rc == WL_KERNEL_WAIT) /* stores only: nothing to push after */
+      return wll_wait_store(L, r, acc, buf, store_wait_k);
+    wll_replay_run(L, r); /* a deferred load read a new value */
     rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
   }
   if (rc >= 0 && r->defer)
     wll_log_access(L, r, acc, buf);
   return rc;
+}
+
+/* A store that waited for the lane's deferred loads, made now: the rest
+ * of store_arr or c:store_vec (which return no value). */
+static int store_wait_k(lua_State *L, int status, lua_KContext ctx) {
+  krun *r = KS(L)->run;
+  wl_access acc;
+  uint8_t buf[16];
+  (void)status;
+  (void)ctx;
+  wll_waited_store(r, &acc, buf);
+  return wll_finish(L, r, access_now(L, r, &acc, buf), 0);
 }
 
 static int load_arr(lua_State *L, darray *a, int sem, int scope,

@@ -146,6 +146,12 @@ WLL_HIDDEN void wll_log_fence(lua_State *L, krun *r, int sem, int scope);
 WLL_HIDDEN int wll_replay_access(lua_State *L, krun *r, const wl_access *a,
                                  void *data);
 WLL_HIDDEN int wll_replay_fence(lua_State *L, krun *r, int sem, int scope);
+/* A store of the lane waits for its deferred loads (WL_KERNEL_WAIT):
+ * keeps it in the lane's log and yields with continuation k, which
+ * takes it back with wll_waited_store. */
+WLL_HIDDEN int wll_wait_store(lua_State *L, krun *r, const wl_access *a,
+                              const void *data, lua_KFunction k);
+WLL_HIDDEN void wll_waited_store(krun *r, wl_access *a, void *data);
 /* Fails the replay in progress (something the log cannot repeat). */
 WLL_HIDDEN int wll_replay_fail(lua_State *L, krun *r);
 /* Whether the replay has made every logged event (it stops here). */

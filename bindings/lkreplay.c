@@ -43,10 +43,12 @@ typedef struct dev_ev {
   uint8_t in[16], out[16];
 } dev_ev;
 
-typedef struct wll_dlog {
+struct wll_dlog {
   uint32_t n, cap;
   dev_ev *ev;
-} wll_dlog;
+  wl_access wacc; /* a store waiting for the lane's deferred loads */
+  uint8_t wbuf[16];
+};
 
 /* a replay in progress (krun.rp) */
 typedef struct wll_replay {
@@ -150,6 +152,20 @@ void wll_log_fence(lua_State *L, krun *r, int sem, int scope) {
     e->sem = (int8_t)sem;
     e->scope = (int8_t)scope;
   }
+}
+
+int wll_wait_store(lua_State *L, krun *r, const wl_access *a,
+                   const void *data, lua_KFunction k) {
+  if (r->log == NULL) /* (a lane with deferred loads has a log) */
+    return luaL_error(L, "warplab: a store waits without a log");
+  r->log->wacc = *a;
+  memcpy(r->log->wbuf, data, (size_t)a->width);
+  return lua_yieldk(L, 0, 0, k);
+}
+
+void wll_waited_store(krun *r, wl_access *a, void *data) {
+  *a = r->log->wacc;
+  memcpy(data, r->log->wbuf, 16);
 }
 
 int wll_replay_fail(lua_State *L, krun *r) {

@@ -326,6 +326,7 @@ typedef struct wll_krun {
 } wll_krun;
 
 enum { WLL_LOG_FRESH, WLL_LOG_ON, WLL_LOG_DEAD };
+typedef struct wll_dlog wll_dlog;
 
 /* The source line of every access names its site.  lua_getinfo per
  * access was a third of a kernel's time, so lines are cached by the

@@ -1637,7 +1637,11 @@ int wl_kernel_local(wl_launch *l, int block, int thread, uint64_t bytes,
  * its log cannot repeat: a __shared__ declaration, a barrier...): none
  * of its loads is deferred from then on, and those pending keep their
  * first values. */
-enum { WL_KERNEL_REPLAY = 2 };
+enum { WL_KERNEL_REPLAY = 2, WL_KERNEL_WAIT = 3 };
+/* WL_KERNEL_WAIT (a store of a lane with deferred loads it must wait
+ * for, with the profile's chance `linger`): nothing was done; the lane
+ * should yield and make the same call when it runs again, its loads
+ * still in flight meanwhile. */
 /* The replay the last WL_KERNEL_REPLAY of thread asked for: its event
  * number in *ev, the new value's bytes in v (16 bytes of room); returns
  * the width, 0 when there is none. */

@@ -8,7 +8,8 @@
  * and the replay takes the lane's place only if it makes the same
  * events, as the sampler's callback threads are probed (cbreplay.c).
  * warplab.h (wl_kernel_replay_load) states the rules; the knobs are the
- * profile's defer, late, stwait and fcta.  A lane's pending loads live
+ * profile's defer, late, stwait, fcta and linger (a store that must
+ * wait for the lane's loads may wait a turn with them in flight).  A lane's pending loads live
  * in its SM's list (at most DEFER_SM), a few per lane (DEFER_LANE), so
  * that an SM's write at L2 marks those it must not be read by (own). */
 #include <stdint.h>
@@ -110,6 +111,17 @@ int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
          (a->sem == WL_SEM_RELEASE || wl__sim_knob(l, k->stwait)));
   global = a != NULL &&
            (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED);
+  /* a store that must wait for some of them may wait its turn out
+   * (linger: they stay in flight while other lanes run) */
+  if (a != NULL && a->kind == WL_ACC_STORE && a->sem != WL_SEM_RELEASE &&
+      k->linger > 0 && wl__sim_knob(l, k->linger)) {
+    for (i = 0; i < m->dpend.n; i++) {
+      const dpend *p = WL_VEC_PTR(&m->dpend, dpend, i);
+      if (p->block == s->block && p->thread == thread &&
+          (all || (global && overlaps(p, a->id, a->off, a->width))))
+        return WL_KERNEL_WAIT;
+    }
+  }
   if (!all && k->late > 0 && wl__sim_knob(l, k->late)) {
     /* one of them, instead of waiting longer (the sampler's late) */
     int pick = (int)(rnd(l) % s->dl[thread].np);
