@@ -262,7 +262,7 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
     return rc;
   /* the lane's deferred loads this access must wait for (defer.c) */
   if (s->dl != NULL && s->dl[thread].np > 0 &&
-      (rc = wl__sim_defer_hazards(l, s, thread, a)) != 0)
+      (rc = wl__sim_defer_hazards(l, s, thread, a, data)) != 0)
     return rc;
   l->last_block = block;
   l->last_thread = thread;
@@ -420,7 +420,7 @@ int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
     wait = wl__sim_knob(l, l->prof->fcta);
   if (s->dl != NULL && s->dl[thread].np > 0 &&
       (scope != WL_SCOPE_CTA || wait) &&
-      (rc = wl__sim_defer_hazards(l, s, thread, NULL)) != 0)
+      (rc = wl__sim_defer_hazards(l, s, thread, NULL, NULL)) != 0)
     return rc;
   if (s->dl != NULL)
     s->dl[thread].nev++;

@@ -96,8 +96,26 @@ static int complete(wl_launch *l, sm_st *m, slot *s, size_t i) {
   return WL_KERNEL_REPLAY;
 }
 
+/* Whether a store of data (access a) may use the value of one of the
+ * lane's deferred loads: it holds the bytes one of them read.  The host
+ * code's registers are out of sight, so this stands for the sampler's
+ * "never past an instruction that uses its register" (a store of a
+ * loaded value waits for the load, as its data is not there before);
+ * waiting when it need not is only a slower schedule. */
+static int uses_pending(const sm_st *m, const slot *s, int thread,
+                        const wl_access *a, const void *data) {
+  size_t i;
+  for (i = 0; i < m->dpend.n; i++) {
+    const dpend *p = WL_VEC_PTR(&m->dpend, dpend, i);
+    if (p->block == s->block && p->thread == thread &&
+        p->width == a->width && memcmp(p->v0, data, (size_t)a->width) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
-                          const wl_access *a) {
+                          const wl_access *a, const void *data) {
   sm_st *m = &l->sms[s->sm];
   const knobs *k = l->prof;
   int all, global, rc;
@@ -108,7 +126,10 @@ int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
   all = a == NULL || a->kind == WL_ACC_ATOMIC ||
         (a->kind == WL_ACC_LOAD && a->sem == WL_SEM_ACQUIRE) ||
         (a->kind == WL_ACC_STORE &&
-         (a->sem == WL_SEM_RELEASE || wl__sim_knob(l, k->stwait)));
+         (a->sem == WL_SEM_RELEASE || s->dl[thread].swait ||
+          wl__sim_knob(l, k->stwait) ||
+          uses_pending(m, s, thread, a, data)));
+  s->dl[thread].swait = 0;
   global = a != NULL &&
            (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED);
   /* a store that must wait for some of them may wait its turn out
@@ -118,8 +139,10 @@ int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
     for (i = 0; i < m->dpend.n; i++) {
       const dpend *p = WL_VEC_PTR(&m->dpend, dpend, i);
       if (p->block == s->block && p->thread == thread &&
-          (all || (global && overlaps(p, a->id, a->off, a->width))))
+          (all || (global && overlaps(p, a->id, a->off, a->width)))) {
+        s->dl[thread].swait = all;
         return WL_KERNEL_WAIT;
+      }
     }
   }
   if (!all && k->late > 0 && wl__sim_knob(l, k->late)) {

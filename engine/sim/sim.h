@@ -152,6 +152,8 @@ typedef struct dlane {
   uint8_t np;    /* its deferred loads (in its SM's dpend) */
   uint8_t norep; /* the host cannot replay it: nothing more is deferred,
                   * and a deferred load keeps the value read at issue */
+  uint8_t swait; /* its next store waits for its deferred loads (it did
+                  * WL_KERNEL_WAIT: the decision stands) */
   uint32_t nev;  /* its accesses and fences so far (event numbers) */
 } dlane;
 
@@ -341,10 +343,11 @@ int wl__sim_defer_load(wl_launch *l, slot *s, int thread, const wl_access *a,
                        const uint8_t *p, void *data);
 /* Performs the deferred loads of thread that access a must wait for;
  * WL_KERNEL_REPLAY when one read a new value and the lane must be
- * replayed first (nothing else done).  a NULL: every one (a fence, an
- * atomic...). */
+ * replayed first (nothing else done), or WL_KERNEL_WAIT when a store
+ * waits its turn out.  a NULL: every one (a fence); data: a store's
+ * bytes. */
 int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
-                          const wl_access *a);
+                          const wl_access *a, const void *data);
 /* Every deferred load of thread keeps the value it read at issue (an
  * exit, a barrier, a warp operation). */
 void wl__sim_defer_drop(wl_launch *l, slot *s, int thread);
