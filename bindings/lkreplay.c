@@ -23,8 +23,8 @@
  * loads are no longer deferred, wl_kernel_defer_lane) once it declares
  * shared or local arrays, waits at a barrier, makes a warp operation, or
  * logs more than WLL_LOG_MAX events; dev:launch's defer = false turns it
- * all off.  The log lives in the block's table at key -(thread + 1):
- * nil before the lane's first event, false once it stopped. */
+ * all off.  The log lives in the block's table at key -(thread + 1)
+ * from the lane's first event until it stops logging or ends. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,9 +82,11 @@ void wll_log_stop(lua_State *L, krun *r) {
     return;
   wl_kernel_defer_lane(r->l, r->block, r->thread, 0);
   r->lane_log = WLL_LOG_DEAD;
-  r->log = NULL;
-  lua_pushboolean(L, 0);
-  set_entry(L, r);
+  if (r->log != NULL) {
+    r->log = NULL;
+    lua_pushnil(L);
+    set_entry(L, r);
+  }
 }
 
 /* The lane's next log entry (NULL: the lane logs nothing). */
@@ -258,13 +260,18 @@ int wll_replay_run(lua_State *L, krun *r) {
 }
 
 /* Looks up the log of lane t in the block table at btab (L's stack) and
- * sets r's state for it. */
+ * sets r's state for it (a lane the engine no longer defers for has
+ * none: no look-up). */
 void wll_log_lookup(lua_State *L, krun *r, int btab, int t) {
-  int ty = lua_rawgeti(L, btab, -(lua_Integer)t - 1);
+  int ty;
   r->btab = btab;
+  r->log = NULL;
+  if (wl_kernel_defer_lane(r->l, r->block, t, -1) != 1) {
+    r->lane_log = WLL_LOG_DEAD;
+    return;
+  }
+  ty = lua_rawgeti(L, btab, -(lua_Integer)t - 1);
   r->log = ty == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
-  r->lane_log = ty == LUA_TUSERDATA ? WLL_LOG_ON
-                : ty == LUA_TNIL    ? WLL_LOG_FRESH
-                                    : WLL_LOG_DEAD;
+  r->lane_log = r->log != NULL ? WLL_LOG_ON : WLL_LOG_FRESH;
   lua_pop(L, 1);
 }

@@ -656,7 +656,7 @@ static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
       lua_settop(co, 0);
       lua_pushnil(L);
       lua_rawseti(L, top + 1, t + 1);
-      if (x->r.defer) {
+      if (x->r.log != NULL) { /* its log goes with it */
         lua_pushnil(L);
         lua_rawseti(L, top + 1, -(lua_Integer)t - 1);
       }

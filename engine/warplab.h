@@ -1648,7 +1648,8 @@ enum { WL_KERNEL_REPLAY = 2, WL_KERNEL_WAIT = 3 };
 int wl_kernel_replay_load(const wl_launch *l, int block, int thread,
                           uint32_t *ev, void *v);
 /* Whether thread's loads may be deferred (on: 1, the default of a
- * launch with cfg.defer; 0 is for good). */
+ * launch with cfg.defer; 0 is for good); on < 0 asks: 1 when they may
+ * be, else 0. */
 int wl_kernel_defer_lane(wl_launch *l, int block, int thread, int on);
 
 /* Stops the launch with a message for thread of block at line:

@@ -205,6 +205,8 @@ int wl_kernel_defer_lane(wl_launch *l, int block, int thread, int on) {
   slot *s = slot_of(l, block);
   if (s == NULL || thread < 0 || thread >= l->nthreads)
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_defer_lane: no such thread");
+  if (on < 0)
+    return s->dl != NULL && !s->dl[thread].norep;
   if (s->dl != NULL && !on)
     s->dl[thread].norep = 1;
   return 0;
