@@ -141,6 +141,7 @@ int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
       if (p->block == s->block && p->thread == thread &&
           (all || (global && overlaps(p, a->id, a->off, a->width)))) {
         s->dl[thread].swait = all;
+        wl__sim_drain_step(l, s->sm); /* the memory system goes on */
         return WL_KERNEL_WAIT;
       }
     }
