@@ -3,7 +3,9 @@
 -- keyed as the sampler keys them and allowed by the model, its
 -- condition agrees with the sampler's, its sampler side reproduces the
 -- H100 profile's calibrated rates, its placement is the .litmus file's,
--- and its judgement says agree and DISAGREE where it must.
+-- per-thread kernels with deferred loads (replayed lanes) show only
+-- outcomes the model allows on every row, and its judgement says agree
+-- and DISAGREE where it must.
 local wl = require "warplab"
 local SK = dofile("tests/lib/shape_kernels.lua")
 local D = "tests/hw/shapes"
