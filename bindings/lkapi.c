@@ -171,17 +171,33 @@ static const char *const rmw_orders[] = {"relaxed", "acquire", "release",
                                          "acq_rel", "seq_cst", NULL};
 
 static int do_fence(lua_State *L, krun *r, int sem, int scope) {
-  if (wl_kernel_fence(r->l, r->block, r->thread, sem, scope,
-                      wll_curline(L)) != 0)
+  int rc;
+  if (r->rp != NULL) /* replaying the lane (lkreplay.c) */
+    return wll_replay_fence(L, r, sem, scope);
+  while ((rc = wl_kernel_fence(r->l, r->block, r->thread, sem, scope,
+                               wll_curline(L))) == WL_KERNEL_REPLAY)
+    wll_replay_run(L, r); /* a deferred load read a new value */
+  if (rc != 0)
     return wll_kernel_raise(L, r);
+  if (r->defer)
+    wll_log_fence(L, r, sem, scope);
   return 0;
+}
+
+/* A device call the lane's log cannot repeat: a replay fails at it, and
+ * the lane stops logging (its loads are no longer deferred). */
+static void unloggable(lua_State *L, krun *r) {
+  if (r->rp != NULL)
+    wll_replay_fail(L, r);
+  wll_log_stop(L, r);
 }
 
 /* After a fence: a lane that waits it out (WL_LANE_STALLED: a gpu/sys
  * fence.sc on a profile with a stall) yields, and runs again once the
  * wait is over. */
 static int stall_yield(lua_State *L, krun *r) {
-  if (wl_kernel_lane_state(r->l, r->block, r->thread) == WL_LANE_STALLED)
+  if (r->rp == NULL &&
+      wl_kernel_lane_state(r->l, r->block, r->thread) == WL_LANE_STALLED)
     return lua_yield(L, 0);
   return 0;
 }
@@ -287,6 +303,7 @@ static int c_warp_op(lua_State *L) {
   krun *r = wll_kernel_running(L);
   wl_warp_op op;
   memset(&op, 0, sizeof op);
+  unloggable(L, r);
   op.kind = kind;
   op.width = 32;
   op.line = wll_curline(L);
@@ -315,6 +332,7 @@ static int c_warp_op(lua_State *L) {
 
 static int c_syncthreads(lua_State *L) {
   krun *r = wll_kernel_running(L);
+  unloggable(L, r);
   /* the line as an access finds it (cached by pc: lua_getinfo per
    * barrier was a twentieth of a tiled kernel's time) */
   if (wl_kernel_barrier(r->l, r->block, r->thread,
@@ -362,6 +380,8 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
     probe_decl(L, r, a, type, n, 0, 0, 1, lanes);
     return;
   }
+  if (!r->warp_mode)
+    unloggable(L, r);
   /* a warp declares it for each of its threads: the k-th declaration of
    * every thread is the block's k-th array */
   for (lane = 0; lane < 32; lane++) {
@@ -438,6 +458,7 @@ static int c_extern_shared(lua_State *L) {
     probe_decl(L, r, a, type, pn, 1, off, nset, 0);
     return 1;
   }
+  unloggable(L, r);
   if (wl_kernel_shared(r->l, r->block, r->thread, 0, 16, 1, wll_curline(L),
                        &id, &size) != 0)
     return wll_kernel_raise(L, r);
@@ -509,6 +530,7 @@ static int c_local_array(lua_State *L) {
   darray *a;
   if (n < 0)
     return luaL_argerror(L, 3, "negative array size");
+  unloggable(L, r);
   if (wl_kernel_local(r->l, r->block, r->thread,
                       wll_bytes(L, n, type_sizes[type], "c:local_array"),
                       wll_curline(L), &id) != 0)

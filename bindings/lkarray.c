@@ -89,6 +89,10 @@ int wll_finish(lua_State *L, krun *r, int rc, int nres) {
   return nres;
 }
 
+static int access_now(lua_State *L, krun *r, const wl_access *acc,
+                      void *buf);
+static int store_wait_k(lua_State *L, int status, lua_KContext ctx);
+
 int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
                   wl_access *acc, void *buf) {
   acc->line = wll_site_line(L, r->ks);
@@ -97,7 +101,38 @@ int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
   acc->off = off;
   acc->width = a->esize;
   acc->type = type_base[a->type];
-  return wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+  if (r->rp != NULL) /* replaying the lane (lkreplay.c) */
+    return wll_replay_access(L, r, acc, buf);
+  return access_now(L, r, acc, buf);
+}
+
+/* Makes access acc of the running lane: replays it when a deferred load
+ * read a new value, and yields when its store waits for its loads
+ * (WL_KERNEL_WAIT), making the store when resumed (store_wait_k). */
+static int access_now(lua_State *L, krun *r, const wl_access *acc,
+                      void *buf) {
+  int rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+  while (rc == WL_KERNEL_REPLAY || rc == WL_KERNEL_WAIT) {
+    if (rc == WL_KERNEL_WAIT) /* stores only: nothing to push after */
+      return wll_wait_store(L, r, acc, buf, store_wait_k);
+    wll_replay_run(L, r); /* a deferred load read a new value */
+    rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
+  }
+  if (rc >= 0 && r->defer)
+    wll_log_access(L, r, acc, buf);
+  return rc;
+}
+
+/* A store that waited for the lane's deferred loads, made now: the rest
+ * of store_arr or c:store_vec (which return no value). */
+static int store_wait_k(lua_State *L, int status, lua_KContext ctx) {
+  krun *r = KS(L)->run;
+  wl_access acc;
+  uint8_t buf[16];
+  (void)status;
+  (void)ctx;
+  wll_waited_store(r, &acc, buf);
+  return wll_finish(L, r, access_now(L, r, &acc, buf), 0);
 }
 
 static int load_arr(lua_State *L, darray *a, int sem, int scope,
@@ -293,12 +328,14 @@ static int arr_newindex_k(lua_State *L, int status, lua_KContext ctx) {
 }
 
 /* __index and __newindex pass the gate themselves (wll_push_gated's,
- * inline: one look at the kstate for both). */
+ * inline: one look at the kstate for both; a replay that has made the
+ * lane's every event stops here too). */
 static int arr_index(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
   int kt = lua_type(L, 2);
   krun *r = KS(L)->run;
-  if (r != NULL && (r->probe || (r->co != NULL && L != r->co)))
+  if (r != NULL && (r->probe || (r->co != NULL && L != r->co) ||
+                    (r->rp != NULL && wll_replay_reached(r))))
     return wll_gate_closed(L, r, arr_index_k);
   if (kt == LUA_TNUMBER || kt == LUA_TUSERDATA) {
     if (r != NULL && !r->warp_mode && kt == LUA_TNUMBER)
@@ -339,7 +376,8 @@ static int arr_index(lua_State *L) {
 static int arr_newindex(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
   krun *r = KS(L)->run;
-  if (r != NULL && (r->probe || (r->co != NULL && L != r->co)))
+  if (r != NULL && (r->probe || (r->co != NULL && L != r->co) ||
+                    (r->rp != NULL && wll_replay_reached(r))))
     return wll_gate_closed(L, r, arr_newindex_k);
   if (r != NULL && r->warp_mode)
     return wll_warp_newindex(L, r, a);

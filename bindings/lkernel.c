@@ -88,18 +88,19 @@ static int foreign_co(lua_State *L, krun *r) {
  * for the last upvalue (a device access is one gated call). */
 static inline int gate_at(lua_State *L, int n) {
   krun *r = KS(L)->run;
-  if (r != NULL && ((r->co != NULL && L != r->co) || r->probe)) {
-    if (r->probe && !(r->co != NULL && L != r->co))
-      return lua_yieldk(L, 0, 0, gate_k);
-    return foreign_co(L, r);
-  }
+  if (r != NULL && (r->probe || (r->co != NULL && L != r->co) ||
+                    (r->rp != NULL && wll_replay_reached(r))))
+    return wll_gate_closed(L, r, gate_k);
   return (*(const lua_CFunction *)lua_touserdata(L, lua_upvalueindex(n)))(L);
 }
 
+/* The gate closed: a call from a foreign coroutine is refused; the
+ * probe, and a replay that has made the lane's every event, stop at this
+ * call, which runs (k) when the coroutine, now the lane, is resumed. */
 int wll_gate_closed(lua_State *L, krun *r, lua_KFunction k) {
-  if (r->probe && !(r->co != NULL && L != r->co))
-    return lua_yieldk(L, 0, 0, k);
-  return foreign_co(L, r);
+  if (r->co != NULL && L != r->co)
+    return foreign_co(L, r);
+  return lua_yieldk(L, 0, 0, k);
 }
 
 #define GATE(n)                                                                \
@@ -231,6 +232,8 @@ static int lane_failv(lua_State *L, krun *r, int thread, const char *fmt,
     r->probe_thread = thread;
     return luaL_error(L, "%s", msg);
   }
+  if (r->rp != NULL) /* a replay failing is no failure of the lane's */
+    return wll_replay_fail(L, r);
   if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar)) {
     file = ar.short_src;
     line = ar.currentline;

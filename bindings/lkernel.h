@@ -11,7 +11,9 @@
  *   lkrun.c     running a launch: thread coroutines, the probe, time
  *               limits, the engine's callbacks (run_warp, block_done)
  *   lklaunch.c  dev:launch and dev:occupancy: options, parameters and
- *               the launch's result (counters, report, findings) */
+ *               the launch's result (counters, report, findings)
+ *   lkreplay.c  deferred loads: each lane's event log, and replaying a
+ *               lane with a load's new value */
 #ifndef LKERNEL_H
 #define LKERNEL_H
 
@@ -124,6 +126,41 @@ WLL_HIDDEN void wll_hook_off(lua_State *L, kstate *ks);
 /* The engine's callbacks of a launch (wl_launch_cfg); ud is its lctx. */
 WLL_HIDDEN int wll_run_warp(void *ud, wl_launch *l, int block, int warp);
 WLL_HIDDEN void wll_block_done(void *ud, wl_launch *l, int block);
+
+/* lkrun.c: pushes on L a new coroutine for thread t of block, holding
+ * the kernel, its context and the launch's arguments (*nargs of them to
+ * resume it with). */
+WLL_HIDDEN lua_State *wll_lane_co(lua_State *L, lctx *x, int block, int t,
+                                  int *nargs);
+
+/* lkreplay.c (see the file's comment) */
+/* The running lane logs nothing more and defers no load from now on. */
+WLL_HIDDEN void wll_log_stop(lua_State *L, krun *r);
+/* Logs a performed access (data: its bytes) or fence of the lane. */
+WLL_HIDDEN void wll_log_access(lua_State *L, krun *r, const wl_access *a,
+                               const void *data);
+WLL_HIDDEN void wll_log_fence(lua_State *L, krun *r, int sem, int scope);
+/* Replay mode (r->rp): the access or fence must be the next logged
+ * event; a load's result goes to data.  Fails the replay (a yield that
+ * is never resumed) otherwise. */
+WLL_HIDDEN int wll_replay_access(lua_State *L, krun *r, const wl_access *a,
+                                 void *data);
+WLL_HIDDEN int wll_replay_fence(lua_State *L, krun *r, int sem, int scope);
+/* A store of the lane waits for its deferred loads (WL_KERNEL_WAIT):
+ * keeps it in the lane's log and yields with continuation k, which
+ * takes it back with wll_waited_store. */
+WLL_HIDDEN int wll_wait_store(lua_State *L, krun *r, const wl_access *a,
+                              const void *data, lua_KFunction k);
+WLL_HIDDEN void wll_waited_store(krun *r, wl_access *a, void *data);
+/* Fails the replay in progress (something the log cannot repeat). */
+WLL_HIDDEN int wll_replay_fail(lua_State *L, krun *r);
+/* Whether the replay has made every logged event (it stops here). */
+WLL_HIDDEN int wll_replay_reached(krun *r);
+/* Replays the running lane after WL_KERNEL_REPLAY: 0 when the load keeps
+ * its first value (make the call again); else the lane yields for good. */
+WLL_HIDDEN int wll_replay_run(lua_State *L, krun *r);
+/* Sets r's log state for lane t of the block table at btab (L's stack). */
+WLL_HIDDEN void wll_log_lookup(lua_State *L, krun *r, int btab, int t);
 
 /* lklaunch.c */
 /* The words of the cache preferences (WL_CACHE_PREFER_* order). */

@@ -16,7 +16,7 @@ const char *const wll_pref_words[] = {"none", "prefer_shared", "prefer_l1",
 static const char *const launch_keys[] = {
     "grid",  "block",   "shared", "regs",          "seed",
     "max_steps", "slice", "profile", "cache", "static_shared",
-    "max_seconds", "check", "schedule", NULL};
+    "max_seconds", "check", "schedule", "defer", NULL};
 static const char *const schedule_words[] = {"independent", "lockstep",
                                              "random", NULL};
 static const char *const occupancy_keys[] = {
@@ -429,6 +429,14 @@ static int launch_body(lua_State *L) {
   lua_settop(L, nargs + 3);
   /* stack: dev, kernel, cfg, args... then ours */
   x.r.warp_mode = kernel_fn(L, 2);
+  /* deferred loads: per-thread kernels, unless defer = false (their
+   * lanes are replayed: lkreplay.c) */
+  if (lua_getfield(L, 3, "defer") != LUA_TNIL &&
+      lua_type(L, -1) != LUA_TBOOLEAN)
+    return luaL_error(L, "launch: defer must be a boolean");
+  cfg.defer = !x.r.warp_mode && (lua_isnil(L, -1) || lua_toboolean(L, -1));
+  x.r.defer = cfg.defer;
+  lua_pop(L, 1);
   x.fn = lua_gettop(L);
   x.ks = lua_upvalueindex(1);
   lua_createtable(L, nargs, 0);

@@ -259,6 +259,23 @@ static lua_State *thread_co(lua_State *L, lctx *x, int tbl, int key,
   return co;
 }
 
+lua_State *wll_lane_co(lua_State *L, lctx *x, int block, int t,
+                       int *nargs) {
+  lua_State *co;
+  int i, na = (int)luaL_len(L, x->args);
+  luaL_checkstack(L, na + 4, "too many kernel arguments");
+  co = lua_newthread(L);
+  if (!lua_checkstack(co, na + 2))
+    luaL_error(L, "launch: too many kernel arguments (%d)", na);
+  lua_pushvalue(L, x->fn);
+  push_c(L, x, block, t);
+  for (i = 1; i <= na; i++)
+    lua_rawgeti(L, x->args, i);
+  lua_xmove(L, co, na + 2);
+  *nargs = na + 1;
+  return co;
+}
+
 /* After a yield: keep exactly the yielded values on the coroutine's
  * stack; they are what the access returns when it resumes. */
 static void keep_yielded(lua_State *co, int nres) {
@@ -609,6 +626,11 @@ static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
     nargs = nargs < 0 ? -nargs - 1 : nargs;
     x->r.block = block;
     x->r.thread = t;
+    if (x->r.defer) /* its event log (lkreplay.c) */
+      wll_log_lookup(L, &x->r, top + 1, t);
+    if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
+        x->r.npdecl > 0 && x->r.defer) /* declared shared in the probe */
+      wll_log_stop(L, &x->r);
     if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
         !probe_owed(L, x, l, co, &rc)) {
       lua_pop(L, 1);
@@ -634,6 +656,10 @@ static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
       lua_settop(co, 0);
       lua_pushnil(L);
       lua_rawseti(L, top + 1, t + 1);
+      if (x->r.log != NULL) { /* its log goes with it */
+        lua_pushnil(L);
+        lua_rawseti(L, top + 1, -(lua_Integer)t - 1);
+      }
       if (wl_kernel_exit(l, block, t) != 0)
         return WL_ERUNTIME;
       continue;

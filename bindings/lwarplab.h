@@ -315,7 +315,18 @@ typedef struct wll_krun {
   /* the names of the block's __shared__ declarations, by id, for the
    * checkers' findings */
   char shname[WLL_PROBE_DECLS][40];
+  /* deferred loads (lkreplay.c): the launch defers them; the running
+   * lane's event log (NULL: none yet, or none any more: lane_log); its
+   * block's table on L's stack; a replay in progress */
+  int defer;
+  int lane_log; /* WLL_LOG_*: the running lane's log state */
+  struct wll_dlog *log;
+  int btab;
+  struct wll_replay *rp;
 } wll_krun;
+
+enum { WLL_LOG_FRESH, WLL_LOG_ON, WLL_LOG_DEAD };
+typedef struct wll_dlog wll_dlog;
 
 /* The source line of every access names its site.  lua_getinfo per
  * access was a third of a kernel's time, so lines are cached by the

@@ -1398,6 +1398,9 @@ typedef struct wl_launch_cfg {
                             * turns (per-thread host code) */
   int end_line;            /* the kernel's last line (where a thread that
                             * returned stopped, in messages); 0: unknown */
+  int defer;               /* 1: the host can replay lanes, so their loads
+                            * may be deferred (see wl_kernel_replay_load);
+                            * 0: every load is performed at once */
 } wl_launch_cfg;
 
 /* Lane schedules (wl_launch_cfg.schedule).  INDEPENDENT: each lane runs
@@ -1606,6 +1609,49 @@ int wl_kernel_shared(wl_launch *l, int block, int thread, uint64_t bytes,
 /* A local array of the thread (zeroed). */
 int wl_kernel_local(wl_launch *l, int block, int thread, uint64_t bytes,
                     int line, int *id);
+/* Deferred loads (wl_launch_cfg.defer = 1), as the litmus sampler's:
+ * with the profile's knob `defer`, a global load that would read L2
+ * (not an acquire, not one served by L1 or the SM's store buffer) gives
+ * the lane the value L2 holds now and stays pending; it is performed
+ * later: before the lane's next access that overlaps it, before an
+ * atomic, an acquire load or a release store of the lane, before its
+ * other stores with chance `stwait`, before its gpu/sys-scope fences (a
+ * cta-scope fence waits with chance `fcta`), and with chance `late` at
+ * any access of the lane.  Performed late, it reads L2 then, except
+ * where its own SM has written that location at L2 since it was issued
+ * (then it keeps its first value).  If that value differs from the one
+ * the lane got, the lane must be replayed before it goes on: the call
+ * that performed it (wl_kernel_access or wl_kernel_fence) does nothing
+ * else and returns WL_KERNEL_REPLAY; wl_kernel_replay_load says which of
+ * the lane's events it was and the new value.  The host re-runs the
+ * lane's code from its start, giving each event its recorded result and
+ * the new value to that load; if it makes the same events up to where
+ * the lane stopped, the replay takes the lane's place, else the lane
+ * keeps the value it got (the load counts as performed at issue, an
+ * execution the memory model allows either way).  Then it makes the call
+ * again.  A lane's events are numbered from 0 in the order of its
+ * wl_kernel_access and wl_kernel_fence calls that returned 0 or 1.
+ * Loads pending at a barrier, a warp operation or the lane's exit keep
+ * their first values (performed at issue).  wl_kernel_defer_lane(...,
+ * 0) says the host cannot replay the lane any more (it did something
+ * its log cannot repeat: a __shared__ declaration, a barrier...): none
+ * of its loads is deferred from then on, and those pending keep their
+ * first values. */
+enum { WL_KERNEL_REPLAY = 2, WL_KERNEL_WAIT = 3 };
+/* WL_KERNEL_WAIT (a store of a lane with deferred loads it must wait
+ * for, with the profile's chance `linger`): nothing was done; the lane
+ * should yield and make the same call when it runs again, its loads
+ * still in flight meanwhile. */
+/* The replay the last WL_KERNEL_REPLAY of thread asked for: its event
+ * number in *ev, the new value's bytes in v (16 bytes of room); returns
+ * the width, 0 when there is none. */
+int wl_kernel_replay_load(const wl_launch *l, int block, int thread,
+                          uint32_t *ev, void *v);
+/* Whether thread's loads may be deferred (on: 1, the default of a
+ * launch with cfg.defer; 0 is for good); on < 0 asks: 1 when they may
+ * be, else 0. */
+int wl_kernel_defer_lane(wl_launch *l, int block, int thread, int on);
+
 /* Stops the launch with a message for thread of block at line:
  * "file:line: block (..) thread (..) warp w lane n: msg" (file NULL: the
  * launch's source).  Returns WL_ERUNTIME. */

@@ -292,6 +292,10 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
        (rc = resolve(l, s, block, thread, a, &g)) != 0) ||
       (rc = lane_check(l, block, thread, a, &g, &p, &addr)) != 0)
     return rc;
+  /* the lane's deferred loads this access must wait for (defer.c) */
+  if (s->dl != NULL && s->dl[thread].np > 0 &&
+      (rc = wl__sim_defer_hazards(l, s, thread, a, data)) != 0)
+    return rc;
   l->last_block = block;
   l->last_thread = thread;
   l->last_line = a->line;
@@ -309,6 +313,8 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
   if (l->chk != NULL &&
       (rc = check_access(l, s, thread, a, &g, addr, data, p)) != 0)
     return rc;
+  if (s->dl != NULL)
+    s->dl[thread].nev++;
   return slice_step(l, s, thread);
 }
 
@@ -462,9 +468,21 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
 int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
                     int line) {
   slot *s = slot_of(l, block);
+  int rc, wait = 0;
   (void)line;
   if (s == NULL || thread < 0 || thread >= l->nthreads)
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_fence: no such thread");
+  /* a gpu/sys fence waits for the lane's deferred loads; a cta fence
+   * with chance fcta (late loads look performed to their CTA: see
+   * defer.c), when it also drains the SM's buffer */
+  if (scope == WL_SCOPE_CTA)
+    wait = wl__sim_knob(l, l->prof->fcta);
+  if (s->dl != NULL && s->dl[thread].np > 0 &&
+      (scope != WL_SCOPE_CTA || wait) &&
+      (rc = wl__sim_defer_hazards(l, s, thread, NULL, NULL)) != 0)
+    return rc;
+  if (s->dl != NULL)
+    s->dl[thread].nev++;
   if (l->chk != NULL &&
       wl__chk_fence(l->chk, (int)(s - l->slots), thread, sem, scope) != 0) {
     snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
@@ -479,7 +497,7 @@ int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
   if (scope != WL_SCOPE_CTA) {
     wl__sim_drain_all(l, &l->sms[s->sm]);
     wl__sim_l1_clear(&l->sms[s->sm]);
-  } else if (wl__sim_knob(l, l->prof->fcta)) {
+  } else if (wait) {
     wl__sim_drain_all(l, &l->sms[s->sm]);
   }
   /* a gpu/sys-scope fence.sc costs its lane the profile's stall of its
@@ -497,6 +515,7 @@ int wl_kernel_barrier(wl_launch *l, int block, int thread, int line) {
   if (s == NULL || thread < 0 || thread >= l->nthreads ||
       s->state[thread] != WL_LANE_RUNNABLE)
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_barrier: no such thread");
+  wl__sim_defer_drop(l, s, thread); /* performed at issue */
   s->state[thread] = WL_LANE_BARRIER;
   s->barline[thread] = line;
   /* a loop of barriers is as much a thread's last act as an access: the
@@ -514,6 +533,7 @@ int wl_kernel_exit(wl_launch *l, int block, int thread) {
   if (s == NULL || thread < 0 || thread >= l->nthreads ||
       s->state[thread] != WL_LANE_RUNNABLE)
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_exit: no such thread");
+  wl__sim_defer_drop(l, s, thread); /* nothing can use them now */
   s->state[thread] = WL_LANE_EXITED;
   s->warps[thread / 32].alive &= ~(1u << (thread % 32));
   s->nexited++;

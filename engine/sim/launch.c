@@ -88,6 +88,7 @@ void wl__sim_slot_release(wl_launch *l, slot *s) {
   wl__free(l->ctx, s->wop, sizeof(wl_warp_op) * (size_t)l->nthreads);
   wl__free(l->ctx, s->wres, sizeof(int64_t) * (size_t)l->nthreads);
   wl__free(l->ctx, s->wresint, (size_t)l->nthreads);
+  wl__free(l->ctx, s->dl, sizeof(dlane) * (size_t)l->nthreads);
   memset(s, 0, sizeof *s);
   s->block = -1;
 }
@@ -131,6 +132,11 @@ static int slot_start(wl_launch *l, slot *s, int block, int sm) {
   }
   for (t = 0; t < l->nthreads; t++) {
     wl__vec_init(&s->locals[t], sizeof(local_arr));
+  }
+  if (l->cfg.defer &&
+      (s->dl = wl__calloc(l->ctx, sizeof(dlane) * nt)) == NULL) {
+    wl__sim_slot_release(l, s);
+    return wl__err(l->ctx, WL_ENOMEM, "out of memory starting a block");
   }
   for (t = 0; t < l->nwarps; t++) {
     int n = l->nthreads - t * 32;
@@ -231,6 +237,7 @@ static void launch_release(wl_launch *l) {
   if (l->sms)
     for (i = 0; i < l->nsms; i++) {
       wl__vec_free(l->ctx, &l->sms[i].buf);
+      wl__vec_free(l->ctx, &l->sms[i].dpend);
       wl__free(l->ctx, l->sms[i].l1, sizeof(l1_line) * L1_SLOTS);
       wl__cache_free(l->sms[i].pl1);
       wl__cache_free(l->sms[i].pconst);
@@ -344,6 +351,7 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     for (i = 0; i < l->nsms; i++) {
       sm_st *m = &l->sms[i];
       wl__vec_init(&m->buf, sizeof(sbuf_ent));
+      wl__vec_init(&m->dpend, sizeof(dpend));
     }
   }
   return 0;

@@ -5,10 +5,12 @@
  * The pace is the profile's (engine/mem/profile.h), its knobs meaning
  * what they mean in the litmus sampler (sample.c): drain, reorder,
  * direct, evict and fcta here, stall in launch.c (waited_turn).  Kernel
- * threads are Lua code that needs a load's value at once, so the knobs
- * of deferred loads (defer, late, stwait, linger, wlate) and those of
- * threads' own queues, overtaking, cta-scope atomics and links (thq,
- * otfwd, otld, atl2, link) have no kernel meaning yet. */
+ * loads may be deferred when the host can replay its lanes (defer.c:
+ * defer, late, stwait and fcta; linger and wlate have no kernel meaning,
+ * as loads pending at a lane's end or a gpu-scope fence are performed
+ * there); the knobs of threads' own queues, overtaking, cta-scope
+ * atomics and links (thq, otfwd, otld, atl2, link) have no kernel
+ * meaning yet. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -98,6 +100,23 @@ static int overlap(const sbuf_ent *e, int id, uint64_t off, int width) {
          off < e->off + e->width;
 }
 
+int wl__sim_sb_overlaps(const sm_st *m, int id, uint64_t off, int width) {
+  size_t i;
+  if (m->bucket[sb_bucket(id, off)] == 0)
+    return 0;
+  for (i = 0; i < m->buf.n; i++)
+    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width))
+      return 1;
+  return 0;
+}
+
+void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
+                        int width) {
+  l1_line *ln = l1_find(m, addr / 32);
+  if (ln && addr % 32 + (uint64_t)width <= 32)
+    memcpy(ln->data + addr % 32, src, (size_t)width);
+}
+
 #ifdef WL_ASSERTS
 /* Entry i may drain: no older entry overlaps it. */
 static int drainable(const sm_st *m, size_t i) {
@@ -122,6 +141,7 @@ static void drain_one(wl_launch *l, sm_st *m, size_t i) {
   a = get_alloc(l->dev, e->id);
   if (a != NULL)
     memcpy(a->data + e->off, e->data, e->width);
+  defer_l2w(l, m, e->id, e->off, (int)e->width);
   m->bucket[sb_bucket(e->id, e->off)]--;
   memmove(e, e + 1, (m->buf.n - i - 1) * sizeof *e);
   m->buf.n--;
@@ -282,11 +302,15 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
   if (plain_access(a)) {
     perform_plain(a, p, data);
   } else if (a->kind == WL_ACC_LOAD) {
+    if (l->cfg.defer &&
+        wl__sim_defer_load(l, slot_of(l, block), thread, a, p, data))
+      return 0;
     global_load(l, m, a, p, addr, data);
   } else if (a->kind == WL_ACC_STORE) { /* global */
     if (a->sem == WL_SEM_RELEASE || a->cache == WL_CACHE_CV) {
       wl__sim_drain_all(l, m);
       memcpy(p, data, (size_t)a->width);
+      defer_l2w(l, m, a->id, a->off, a->width);
       { /* keep the SM's own copy current */
         l1_line *ln = l1_find(m, addr / 32);
         if (ln && addr % 32 + (uint64_t)a->width <= 32)
@@ -299,6 +323,7 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
        * profile's direct, as in the sampler) */
       if (m->buf.n == 0 && wl__sim_knob(l, l->prof->direct)) {
         memcpy(p, data, (size_t)a->width);
+        defer_l2w(l, m, a->id, a->off, a->width);
         ln = l1_find(m, addr / 32);
         if (ln && addr % 32 + (uint64_t)a->width <= 32)
           memcpy(ln->data + addr % 32, data, (size_t)a->width);
@@ -339,6 +364,7 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
     memcpy(data, p, (size_t)a->width);
     memcpy(p, &nw, (size_t)a->width);
     if (global) {
+      defer_l2w(l, m, a->id, a->off, a->width);
       l1_line *ln = l1_find(m, addr / 32);
       if (ln && addr % 32 + (uint64_t)a->width <= 32)
         memcpy(ln->data + addr % 32, p, (size_t)a->width);

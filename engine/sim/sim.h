@@ -8,6 +8,7 @@
  *   access.c  accesses, fences, barriers, exits, shared/local arrays
  *   stop.c    where threads stopped: settling, divergence, deadlock
  *   warp.c    warp operations
+ *   defer.c   deferred loads of replayable lanes (wl_launch_cfg.defer)
  *   sample.c  the litmus sampler (sample.h lists its files) and hist.c
  *             its outcome histograms (apart: they share hist.h and
  *             engine/mem/, nothing here) */
@@ -143,7 +144,27 @@ typedef struct slot {
   wl_warp_op *wop;
   int64_t *wres;
   uint8_t *wresint;
+  struct dlane *dl; /* per thread, when the launch defers loads */
 } slot;
+
+/* A lane's deferred-load state (defer.c). */
+typedef struct dlane {
+  uint8_t np;    /* its deferred loads (in its SM's dpend) */
+  uint8_t norep; /* the host cannot replay it: nothing more is deferred,
+                  * and a deferred load keeps the value read at issue */
+  uint8_t swait; /* its next store waits for its deferred loads (it did
+                  * WL_KERNEL_WAIT: the decision stands) */
+  uint32_t nev;  /* its accesses and fences so far (event numbers) */
+} dlane;
+
+/* A deferred load (defer.c), in its SM's list. */
+typedef struct dpend {
+  int block, thread, id, width;
+  uint64_t off;
+  uint32_t ev;   /* the lane's event number of the load */
+  int own;       /* its SM wrote the location at L2 since it was issued */
+  uint8_t v0[16]; /* the value it read at issue */
+} dpend;
 
 typedef struct sbuf_ent {
   int id;
@@ -168,6 +189,7 @@ typedef struct sm_st {
   int resident;
   wl_cache *pl1;    /* the cost model's L1 (hit rates) */
   wl_cache *pconst; /* constant cache */
+  wl_vec dpend;     /* dpend: deferred loads of the SM's lanes */
 } sm_st;
 
 #define SITE_MEMO 256
@@ -205,6 +227,12 @@ struct wl_launch {
   int last_block, last_thread, last_line; /* the latest access */
   wl__chk *chk; /* the checkers (cfg.check), while the launch runs */
   wl_vec finds; /* wl_finding: what they found */
+  uint64_t ndefer; /* deferred loads pending in all SMs */
+  struct {          /* the replay a completed load asks for (defer.c) */
+    int block, thread, width;
+    uint32_t ev;
+    uint8_t v[16];
+  } rep;
 };
 
 /* how a load uses the SM's L1 in the cost model */
@@ -291,6 +319,12 @@ int wl__sim_flush_warp(wl_launch *l, slot *s, int warp);
 int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
                     const wl_access *a, uint8_t *p, uint64_t addr,
                     void *data);
+/* Whether SM m's store buffer holds bytes of [off, off+width) of id. */
+int wl__sim_sb_overlaps(const sm_st *m, int id, uint64_t off, int width);
+/* SM m's L1 copy of the bytes at global address addr (if it holds
+ * them) becomes src. */
+void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
+                        int width);
 /* SM m's L1 forgets its copies. */
 void wl__sim_l1_clear(sm_st *m);
 /* Drains all of SM m's store buffer to L2. */
@@ -307,6 +341,30 @@ int wl__sim_admit(wl_launch *l);
 
 /* stop.c: after warp of s ran (see the file's comment). */
 int wl__sim_settle(wl_launch *l, slot *s, int warp);
+
+/* defer.c (see the file's comment) */
+/* Whether lane thread's load a (bytes p, on SM m) is deferred: then data
+ * holds the value read now and 1 is returned. */
+int wl__sim_defer_load(wl_launch *l, slot *s, int thread, const wl_access *a,
+                       const uint8_t *p, void *data);
+/* Performs the deferred loads of thread that access a must wait for;
+ * WL_KERNEL_REPLAY when one read a new value and the lane must be
+ * replayed first (nothing else done), or WL_KERNEL_WAIT when a store
+ * waits its turn out.  a NULL: every one (a fence); data: a store's
+ * bytes. */
+int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
+                          const wl_access *a, const void *data);
+/* Every deferred load of thread keeps the value it read at issue (an
+ * exit, a barrier, a warp operation). */
+void wl__sim_defer_drop(wl_launch *l, slot *s, int thread);
+/* SM m wrote bytes [off, off+width) of allocation id at L2. */
+void wl__sim_defer_l2w(wl_launch *l, sm_st *m, int id, uint64_t off,
+                       int width);
+static inline void defer_l2w(wl_launch *l, sm_st *m, int id, uint64_t off,
+                             int width) {
+  if (l->ndefer > 0)
+    wl__sim_defer_l2w(l, m, id, off, width);
+}
 
 /* warp.c: the CUDA name of warp operation kind (WL_WARP_*). */
 const char *wl__sim_warp_op_name(int kind);

@@ -188,6 +188,7 @@ int wl_kernel_warp_op(wl_launch *l, int block, int thread,
       return wl__err(l->ctx, WL_ENOMEM, "out of memory");
     }
   }
+  wl__sim_defer_drop(l, s, thread); /* performed at issue */
   s->wop[thread] = *op;
   s->wop[thread].mask &= exist; /* lanes past the block's end: no threads */
   s->state[thread] = WL_LANE_WARPSYNC;

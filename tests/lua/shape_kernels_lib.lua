@@ -3,7 +3,9 @@
 -- keyed as the sampler keys them and allowed by the model, its
 -- condition agrees with the sampler's, its sampler side reproduces the
 -- H100 profile's calibrated rates, its placement is the .litmus file's,
--- and its judgement says agree and DISAGREE where it must.
+-- per-thread kernels with deferred loads (replayed lanes) show only
+-- outcomes the model allows on every row, and its judgement says agree
+-- and DISAGREE where it must.
 local wl = require "warplab"
 local SK = dofile("tests/lib/shape_kernels.lua")
 local D = "tests/hw/shapes"
@@ -65,11 +67,23 @@ os.remove(tmp)
 check(not ok and tostring(err):find("st.relaxed.gpu x, 1", 1, true),
       "refused instruction: " .. tostring(err))
 
+-- the final states the model allows for t, as outcome keys of vars
+local function allowed_keys(t, vars)
+  local allowed = {}
+  for _, st in ipairs(wl.load(t.path):explore().states) do
+    local vals = {}
+    for _, v in ipairs(vars) do vals[v] = st[v] end
+    allowed[SK.key(vars, vals)] = true
+  end
+  return allowed
+end
+
 -- kernels against the sampler, a few hundred runs per row: the keys are
 -- the sampler's variables, every kernel outcome is a final state the
 -- model allows, the condition is the sampler's, the two kernel styles
--- are one program to the device (the same outcomes, launch by launch
--- seeded alike), and the placement holds (one SM holds both blocks)
+-- are one program to the device when per-thread kernels do not defer
+-- loads (defer = false: the same outcomes, launch by launch seeded
+-- alike), and the placement holds (one SM holds both blocks)
 local R = 300
 for _, name in ipairs({ "MP+none+diffCTA", "SB+fence.sc.cta+sameCTA",
                         "2+2W+none+sameSM", "IRIW+fence.sc.gpu+diffCTA",
@@ -85,15 +99,11 @@ for _, name in ipairs({ "MP+none+diffCTA", "SB+fence.sc.cta+sameCTA",
     for nm, v in key:gmatch("(%S+)=(%-?%d+)") do vals[nm] = tonumber(v) end
     check(SK.sat(t, vals) == sat, name .. ": condition on " .. key)
   end
-  local allowed = {}
-  for _, st in ipairs(wl.load(t.path):explore().states) do
-    local vals = {}
-    for _, v in ipairs(vars) do vals[v] = st[v] end
-    allowed[SK.key(vars, vals)] = true
-  end
+  local allowed = allowed_keys(t, vars)
   local k = {}
   for _, style in ipairs(SK.styles) do
-    k[style] = SK.run_kernel(t, style, R, s.vars, { seed = 7 })
+    k[style] = SK.run_kernel(t, style, R, s.vars,
+                             { seed = 7, launch = { defer = false } })
     local n = 0
     for key, c in pairs(k[style].counts) do
       check(allowed[key], name .. " " .. style .. ": outcome " .. key ..
@@ -107,6 +117,45 @@ for _, name in ipairs({ "MP+none+diffCTA", "SB+fence.sc.cta+sameCTA",
           .. "kernels differ on " .. key)
   end
   check(k.thread.weak == k.warp.weak, name .. ": weak counts")
+end
+
+-- deferred loads (engine/sim/defer.c, bindings/lkreplay.c): on every
+-- shape row, per-thread kernels replayed with a deferred load's late
+-- value show only outcomes the model allows, at slice 1 (the lanes
+-- interleave access by access) and at the launch's default slice, on
+-- the h100 profile and at slice 1 on the weak one (late loads there)
+for _, path in ipairs(files) do
+  local t = SK.parse(path)
+  local vars = SK.variables(t)
+  local allowed = allowed_keys(t, vars)
+  for _, run in ipairs { { 1, "h100" }, { false, "h100" }, { 1, "weak" } } do
+    local slice, profile = run[1], run[2]
+    local k = SK.run_kernel(t, "thread", 150, vars,
+                            { seed = 11, profile = profile,
+                              launch = { slice = slice or nil } })
+    for key in pairs(k.counts) do
+      check(allowed[key], ("%s (deferred loads, profile %s, slice %s): "
+            .. "outcome %s is not allowed by the model"):format(t.name,
+            profile, tostring(slice or "default"), key))
+    end
+  end
+end
+
+-- the weak outcomes that need deferred loads (LB, WRC, IRIW; most of
+-- MP) show in per-thread kernels, near the sampler's rate, and not
+-- with defer = false
+do
+  local t = SK.parse(D .. "/LB+none+diffCTA.litmus")
+  local s = SK.run_sampler(t, 1000, 1)
+  local k = SK.run_kernel(t, "thread", 1000, s.vars,
+                          { seed = 1, launch = { slice = 1 } })
+  local off = SK.run_kernel(t, "thread", 1000, s.vars,
+                            { seed = 1, launch = { slice = 1,
+                                                   defer = false } })
+  check(SK.compare(s, k).agree,
+        ("LB with deferred loads: kernel %d, sampler %d"):format(k.weak,
+                                                                 s.weak))
+  check(off.weak == 0, "LB with defer = false: " .. off.weak)
 end
 
 -- the sampler side reproduces the H100 profile's calibration
