@@ -82,8 +82,9 @@ int wl__hist_add_name(wl_hist *h, int th, const char *name, int type);
 /* Counts c runs of the outcome vals, adding it (with sat) when new. */
 int wl__hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c);
 
-/* sample.c: marks the outcomes sequential consistency cannot produce
- * (its search replays callback threads as the sampler does). */
+/* weak.c: marks the outcomes sequential consistency cannot produce
+ * (the explorer's reference search, model/scsearch.h, with the
+ * histogram's result names and stop hook). */
 int wl__hist_compute_weak(wl_hist *h);
 
 #endif
