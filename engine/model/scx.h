@@ -56,6 +56,12 @@ typedef struct sccb {
   int64_t res[WL_MAX_REGS]; /* its registers when it returns */
 } sccb;
 
+/* a memo slot: the key's hash, its offset in the arena + 1 (0: empty) */
+typedef struct scslot {
+  uint64_t h;
+  size_t off;
+} scslot;
+
 typedef struct scx {
   wl_ctx *ctx;
   const wl_litmus *t;
@@ -63,6 +69,7 @@ typedef struct scx {
   int unroll;
   int bound_hit;
   size_t maxstates;
+  int maxkeys;         /* room for barriers: SC_MAXKEYS, 0 without any */
   unsigned long polls; /* states entered, for polling p->stop */
   /* blob layout */
   size_t size, off_mem, off_regs, off_thr, off_backs, off_snaps, off_keys,
@@ -82,8 +89,7 @@ typedef struct scx {
   size_t keycap;
   uint8_t *arena;
   size_t narena, arenacap;
-  size_t *tab;
-  uint64_t *tabh;
+  scslot *tab;
   size_t tabcap, nmemo;
 } scx;
 
