@@ -253,6 +253,7 @@ static int arrive(scx *c, uint8_t *s, int th, int kind, int ns, int64_t id,
       if (s_thr(c, s, o)->wait == k)
         s_thr(c, s, o)->wait = -1;
     y->nopen = 0;
+    c->moved = -1; /* the waiters go on: every thread to normalise */
   } else if (kind == BAR_SYNC)
     s_thr(c, s, th)->wait = k;
   return SC_OK;
@@ -267,6 +268,8 @@ static int arrive(scx *c, uint8_t *s, int th, int kind, int ns, int64_t id,
 static int normalise(scx *c, uint8_t *s) {
   int th, r;
   for (th = 0; th < c->t->nthreads; th++) {
+    if (c->moved >= 0 && th != c->moved)
+      continue; /* its normal form depends on its own state alone */
     const wl_thread *w = &c->t->threads[th];
     scthr *h = s_thr(c, s, th);
     if (h->done)
@@ -435,10 +438,15 @@ static int key_put(scx *c, size_t *n, const void *p, size_t len) {
 /* The memo key of a state: everything but what replays derive.  The
  * blob's head (memory, registers, threads, loop counts: fixed size, its
  * padding always 0) in one piece, then what has a length of its own. */
-static int sc_key(scx *c, uint8_t *s, size_t *len) {
+static int sc_key(scx *c, uint8_t *s, const uint8_t **key, size_t *len) {
   const wl_litmus *t = c->t;
   size_t n = 0;
   int th, err = 0;
+  if (c->headkey) { /* nothing of a length of its own: the head itself */
+    *key = s;
+    *len = c->off_snaps;
+    return 0;
+  }
   err |= key_put(c, &n, s, c->off_snaps);
   for (th = 0; th < t->nthreads; th++) {
     const wl_thread *w = &t->threads[th];
@@ -459,6 +467,7 @@ static int sc_key(scx *c, uint8_t *s, size_t *len) {
     err |=
         key_put(c, &n, s_key(c, s, 0), (size_t)*s_nkeys(c, s) * sizeof(sckey));
   }
+  *key = c->key;
   *len = n;
   return err ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
 }
@@ -466,11 +475,12 @@ static int sc_key(scx *c, uint8_t *s, size_t *len) {
 /* 1 when the state was explored before; otherwise records it. */
 static int seen(scx *c, uint8_t *s) {
   size_t len, k, i;
+  const uint8_t *key;
   uint64_t h;
-  int r = sc_key(c, s, &len);
+  int r = sc_key(c, s, &key, &len);
   if (r != 0)
     return r;
-  h = hash_bytes(c->key, len);
+  h = hash_bytes(key, len);
   if ((c->nmemo + 1) * 2 > c->tabcap) {
     size_t cap = c->tabcap ? c->tabcap * 2 : 1024;
     scslot *tab;
@@ -503,7 +513,7 @@ static int seen(scx *c, uint8_t *s) {
       continue;
     p = c->arena + c->tab[k].off - 1;
     memcpy(&plen, p, sizeof plen);
-    if (plen == len && memcmp(p + sizeof plen, c->key, len) == 0)
+    if (plen == len && memcmp(p + sizeof plen, key, len) == 0)
       return 1;
   }
   if (c->narena + sizeof len + len > c->arenacap) {
@@ -518,7 +528,7 @@ static int seen(scx *c, uint8_t *s) {
     c->arenacap = cap;
   }
   memcpy(c->arena + c->narena, &len, sizeof len);
-  memcpy(c->arena + c->narena + sizeof len, c->key, len);
+  memcpy(c->arena + c->narena + sizeof len, key, len);
   c->tab[k].off = c->narena + 1;
   c->tab[k].h = h;
   c->narena += up8(sizeof len + len);
@@ -634,6 +644,7 @@ static int dfs(scx *c, int depth) {
     for (;;) {
       uint8_t *n = c->stack[depth + 1];
       memcpy(n, s, c->size);
+      c->moved = th;
       r = step(c, n, th, cand ? sub | 1ull << th : 0);
       if (r == SC_OK)
         r = dfs(c, depth + 1);
@@ -698,6 +709,7 @@ static int setup(scx *c) {
   c->off_snaps = up8(c->off_backs + (size_t)nbacks * 4);
   c->off_keys = up8(c->off_snaps + (size_t)nsnap * 8);
   c->off_cb = up8(c->off_keys + 8 + (size_t)c->maxkeys * sizeof(sckey));
+  c->headkey = nsnap == 0 && ncb == 0 && c->maxkeys == 0;
   c->size = up8(c->off_cb + (size_t)ncb * sizeof(sccb));
   c->stack = wl__calloc(c->ctx, 64 * sizeof *c->stack);
   if (c->stack == NULL)
@@ -756,6 +768,7 @@ int wl__sc_search(wl_ctx *ctx, const wl_litmus *t, wl__sc_params *p) {
                   : WL_DEFAULT_UNROLL;
   c->maxstates = p->max_states > 0 ? p->max_states : SC_MAXSTATES;
   ctx->errmsg[0] = '\0';
+  c->moved = -1; /* every thread to bring to its first visible step */
   rc = setup(c);
   if (rc == 0)
     rc = dfs(c, 0);

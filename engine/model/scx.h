@@ -69,7 +69,12 @@ typedef struct scx {
   int unroll;
   int bound_hit;
   size_t maxstates;
-  int maxkeys;         /* room for barriers: SC_MAXKEYS, 0 without any */
+  int maxkeys; /* room for barriers: SC_MAXKEYS, 0 without any */
+  /* the thread whose step made the state (the others are in normal
+   * form already), or -1: all */
+  int moved;
+  int headkey;         /* no snapshots, callbacks or barriers: the memo
+                        * key is the blob's head as it is */
   unsigned long polls; /* states entered, for polling p->stop */
   /* blob layout */
   size_t size, off_mem, off_regs, off_thr, off_backs, off_snaps, off_keys,
