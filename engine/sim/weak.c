@@ -16,9 +16,10 @@
 #include "hist.h"
 
 /* Memoised states before the search gives up (weak unknown): tens of
- * milliseconds and a few MiB, where the old search gave up after its
- * 2,000,000 steps (it memoised 45,875 states); the largest test of the
- * conformance corpus needs 3,390. */
+ * milliseconds and at most tens of MiB (keys of a few hundred bytes),
+ * where the old search gave up after its 2,000,000 steps (it memoised
+ * 45,875 states); the largest test of the conformance corpus needs
+ * 3,390. */
 #define WEAK_MAXSTATES ((size_t)1 << 16)
 /* Visible steps in one interleaving (the search recurses once per step,
  * and keeps a state per level). */
