@@ -781,7 +781,8 @@ int wl_whynot_write_json(const wl_whynot *w, wl_write_fn write, void *ud);
  * interleaving that needs more iterations is cut, gives no final state,
  * and sets *bound_hit (may be NULL).  Callback threads are re-run from
  * the start with the values their loads have returned so far, like the
- * simulator runs them.
+ * simulator runs them.  The same search, without the unroll bound, tells
+ * which outcomes of a histogram are weak (wl_hist_weak).
  *
  * each(ud, vals, nvals) is called once per distinct final state, after
  * the search, with the values in the order of wl_result_var_* (every
@@ -1115,7 +1116,11 @@ const char *wl_hist_var_name(const wl_hist *h, int var);
 int wl_hist_var_type(const wl_hist *h, int var);
 /* 1 when sequential consistency cannot produce outcome i (a weak
  * outcome), 0 when it can, -1 when the search for SC outcomes gave up
- * (large loops, or a callback thread failed).  Computed once per
+ * (past 65,536 states or 2,000 steps in one interleaving, a barrier
+ * divergence, or a callback thread failed).  The search is wl_sc_states's
+ * (barriers block; spin iterations that change nothing are free) with
+ * no unroll bound: a loop is followed until it comes back to a state
+ * met before.  Computed once per
  * histogram, on first use (by this or wl_hist_write), on the calling
  * thread: callback threads are run there, through the test's own
  * functions (never opts->thread_fn). */
@@ -1125,11 +1130,12 @@ int wl_hist_weak(wl_hist *h, size_t i);
  * writer prints (copied). */
 int wl_hist_set_sat(wl_hist *h, size_t i, int sat);
 int wl_hist_set_condition(wl_hist *h, int kind, const char *text);
-/* Optional (NULL: none): polled every few thousand steps of the search
- * for SC outcomes (wl_hist_weak, wl_hist_write); a non-zero return ends
- * it, and no outcome is called weak (wl_hist_weak gives -1) until a later
+/* Optional (NULL: none): polled every 4,096 states of the search for SC
+ * outcomes (wl_hist_weak, wl_hist_write); a non-zero return ends it,
+ * and no outcome is called weak (wl_hist_weak gives -1) until a later
  * call searches again.  For a command's deadline or Ctrl-C: the search
- * is bounded (2,000,000 steps) but may take seconds on large tests. */
+ * is bounded (65,536 states) but may take a fraction of a second on
+ * large tests. */
 void wl_hist_set_stop(wl_hist *h, int (*should_stop)(void *ud), void *ud);
 /* Writes the histogram in litmus7's style: one line per outcome with
  * its count, '*>' where the condition holds and ':>' otherwise, "weak"

@@ -9,6 +9,17 @@
  *            interleaving is allowed;
  *   sample   every outcome the simulator produces (weak and h100
  *            profiles) is allowed;
+ *   weak     the sampler's weak marks (wl_hist_weak, both profiles) agree
+ *            with the explorer's SC states: those of the explorer run
+ *            with an axiomatic SC model (SC_CAT below: one order of all
+ *            events, barriers ordering what precedes them in their CTA
+ *            before what follows), which must also be exactly
+ *            wl_sc_states's.  An outcome marked weak is no SC state,
+ *            one marked not weak is one, and the sampler knows its
+ *            marks wherever the SC searches finished uncut.  (The
+ *            sampler's weak marks and wl_sc_states are the one search
+ *            of engine/model/scsearch.h with two sets of parameters;
+ *            the SC model is the independent reference.)
  *   variant  reordering the threads and renaming locations and registers
  *            changes nothing (states mapped back through the renaming);
  *   observed the search that tells states apart by the observed variables
@@ -42,7 +53,7 @@
  *            most 3 writes a test, 4 with --large).
  *
  *   props [--count N] [--seed S] [--runs R] [--model CAT] [--keep DIR]
- *         [--only cat,sc,sample,variant,twin,pad,observed,reduce]
+ *         [--only cat,sc,sample,weak,variant,twin,pad,observed,reduce]
  *         [--kind random,random3,family,edges,random4,copies]
  *         [--all-combos] [--large] [--timeout S] [--from FILE...]
  *
@@ -70,7 +81,7 @@
 #include "tickets.h"
 
 enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8, P_TWIN = 16,
-       P_PAD = 32, P_OBSERVED = 64, P_REDUCE = 128 };
+       P_PAD = 32, P_OBSERVED = 64, P_REDUCE = 128, P_WEAK = 256 };
 #define PAD_STORES 40
 
 typedef struct stats {
@@ -78,6 +89,10 @@ typedef struct stats {
   double t_fast, t_cat, t_sc, t_sample, t_variant, t_reduce;
   unsigned long reduced, rvariants; /* reduce: tests, searches compared */
   double t_rv[5]; /* reduce: reductions off, full, values, rf, cat */
+  /* weak: tests, those with barriers, histograms whose marks are
+   * unknown, outcomes marked weak and not */
+  unsigned long wtests, wbar, wunknown, wweak, wsc;
+  double t_weak;
 } stats;
 
 static const char *keep_dir;
@@ -208,6 +223,163 @@ static int sc_each(void *ud, const int64_t *vals, int nvals) {
     c->badcat = 1;
   }
   return 0;
+}
+
+/* ---------------- weak ---------------- */
+
+/* Sequential consistency as a cat model, for the explorer: what the
+ * interleaving search (engine/model/scsearch.h) computes, found
+ * another way. */
+static const char SC_CAT[] =
+    "SC\n"
+    "let co = co+\n"
+    "let fr = rf^-1; co\n"
+    "let bar = po; [B]; (syncbar & scta); [B]; po\n"
+    "acyclic po | rf | co | fr | bar as sc\n"
+    "empty rmw & (fr; co) as atomic\n"
+    "empty ((W * W) & loc) \\ (co | co^-1 | id) as total\n";
+static wl_model *sc_model;
+
+/* The explorer's SC states, in wl_result_var order. */
+typedef struct scset {
+  int64_t *v;
+  size_t n, cap;
+  int nv, oom;
+} scset;
+
+static int sc_keep(void *ud, const int64_t *vals, int nvals) {
+  scset *s = ud;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 64;
+    int64_t *p = realloc(s->v, cap * (size_t)nvals * sizeof *p);
+    if (p == NULL) {
+      s->oom = 1;
+      return 1;
+    }
+    s->v = p;
+    s->cap = cap;
+  }
+  s->nv = nvals;
+  memcpy(s->v + s->n++ * (size_t)nvals, vals, (size_t)nvals * sizeof *vals);
+  return 0;
+}
+
+static void check_weak(wl_ctx *ctx, stats *st, const char *name,
+                       const char *text, wl_litmus *t, uint64_t seed,
+                       uint64_t runs) {
+  scset s;
+  wl_result *cs = NULL;
+  char why[2048];
+  int hit = 0, rc, prof;
+  size_t i;
+  double t0 = now();
+  memset(&s, 0, sizeof s);
+  rc = wl_sc_states(ctx, t, 0, sc_keep, &s, &hit);
+  if (s.oom) {
+    fail(st, "weak", name, text, "out of memory");
+    free(s.v);
+    return;
+  }
+  /* the SC model's states: the reference (when neither search is cut,
+   * the two sets are the same) */
+  if (explore(ctx, t, sc_model, &cs) != 0) {
+    st->skipped++;
+    printf("SKIP %s: the SC model: %s\n", name, wl_ctx_errmsg(ctx));
+    free(s.v);
+    return;
+  }
+  if (wl_result_bound_hit(cs) || hit || rc != 0) {
+    st->skipped++;
+    printf("SKIP %s: an SC search was cut (bound hit: model %d, "
+           "interleavings %d) or failed (%s)\n",
+           name, wl_result_bound_hit(cs), hit,
+           rc ? wl_ctx_errmsg(ctx) : "no");
+    wl_result_free(cs);
+    free(s.v);
+    return;
+  }
+  for (i = 0; i < s.n; i++)
+    if (find_state(cs, s.v + i * (size_t)s.nv, s.nv) < 0)
+      break;
+  if (i < s.n || s.n != wl_result_nstates(cs)) {
+    snprintf(why, sizeof why,
+             "wl_sc_states gives %zu states, the SC model %zu%s", s.n,
+             wl_result_nstates(cs),
+             i < s.n ? ", one of them not the model's" : "");
+    fail(st, "weak", name, text, why);
+  }
+  st->wtests++;
+  st->wbar += strstr(text, "bar.") != NULL;
+  for (prof = 0; prof < 2; prof++) {
+    const char *pn = prof ? "h100" : "weak";
+    wl_sample_opts o;
+    wl_hist *h = NULL;
+    memset(&o, 0, sizeof o);
+    o.runs = runs;
+    o.seed = seed;
+    o.profile = prof ? WL_PROFILE_H100 : WL_PROFILE_WEAK;
+    if (wl_sample(ctx, t, &o, &h) != 0) {
+      snprintf(why, sizeof why, "the sampler fails (%s profile): %s", pn,
+               wl_ctx_errmsg(ctx));
+      fail(st, "weak", name, text, why);
+      continue;
+    }
+    if (wl_hist_noutcomes(h) == 0) { /* every run hung: nothing marked */
+      wl_hist_free(h);
+      continue;
+    }
+    (void)wl_hist_weak(h, 0); /* the search runs on first use */
+    if (!wl_hist_weak_known(h)) {
+      st->wunknown++;
+      snprintf(why, sizeof why,
+               "the sampler (%s profile) does not know which outcomes are "
+               "weak, but the SC searches finished uncut (%zu states)",
+               pn, wl_result_nstates(cs));
+      fail(st, "weak", name, text, why);
+      wl_hist_free(h);
+      continue;
+    }
+    if (wl_hist_nvars(h) != wl_result_nvars(cs)) {
+      snprintf(why, sizeof why,
+               "the histogram has %d variables, the SC states %d",
+               wl_hist_nvars(h), wl_result_nvars(cs));
+      fail(st, "weak", name, text, why);
+      wl_hist_free(h);
+      continue;
+    }
+    for (i = 0; i < wl_hist_noutcomes(h); i++) {
+      int64_t vals[2048];
+      int w = wl_hist_weak(h, i), n = wl_hist_nvars(h), in, v, k = 0;
+      wl_hist_values(h, i, vals, n);
+      in = find_state(cs, vals, n) >= 0;
+      if (w == 1)
+        st->wweak++;
+      else
+        st->wsc++;
+      if (w != !in) {
+        k = snprintf(why, sizeof why,
+                     "the %s profile's outcome %zu is marked %s, but the "
+                     "SC model %s it (%zu SC states):",
+                     pn, i, w == 1 ? "weak" : w == 0 ? "not weak" : "unknown",
+                     in ? "allows" : "forbids", wl_result_nstates(cs));
+        for (v = 0; v < n && k + 40 < (int)sizeof why; v++) {
+          int th = wl_hist_var_thread(h, v);
+          if (th >= 0)
+            k += snprintf(why + k, sizeof why - (size_t)k, " %d:", th);
+          else
+            k += snprintf(why + k, sizeof why - (size_t)k, " ");
+          k += snprintf(why + k, sizeof why - (size_t)k, "%s=%lld",
+                        wl_hist_var_name(h, v), (long long)vals[v]);
+        }
+        fail(st, "weak", name, text, why);
+        break;
+      }
+    }
+    wl_hist_free(h);
+  }
+  wl_result_free(cs);
+  free(s.v);
+  st->t_weak += now() - t0;
 }
 
 /* ---------------- variant ---------------- */
@@ -1041,6 +1213,8 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
     }
     st->t_sample += now() - t0;
   }
+  if ((props & P_WEAK) && runs > 0)
+    check_weak(ctx, st, name, text, t, seed, runs);
   if ((props & P_TWIN) && wl_litmus_nthreads(t) == 2) {
     char *tw = twin_text(text, len);
     if (tw == NULL)
@@ -1138,8 +1312,8 @@ int main(int argc, char **argv) {
   unsigned long count = 2000, i;
   uint64_t seed = 1, runs = 200;
   const char *model_path = NULL;
-  unsigned props = P_CAT | P_SC | P_SAMPLE | P_VARIANT | P_TWIN | P_PAD |
-                   P_OBSERVED | P_REDUCE;
+  unsigned props = P_CAT | P_SC | P_SAMPLE | P_WEAK | P_VARIANT | P_TWIN |
+                   P_PAD | P_OBSERVED | P_REDUCE;
   int from = 0, nkinds = 0, c, k, kinds[NKINDS];
   wl_ctx *ctx;
   wl_model *m = NULL;
@@ -1168,6 +1342,7 @@ int main(int argc, char **argv) {
       props = (strstr(optarg, "cat") ? P_CAT : 0) |
               (strstr(optarg, "sc") ? P_SC : 0) |
               (strstr(optarg, "sample") ? P_SAMPLE : 0) |
+              (strstr(optarg, "weak") ? P_WEAK : 0) |
               (strstr(optarg, "variant") ? P_VARIANT : 0) |
               (strstr(optarg, "twin") ? P_TWIN : 0) |
               (strstr(optarg, "pad") ? P_PAD : 0) |
@@ -1223,6 +1398,11 @@ int main(int argc, char **argv) {
     return 2;
   if (wl_model_load(ctx, model_path, &m) != 0) {
     fprintf(stderr, "props: %s\n", wl_ctx_errmsg(ctx));
+    return 2;
+  }
+  if ((props & P_WEAK) && wl_model_parse(ctx, "sc.cat", SC_CAT,
+                                          sizeof SC_CAT - 1, &sc_model) != 0) {
+    fprintf(stderr, "props: the SC model: %s\n", wl_ctx_errmsg(ctx));
     return 2;
   }
   memset(&st, 0, sizeof st);
@@ -1292,9 +1472,14 @@ int main(int argc, char **argv) {
          "variant %.2f, reduce %.2f, total %.2f\n",
          st.tests, st.failures, st.skipped, st.states, st.t_fast, st.t_cat,
          st.t_sc, st.t_sample, st.t_variant, st.t_reduce, now() - t0);
+  if (props & P_WEAK)
+    printf("weak: %lu tests (%lu with barriers), %lu histograms whose marks "
+           "are unknown, %lu outcomes marked weak, %lu not; %.2f s\n",
+           st.wtests, st.wbar, st.wunknown, st.wweak, st.wsc, st.t_weak);
   for (k = 0; k < NKINDS; k++)
     wl_gen_free(gens[k]);
   wl_model_free(m);
+  wl_model_free(sc_model);
   wl_ctx_free(ctx);
   return st.failures ? 1 : 0;
 }

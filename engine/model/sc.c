@@ -1,4 +1,7 @@
-/* sc.c -- the sequentially consistent interpreter.
+/* sc.c -- the sequentially consistent search (scsearch.h): the one
+ * search for the final states of sequentially consistent interleavings,
+ * used by the explorer's reference (scstates.c, wl_sc_states) and by
+ * the sampler's weak marks (sim/weak.c).
  *
  * One shared memory (a value per location); threads take turns, one
  * visible step at a time (a load, a store, an RMW, a barrier arrival),
@@ -24,7 +27,10 @@
  * one without that iteration reaches the same final state); a thread
  * that needs more iterations ends the interleaving as cut.  Callback
  * threads are bounded as the explorer bounds them: unroll+1 reads of a
- * location, WL_MAX_TEV events.
+ * location, WL_MAX_TEV events.  Unbounded (WL__SC_UNBOUNDED, the
+ * sampler's: its runs have no unroll bound), no count is kept: a loop
+ * that comes back to a known state is pruned by the memo, and the depth
+ * is bounded instead (wl__sc_params.max_depth).
  *
  * Barriers follow the explorer's schedule (explore.c, barrier_outcomes):
  * a barrier is (namespace, id, CTA); a phase completes when its expected
@@ -39,9 +45,17 @@
  * a PTX bar.sync without a count left waiting is a barrier divergence,
  * an error as in the explorer.
  *
- * Files: scx.h (the state blob's layout and accessors), sccb.c (the
- * replays that teach the search a callback thread's events), this file
- * (instruction threads, barriers, steps, the memo and the search).
+ * What its users differ in is a parameter (wl__sc_params): the sink
+ * given each final state (collected and deduplicated by scstates.c;
+ * matched against a histogram's outcomes by weak.c), what a callback's
+ * result names become (registers the test grows, or slots of the
+ * histogram, which the sampler's workers must not change under each
+ * other), the stop hook polled every 4096 states, the state budget.
+ *
+ * Files: scsearch.h (the interface), scx.h (the state blob's layout and
+ * accessors), sccb.c (the replays that teach the search a callback
+ * thread's events), this file (instruction threads, barriers, steps,
+ * the memo and the search).
  */
 #include <stdio.h>
 #include <string.h>
@@ -57,7 +71,11 @@ static void enter(scx *c, uint8_t *s, int th, int pc) {
   const wl_thread *w = &c->t->threads[th];
   scthr *h = s_thr(c, s, th);
   h->pc = pc;
-  if (pc < w->ninsns && c->lhead[th][pc] && h->nsnap < SC_SNAPS) {
+  /* (unbounded: a spin iteration that changes nothing comes back to
+   * the state it left, which the memo prunes; snapshots would only tell
+   * equal states apart by their history) */
+  if (pc < w->ninsns && c->lhead[th][pc] && h->nsnap < SC_SNAPS &&
+      c->unroll != WL__SC_UNBOUNDED) {
     int64_t *sn = s_snap(c, s, th, h->nsnap++);
     sn[0] = pc;
     memcpy(sn + 1, s_regs(c, s, th), (size_t)w->nregs * sizeof sn[0]);
@@ -80,9 +98,12 @@ static int jump(scx *c, uint8_t *s, int th, int pc, int target) {
                                     (size_t)w->nregs * sizeof sn[0]) == 0)
         return RL_DROP;
     }
-    if (*b >= c->unroll)
+    if (c->unroll == WL__SC_UNBOUNDED)
+      ; /* the memo prunes a loop back to a known state */
+    else if (*b >= c->unroll)
       return RL_CUT;
-    (*b)++;
+    else
+      (*b)++;
   }
   enter(c, s, th, target);
   return RL_STOP;
@@ -95,6 +116,7 @@ static int run_local(scx *c, uint8_t *s, int th, int tail) {
   const wl_thread *w = &c->t->threads[th];
   scthr *h = s_thr(c, s, th);
   int64_t *regs = s_regs(c, s, th);
+  int nback = 0; /* unbounded: backward jumps with no visible step */
   for (;;) {
     const wl_insn *in;
     int r;
@@ -118,17 +140,18 @@ static int run_local(scx *c, uint8_t *s, int th, int tail) {
       h->pc++;
       continue;
     case OP_BRANCH:
-      if (wl__cond_holds(in->cond, opv(regs, &in->a), opv(regs, &in->b)))
+    case OP_GOTO:
+      if (c->unroll == WL__SC_UNBOUNDED && in->target <= h->pc &&
+          ++nback > SC_LOCALBACKS)
+        return RL_CUT; /* a loop of local steps that does not end */
+      if (in->op == OP_GOTO ||
+          wl__cond_holds(in->cond, opv(regs, &in->a), opv(regs, &in->b)))
         r = jump(c, s, th, h->pc, in->target);
       else {
         enter(c, s, th, h->pc + 1);
         r = RL_STOP;
       }
       if (r != RL_STOP)
-        return r;
-      continue;
-    case OP_GOTO:
-      if ((r = jump(c, s, th, h->pc, in->target)) != RL_STOP)
         return r;
       continue;
     default:
@@ -186,7 +209,7 @@ static int arrive(scx *c, uint8_t *s, int th, int kind, int ns, int64_t id,
   sckey *y;
   if (k < 0) {
     int32_t *nk = s_nkeys(c, s);
-    if (*nk == SC_MAXKEYS)
+    if (*nk >= c->maxkeys)
       return wl__err(c->ctx, WL_ELIMIT,
                      "%s:%d: more than %d barriers in one execution", tname(c),
                      line, SC_MAXKEYS);
@@ -230,6 +253,7 @@ static int arrive(scx *c, uint8_t *s, int th, int kind, int ns, int64_t id,
       if (s_thr(c, s, o)->wait == k)
         s_thr(c, s, o)->wait = -1;
     y->nopen = 0;
+    c->moved = -1; /* the waiters go on: every thread to normalise */
   } else if (kind == BAR_SYNC)
     s_thr(c, s, th)->wait = k;
   return SC_OK;
@@ -244,6 +268,8 @@ static int arrive(scx *c, uint8_t *s, int th, int kind, int ns, int64_t id,
 static int normalise(scx *c, uint8_t *s) {
   int th, r;
   for (th = 0; th < c->t->nthreads; th++) {
+    if (c->moved >= 0 && th != c->moved)
+      continue; /* its normal form depends on its own state alone */
     const wl_thread *w = &c->t->threads[th];
     scthr *h = s_thr(c, s, th);
     if (h->done)
@@ -367,12 +393,32 @@ static int step(scx *c, uint8_t *s, int th, uint64_t guess) {
 /* ---------------------------------------------------------------- */
 /* Memo and final states                                             */
 
+/* A word at a time (the memo key is hashed once per state entered: byte
+ * at a time, it was most of the search's time). */
 static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t h = 0xcbf29ce484222325ull ^ n, w;
   size_t i;
-  for (i = 0; i < n; i++)
-    h = (h ^ p[i]) * 0x100000001b3ull;
-  return h ^ (h >> 29);
+  uint64_t g = 0x84222325cbf29ce4ull, v;
+  /* two words a step, in two chains (half the latency) */
+  for (i = 0; i + 16 <= n; i += 16) {
+    memcpy(&w, p + i, 8);
+    memcpy(&v, p + i + 8, 8);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    g = (g ^ v) * 0xc2b2ae3d27d4eb4full;
+  }
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+  }
+  if (i < n) {
+    w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+  }
+  /* the table takes the low bits: bring the high ones down */
+  h ^= g ^ (g >> 29) ^ (h >> 32);
+  h *= 0xd6e8feb86659fd93ull;
+  return h ^ (h >> 32);
 }
 
 static int key_put(scx *c, size_t *n, const void *p, size_t len) {
@@ -389,19 +435,23 @@ static int key_put(scx *c, size_t *n, const void *p, size_t len) {
   return 0;
 }
 
-/* The memo key of a state: everything but what replays derive. */
-static int sc_key(scx *c, uint8_t *s, size_t *len) {
+/* The memo key of a state: everything but what replays derive.  The
+ * blob's head (memory, registers, threads, loop counts: fixed size, its
+ * padding always 0) in one piece, then what has a length of its own. */
+static int sc_key(scx *c, uint8_t *s, const uint8_t **key, size_t *len) {
   const wl_litmus *t = c->t;
   size_t n = 0;
   int th, err = 0;
-  err |= key_put(c, &n, s_mem(c, s), (size_t)t->nlocs * sizeof(int64_t));
+  if (c->headkey) { /* nothing of a length of its own: the head itself */
+    *key = s;
+    *len = c->off_snaps;
+    return 0;
+  }
+  err |= key_put(c, &n, s, c->off_snaps);
   for (th = 0; th < t->nthreads; th++) {
     const wl_thread *w = &t->threads[th];
     scthr *h = s_thr(c, s, th);
-    err |= key_put(c, &n, h, sizeof *h);
     if (w->fn == NULL) {
-      err |= key_put(c, &n, s_regs(c, s, th), (size_t)w->nregs * 8);
-      err |= key_put(c, &n, s_backs(c, s, th), (size_t)c->backn[th] * 4);
       if (h->nsnap > 0)
         err |= key_put(c, &n, s_snap(c, s, th, 0),
                        (size_t)h->nsnap * (size_t)(w->nregs + 1) * 8);
@@ -412,8 +462,12 @@ static int sc_key(scx *c, uint8_t *s, size_t *len) {
       err |= key_put(c, &n, cb->lv, (size_t)cb->nlv * 8);
     }
   }
-  err |= key_put(c, &n, s_nkeys(c, s), sizeof(int32_t));
-  err |= key_put(c, &n, s_key(c, s, 0), (size_t)*s_nkeys(c, s) * sizeof(sckey));
+  if (c->maxkeys > 0) {
+    err |= key_put(c, &n, s_nkeys(c, s), sizeof(int32_t));
+    err |=
+        key_put(c, &n, s_key(c, s, 0), (size_t)*s_nkeys(c, s) * sizeof(sckey));
+  }
+  *key = c->key;
   *len = n;
   return err ? wl__err(c->ctx, WL_ENOMEM, "out of memory") : 0;
 }
@@ -421,52 +475,45 @@ static int sc_key(scx *c, uint8_t *s, size_t *len) {
 /* 1 when the state was explored before; otherwise records it. */
 static int seen(scx *c, uint8_t *s) {
   size_t len, k, i;
+  const uint8_t *key;
   uint64_t h;
-  int r = sc_key(c, s, &len);
+  int r = sc_key(c, s, &key, &len);
   if (r != 0)
     return r;
-  h = hash_bytes(c->key, len);
+  h = hash_bytes(key, len);
   if ((c->nmemo + 1) * 2 > c->tabcap) {
     size_t cap = c->tabcap ? c->tabcap * 2 : 1024;
-    size_t *tab = wl__calloc(c->ctx, cap * sizeof *tab);
-    uint64_t *tabh = wl__calloc(c->ctx, cap * sizeof *tabh);
-    if (c->nmemo >= SC_MAXSTATES) {
-      wl__free(c->ctx, tab, cap * sizeof *tab);
-      wl__free(c->ctx, tabh, cap * sizeof *tabh);
+    scslot *tab;
+    if (c->nmemo >= c->maxstates)
       return wl__err(c->ctx, WL_ELIMIT,
-                     "%s: more than %u states under sequential consistency "
-                     "(the interpreter's limit); lower the unroll bound if "
+                     "%s: more than %zu states under sequential consistency "
+                     "(the search's limit); lower the unroll bound if "
                      "the test loops, or make the test smaller (fewer "
                      "threads or accesses)",
-                     c->t->name, SC_MAXSTATES);
-    }
-    if (tab == NULL || tabh == NULL) {
-      wl__free(c->ctx, tab, cap * sizeof *tab);
-      wl__free(c->ctx, tabh, cap * sizeof *tabh);
+                     c->t->name, c->maxstates);
+    if ((tab = wl__calloc(c->ctx, cap * sizeof *tab)) == NULL)
       return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-    }
     for (i = 0; i < c->tabcap; i++) {
-      if (c->tab[i] == 0)
+      if (c->tab[i].off == 0)
         continue;
-      k = (size_t)c->tabh[i] & (cap - 1);
-      while (tab[k])
+      k = (size_t)c->tab[i].h & (cap - 1);
+      while (tab[k].off)
         k = (k + 1) & (cap - 1);
       tab[k] = c->tab[i];
-      tabh[k] = c->tabh[i];
     }
     wl__free(c->ctx, c->tab, c->tabcap * sizeof *c->tab);
-    wl__free(c->ctx, c->tabh, c->tabcap * sizeof *c->tabh);
     c->tab = tab;
-    c->tabh = tabh;
     c->tabcap = cap;
   }
-  for (k = (size_t)h & (c->tabcap - 1); c->tab[k];
+  for (k = (size_t)h & (c->tabcap - 1); c->tab[k].off;
        k = (k + 1) & (c->tabcap - 1)) {
-    const uint8_t *p = c->arena + c->tab[k] - 1;
+    const uint8_t *p;
     size_t plen;
+    if (c->tab[k].h != h)
+      continue;
+    p = c->arena + c->tab[k].off - 1;
     memcpy(&plen, p, sizeof plen);
-    if (c->tabh[k] == h && plen == len &&
-        memcmp(p + sizeof plen, c->key, len) == 0)
+    if (plen == len && memcmp(p + sizeof plen, key, len) == 0)
       return 1;
   }
   if (c->narena + sizeof len + len > c->arenacap) {
@@ -481,68 +528,35 @@ static int seen(scx *c, uint8_t *s) {
     c->arenacap = cap;
   }
   memcpy(c->arena + c->narena, &len, sizeof len);
-  memcpy(c->arena + c->narena + sizeof len, c->key, len);
-  c->tab[k] = c->narena + 1;
-  c->tabh[k] = h;
+  memcpy(c->arena + c->narena + sizeof len, key, len);
+  c->tab[k].off = c->narena + 1;
+  c->tab[k].h = h;
   c->narena += up8(sizeof len + len);
   c->nmemo++;
   return 0;
 }
 
-/* Records an ended state (if its barrier guesses hold). */
+/* Gives an ended state to the sink (if its barrier guesses hold and
+ * no callback thread reported a result the sink has no slot for). */
 static int record(scx *c, uint8_t *s) {
   const wl_litmus *t = c->t;
-  int64_t *v;
-  size_t k, i;
-  uint64_t h;
-  int th;
-  for (i = 0; i < (size_t)*s_nkeys(c, s); i++) {
-    const sckey *y = s_key(c, s, (int)i);
+  const int64_t *regs[WL_MAX_THREADS];
+  int i, th;
+  for (i = 0; i < *s_nkeys(c, s); i++) {
+    const sckey *y = s_key(c, s, i);
     if (y->guess != 0 && y->used != y->guess)
       return 0; /* the users were not the guess */
   }
-  if (c->nfin == c->fincap) {
-    size_t cap = c->fincap ? c->fincap * 2 : 16;
-    int64_t *p =
-        wl__realloc(c->ctx, c->fin, c->fincap * (size_t)c->xn * sizeof *p,
-                    cap * (size_t)c->xn * sizeof *p);
-    if (p == NULL)
-      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-    c->fin = p;
-    c->fincap = cap;
-  }
-  v = c->fin + c->nfin * (size_t)c->xn;
   for (th = 0; th < t->nthreads; th++) {
     if (t->threads[th].fn == NULL)
-      memcpy(v + c->xoff[th], s_regs(c, s, th),
-             (size_t)t->threads[th].nregs * sizeof *v);
-    else
-      memcpy(v + c->xoff[th], s_cb(c, s, th)->res, WL_MAX_REGS * sizeof *v);
-  }
-  memcpy(v + c->xoff[t->nthreads], s_mem(c, s), (size_t)t->nlocs * sizeof *v);
-  if ((c->nfin + 1) * 2 > c->ftabcap) {
-    size_t cap = c->ftabcap ? c->ftabcap * 2 : 64;
-    size_t *tab = wl__calloc(c->ctx, cap * sizeof *tab);
-    if (tab == NULL)
-      return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-    for (i = 0; i < c->nfin; i++) {
-      const int64_t *o = c->fin + i * (size_t)c->xn;
-      k = (size_t)hash_bytes((const uint8_t *)o, (size_t)c->xn * 8) & (cap - 1);
-      while (tab[k])
-        k = (k + 1) & (cap - 1);
-      tab[k] = i + 1;
-    }
-    wl__free(c->ctx, c->ftab, c->ftabcap * sizeof *c->ftab);
-    c->ftab = tab;
-    c->ftabcap = cap;
-  }
-  h = hash_bytes((const uint8_t *)v, (size_t)c->xn * 8);
-  for (k = (size_t)h & (c->ftabcap - 1); c->ftab[k];
-       k = (k + 1) & (c->ftabcap - 1))
-    if (memcmp(c->fin + (c->ftab[k] - 1) * (size_t)c->xn, v,
-               (size_t)c->xn * sizeof *v) == 0)
+      regs[th] = s_regs(c, s, th);
+    else if (s_cb(c, s, th)->nomatch)
       return 0;
-  c->ftab[k] = ++c->nfin;
+    else
+      regs[th] = s_cb(c, s, th)->res;
+  }
+  if (c->p->final(c->p->ud, regs, s_mem(c, s)) != 0)
+    return wl__err(c->ctx, WL_ESTOPPED, "stopped by the caller");
   return 0;
 }
 
@@ -606,6 +620,13 @@ static int dfs(scx *c, int depth) {
       (c->stack[depth + 1] = wl__alloc(c->ctx, c->size)) == NULL)
     return wl__err(c->ctx, WL_ENOMEM, "out of memory");
   s = c->stack[depth];
+  if ((c->polls++ & 4095) == 0 && c->p->stop != NULL &&
+      c->p->stop(c->p->stop_ud))
+    return wl__err(c->ctx, WL_ESTOPPED, "stopped by the caller");
+  if (c->p->max_depth > 0 && depth > c->p->max_depth) {
+    c->bound_hit = 1;
+    return 0;
+  }
   if ((r = normalise(c, s)) != SC_OK)
     return r < 0 ? r : 0;
   if ((r = seen(c, s)) != 0)
@@ -623,6 +644,7 @@ static int dfs(scx *c, int depth) {
     for (;;) {
       uint8_t *n = c->stack[depth + 1];
       memcpy(n, s, c->size);
+      c->moved = th;
       r = step(c, n, th, cand ? sub | 1ull << th : 0);
       if (r == SC_OK)
         r = dfs(c, depth + 1);
@@ -654,15 +676,12 @@ static int setup(scx *c) {
     c->backoff[th] = nbacks;
     c->snapoff[th] = nsnap;
     c->cbidx[th] = -1;
-    c->xoff[th] = c->xn;
     if (w->fn != NULL) {
       c->cbidx[th] = ncb++;
-      c->xn += WL_MAX_REGS;
+      c->maxkeys = SC_MAXKEYS; /* it may call wl_tb_barrier */
       continue;
     }
-    c->xn += w->nregs;
     nregs += w->nregs;
-    nsnap += SC_SNAPS * (w->nregs + 1);
     c->bidx[th] = wl__alloc(c->ctx, (size_t)(w->ninsns + 1) * sizeof(int));
     c->lhead[th] = wl__calloc(c->ctx, (size_t)w->ninsns + 1);
     if (c->bidx[th] == NULL || c->lhead[th] == NULL)
@@ -674,18 +693,23 @@ static int setup(scx *c) {
         c->bidx[th][i] = nbacks++ - c->backoff[th];
         c->lhead[th][in->target] = 1;
       }
+      if (in->op == OP_BAR)
+        c->maxkeys = SC_MAXKEYS;
     }
     c->backn[th] = nbacks - c->backoff[th];
+    /* snapshots are taken at loop heads only (the blob is copied at
+     * every step: no room for what cannot be used) */
+    if (c->backn[th] > 0 && c->unroll != WL__SC_UNBOUNDED)
+      nsnap += SC_SNAPS * (w->nregs + 1);
   }
-  c->xoff[t->nthreads] = c->xn;
-  c->xn += t->nlocs;
   c->off_mem = 0;
   c->off_regs = up8(c->off_mem + (size_t)t->nlocs * 8);
   c->off_thr = up8(c->off_regs + (size_t)nregs * 8);
   c->off_backs = up8(c->off_thr + (size_t)t->nthreads * sizeof(scthr));
   c->off_snaps = up8(c->off_backs + (size_t)nbacks * 4);
   c->off_keys = up8(c->off_snaps + (size_t)nsnap * 8);
-  c->off_cb = up8(c->off_keys + 8 + SC_MAXKEYS * sizeof(sckey));
+  c->off_cb = up8(c->off_keys + 8 + (size_t)c->maxkeys * sizeof(sckey));
+  c->headkey = nsnap == 0 && ncb == 0 && c->maxkeys == 0;
   c->size = up8(c->off_cb + (size_t)ncb * sizeof(sccb));
   c->stack = wl__calloc(c->ctx, 64 * sizeof *c->stack);
   if (c->stack == NULL)
@@ -724,44 +748,13 @@ static void teardown(scx *c) {
   wl__free(c->ctx, c->key, c->keycap);
   wl__free(c->ctx, c->arena, c->arenacap);
   wl__free(c->ctx, c->tab, c->tabcap * sizeof *c->tab);
-  wl__free(c->ctx, c->tabh, c->tabcap * sizeof *c->tabh);
-  wl__free(c->ctx, c->fin, c->fincap * (size_t)c->xn * sizeof *c->fin);
-  wl__free(c->ctx, c->ftab, c->ftabcap * sizeof *c->ftab);
 }
 
-/* Hands the final states over in wl_layout's order (the registers that
- * callbacks added during the search included). */
-static int emit(scx *c, int (*each)(void *, const int64_t *, int), void *ud) {
-  const wl_litmus *t = c->t;
-  wl_layout lay;
-  int64_t *v;
-  size_t i;
-  int th, rc = 0;
-  wl__layout_init(&lay, t);
-  v = wl__alloc(c->ctx, ((size_t)lay.nvals + 1) * sizeof *v);
-  if (v == NULL)
-    return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-  for (i = 0; i < c->nfin && rc == 0; i++) {
-    const int64_t *x = c->fin + i * (size_t)c->xn;
-    for (th = 0; th < t->nthreads; th++)
-      memcpy(v + lay.regoff[th], x + c->xoff[th],
-             (size_t)t->threads[th].nregs * sizeof *v);
-    memcpy(v + lay.regoff[t->nthreads], x + c->xoff[t->nthreads],
-           (size_t)t->nlocs * sizeof *v);
-    if (each(ud, v, lay.nvals) != 0)
-      rc = wl__err(c->ctx, WL_ESTOPPED, "stopped by the caller");
-  }
-  wl__free(c->ctx, v, ((size_t)lay.nvals + 1) * sizeof *v);
-  return rc;
-}
-
-int wl__sc_states(wl_ctx *ctx, const wl_litmus *t, int unroll,
-                  int (*each)(void *ud, const int64_t *vals, int nvals),
-                  void *ud, int *bound_hit) {
+int wl__sc_search(wl_ctx *ctx, const wl_litmus *t, wl__sc_params *p) {
   scx *c;
   int rc;
-  if (bound_hit != NULL)
-    *bound_hit = 0;
+  p->bound_hit = 0;
+  p->nstates = 0;
   if ((rc = wl__litmus_check_labels(t)) != 0)
     return rc;
   c = wl__calloc(ctx, sizeof *c);
@@ -769,30 +762,19 @@ int wl__sc_states(wl_ctx *ctx, const wl_litmus *t, int unroll,
     return wl__err(ctx, WL_ENOMEM, "out of memory");
   c->ctx = ctx;
   c->t = t;
-  c->unroll = unroll > 0 ? unroll : WL_DEFAULT_UNROLL;
+  c->p = p;
+  c->unroll = p->unroll > 0 || p->unroll == WL__SC_UNBOUNDED
+                  ? p->unroll
+                  : WL_DEFAULT_UNROLL;
+  c->maxstates = p->max_states > 0 ? p->max_states : SC_MAXSTATES;
   ctx->errmsg[0] = '\0';
+  c->moved = -1; /* every thread to bring to its first visible step */
   rc = setup(c);
   if (rc == 0)
     rc = dfs(c, 0);
-  if (rc == 0)
-    rc = emit(c, each, ud);
-  if (bound_hit != NULL)
-    *bound_hit = c->bound_hit;
+  p->bound_hit = c->bound_hit;
+  p->nstates = c->nmemo;
   teardown(c);
   wl__free(ctx, c, sizeof *c);
   return rc;
-}
-
-int wl_sc_states(wl_ctx *ctx, const wl_litmus *t, int unroll, wl_state_fn each,
-                 void *ud, int *bound_hit) {
-  if (bound_hit != NULL)
-    *bound_hit = 0;
-  if (ctx == NULL)
-    return WL_EINVAL;
-  ctx->errmsg[0] = '\0';
-  if (t == NULL || each == NULL)
-    return wl__err(ctx, WL_EINVAL, "wl_sc_states: a test and a callback");
-  if (unroll < 0)
-    return wl__err(ctx, WL_EINVAL, "unroll bound must be >= 0");
-  return wl__sc_states(ctx, t, unroll, each, ud, bound_hit);
 }

@@ -1,6 +1,7 @@
-/* sccb.c -- the sequentially consistent interpreter's callback threads
+/* sccb.c -- the sequentially consistent search's callback threads
  * (program/thread.h): a replay with the values its loads returned so
- * far teaches the interpreter (sc.c) a callback thread's next events. */
+ * far teaches the search (sc.c) a callback thread's next events; what
+ * its results' names become is the search's user's (wl__sc_params). */
 #include <string.h>
 
 #include "scx.h"
@@ -15,7 +16,7 @@ typedef struct sctb {
   int th;
   int i, j, nevx; /* events met, loads met, events as the explorer counts */
   int reads[WL_MAX_LOCS];
-  int stopped, err;
+  int stopped, err, nomatch;
   int64_t res[WL_MAX_REGS];
 } sctb;
 
@@ -31,7 +32,8 @@ static int tb_event(sctb *d, const scev *e, int nexp, int64_t *value) {
     return d->err;
   if (d->stopped)
     return WL_ELIMIT;
-  if (loads && ++d->reads[e->loc] > d->c->unroll + 1) {
+  if (loads && ++d->reads[e->loc] > d->c->unroll + 1 &&
+      d->c->unroll != WL__SC_UNBOUNDED) {
     cb->cutat = d->i;
     d->stopped = 1;
     return WL_ELIMIT;
@@ -143,27 +145,24 @@ static int tb_barrier(wl_tb *tb, int kind, int64_t id, int64_t count,
   return tb_event(tb_self(tb), &e, 1, NULL);
 }
 
-/* Results are the thread's registers: like the explorer, the test grows
- * them. */
+/* Results go where the search's user puts them (wl__sc_params.result:
+ * the explorer grows the test's registers, the sampler keeps them in its
+ * histogram). */
 static int tb_result(wl_tb *tb, const char *name, int type, int64_t value) {
   wl_assert(wl__tb_result_ok(tb, name, type));
   sctb *d = tb_self(tb);
-  wl_thread *w = (wl_thread *)&d->c->t->threads[d->th];
-  int r, was;
+  wl__sc_params *p = d->c->p;
+  int r, k = WL__SC_IGNORE;
   if (d->err)
     return d->err;
   if (d->stopped)
     return WL_ELIMIT;
-  r = wl__thread_result(d->c->ctx, w, name, type, &was);
-  if (r == -3)
-    return d->err = wl__result_type_err(d->c->ctx, w->name, name, was, type);
-  if (r == -2)
-    return d->err = wl__err(d->c->ctx, WL_ENOMEM, "out of memory");
-  if (r < 0)
-    return d->err =
-               wl__err(d->c->ctx, WL_ELIMIT, "thread %s: more than %d results",
-                       w->name, WL_MAX_REGS);
-  d->res[r] = value;
+  if ((r = p->result(p->ud, d->th, name, type, value, &k)) != 0)
+    return d->err = r;
+  if (k >= 0 && k < WL_MAX_REGS)
+    d->res[k] = value;
+  else if (k == WL__SC_NOMATCH)
+    d->nomatch = 1;
   return 0;
 }
 
@@ -205,8 +204,11 @@ int wl__sc_learn(scx *c, uint8_t *s, int th) {
   d->c = c;
   d->cb = cb;
   d->th = th;
-  for (k = 0; k < WL_MAX_REGS; k++)
-    d->res[k] = w->reginit[k];
+  if (c->p->init != NULL)
+    c->p->init(c->p->ud, th, d->res);
+  else
+    for (k = 0; k < WL_MAX_REGS; k++)
+      d->res[k] = w->reginit[k];
   c->ctx->errmsg[0] = '\0';
   rc = w->fn(w->fn_ud, &d->tb);
   if (d->err)
@@ -223,6 +225,7 @@ int wl__sc_learn(scx *c, uint8_t *s, int th) {
                  w->name);
   else {
     cb->fin = 1;
+    cb->nomatch = d->nomatch;
     memcpy(cb->res, d->res, sizeof cb->res);
   }
   wl__free(c->ctx, d, sizeof *d);

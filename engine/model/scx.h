@@ -1,15 +1,19 @@
-/* scx.h -- the sequentially consistent interpreter's state (model/sc.c
+/* scx.h -- the sequentially consistent search's state (model/sc.c
  * the search, model/sccb.c the replays of callback threads): the
  * per-test layout of a state blob and its accessors.  Internal to the
- * two files. */
+ * two files; scsearch.h is the search's face. */
 #ifndef WL_SCX_H
 #define WL_SCX_H
 
-#include "sc.h"
+#include "model.h"
+#include "scsearch.h"
 
 #define SC_MAXKEYS 16         /* barriers in use in one execution */
 #define SC_SNAPS 16           /* loop-head snapshots kept per thread */
 #define SC_MAXSTATES 4000000u /* memoised states */
+/* unbounded: backward jumps in a row with no visible step before the
+ * cut */
+#define SC_LOCALBACKS 100000
 
 /* results of the internal steps, beside the WL_E* codes (< 0) */
 enum { SC_OK = 0, SC_DEAD = 1 };
@@ -40,22 +44,38 @@ typedef struct sckey {
 } sckey;
 
 typedef struct sccb {
-  int32_t nexec; /* events performed */
-  int32_t nlv;   /* values its loads returned (the memo key) */
-  int32_t nev;   /* events learnt from replays */
-  int32_t fin;   /* the callback returns after its nev events */
-  int32_t cutat; /* the bound cuts it at this event, -1 */
-  int32_t pad;
+  int32_t nexec;   /* events performed */
+  int32_t nlv;     /* values its loads returned (the memo key) */
+  int32_t nev;     /* events learnt from replays */
+  int32_t fin;     /* the callback returns after its nev events */
+  int32_t cutat;   /* the bound cuts it at this event, -1 */
+  int32_t nomatch; /* (fin) a result the sink has no slot for
+                    * (WL__SC_NOMATCH): its final states are dropped */
   int64_t lv[WL_MAX_TEV];
   scev ev[WL_MAX_TEV];
   int64_t res[WL_MAX_REGS]; /* its registers when it returns */
 } sccb;
 
+/* a memo slot: the key's hash, its offset in the arena + 1 (0: empty) */
+typedef struct scslot {
+  uint64_t h;
+  size_t off;
+} scslot;
+
 typedef struct scx {
   wl_ctx *ctx;
   const wl_litmus *t;
+  wl__sc_params *p;
   int unroll;
   int bound_hit;
+  size_t maxstates;
+  int maxkeys; /* room for barriers: SC_MAXKEYS, 0 without any */
+  /* the thread whose step made the state (the others are in normal
+   * form already), or -1: all */
+  int moved;
+  int headkey;         /* no snapshots, callbacks or barriers: the memo
+                        * key is the blob's head as it is */
+  unsigned long polls; /* states entered, for polling p->stop */
   /* blob layout */
   size_t size, off_mem, off_regs, off_thr, off_backs, off_snaps, off_keys,
       off_cb;
@@ -74,15 +94,8 @@ typedef struct scx {
   size_t keycap;
   uint8_t *arena;
   size_t narena, arenacap;
-  size_t *tab;
-  uint64_t *tabh;
+  scslot *tab;
   size_t tabcap, nmemo;
-  /* final states, expanded (callback threads: WL_MAX_REGS each) */
-  int xoff[WL_MAX_THREADS + 1], xn;
-  int64_t *fin;
-  size_t nfin, fincap;
-  size_t *ftab;
-  size_t ftabcap;
 } scx;
 
 /* ---------------------------------------------------------------- */

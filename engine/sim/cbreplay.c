@@ -3,8 +3,9 @@
  * (the simulator's side of program/thread.h; arguments arrive checked
  * by the wl_tb_* wrappers), learning its events one load at a time
  * (wl__cb_replay) and checking that a late value leaves the events it
- * did unchanged (wl__cb_probe).  sample.c runs the events; weak.c
- * replays them in sequentially consistent interleavings. */
+ * did unchanged (wl__cb_probe).  sample.c runs the events.  (The
+ * search for SC outcomes, weak.c, replays callbacks through the
+ * explorer's reference search, model/sccb.c.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ typedef struct simtb {
   cbthread *c;
   int th;
   int i, j; /* events and loaded values met in this replay */
-  int stopped, err, overflow, nomatch;
+  int stopped, err, overflow;
   int probe;   /* cb_probe: compare the first `upto` events, learn none */
   int upto, differs;
 } simtb;
@@ -213,13 +214,8 @@ static int cb_result(wl_tb *tb, const char *name, int type, int64_t value) {
   }
   if (k >= 0 && (r = wl__hist_type_result(d->h, d->th, k, name, type)) != 0)
     return d->err = r;
-  if (k < 0) {
-    /* (SC search) a result no sampled run reported: its outcome is
-     * one of the sampled ones only when the value is the implicit 0 */
-    if (value != 0)
-      d->nomatch = 1;
-    return 0;
-  }
+  if (k < 0)
+    return 0; /* (a probe) a name no run reported yet */
   d->c->res[k] = value;
   return 0;
 }
@@ -304,7 +300,6 @@ int wl__cb_replay(wl_ctx *ctx, const wl_litmus *t, wl_hist *h, int grow,
                    "loaded values stopped earlier",
                    thr->name);
   c->finished = 1;
-  c->nomatch = d.nomatch;
   return 0;
 }
 

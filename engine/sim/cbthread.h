@@ -1,7 +1,6 @@
 /* cbthread.h -- a callback thread's events in the simulator, shared by
- * sample.c (the runs) and weak.c (the sequentially consistent
- * interleavings that tell weak outcomes), and the replays that learn
- * them (cbreplay.c).  Not installed. */
+ * sample.c (the runs) and the replays that learn them (cbreplay.c).
+ * Not installed. */
 #ifndef WL_CBTHREAD_H
 #define WL_CBTHREAD_H
 
@@ -29,7 +28,6 @@ typedef struct cbev {
 typedef struct cbthread {
   int nev, nexec, nlv;
   int finished; /* a replay ran to its end: no events after ev[nev-1] */
-  int nomatch;  /* (SC search) a result no sampled outcome has */
   cbev ev[CB_MAXEV];
   int64_t lv[CB_MAXEV];     /* the values its loads returned, in order */
   int64_t res[WL_MAX_REGS]; /* its results, once finished */

@@ -86,8 +86,9 @@ int wl__hist_add(wl_hist *h, const int64_t *vals, int sat, uint64_t c);
  * hung).  Asserted after a merge and at the end of a sampling. */
 int wl__hist_totals_ok(const wl_hist *h);
 
-/* sample.c: marks the outcomes sequential consistency cannot produce
- * (its search replays callback threads as the sampler does). */
+/* weak.c: marks the outcomes sequential consistency cannot produce
+ * (the explorer's reference search, model/scsearch.h, with the
+ * histogram's result names and stop hook). */
 int wl__hist_compute_weak(wl_hist *h);
 
 #endif

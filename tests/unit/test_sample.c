@@ -904,10 +904,10 @@ static void test_barrier_deadlock_hangs(void **state) {
 /* Weak marks                                                        */
 
 /* One thread counting to 150 and storing: sequential code, so its one
- * outcome is not weak.
-
- * The SC search stops at depth 200, so the engine must answer "unknown"
- * (-1), not "weak" (a bug once: the depth cut was not recorded). */
+ * outcome is not weak.  Local steps cost the SC search no depth (they
+ * run eagerly), so the search sees the loop through: 0.  (The old
+ * search stopped at depth 200 and answered -1; a cut must never read
+ * as "weak".) */
 static void test_weak_long_sequential_run(void **state) {
   static const char src[] = "PTX count150\n"
                             "{ x=0; P0:r1=0; }\n"
@@ -919,14 +919,40 @@ static void test_weak_long_sequential_run(void **state) {
                             "exists (x == 150)\n";
   fixture *f = *state;
   wl_hist *h;
-  int w;
   parse(f, 0, src);
   h = sample(f, 0, 0, WL_PROFILE_WEAK, 1, 0, 10);
   assert_int_equal(wl_hist_hung(h), 0);
   assert_int_equal(wl_hist_noutcomes(h), 1);
-  w = wl_hist_weak(h, 0);
-  /* the SC search is cut at depth 200: unknown (-1), never "weak" */
-  assert_int_equal(w, -1);
+  assert_int_equal(wl_hist_weak(h, 0), 0);
+  assert_int_equal(wl_hist_weak_known(h), 1);
+}
+
+/* A loop of 2,100 stores: each is a visible step, past the SC search's
+ * depth (2,000), so the search is cut and the answer is "unknown" (-1),
+ * never "weak" (a bug once: the depth cut was not recorded). */
+static void test_weak_deep_run_unknown(void **state) {
+  static const char src[] = "PTX store2100\n"
+                            "{ x=0; P0:r1=0; }\n"
+                            " P0@cta 0,gpu 0 ;\n"
+                            " LC00: ;\n"
+                            " add r1, r1, 1 ;\n"
+                            " st.weak x, r1 ;\n"
+                            " bne r1, 2100, LC00 ;\n"
+                            "exists (x == 2100)\n";
+  fixture *f = *state;
+  wl_sample_opts o;
+  wl_hist *h;
+  parse(f, 0, src);
+  opts_init(&o, WL_PROFILE_H100, 1, 0, 3);
+  o.max_steps = 1000000; /* 2,100 stores take more than the default */
+  wl_hist_free(f->h[0]);
+  f->h[0] = NULL;
+  assert_int_equal(wl_sample(f->ctx, f->t[0], &o, &f->h[0]), 0);
+  h = f->h[0];
+  assert_int_equal(wl_hist_hung(h), 0);
+  assert_int_equal(wl_hist_noutcomes(h), 1);
+  assert_int_equal(wl_hist_weak(h, 0), -1);
+  assert_int_equal(wl_hist_weak_known(h), 0);
 }
 
 /* A short loop is searched to the end: its outcome is SC. */
@@ -1314,6 +1340,7 @@ int main(void) {
       T(test_barrier_mp_never_stale),
       T(test_barrier_deadlock_hangs),
       T(test_weak_long_sequential_run),
+      T(test_weak_deep_run_unknown),
       T(test_weak_short_loop),
       T(test_weak_after_merge),
       T(test_fault_sb),
