@@ -1500,7 +1500,10 @@ int wl_device_occupancy(wl_device *d, const wl_launch_cfg *cfg,
 int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out);
 void wl_launch_free(wl_launch *l);
 
-/* Inside run_warp. */
+/* Inside run_warp.  STALLED: runnable, but waiting out a gpu/sys-scope
+ * fence.sc (the profile's stall, turns of its warp while the others run
+ * on): the bindings yield a lane that wl_kernel_fence left STALLED, and
+ * do not resume it until it is RUNNABLE again. */
 enum { WL_LANE_RUNNABLE, WL_LANE_BARRIER, WL_LANE_EXITED, WL_LANE_NONE,
        WL_LANE_WARPSYNC, WL_LANE_STALLED };
 int wl_kernel_lane_state(const wl_launch *l, int block, int thread);
