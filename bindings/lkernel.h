@@ -13,7 +13,8 @@
  *   lklaunch.c  dev:launch and dev:occupancy: options, parameters and
  *               the launch's result (counters, report, findings)
  *   lkreplay.c  deferred loads: each lane's event log, and replaying a
- *               lane with a load's new value */
+ *               lane with a load's new value
+ *   lwreplay.c  the same for the warps of warp-vector kernels */
 #ifndef LKERNEL_H
 #define LKERNEL_H
 
@@ -127,11 +128,11 @@ WLL_HIDDEN void wll_hook_off(lua_State *L, kstate *ks);
 WLL_HIDDEN int wll_run_warp(void *ud, wl_launch *l, int block, int warp);
 WLL_HIDDEN void wll_block_done(void *ud, wl_launch *l, int block);
 
-/* lkrun.c: pushes on L a new coroutine for thread t of block, holding
- * the kernel, its context and the launch's arguments (*nargs of them to
- * resume it with). */
+/* lkrun.c: pushes on L a new coroutine for thread t of block (vec 1:
+ * for warp t, a warp-vector kernel), holding the kernel, its context
+ * and the launch's arguments (*nargs of them to resume it with). */
 WLL_HIDDEN lua_State *wll_lane_co(lua_State *L, lctx *x, int block, int t,
-                                  int *nargs);
+                                  int vec, int *nargs);
 
 /* lkreplay.c (see the file's comment) */
 /* The running lane logs nothing more and defers no load from now on. */

@@ -429,12 +429,12 @@ static int launch_body(lua_State *L) {
   lua_settop(L, nargs + 3);
   /* stack: dev, kernel, cfg, args... then ours */
   x.r.warp_mode = kernel_fn(L, 2);
-  /* deferred loads: per-thread kernels, unless defer = false (their
-   * lanes are replayed: lkreplay.c) */
+  /* deferred loads, unless defer = false (per-thread kernels' lanes
+   * are replayed, lkreplay.c; warp-vector kernels' warps, lwreplay.c) */
   if (lua_getfield(L, 3, "defer") != LUA_TNIL &&
       lua_type(L, -1) != LUA_TBOOLEAN)
     return luaL_error(L, "launch: defer must be a boolean");
-  cfg.defer = !x.r.warp_mode && (lua_isnil(L, -1) || lua_toboolean(L, -1));
+  cfg.defer = lua_isnil(L, -1) || lua_toboolean(L, -1);
   x.r.defer = cfg.defer;
   lua_pop(L, 1);
   x.fn = lua_gettop(L);

@@ -50,14 +50,8 @@ struct wll_dlog {
   uint8_t wbuf[16];
 };
 
-/* a replay in progress (krun.rp) */
-typedef struct wll_replay {
-  wll_dlog *log;
-  uint32_t pos, k; /* the next logged event; the load with the new value */
-  int width, state;
-  uint8_t v[16];
-} wll_replay;
-enum { RP_RUN, RP_REACHED, RP_FAILED };
+enum { RP_RUN = WLL_RP_RUN, RP_REACHED = WLL_RP_REACHED,
+       RP_FAILED = WLL_RP_FAILED };
 
 static int log_gc(lua_State *L) {
   wll_dlog *g = lua_touserdata(L, 1);
@@ -178,11 +172,12 @@ int wll_replay_fail(lua_State *L, krun *r) {
 int wll_replay_access(lua_State *L, krun *r, const wl_access *a,
                       void *data) {
   wll_replay *p = r->rp;
+  wll_dlog *g = p->log;
   dev_ev now;
   const dev_ev *e;
-  if (p->pos >= p->log->n) /* past the lane's point inside one call */
+  if (p->pos >= p->n) /* past the lane's point inside one call */
     return wll_replay_fail(L, r);
-  e = &p->log->ev[p->pos];
+  e = &g->ev[p->pos];
   fill(&now, a, data);
   if (now.kind != e->kind || now.width != e->width ||
       now.space != e->space || now.sem != e->sem || now.scope != e->scope ||
@@ -201,9 +196,9 @@ int wll_replay_access(lua_State *L, krun *r, const wl_access *a,
 int wll_replay_fence(lua_State *L, krun *r, int sem, int scope) {
   wll_replay *p = r->rp;
   const dev_ev *e;
-  if (p->pos >= p->log->n)
+  if (p->pos >= p->n)
     return wll_replay_fail(L, r);
-  e = &p->log->ev[p->pos];
+  e = &((wll_dlog *)p->log)->ev[p->pos];
   if (e->kind != EV_FENCE || e->sem != sem || e->scope != scope)
     return wll_replay_fail(L, r);
   p->pos++;
@@ -211,7 +206,7 @@ int wll_replay_fence(lua_State *L, krun *r, int sem, int scope) {
 }
 
 int wll_replay_reached(krun *r) {
-  if (r->rp->pos < r->rp->log->n)
+  if (r->rp->pos < r->rp->n)
     return 0;
   r->rp->state = RP_REACHED;
   return 1;
@@ -235,9 +230,10 @@ int wll_replay_run(lua_State *L, krun *r) {
       r->log->ev[ev].width != p.width)
     return 0; /* nothing this lane can replay: the first value stands */
   p.log = r->log;
+  p.n = r->log->n;
   p.k = ev;
   p.state = RP_RUN;
-  co = wll_lane_co(r->L, x, r->block, r->thread, &nargs);
+  co = wll_lane_co(r->L, x, r->block, r->thread, 0, &nargs);
   lua_xmove(r->L, L, 1); /* anchored on the lane's stack */
   r->rp = &p;
   r->co = co;
@@ -250,7 +246,7 @@ int wll_replay_run(lua_State *L, krun *r) {
   }
   /* the replay stands: its load's value is the lane's now, and its
    * coroutine runs the lane from the call it stopped at */
-  memcpy(p.log->ev[ev].out, p.v, (size_t)p.width);
+  memcpy(r->log->ev[ev].out, p.v, (size_t)p.width);
   lua_pushvalue(r->L, r->btab);
   lua_xmove(r->L, L, 1);
   lua_pushvalue(L, -2);

@@ -259,7 +259,7 @@ static lua_State *thread_co(lua_State *L, lctx *x, int tbl, int key,
   return co;
 }
 
-lua_State *wll_lane_co(lua_State *L, lctx *x, int block, int t,
+lua_State *wll_lane_co(lua_State *L, lctx *x, int block, int t, int vec,
                        int *nargs) {
   lua_State *co;
   int i, na = (int)luaL_len(L, x->args);
@@ -268,7 +268,10 @@ lua_State *wll_lane_co(lua_State *L, lctx *x, int block, int t,
   if (!lua_checkstack(co, na + 2))
     luaL_error(L, "launch: too many kernel arguments (%d)", na);
   lua_pushvalue(L, x->fn);
-  push_c(L, x, block, t);
+  if (vec)
+    push_w(L, x, block, t);
+  else
+    push_c(L, x, block, t);
   for (i = 1; i <= na; i++)
     lua_rawgeti(L, x->args, i);
   lua_xmove(L, co, na + 2);
@@ -568,6 +571,11 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
   co = thread_co(L, x, top + 1, warp, block, warp, 1, &nargs);
   x->r.active = nargs < 0 ? masks[warp] : exist;
   nargs = nargs < 0 ? -nargs - 1 : nargs;
+  if (x->r.defer) /* its event log (lwreplay.c) */
+    wll_wlog_lookup(L, &x->r, top + 1, warp);
+  if (block == 0 && warp == 0 && x->r.probe_state != WLL_PROBE_NONE &&
+      x->r.npdecl > 0 && x->r.defer) /* declared shared in the probe */
+    wll_wlog_unloggable(L, &x->r);
   if (block == 0 && warp == 0 && x->r.probe_state != WLL_PROBE_NONE &&
       !probe_owed(L, x, l, co, &rc)) {
     lua_settop(L, top);
@@ -591,6 +599,10 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
     lua_settop(co, 0);
     lua_pushnil(L);
     lua_rawseti(L, top + 1, warp + 1);
+    if (x->r.wlog != NULL) { /* its log goes with it */
+      lua_pushnil(L);
+      lua_rawseti(L, top + 1, -(lua_Integer)warp - 1);
+    }
     lua_settop(L, top);
     for (lane = 0; lane < 32; lane++)
       if ((exist >> lane & 1) &&

@@ -321,12 +321,27 @@ typedef struct wll_krun {
   int defer;
   int lane_log; /* WLL_LOG_*: the running lane's log state */
   struct wll_dlog *log;
+  struct wll_wlog *wlog; /* warp mode: the running warp's (lwreplay.c) */
   int btab;
   struct wll_replay *rp;
 } wll_krun;
 
 enum { WLL_LOG_FRESH, WLL_LOG_ON, WLL_LOG_DEAD };
 typedef struct wll_dlog wll_dlog;
+typedef struct wll_wlog wll_wlog;
+
+/* A replay in progress (krun.rp): a lane's (lkreplay.c) or a warp's
+ * (lwreplay.c).  It stops at the gate of its first device call after
+ * the n logged events (wll_replay_reached). */
+typedef struct wll_replay {
+  void *log;       /* the lane's wll_dlog, or the warp's wll_wlog */
+  uint32_t n;      /* the events logged */
+  uint32_t pos, k; /* the next logged event; the load with the new value */
+  int lane;        /* a warp's: the lane of that load */
+  int width, state;
+  uint8_t v[16];
+} wll_replay;
+enum { WLL_RP_RUN, WLL_RP_REACHED, WLL_RP_FAILED };
 
 /* The source line of every access names its site.  lua_getinfo per
  * access was a third of a kernel's time, so lines are cached by the
@@ -421,6 +436,37 @@ WLL_HIDDEN void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i);
  * 1: the array, 2: the index, 3: the value). */
 WLL_HIDDEN int wll_warp_index(lua_State *L, wll_krun *r, wll_darray *a);
 WLL_HIDDEN int wll_warp_newindex(lua_State *L, wll_krun *r, wll_darray *a);
+
+/* lwreplay.c: deferred loads in warp-vector kernels, by replaying the
+ * warp (see the file's comment).  Logging a performed warp-wide access
+ * (data: 32 values of a->width bytes, by lane; ops: an atomic's
+ * operands or NULL) or fence of the lanes of mask; in replay mode
+ * (r->rp) the same call must be the next logged event (the loads'
+ * results go to data), else the replay fails (never returns). */
+WLL_HIDDEN void wll_wlog_access(lua_State *L, wll_krun *r,
+                                const wl_access *a, uint32_t mask,
+                                const uint64_t off[32], const int64_t *ops,
+                                const void *data);
+WLL_HIDDEN void wll_wlog_fence(lua_State *L, wll_krun *r, uint32_t mask,
+                               int sem, int scope);
+WLL_HIDDEN int wll_wreplay_access(lua_State *L, wll_krun *r,
+                                  const wl_access *a, uint32_t mask,
+                                  const uint64_t off[32], const int64_t *ops,
+                                  void *data);
+WLL_HIDDEN int wll_wreplay_fence(lua_State *L, wll_krun *r, uint32_t mask,
+                                 int sem, int scope);
+/* The running warp does what its log cannot repeat (a barrier, a warp
+ * operation, a __shared__ declaration): a replay fails here (never
+ * returns); else the warp logs nothing more and its lanes defer no load
+ * from now on. */
+WLL_HIDDEN void wll_wlog_unloggable(lua_State *L, wll_krun *r);
+/* Replays the running warp after WL_KERNEL_REPLAY: 0 when the load
+ * keeps its first value (make the call again); else the warp yields for
+ * good. */
+WLL_HIDDEN int wll_wreplay_run(lua_State *L, wll_krun *r);
+/* Sets r's log state for warp w of the block table at btab (L's
+ * stack). */
+WLL_HIDDEN void wll_wlog_lookup(lua_State *L, wll_krun *r, int btab, int w);
 
 /* lperf.c: wl.bank_access, wl.global_access, wl.constant_access (the cost
  * models without a kernel); adds them to the module table at the top of

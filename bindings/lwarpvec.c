@@ -761,6 +761,27 @@ static void access_init(lua_State *L, wll_krun *r, wll_darray *a,
   acc->type = wll_type_base[a->type];
 }
 
+/* Makes the warp-wide access acc (wl_kernel_access_warp) and logs it
+ * for deferred loads, replaying the warp when one of them read a new
+ * value (lwreplay.c); in replay mode, takes its results from the log.
+ * Returns 0, or 1 when the warp should yield after it; raises on a
+ * failure. */
+static int warp_access(lua_State *L, wll_krun *r, const wl_access *acc,
+                       uint32_t mask, const uint64_t off[32],
+                       const int64_t *ops, void *buf) {
+  int rc;
+  if (r->rp != NULL)
+    return wll_wreplay_access(L, r, acc, mask, off, ops, buf);
+  while ((rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, acc,
+                                     off, ops, buf)) == WL_KERNEL_REPLAY)
+    wll_wreplay_run(L, r); /* a deferred load read a new value */
+  if (rc < 0)
+    return wll_kernel_raise(L, r);
+  if (r->defer)
+    wll_wlog_access(L, r, acc, mask, off, ops, buf);
+  return rc;
+}
+
 /* A[i] for the active lanes: one warp-wide load; yields when a lane's
  * slice is used up (the vector is what the access returns on resume). */
 static int warp_load(lua_State *L, wll_krun *r, wll_darray *a, int iarg,
@@ -776,10 +797,7 @@ static int warp_load(lua_State *L, wll_krun *r, wll_darray *a, int iarg,
   }
   offsets(L, r, a, iarg, mask, off);
   access_init(L, r, a, &acc, WL_ACC_LOAD, sem, scope, cache);
-  rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, &acc, off, NULL,
-                             buf);
-  if (rc < 0)
-    return wll_kernel_raise(L, r);
+  rc = warp_access(L, r, &acc, mask, off, NULL, buf);
   push_loaded(L, wll_type_base[a->type], mask, buf, a->esize);
   return rc == 1 ? lua_yield(L, 1) : 1;
 }
@@ -821,10 +839,7 @@ static int warp_store(lua_State *L, wll_krun *r, wll_darray *a, int iarg,
         lane_bytes(L, r, wll_type_base[a->type], x, k, buf + k * a->esize);
   }
   access_init(L, r, a, &acc, WL_ACC_STORE, sem, scope, cache);
-  rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, &acc, off, NULL,
-                             buf);
-  if (rc < 0)
-    return wll_kernel_raise(L, r);
+  rc = warp_access(L, r, &acc, mask, off, NULL, buf);
   return rc == 1 ? lua_yield(L, 0) : 0;
 }
 
@@ -957,10 +972,7 @@ static int w_atomic(lua_State *L) {
   access_init(L, r, a, &acc, WL_ACC_ATOMIC, WL_SEM_RELAXED, scope,
               WL_CACHE_CA);
   acc.op = op;
-  rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, &acc, off, ops,
-                             buf);
-  if (rc < 0)
-    return wll_kernel_raise(L, r);
+  rc = warp_access(L, r, &acc, mask, off, ops, buf);
   push_loaded(L, wll_type_base[a->type], mask, buf, a->esize);
   return rc == 1 ? lua_yield(L, 1) : 1;
 }
@@ -1000,6 +1012,7 @@ static int w_syncthreads(lua_State *L) {
         "block)",
         in, r->warp, out);
   }
+  wll_wlog_unloggable(L, r); /* its loads performed at issue */
   line = wll_curline(L);
   for (k = 0; k < 32; k++)
     if ((r->exist >> k & 1) &&
@@ -1012,13 +1025,19 @@ static int w_syncthreads(lua_State *L) {
  * active lane; upvalue 3: the scope */
 static int w_threadfence(lua_State *L) {
   wll_krun *r = running_warp(L);
-  int scope = (int)lua_tointeger(L, lua_upvalueindex(3)), k;
-  int line = wll_curline(L);
-  for (k = 0; k < 32; k++)
-    if ((r->active >> k & 1) &&
-        wl_kernel_fence(r->l, r->block, r->warp * 32 + k, WL_SEM_SC, scope,
-                        line) != 0)
-      return wll_kernel_raise(L, r);
+  int scope = (int)lua_tointeger(L, lua_upvalueindex(3)), rc;
+  if (r->active == 0)
+    return 0;
+  if (r->rp != NULL) /* replaying the warp (lwreplay.c) */
+    return wll_wreplay_fence(L, r, r->active, WL_SEM_SC, scope);
+  while ((rc = wl_kernel_fence_warp(r->l, r->block, r->warp, r->active,
+                                    WL_SEM_SC, scope, wll_curline(L))) ==
+         WL_KERNEL_REPLAY)
+    wll_wreplay_run(L, r); /* a deferred load read a new value */
+  if (rc != 0)
+    return wll_kernel_raise(L, r);
+  if (r->defer)
+    wll_wlog_fence(L, r, r->active, WL_SEM_SC, scope);
   /* the lanes wait it out together (WL_LANE_STALLED: a gpu/sys fence on
    * a profile with a stall): the warp yields until the wait is over */
   if (r->active != 0 &&
@@ -1041,6 +1060,9 @@ static int w_warp_op(lua_State *L) {
   int kind = (int)lua_tointeger(L, lua_upvalueindex(3)), k;
   wll_krun *r = running_warp(L);
   uint32_t mask, b;
+  /* its lanes' pending loads keep their first values (the engine's
+   * rendezvous is not in the warp's log) */
+  wll_wlog_unloggable(L, r);
   mask = (kind == WL_WARP_SYNC && lua_isnoneornil(L, 2)
               ? ALL
               : (uint32_t)luaL_checkinteger(L, 2)) &
@@ -1120,6 +1142,8 @@ static int w_shared(lua_State *L) {
                          "kernel");
   if (n < 0)
     return luaL_argerror(L, 3, "negative array size");
+  if (!r->probe) /* a replay cannot declare it again */
+    wll_wlog_unloggable(L, r);
   wll_kernel_shared(L, r, type, n, name, r->exist);
   return 1;
 }

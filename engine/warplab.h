@@ -1550,13 +1550,24 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
  * first lane, in lane order, that fails (out of bounds, misaligned, a
  * write to constant memory...) stops the access with the message of
  * wl_kernel_access naming that lane's thread, the lanes before it having
- * made theirs.  An empty mask accesses nothing and counts nothing. */
+ * made theirs.  An empty mask accesses nothing and counts nothing.
+ * With deferred loads (wl_launch_cfg.defer) each lane's loads are
+ * deferred and performed as its own (wl_kernel_replay_load), and each
+ * lane of mask counts one event; a lane's deferred load that reads a new
+ * value stops the whole access before any lane makes it: it returns
+ * WL_KERNEL_REPLAY for that lane (never WL_KERNEL_WAIT). */
 int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
                           const wl_access *a, const uint64_t off[32],
                           const int64_t *ops, void *data);
 /* A fence (WL_SEM_SC/ACQ_REL, scope) by a thread. */
 int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
                     int line);
+/* The same fence by the lanes of mask of warp `warp` (warp-vector
+ * kernels), each with the semantics of wl_kernel_fence for its thread;
+ * every lane's deferred loads are settled before any lane fences, so
+ * that WL_KERNEL_REPLAY (for one lane) leaves the whole fence undone. */
+int wl_kernel_fence_warp(wl_launch *l, int block, int warp, uint32_t mask,
+                         int sem, int scope, int line);
 /* Warp-level operations of per-thread kernels (__syncwarp and the
  * warp primitives): the lane waits (it must yield now) until every lane
  * of mask has reached one with the same mask; then each gets its result
@@ -1639,7 +1650,9 @@ int wl_kernel_local(wl_launch *l, int block, int thread, uint64_t bytes,
  * keeps the value it got (the load counts as performed at issue, an
  * execution the memory model allows either way).  Then it makes the call
  * again.  A lane's events are numbered from 0 in the order of its
- * wl_kernel_access and wl_kernel_fence calls that returned 0 or 1.
+ * wl_kernel_access and wl_kernel_fence calls that returned 0 or 1 (and
+ * of the wl_kernel_access_warp and wl_kernel_fence_warp calls whose mask
+ * held it: a warp-vector kernel's host replays the warp).
  * Loads pending at a barrier, a warp operation or the lane's exit keep
  * their first values (performed at issue).  wl_kernel_defer_lane(...,
  * 0) says the host cannot replay the lane any more (it did something

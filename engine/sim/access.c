@@ -294,7 +294,7 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
     return rc;
   /* the lane's deferred loads this access must wait for (defer.c) */
   if (s->dl != NULL && s->dl[thread].np > 0 &&
-      (rc = wl__sim_defer_hazards(l, s, thread, a, data)) != 0)
+      (rc = wl__sim_defer_hazards(l, s, thread, a, data, 1)) != 0)
     return rc;
   l->last_block = block;
   l->last_thread = thread;
@@ -316,6 +316,34 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
   if (s->dl != NULL)
     s->dl[thread].nev++;
   return slice_step(l, s, thread);
+}
+
+/* The deferred loads of the lanes of mask that a warp-wide access must
+ * wait for (defer.c), before any lane makes it: a replay that one lane
+ * needs stops the whole access, which the host makes again (a warp
+ * cannot wait for one lane: no WL_KERNEL_WAIT). */
+static int warp_hazards(wl_launch *l, slot *s, int lo, uint32_t mask,
+                        const wl_access *a, const uint64_t off[32],
+                        const int64_t *ops, const void *data) {
+  wl_access la = *a;
+  uint32_t b;
+  int lane, rc;
+  for (b = mask; b != 0; b &= b - 1) {
+    lane = __builtin_ctz(b);
+    if (s->dl[lo + lane].np == 0)
+      continue;
+    la.off = off[lane];
+    if (ops != NULL) {
+      la.a = ops[lane];
+      la.b = ops[32 + lane];
+    }
+    if ((rc = wl__sim_defer_hazards(
+             l, s, lo + lane, &la,
+             (const uint8_t *)data + (size_t)lane * (size_t)a->width, 0)) !=
+        0)
+      return rc;
+  }
+  return 0;
 }
 
 int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
@@ -346,6 +374,9 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
                    "wl_kernel_access_warp: lanes 0x%08x of warp %d of block "
                    "%d are not running",
                    mask, warp, block);
+  if (s->dl != NULL &&
+      (rc = warp_hazards(l, s, lo, mask, a, off, ops, data)) != 0)
+    return rc;
   la = *a;
   la.off = off[__builtin_ctz(mask)];
   /* what does not depend on the lane, checked once as the first active
@@ -455,6 +486,9 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
     l->failed = 1;
     return rc;
   }
+  if (s->dl != NULL) /* each lane's event (defer.c) */
+    for (b = mask; b != 0; b &= b - 1)
+      s->dl[lo + __builtin_ctz(b)].nev++;
   l->last_block = block;
   l->last_thread = lo + 31 - __builtin_clz(mask);
   l->last_line = a->line;
@@ -465,22 +499,10 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   return yield;
 }
 
-int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
-                    int line) {
-  slot *s = slot_of(l, block);
-  int rc, wait = 0;
-  (void)line;
-  if (s == NULL || thread < 0 || thread >= l->nthreads)
-    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_fence: no such thread");
-  /* a gpu/sys fence waits for the lane's deferred loads; a cta fence
-   * with chance fcta (late loads look performed to their CTA: see
-   * defer.c), when it also drains the SM's buffer */
-  if (scope == WL_SCOPE_CTA)
-    wait = wl__sim_knob(l, l->prof->fcta);
-  if (s->dl != NULL && s->dl[thread].np > 0 &&
-      (scope != WL_SCOPE_CTA || wait) &&
-      (rc = wl__sim_defer_hazards(l, s, thread, NULL, NULL)) != 0)
-    return rc;
+/* The rest of a lane's fence, once its deferred loads are settled
+ * (wait: a cta fence drains the SM's buffer, chance fcta). */
+static int fence_lane(wl_launch *l, slot *s, int thread, int sem, int scope,
+                      int wait) {
   if (s->dl != NULL)
     s->dl[thread].nev++;
   if (l->chk != NULL &&
@@ -507,6 +529,52 @@ int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
     s->warps[thread / 32].stalled |= 1u << (thread % 32);
     s->warps[thread / 32].stall = (int)l->prof->stall;
   }
+  return 0;
+}
+
+int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
+                    int line) {
+  slot *s = slot_of(l, block);
+  int rc, wait = 0;
+  (void)line;
+  if (s == NULL || thread < 0 || thread >= l->nthreads)
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_fence: no such thread");
+  /* a gpu/sys fence waits for the lane's deferred loads; a cta fence
+   * with chance fcta (late loads look performed to their CTA: see
+   * defer.c), when it also drains the SM's buffer */
+  if (scope == WL_SCOPE_CTA)
+    wait = wl__sim_knob(l, l->prof->fcta);
+  if (s->dl != NULL && s->dl[thread].np > 0 &&
+      (scope != WL_SCOPE_CTA || wait) &&
+      (rc = wl__sim_defer_hazards(l, s, thread, NULL, NULL, 1)) != 0)
+    return rc;
+  return fence_lane(l, s, thread, sem, scope, wait);
+}
+
+int wl_kernel_fence_warp(wl_launch *l, int block, int warp, uint32_t mask,
+                         int sem, int scope, int line) {
+  slot *s = slot_of(l, block);
+  uint32_t b, waits = 0;
+  int lo = warp * 32, t, rc;
+  (void)line;
+  if (s == NULL || warp < 0 || warp >= l->nwarps ||
+      (l->nthreads - lo < 32 && (mask >> (l->nthreads - lo)) != 0))
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_fence_warp: no such lanes");
+  /* every lane's deferred loads first, as wl_kernel_fence settles them:
+   * a replay stops the whole fence */
+  for (b = mask; b != 0; b &= b - 1) {
+    t = lo + __builtin_ctz(b);
+    if (scope == WL_SCOPE_CTA && wl__sim_knob(l, l->prof->fcta))
+      waits |= b & -b;
+    if (s->dl != NULL && s->dl[t].np > 0 &&
+        (scope != WL_SCOPE_CTA || (waits & b & -b)) &&
+        (rc = wl__sim_defer_hazards(l, s, t, NULL, NULL, 0)) != 0)
+      return rc;
+  }
+  for (b = mask; b != 0; b &= b - 1)
+    if ((rc = fence_lane(l, s, lo + __builtin_ctz(b), sem, scope,
+                         (waits & b & -b) != 0)) != 0)
+      return rc;
   return 0;
 }
 

@@ -115,7 +115,8 @@ static int uses_pending(const sm_st *m, const slot *s, int thread,
 }
 
 int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
-                          const wl_access *a, const void *data) {
+                          const wl_access *a, const void *data,
+                          int may_wait) {
   sm_st *m = &l->sms[s->sm];
   const knobs *k = l->prof;
   int all, global, rc;
@@ -134,8 +135,8 @@ int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
            (a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED);
   /* a store that must wait for some of them may wait its turn out
    * (linger: they stay in flight while other lanes run) */
-  if (a != NULL && a->kind == WL_ACC_STORE && a->sem != WL_SEM_RELEASE &&
-      k->linger > 0 && wl__sim_knob(l, k->linger)) {
+  if (may_wait && a != NULL && a->kind == WL_ACC_STORE &&
+      a->sem != WL_SEM_RELEASE && k->linger > 0 && wl__sim_knob(l, k->linger)) {
     for (i = 0; i < m->dpend.n; i++) {
       const dpend *p = WL_VEC_PTR(&m->dpend, dpend, i);
       if (p->block == s->block && p->thread == thread &&

@@ -6,7 +6,9 @@
 --  * a lane's two stores of one loaded value always agree, even when
 --    the first was made before the load was performed (a replay that
 --    made another event must be dropped: with the event comparison
---    broken, the stores disagree), and the late value does show;
+--    broken, the stores disagree), and the late value does show; the
+--    same for a warp-vector kernel (the warp is replayed, lwreplay.c),
+--    where LB shows its weak outcome too, and not with defer = false;
 --  * the kernel's Lua code before the load runs again in a replay (the
 --    contract of sample{fn=} threads), and not with defer = false;
 --  * a lane that declared a __shared__ array defers nothing (its log
@@ -52,6 +54,81 @@ for seed = 1, N do
   if o[1] == 2 then late = late + 1 end
 end
 check(late > 0, "no launch read x = 1")
+
+-- the same in a warp-vector kernel: the warp is replayed (lwreplay.c);
+-- each block's warp has one lane, and lane 0 of block 0's warp stores
+-- its loaded value plus 1 twice around a store to z
+local twice_w = wl.warp_kernel(function(w, O, X, Z)
+  if w.blockIdx.x == 0 then
+    local r = w:volatile_load(X, 0)
+    O[0] = r + 1
+    w:volatile_store(Z, 0, 1)
+    O[1] = r + 1
+  else
+    w:volatile_store(X, 0, 1)
+  end
+end)
+local wruns = 0
+local counted_w = wl.warp_kernel(function(w, X, Y, O)
+  wruns = wruns + 1
+  if w.blockIdx.x == 0 then
+    local r = w:volatile_load(X, 0)
+    w:volatile_store(Y, 0, 1)
+    O[0] = r
+  else
+    local r = w:volatile_load(Y, 0)
+    w:volatile_store(X, 0, 1)
+    O[1] = r
+  end
+end)
+late = 0
+local wweak, wreplays = 0, 0
+do
+  local Yw = dev:malloc("int32", 1, "yw")
+  local Ow = dev:malloc("int32", 2, "Ow")
+  for seed = 1, N do
+    O:write(0)
+    X:write(0)
+    Z:write(0)
+    dev:launch(twice_w, { grid = 2, block = 1, profile = "h100", slice = 1,
+                          seed = seed }, O, X, Z)
+    local o = O:read()
+    check(o[1] == o[2], ("warp-vector, seed %d: the lane stored %d, then "
+          .. "%d, for one loaded value"):format(seed, o[1], o[2]))
+    check(o[1] == 1 or o[1] == 2, "warp-vector, seed " .. seed ..
+          ": stored " .. o[1])
+    if o[1] == 2 then late = late + 1 end
+    -- LB as warps: the weak outcome shows, and warps are replayed
+    X:write(0)
+    Yw:write(0)
+    Ow:write(0)
+    wruns = 0
+    dev:launch(counted_w, { grid = 2, block = 1, profile = "h100",
+                            slice = 1, seed = seed }, X, Yw, Ow)
+    local ow = Ow:read()
+    if ow[1] == 1 and ow[2] == 1 then wweak = wweak + 1 end
+    wreplays = wreplays + wruns - 2
+  end
+  check(late > 0, "warp-vector: no launch read x = 1")
+  check(wweak > 0, "warp-vector LB shows no weak outcome")
+  check(wreplays > 0, "no warp was replayed")
+  wweak, wreplays = 0, 0
+  for seed = 1, N // 4 do
+    X:write(0)
+    Yw:write(0)
+    Ow:write(0)
+    wruns = 0
+    dev:launch(counted_w, { grid = 2, block = 1, profile = "h100",
+                            slice = 1, seed = seed, defer = false },
+               X, Yw, Ow)
+    local ow = Ow:read()
+    if ow[1] == 1 and ow[2] == 1 then wweak = wweak + 1 end
+    wreplays = wreplays + wruns - 2
+  end
+  check(wweak == 0 and wreplays == 0,
+        ("warp-vector, defer = false: LB %d times, %d replays")
+        :format(wweak, wreplays))
+end
 
 -- Lua code before the load runs again when a lane is replayed
 local runs = 0
