@@ -460,6 +460,16 @@ WLL_HIDDEN int wll_wreplay_fence(lua_State *L, wll_krun *r, uint32_t mask,
  * returns); else the warp logs nothing more and its lanes defer no load
  * from now on. */
 WLL_HIDDEN void wll_wlog_unloggable(lua_State *L, wll_krun *r);
+/* A warp-wide store waits for its lanes' deferred loads
+ * (WL_KERNEL_WAIT): keeps it beside the warp's log and yields with
+ * continuation k, which takes it back with wll_wwaited_store. */
+WLL_HIDDEN int wll_wwait_store(lua_State *L, wll_krun *r,
+                               const wl_access *a, uint32_t mask,
+                               const uint64_t off[32], const void *data,
+                               lua_KFunction k);
+WLL_HIDDEN void wll_wwaited_store(lua_State *L, wll_krun *r, wl_access *a,
+                                  uint32_t *mask, uint64_t off[32],
+                                  void *data);
 /* Replays the running warp after WL_KERNEL_REPLAY: 0 when the load
  * keeps its first value (make the call again); else the warp yields for
  * good. */

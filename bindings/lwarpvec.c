@@ -766,6 +766,8 @@ static void access_init(lua_State *L, wll_krun *r, wll_darray *a,
  * value (lwreplay.c); in replay mode, takes its results from the log.
  * Returns 0, or 1 when the warp should yield after it; raises on a
  * failure. */
+static int store_wait_k(lua_State *L, int status, lua_KContext ctx);
+
 static int warp_access(lua_State *L, wll_krun *r, const wl_access *acc,
                        uint32_t mask, const uint64_t off[32],
                        const int64_t *ops, void *buf) {
@@ -773,13 +775,32 @@ static int warp_access(lua_State *L, wll_krun *r, const wl_access *acc,
   if (r->rp != NULL)
     return wll_wreplay_access(L, r, acc, mask, off, ops, buf);
   while ((rc = wl_kernel_access_warp(r->l, r->block, r->warp, mask, acc,
-                                     off, ops, buf)) == WL_KERNEL_REPLAY)
+                                     off, ops, buf)) == WL_KERNEL_REPLAY ||
+         rc == WL_KERNEL_WAIT) {
+    if (rc == WL_KERNEL_WAIT) /* stores only: made when it runs again */
+      return wll_wwait_store(L, r, acc, mask, off, buf, store_wait_k);
     wll_wreplay_run(L, r); /* a deferred load read a new value */
+  }
   if (rc < 0)
     return wll_kernel_raise(L, r);
   if (r->defer)
     wll_wlog_access(L, r, acc, mask, off, ops, buf);
   return rc;
+}
+
+/* A warp-wide store that waited for its lanes' deferred loads, made
+ * now: the rest of warp_store (which returns no value). */
+static int store_wait_k(lua_State *L, int status, lua_KContext ctx) {
+  wll_krun *r = KS(L)->run;
+  wl_access acc;
+  uint64_t off[32];
+  uint8_t buf[32 * 16];
+  uint32_t mask;
+  (void)status;
+  (void)ctx;
+  wll_wwaited_store(L, r, &acc, &mask, off, buf);
+  return warp_access(L, r, &acc, mask, off, NULL, buf) == 1 ? lua_yield(L, 0)
+                                                            : 0;
 }
 
 /* A[i] for the active lanes: one warp-wide load; yields when a lane's

@@ -218,6 +218,51 @@ int wll_wreplay_fence(lua_State *L, krun *r, uint32_t mask, int sem,
   return 0;
 }
 
+/* A store waiting for the warp's deferred loads: kept in the block's
+ * table at key WAIT_KEY - warp (a warp's coroutine stack is not kept
+ * across its yields). */
+#define WAIT_KEY (-((lua_Integer)1 << 40))
+typedef struct wwait {
+  wl_access a;
+  uint32_t mask;
+  uint64_t off[32];
+  uint8_t data[32 * 16];
+} wwait;
+
+int wll_wwait_store(lua_State *L, krun *r, const wl_access *a,
+                    uint32_t mask, const uint64_t off[32], const void *data,
+                    lua_KFunction k) {
+  wwait *w = lua_newuserdatauv(L, sizeof *w, 0);
+  w->a = *a;
+  w->mask = mask;
+  memcpy(w->off, off, sizeof w->off);
+  memcpy(w->data, data, 32 * (size_t)a->width);
+  lua_pushvalue(r->L, r->btab);
+  lua_xmove(r->L, L, 1);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, WAIT_KEY - r->warp);
+  lua_pop(L, 1);
+  return lua_yieldk(L, 0, 0, k);
+}
+
+void wll_wwaited_store(lua_State *L, krun *r, wl_access *a, uint32_t *mask,
+                       uint64_t off[32], void *data) {
+  const wwait *w;
+  lua_pushvalue(r->L, r->btab);
+  lua_xmove(r->L, L, 1);
+  if (lua_rawgeti(L, -1, WAIT_KEY - r->warp) != LUA_TUSERDATA)
+    luaL_error(L, "warplab: a waiting store was lost");
+  w = lua_touserdata(L, -1);
+  *a = w->a;
+  *mask = w->mask;
+  memcpy(off, w->off, sizeof w->off);
+  memcpy(data, w->data, 32 * (size_t)w->a.width);
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_rawseti(L, -2, WAIT_KEY - r->warp);
+  lua_pop(L, 1);
+}
+
 /* The engine asked for a replay of the running warp (its warp-wide call
  * returned WL_KERNEL_REPLAY; L is the warp's coroutine, inside that
  * call).  Returns 0 when the load keeps its first value (the caller

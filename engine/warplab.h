@@ -1555,7 +1555,8 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
  * deferred and performed as its own (wl_kernel_replay_load), and each
  * lane of mask counts one event; a lane's deferred load that reads a new
  * value stops the whole access before any lane makes it: it returns
- * WL_KERNEL_REPLAY for that lane (never WL_KERNEL_WAIT). */
+ * WL_KERNEL_REPLAY for that lane, or WL_KERNEL_WAIT when the store waits
+ * for a lane's loads (the warp yields and makes it again). */
 int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
                           const wl_access *a, const uint64_t off[32],
                           const int64_t *ops, void *data);

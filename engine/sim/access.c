@@ -320,8 +320,8 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
 
 /* The deferred loads of the lanes of mask that a warp-wide access must
  * wait for (defer.c), before any lane makes it: a replay that one lane
- * needs stops the whole access, which the host makes again (a warp
- * cannot wait for one lane: no WL_KERNEL_WAIT). */
+ * needs, or a store that waits for one lane's loads (WL_KERNEL_WAIT),
+ * stops the whole access, which the host makes again. */
 static int warp_hazards(wl_launch *l, slot *s, int lo, uint32_t mask,
                         const wl_access *a, const uint64_t off[32],
                         const int64_t *ops, const void *data) {
@@ -339,7 +339,7 @@ static int warp_hazards(wl_launch *l, slot *s, int lo, uint32_t mask,
     }
     if ((rc = wl__sim_defer_hazards(
              l, s, lo + lane, &la,
-             (const uint8_t *)data + (size_t)lane * (size_t)a->width, 0)) !=
+             (const uint8_t *)data + (size_t)lane * (size_t)a->width, 1)) !=
         0)
       return rc;
   }

@@ -350,9 +350,8 @@ int wl__sim_defer_load(wl_launch *l, slot *s, int thread, const wl_access *a,
 /* Performs the deferred loads of thread that access a must wait for;
  * WL_KERNEL_REPLAY when one read a new value and the lane must be
  * replayed first (nothing else done), or WL_KERNEL_WAIT when a store
- * waits its turn out (only when may_wait: a warp-wide access cannot
- * wait for one lane).  a NULL: every one (a fence); data: a store's
- * bytes. */
+ * waits its turn out (only when may_wait: fences never do).  a NULL:
+ * every one (a fence); data: a store's bytes. */
 int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
                           const wl_access *a, const void *data, int may_wait);
 /* Every deferred load of thread keeps the value it read at issue (an

@@ -3,8 +3,8 @@
 -- keyed as the sampler keys them and allowed by the model, its
 -- condition agrees with the sampler's, its sampler side reproduces the
 -- H100 profile's calibrated rates, its placement is the .litmus file's,
--- per-thread kernels with deferred loads (replayed lanes) show only
--- outcomes the model allows on every row, and its judgement says agree
+-- per-thread and warp-vector kernels with deferred loads (replayed
+-- lanes and warps) show only outcomes the model allows on every row, and its judgement says agree
 -- and DISAGREE where it must.
 local wl = require "warplab"
 local SK = dofile("tests/lib/shape_kernels.lua")
@@ -119,8 +119,9 @@ for _, name in ipairs({ "MP+none+diffCTA", "SB+fence.sc.cta+sameCTA",
   check(k.thread.weak == k.warp.weak, name .. ": weak counts")
 end
 
--- deferred loads (engine/sim/defer.c, bindings/lkreplay.c): on every
--- shape row, per-thread kernels replayed with a deferred load's late
+-- deferred loads (engine/sim/defer.c, bindings/lkreplay.c and
+-- lwreplay.c): on every shape row, per-thread kernels (lanes) and
+-- warp-vector kernels (warps) replayed with a deferred load's late
 -- value show only outcomes the model allows, at slice 1 (the lanes
 -- interleave access by access) and at the launch's default slice, on
 -- the h100 profile and at slice 1 on the weak one (late loads there)
@@ -128,34 +129,40 @@ for _, path in ipairs(files) do
   local t = SK.parse(path)
   local vars = SK.variables(t)
   local allowed = allowed_keys(t, vars)
-  for _, run in ipairs { { 1, "h100" }, { false, "h100" }, { 1, "weak" } } do
-    local slice, profile = run[1], run[2]
-    local k = SK.run_kernel(t, "thread", 150, vars,
-                            { seed = 11, profile = profile,
-                              launch = { slice = slice or nil } })
-    for key in pairs(k.counts) do
-      check(allowed[key], ("%s (deferred loads, profile %s, slice %s): "
-            .. "outcome %s is not allowed by the model"):format(t.name,
-            profile, tostring(slice or "default"), key))
+  for _, style in ipairs(SK.styles) do
+    for _, run in ipairs { { 1, "h100" }, { false, "h100" },
+                           { 1, "weak" } } do
+      local slice, profile = run[1], run[2]
+      local k = SK.run_kernel(t, style, 150, vars,
+                              { seed = 11, profile = profile,
+                                launch = { slice = slice or nil } })
+      for key in pairs(k.counts) do
+        check(allowed[key], ("%s %s (deferred loads, profile %s, slice "
+              .. "%s): outcome %s is not allowed by the model"):format(
+              t.name, style, profile, tostring(slice or "default"), key))
+      end
     end
   end
 end
 
 -- the weak outcomes that need deferred loads (LB, WRC, IRIW; most of
--- MP) show in per-thread kernels, near the sampler's rate, and not
--- with defer = false
+-- MP) show in per-thread and warp-vector kernels, near the sampler's
+-- rate, and not with defer = false
 do
   local t = SK.parse(D .. "/LB+none+diffCTA.litmus")
   local s = SK.run_sampler(t, 1000, 1)
-  local k = SK.run_kernel(t, "thread", 1000, s.vars,
-                          { seed = 1, launch = { slice = 1 } })
-  local off = SK.run_kernel(t, "thread", 1000, s.vars,
-                            { seed = 1, launch = { slice = 1,
-                                                   defer = false } })
-  check(SK.compare(s, k).agree,
-        ("LB with deferred loads: kernel %d, sampler %d"):format(k.weak,
-                                                                 s.weak))
-  check(off.weak == 0, "LB with defer = false: " .. off.weak)
+  for _, style in ipairs(SK.styles) do
+    local k = SK.run_kernel(t, style, 1000, s.vars,
+                            { seed = 1, launch = { slice = 1 } })
+    local off = SK.run_kernel(t, style, 1000, s.vars,
+                              { seed = 1, launch = { slice = 1,
+                                                     defer = false } })
+    check(SK.compare(s, k).agree,
+          ("LB %s with deferred loads: kernel %d, sampler %d"):format(
+          style, k.weak, s.weak))
+    check(off.weak == 0, ("LB %s with defer = false: %d"):format(style,
+                                                              off.weak))
+  end
 end
 
 -- the sampler side reproduces the H100 profile's calibration
