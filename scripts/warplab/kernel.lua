@@ -173,9 +173,10 @@ end
 -- defer=}, args...) -> report.  check: the checkers (warplab/check.lua;
 -- the report's findings); schedule: "independent" (default), "lockstep"
 -- or "random", how the lanes of a warp take turns (engine/warplab.h,
--- WL_SCHED_*); defer: false keeps per-thread kernels from deferring
--- loads (bindings/lkreplay.c: a deferred load's late value replays the
--- lane, running its Lua code again).  Errors name the caller's line (a launch option or
+-- WL_SCHED_*); defer: false keeps kernels from deferring loads
+-- (bindings/lkreplay.c, lwreplay.c: a deferred load's late value
+-- replays the lane, or a warp-vector kernel's warp, running its Lua code
+-- again).  Errors name the caller's line (a launch option or
 -- argument) or the kernel's line and thread (a failure inside it).  A
 -- device call inside a coroutine the kernel created is such a failure:
 -- each thread runs as one coroutine, which warplab yields at barriers
