@@ -209,7 +209,12 @@ int wl_kernel_defer_lane(wl_launch *l, int block, int thread, int on) {
     return wl__err(l->ctx, WL_EINVAL, "wl_kernel_defer_lane: no such thread");
   if (on < 0)
     return s->dl != NULL && !s->dl[thread].norep;
-  if (s->dl != NULL && !on)
+  if (s->dl != NULL && !on) {
     s->dl[thread].norep = 1;
+    /* those pending keep their first values (performed at issue): the
+     * host could not replay the lane for a new one, nor let a store of
+     * it wait for them */
+    wl__sim_defer_drop(l, s, thread);
+  }
   return 0;
 }

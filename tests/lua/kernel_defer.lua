@@ -192,3 +192,28 @@ local ok, err = pcall(dev.launch, dev, twice, { grid = 2, block = 1,
 check(not ok and tostring(err):find("defer must be a boolean", 1, true),
       tostring(err))
 print("kernel_defer: ok")
+
+-- a lane whose log grows past what a replay may repeat stops deferring:
+-- its loads still pending keep their first values, and its stores never
+-- wait for them (before: "a store waits without a log")
+do
+  local long = wl.kernel(function(c, X, Y)
+    for i = 0, 699 do
+      local v = c:volatile_load(X, i % 4)
+      c:volatile_store(Y, i % 4, v + 1)
+    end
+  end)
+  local X = dev:malloc("int32", 4, "X")
+  local Y = dev:malloc("int32", 4, "Y")
+  for seed = 1, 40 do
+    X:write(0)
+    Y:write(0)
+    local r = dev:launch(long, { grid = 2, block = 1, seed = seed,
+                                 profile = "h100" }, X, Y)
+    check(r ~= nil, "the long kernel launches")
+    for i, v in ipairs(Y:read()) do
+      check(v == 1, ("seed %d: Y[%d] = %s"):format(seed, i - 1, tostring(v)))
+    end
+  end
+end
+print("kernel_defer: long lanes ok")
