@@ -1501,9 +1501,11 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out);
 void wl_launch_free(wl_launch *l);
 
 /* Inside run_warp.  STALLED: runnable, but waiting out a gpu/sys-scope
- * fence.sc (the profile's stall, turns of its warp while the others run
- * on): the bindings yield a lane that wl_kernel_fence left STALLED, and
- * do not resume it until it is RUNNABLE again. */
+ * fence.sc (the profile's stall: `stall` turns of its warp while the
+ * others run on; a turn in which no lane of the warp runs is the memory
+ * system's step, as a waiting thread's turn is in the sampler): the
+ * bindings yield a lane that wl_kernel_fence left STALLED, and do not
+ * resume it until it is RUNNABLE again. */
 enum { WL_LANE_RUNNABLE, WL_LANE_BARRIER, WL_LANE_EXITED, WL_LANE_NONE,
        WL_LANE_WARPSYNC, WL_LANE_STALLED };
 int wl_kernel_lane_state(const wl_launch *l, int block, int thread);
@@ -1566,7 +1568,10 @@ int wl_kernel_fence(wl_launch *l, int block, int thread, int sem, int scope,
 /* The same fence by the lanes of mask of warp `warp` (warp-vector
  * kernels), each with the semantics of wl_kernel_fence for its thread;
  * every lane's deferred loads are settled before any lane fences, so
- * that WL_KERNEL_REPLAY (for one lane) leaves the whole fence undone. */
+ * that WL_KERNEL_REPLAY (for one lane) leaves the whole fence undone.
+ * The lanes of a warp-vector kernel run together: when the fence's
+ * lanes wait it out (WL_LANE_STALLED), so do the warp's other runnable
+ * lanes. */
 int wl_kernel_fence_warp(wl_launch *l, int block, int warp, uint32_t mask,
                          int sem, int scope, int line);
 /* Warp-level operations of per-thread kernels (__syncwarp and the

@@ -575,6 +575,12 @@ int wl_kernel_fence_warp(wl_launch *l, int block, int warp, uint32_t mask,
     if ((rc = fence_lane(l, s, lo + __builtin_ctz(b), sem, scope,
                          (waits & b & -b) != 0)) != 0)
       return rc;
+  /* the lanes of a warp-vector kernel run together: when its lanes wait
+   * out the fence, the whole warp does (its lanes outside mask too) */
+  if (s->warps[warp].stalled != 0)
+    for (t = lo; t < lo + 32 && t < l->nthreads; t++)
+      if (s->state[t] == WL_LANE_RUNNABLE)
+        s->warps[warp].stalled |= 1u << (t - lo);
   return 0;
 }
 

@@ -209,19 +209,25 @@ static int others_run(const wl_launch *l, const slot *s, int w) {
 }
 
 /* A turn of warp w of s, some of whose lanes wait out a gpu/sys-scope
- * fence.sc (the profile's stall): as the sampler's wait_turn, the turn
- * counts one of the wait (the other warps run on meanwhile), unless
- * nothing would change while it waits (no other warp runs and no store
- * is pending).  1 when the whole turn is spent waiting (it is no step);
- * 0 when lanes of w run (the waiting ones once the wait is over). */
+ * fence.sc (the profile's stall), as the sampler's wait_turn: while the
+ * wait lasts and something could change meanwhile (another warp runs
+ * or a store is pending), the turn counts one of the wait.  Lanes of w
+ * not waiting run in it (their accesses take the memory system's
+ * steps); when none does, the whole turn is spent waiting and the
+ * memory system takes the step it takes beside any turn (drains and
+ * evictions, wl__sim_drain_step: the sampler draws its drain chance
+ * before every turn, a waiting one too).  1 when the whole turn is
+ * spent waiting (it is no step); 0 when lanes of w run (the waiting
+ * ones after `stall` turns of the wait). */
 static int waited_turn(wl_launch *l, slot *s, int w) {
   warp_st *ws = &s->warps[w];
   int t, hi = w * 32 + 32 < l->nthreads ? w * 32 + 32 : l->nthreads;
-  if (ws->stall > 0 && (l->npend > 0 || others_run(l, s, w)) &&
-      --ws->stall > 0) {
+  if (ws->stall > 0 && (l->npend > 0 || others_run(l, s, w))) {
+    ws->stall--;
     for (t = w * 32; t < hi; t++)
       if (s->state[t] == WL_LANE_RUNNABLE && !(ws->stalled >> (t % 32) & 1))
         return 0; /* lanes not waiting run */
+    wl__sim_drain_step(l, s->sm);
     return 1;
   }
   ws->stalled = 0;
