@@ -416,6 +416,7 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
   while (rc == 0 && l->done_blocks < l->nblocks) {
     slot *s;
     int w, b;
+    uint32_t alive;
     if (!pick(l, &s, &w)) {
       rc = wl__err(d->ctx, WL_ERUNTIME,
                    "%s: the kernel cannot make progress (no runnable warp)",
@@ -442,17 +443,31 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
       break;
     }
     b = s->block;
+    alive = s->warps[w].alive;
     rc = cfg->run_warp(cfg->ud, l, b, w);
     if (rc == 0 && l->failed)
       rc = WL_ERUNTIME;
     if (rc != 0)
       break;
+    /* a turn in which lanes of the warp ended is one more step of the
+     * memory system, as the sampler's thread takes a step of its own past
+     * its last instruction (before which its drain chance is drawn) */
+    if (s->warps[w].alive != alive)
+      wl__sim_drain_step(l, s->sm);
     rc = wl__sim_settle(l, s, w);
   }
   if (rc != 0 && l->err[0] == 0)
     snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(d->ctx));
   /* the kernel boundary: every store reaches L2; blocks still resident
-   * after a failure are dropped */
+   * after a failure are dropped.  After the last lane, the memory system
+   * takes its steps alone, as the sampler's does once every thread is
+   * done (its steps are all drains then): buffers picked at random, in
+   * the profile's order within each (reorder), so that the stores of
+   * different SMs still reach L2 in either order.  (Each
+   * wl__sim_drain_step drains with chance drain until it stops.) */
+  if (rc == 0 && l->prof->drain > 0)
+    while (l->npend > 0)
+      wl__sim_drain_step(l, 0);
   for (i = 0; i < l->nsms; i++)
     wl__sim_drain_all(l, &l->sms[i]);
   if (rc != 0 && cfg->block_done)
