@@ -1391,7 +1391,14 @@ typedef struct wl_launch_cfg {
   uint64_t max_steps;      /* warp slices before the launch is stopped as
                             * not terminating (0: 10 million) */
   int slice;               /* accesses a lane makes before it yields
-                            * (0: 64) */
+                            * (0: 64): the grain at which lanes
+                            * interleave.  1 interleaves access by
+                            * access, as the litmus sampler interleaves
+                            * instructions, and gives its outcomes at
+                            * its rates (tests/lua/shape_kernels_all.lua);
+                            * at 64 a short role runs whole in its turn
+                            * (roles of one SM never interleave), about
+                            * twice as fast per-thread */
   const char *source;      /* the kernel's file, for messages */
   wl_warp_fn run_warp;
   wl_block_fn block_done;  /* may be NULL */

@@ -170,13 +170,17 @@ end
 
 -- dev:launch(kernel, {grid=, block=, shared=, seed=, profile=, regs=,
 -- cache=, max_steps=, slice=, static_shared=, check=, schedule=,
--- defer=}, args...) -> report.  check: the checkers (warplab/check.lua;
--- the report's findings); schedule: "independent" (default), "lockstep"
--- or "random", how the lanes of a warp take turns (engine/warplab.h,
--- WL_SCHED_*); defer: false keeps kernels from deferring loads
--- (bindings/lkreplay.c, lwreplay.c: a deferred load's late value
--- replays the lane, or a warp-vector kernel's warp, running its Lua code
--- again).  Errors name the caller's line (a launch option or
+-- defer=}, args...) -> report.  slice: the accesses a lane makes before
+-- it yields (default 64), the grain at which lanes interleave; slice = 1
+-- interleaves them access by access, as `warplab sample` interleaves
+-- instructions, and shows the sampler's outcomes at its rates
+-- (tests/lua/shape_kernels_all.lua).  check: the checkers
+-- (warplab/check.lua; the report's findings); schedule: "independent"
+-- (default), "lockstep" or "random", how the lanes of a warp take turns
+-- (engine/warplab.h, WL_SCHED_*); defer: false keeps kernels from
+-- deferring loads (bindings/lkreplay.c, lwreplay.c: a deferred load's
+-- late value replays the lane, or a warp-vector kernel's warp, running
+-- its Lua code again).  Errors name the caller's line (a launch option or
 -- argument) or the kernel's line and thread (a failure inside it).  A
 -- device call inside a coroutine the kernel created is such a failure:
 -- each thread runs as one coroutine, which warplab yields at barriers
