@@ -14,7 +14,10 @@
  *               the launch's result (counters, report, findings)
  *   lkreplay.c  deferred loads: each lane's event log, and replaying a
  *               lane with a load's new value
- *   lwreplay.c  the same for the warps of warp-vector kernels */
+ *   lwreplay.c  the same for the warps of warp-vector kernels
+ *
+ * Warp-vector kernels: lwarpvec.c (w:method(...), warp-wide accesses)
+ * computes with lane vectors (lwlanes.c, lwlanes.h). */
 #ifndef LKERNEL_H
 #define LKERNEL_H
 
