@@ -15,6 +15,8 @@
  *   lkreplay.c  deferred loads: each lane's event log, and replaying a
  *               lane with a load's new value
  *   lwreplay.c  the same for the warps of warp-vector kernels
+ *   lkwatch.c   the time bound's watch: a timer that stops Lua code
+ *               making no device call, without a count hook
  *
  * Warp-vector kernels: lwarpvec.c (w:method(...), warp-wide accesses)
  * computes with lane vectors (lwlanes.c, lwlanes.h). */
@@ -123,10 +125,20 @@ WLL_HIDDEN void wll_push_dim(lua_State *L, int x, int y, int z);
 WLL_HIDDEN void wll_probe_run(lua_State *L, lctx *x, kstate *ks);
 /* Seconds on the monotonic clock. */
 WLL_HIDDEN double wll_now(void);
-/* Sets the count hook on L for a launch, keeping the one it replaces;
- * hook_off puts that one back. */
-WLL_HIDDEN void wll_hook_on(lua_State *L, kstate *ks);
+/* Bounds the time of launch r in code that makes no device call: by the
+ * watch (lkwatch.c), or where it cannot run by the count hook on L,
+ * keeping the one it replaces; hook_off puts that one back. */
+WLL_HIDDEN void wll_hook_on(lua_State *L, kstate *ks, krun *r);
 WLL_HIDDEN void wll_hook_off(lua_State *L, kstate *ks);
+/* lkrun.c: the count hook, which fails the running lane past the time
+ * bound (or when SIGINT/SIGTERM came). */
+WLL_HIDDEN void wll_count_hook(lua_State *L, lua_Debug *ar);
+/* lkwatch.c: whether this thread can watch a launch (a timer of its own
+ * whose signal it takes); start ticks while r runs (when r->watch) and
+ * returns what stop needs to go back to. */
+WLL_HIDDEN int wll_watch_usable(void);
+WLL_HIDDEN void *wll_watch_start(krun *r);
+WLL_HIDDEN void wll_watch_stop(krun *r, void *prev);
 /* The engine's callbacks of a launch (wl_launch_cfg); ud is its lctx. */
 WLL_HIDDEN int wll_run_warp(void *ud, wl_launch *l, int block, int warp);
 WLL_HIDDEN void wll_block_done(void *ud, wl_launch *l, int block);

@@ -293,6 +293,8 @@ typedef struct wll_krun {
   int npdecl;
   wll_pdecl pdecl[WLL_PROBE_DECLS];
   double deadline;       /* max_seconds: the monotonic time it ends */
+  int watch;             /* bounded by the watch (lkwatch.c), not by a
+                          * count hook on the launching state */
   double max_seconds;
   unsigned gen;
   int gdim[3], bdim[3];
