@@ -585,7 +585,7 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
   x->r.active = nargs < 0 ? masks[warp] : exist;
   nargs = nargs < 0 ? -nargs - 1 : nargs;
   if (x->r.defer) /* its event log (lwreplay.c) */
-    wll_wlog_lookup(L, &x->r, top + 1, warp);
+    wll_rlog_lookup(L, &x->r, top + 1, warp);
   if (block == 0 && warp == 0 && x->r.probe_state != WLL_PROBE_NONE &&
       x->r.npdecl > 0 && x->r.defer) /* declared shared in the probe */
     wll_wlog_unloggable(L, &x->r);
@@ -612,7 +612,7 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
     lua_settop(co, 0);
     lua_pushnil(L);
     lua_rawseti(L, top + 1, warp + 1);
-    if (x->r.wlog != NULL) { /* its log goes with it */
+    if (x->r.log != NULL) { /* its log goes with it */
       lua_pushnil(L);
       lua_rawseti(L, top + 1, -(lua_Integer)warp - 1);
     }
@@ -652,10 +652,10 @@ static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
     x->r.block = block;
     x->r.thread = t;
     if (x->r.defer) /* its event log (lkreplay.c) */
-      wll_log_lookup(L, &x->r, top + 1, t);
+      wll_rlog_lookup(L, &x->r, top + 1, t);
     if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
         x->r.npdecl > 0 && x->r.defer) /* declared shared in the probe */
-      wll_log_stop(L, &x->r);
+      wll_rlog_stop(L, &x->r);
     if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
         !probe_owed(L, x, l, co, &rc)) {
       lua_pop(L, 1);
