@@ -159,6 +159,16 @@ struct wll_rlog {
   wl_access wacc; /* a lane's store waiting for its deferred loads */
   uint8_t wbuf[16];
 };
+/* What every event holds of its call: the kind (WL_ACC_*, or
+ * WLL_EV_FENCE), width, memory, semantics, scope, cache operator, atomic
+ * operation, type and allocation; set by wll_ev_head_set (zeroed first,
+ * so that two heads compare with memcmp). */
+typedef struct wll_ev_head {
+  int8_t kind, width, space, sem, scope, cache, op, type;
+  int id;
+} wll_ev_head;
+#define WLL_EV_FENCE 3 /* after WL_ACC_* */
+WLL_HIDDEN void wll_ev_head_set(wll_ev_head *h, const wl_access *a);
 /* The running unit logs nothing more and defers no load from now on. */
 WLL_HIDDEN void wll_rlog_stop(lua_State *L, krun *r);
 /* The unit's next event of esize bytes, zeroed; NULL when it logs

@@ -31,11 +31,8 @@
 
 #include "lkernel.h"
 
-enum { EV_FENCE = 3 }; /* after WL_ACC_* */
-
 typedef struct dev_ev {
-  int8_t kind, width, space, sem, scope, cache, op, type;
-  int id;
+  wll_ev_head h;
   uint64_t off;
   int64_t a, b;
   uint8_t in[16], out[16];
@@ -51,15 +48,7 @@ static const dev_ev *log_at(const wll_rlog *g, uint32_t i) {
 }
 
 static void fill(dev_ev *e, const wl_access *a, const void *data) {
-  e->kind = (int8_t)a->kind;
-  e->width = (int8_t)a->width;
-  e->space = (int8_t)a->space;
-  e->sem = (int8_t)a->sem;
-  e->scope = (int8_t)a->scope;
-  e->cache = (int8_t)a->cache;
-  e->op = (int8_t)a->op;
-  e->type = (int8_t)a->type;
-  e->id = a->id;
+  wll_ev_head_set(&e->h, a);
   e->off = a->off;
   e->a = a->a;
   e->b = a->b;
@@ -79,9 +68,9 @@ void wll_log_access(lua_State *L, krun *r, const wl_access *a,
 void wll_log_fence(lua_State *L, krun *r, int sem, int scope) {
   dev_ev *e = log_next(L, r);
   if (e != NULL) {
-    e->kind = EV_FENCE;
-    e->sem = (int8_t)sem;
-    e->scope = (int8_t)scope;
+    e->h.kind = WLL_EV_FENCE;
+    e->h.sem = (int8_t)sem;
+    e->h.scope = (int8_t)scope;
   }
 }
 
@@ -109,11 +98,8 @@ int wll_replay_access(lua_State *L, krun *r, const wl_access *a,
   e = log_at(p->log, p->pos);
   memset(&now, 0, sizeof now);
   fill(&now, a, data);
-  if (now.kind != e->kind || now.width != e->width ||
-      now.space != e->space || now.sem != e->sem || now.scope != e->scope ||
-      now.cache != e->cache || now.op != e->op || now.type != e->type ||
-      now.id != e->id || now.off != e->off || now.a != e->a ||
-      now.b != e->b ||
+  if (memcmp(&now.h, &e->h, sizeof now.h) != 0 || now.off != e->off ||
+      now.a != e->a || now.b != e->b ||
       (a->kind == WL_ACC_STORE &&
        memcmp(now.in, e->in, (size_t)a->width) != 0))
     return wll_replay_fail(L, r);
@@ -129,7 +115,7 @@ int wll_replay_fence(lua_State *L, krun *r, int sem, int scope) {
   if (p->pos >= p->n)
     return wll_replay_fail(L, r);
   e = log_at(p->log, p->pos);
-  if (e->kind != EV_FENCE || e->sem != sem || e->scope != scope)
+  if (e->h.kind != WLL_EV_FENCE || e->h.sem != sem || e->h.scope != scope)
     return wll_replay_fail(L, r);
   p->pos++;
   return 0;
@@ -146,8 +132,8 @@ int wll_replay_run(lua_State *L, krun *r) {
   memset(&p, 0, sizeof p);
   p.width = wl_kernel_replay_load(r->l, r->block, r->thread, &ev, p.v);
   if (p.width == 0 || r->log == NULL || ev >= r->log->n ||
-      log_at(r->log, ev)->kind != WL_ACC_LOAD ||
-      log_at(r->log, ev)->width != p.width)
+      log_at(r->log, ev)->h.kind != WL_ACC_LOAD ||
+      log_at(r->log, ev)->h.width != p.width)
     return 0; /* nothing this lane can replay: the first value stands */
   p.k = ev;
   if (!wll_rlog_replay(L, r, &p))

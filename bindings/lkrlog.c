@@ -112,6 +112,19 @@ void wll_rlog_lookup(lua_State *L, krun *r, int btab, int unit) {
   lua_pop(L, 1);
 }
 
+void wll_ev_head_set(wll_ev_head *h, const wl_access *a) {
+  memset(h, 0, sizeof *h);
+  h->kind = (int8_t)a->kind;
+  h->width = (int8_t)a->width;
+  h->space = (int8_t)a->space;
+  h->sem = (int8_t)a->sem;
+  h->scope = (int8_t)a->scope;
+  h->cache = (int8_t)a->cache;
+  h->op = (int8_t)a->op;
+  h->type = (int8_t)a->type;
+  h->id = a->id;
+}
+
 int wll_replay_fail(lua_State *L, krun *r) {
   r->rp->state = WLL_RP_FAILED;
   return lua_yield(L, 0); /* the replay is dropped, never resumed */

@@ -28,13 +28,10 @@
 
 #include "lkernel.h"
 
-enum { WEV_FENCE = 3 }; /* after WL_ACC_* */
-
 /* One logged warp-wide call: the access's place and kind, the lanes of
  * its mask, and per lane (index k) the offset, operands and bytes. */
 typedef struct warp_ev {
-  int8_t kind, width, space, sem, scope, cache, op, type;
-  int id;
+  wll_ev_head h;
   uint32_t mask;
   uint64_t off[32];
   int64_t ops[64];
@@ -56,19 +53,6 @@ static const warp_ev *wlog_at(const wll_rlog *g, uint32_t i) {
   return (const warp_ev *)g->ev + i;
 }
 
-static void fill_head(warp_ev *e, const wl_access *a, uint32_t mask) {
-  e->kind = (int8_t)a->kind;
-  e->width = (int8_t)a->width;
-  e->space = (int8_t)a->space;
-  e->sem = (int8_t)a->sem;
-  e->scope = (int8_t)a->scope;
-  e->cache = (int8_t)a->cache;
-  e->op = (int8_t)a->op;
-  e->type = (int8_t)a->type;
-  e->id = a->id;
-  e->mask = mask;
-}
-
 void wll_wlog_access(lua_State *L, krun *r, const wl_access *a,
                      uint32_t mask, const uint64_t off[32],
                      const int64_t *ops, const void *data) {
@@ -82,7 +66,8 @@ void wll_wlog_access(lua_State *L, krun *r, const wl_access *a,
   }
   if ((e = wlog_next(L, r)) == NULL)
     return;
-  fill_head(e, a, mask);
+  wll_ev_head_set(&e->h, a);
+  e->mask = mask;
   for (b = mask; b != 0; b &= b - 1) {
     int k = __builtin_ctz(b);
     e->off[k] = off[k];
@@ -99,9 +84,9 @@ void wll_wlog_fence(lua_State *L, krun *r, uint32_t mask, int sem,
                     int scope) {
   warp_ev *e = wlog_next(L, r);
   if (e != NULL) {
-    e->kind = WEV_FENCE;
-    e->sem = (int8_t)sem;
-    e->scope = (int8_t)scope;
+    e->h.kind = WLL_EV_FENCE;
+    e->h.sem = (int8_t)sem;
+    e->h.scope = (int8_t)scope;
     e->mask = mask;
   }
 }
@@ -113,14 +98,13 @@ int wll_wreplay_access(lua_State *L, krun *r, const wl_access *a,
   const uint8_t *in = data;
   size_t w = (size_t)a->width;
   const warp_ev *e;
+  wll_ev_head now;
   uint32_t b;
   if (p->pos >= p->n) /* past the warp's point inside one call */
     return wll_replay_fail(L, r);
   e = wlog_at(p->log, p->pos);
-  if (a->kind != e->kind || a->width != e->width || a->space != e->space ||
-      a->sem != e->sem || a->scope != e->scope || a->cache != e->cache ||
-      a->op != e->op || a->type != e->type || a->id != e->id ||
-      mask != e->mask)
+  wll_ev_head_set(&now, a);
+  if (memcmp(&now, &e->h, sizeof now) != 0 || mask != e->mask)
     return wll_replay_fail(L, r);
   for (b = mask; b != 0; b &= b - 1) {
     int k = __builtin_ctz(b);
@@ -146,7 +130,7 @@ int wll_wreplay_fence(lua_State *L, krun *r, uint32_t mask, int sem,
   if (p->pos >= p->n)
     return wll_replay_fail(L, r);
   e = wlog_at(p->log, p->pos);
-  if (e->kind != WEV_FENCE || e->sem != sem || e->scope != scope ||
+  if (e->h.kind != WLL_EV_FENCE || e->h.sem != sem || e->h.scope != scope ||
       e->mask != mask)
     return wll_replay_fail(L, r);
   p->pos++;
@@ -220,8 +204,8 @@ int wll_wreplay_run(lua_State *L, krun *r) {
   for (i = 0, j = 0; i < g->n; i++)
     if ((wlog_at(g, i)->mask >> k & 1) && j++ == ev)
       break;
-  if (i >= g->n || wlog_at(g, i)->kind != WL_ACC_LOAD ||
-      wlog_at(g, i)->width != p.width)
+  if (i >= g->n || wlog_at(g, i)->h.kind != WL_ACC_LOAD ||
+      wlog_at(g, i)->h.width != p.width)
     return 0;
   p.k = i;
   p.lane = k;
