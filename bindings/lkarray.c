@@ -296,7 +296,10 @@ static int arr_newindex_k(lua_State *L, int status, lua_KContext ctx) {
 static int arr_index(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
   int kt = lua_type(L, 2);
-  krun *r = KS(L)->run;
+  krun *r;
+  if (a == NULL) /* the metamethod called on something else */
+    return luaL_typeerror(L, 1, WLL_DARRAY);
+  r = a->ks->run;
   if (r != NULL && (r->probe || (r->co != NULL && L != r->co) ||
                     (r->rp != NULL && wll_replay_reached(r))))
     return wll_gate_closed(L, r, arr_index_k);
@@ -338,7 +341,10 @@ static int arr_index(lua_State *L) {
 
 static int arr_newindex(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
-  krun *r = KS(L)->run;
+  krun *r;
+  if (a == NULL) /* the metamethod called on something else */
+    return luaL_typeerror(L, 1, WLL_DARRAY);
+  r = a->ks->run;
   if (r != NULL && (r->probe || (r->co != NULL && L != r->co) ||
                     (r->rp != NULL && wll_replay_reached(r))))
     return wll_gate_closed(L, r, arr_newindex_k);
@@ -459,6 +465,9 @@ darray *wll_newarr(lua_State *L, kdev *dev, int id, int space, int type,
                    lua_Integer len, const char *name) {
   darray *a = lua_newuserdatauv(L, sizeof *a, 1);
   memset(a, 0, sizeof *a);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &wll_kstate_key);
+  a->ks = lua_touserdata(L, -1);
+  lua_pop(L, 1);
   a->dev = dev;
   a->id = id;
   a->space = space;

@@ -250,6 +250,7 @@ WLL_HIDDEN void wll_kernel_open(lua_State *L);
 /* A typed view of device memory (userdata "warplab.DeviceArray"). */
 typedef struct wll_darray {
   struct kdev *dev; /* NULL for shared/local arrays (launch-bound) */
+  struct wll_kstate *ks; /* its Lua state's (a[i] finds the run here) */
   int id;           /* allocation, shared declaration or local array */
   int space;        /* WL_SPACE_* */
   int type;         /* index in wll_type_words */
