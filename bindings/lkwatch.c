@@ -2,10 +2,11 @@
  * device call, without Lua's count hook in the hot path.
  *
  * A count hook (LUA_MASKCOUNT) makes Lua's VM take its slow path on
- * every instruction (luaG_traceexec), whatever the count: it more than
- * doubled the time of a per-thread kernel.  So a launch sets no hook:
- * a timer of this thread (timer_create, SIGEV_THREAD_ID) ticks every
- * WATCH_TICK_NS while the probe or the launch runs, and its handler,
+ * every instruction (luaG_traceexec), whatever the count: 16% of a
+ * per-thread kernel's instructions (callgrind), about as much of its
+ * time.  So a launch sets no hook: a timer of this thread
+ * (timer_create, SIGEV_THREAD_ID) ticks every WATCH_TICK_NS while the
+ * probe or the launch runs, and its handler,
  * once the time bound has passed or SIGINT/SIGTERM has come, sets the
  * count hook (lkrun.c's wll_count_hook) on the coroutine running then,
  * which raises at its next instruction.  lua_sethook may be called from
