@@ -125,7 +125,8 @@ static int w_select(lua_State *L) {
   wll_krun *r = checkwarp(L);
   uint32_t m = mask_of(L, 2, r->active, 1);
   wll_lanes ta, tb, *v;
-  const wll_lanes *a = wll_lanes_operand(L, 3, &ta), *b = wll_lanes_operand(L, 4, &tb);
+  const wll_lanes *a = wll_lanes_operand(L, 3, &ta);
+  const wll_lanes *b = wll_lanes_operand(L, 4, &tb);
   int k;
   v = wll_lanes_push(L);
   v->valid = r->active & ((m & a->valid) | (~m & b->valid));
@@ -674,7 +675,8 @@ static int w_warp_op(lua_State *L) {
   }
   {
     wll_lanes tv, ta, *o;
-    const wll_lanes *v = wll_lanes_operand(L, 3, &tv), *arg = wll_lanes_operand(L, 4, &ta);
+    const wll_lanes *v = wll_lanes_operand(L, 3, &tv);
+    const wll_lanes *arg = wll_lanes_operand(L, 4, &ta);
     lua_Integer width = luaL_optinteger(L, 5, 32);
     if (width < 1 || width > 32 || (width & (width - 1)))
       return luaL_error(L, "%s: width must be a power of two from 1 to 32",
@@ -686,12 +688,13 @@ static int w_warp_op(lua_State *L) {
       k = __builtin_ctz(b);
       if (!(arg->valid >> k & 1) || !(v->valid >> k & 1))
         wll_lanes_error(L, k, no_value);
-      src = wl_warp_src(kind, k, (int)wll_lanes_int(L, arg, k), (int)width, mask);
+      src = wl_warp_src(kind, k, (int)wll_lanes_int(L, arg, k), (int)width,
+                        mask);
       {
         /* the lane it means to read: outside the mask, a hazard for the
          * race checker (the value is undefined; k gets its own) */
-        int want = wl_warp_src(kind, k, (int)wll_lanes_int(L, arg, k), (int)width,
-                               WLL_LANES_ALL);
+        int want = wl_warp_src(kind, k, (int)wll_lanes_int(L, arg, k),
+                               (int)width, WLL_LANES_ALL);
         if (want != src &&
             wl_kernel_shfl_src(r->l, r->block, r->warp, k, want, kind, mask,
                                wll_curline(L)) != 0)

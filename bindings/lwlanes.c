@@ -194,7 +194,8 @@ static lua_Number flt_op(int op, lua_Number a, lua_Number b) {
  * value in both operands. */
 static int arith(lua_State *L, int op) {
   wll_lanes ta, tb, *r;
-  const wll_lanes *a = wll_lanes_operand(L, 1, &ta), *b = wll_lanes_operand(L, 2, &tb);
+  const wll_lanes *a = wll_lanes_operand(L, 1, &ta);
+  const wll_lanes *b = wll_lanes_operand(L, 2, &tb);
   uint32_t valid = a->valid & b->valid & active(L), ints;
   int k, bitwise = op >= OP_BAND;
   r = wll_lanes_push(L);
@@ -203,12 +204,14 @@ static int arith(lua_State *L, int op) {
     r->isint = valid;
     for (k = 0; k < 32; k++)
       if (valid >> k & 1)
-        r->v[k].i = int_op(L, op, wll_lanes_int(L, a, k), wll_lanes_int(L, b, k), k);
+        r->v[k].i = int_op(L, op, wll_lanes_int(L, a, k),
+                           wll_lanes_int(L, b, k), k);
     return 1;
   }
   ints = op == OP_DIV || op == OP_POW ? 0 : a->isint & b->isint & valid;
   r->isint = ints;
-  if (valid == WLL_LANES_ALL && ints == WLL_LANES_ALL) { /* the common cases, straight */
+  /* the common cases, straight */
+  if (valid == WLL_LANES_ALL && ints == WLL_LANES_ALL) {
     switch (op) {
     case OP_ADD:
       for (k = 0; k < 32; k++)
@@ -306,7 +309,8 @@ enum { CMP_LT, CMP_LE, CMP_EQ, CMP_NE, CMP_GT, CMP_GE };
 /* v:lt(x) and friends: a 0/1 integer vector. */
 static int compare(lua_State *L, int op) {
   wll_lanes ta, tb, *r;
-  const wll_lanes *a = wll_lanes_operand(L, 1, &ta), *b = wll_lanes_operand(L, 2, &tb);
+  const wll_lanes *a = wll_lanes_operand(L, 1, &ta);
+  const wll_lanes *b = wll_lanes_operand(L, 2, &tb);
   uint32_t valid = a->valid & b->valid & active(L);
   int k;
   r = wll_lanes_push(L);
