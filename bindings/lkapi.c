@@ -189,7 +189,7 @@ static int do_fence(lua_State *L, krun *r, int sem, int scope) {
 static void unloggable(lua_State *L, krun *r) {
   if (r->rp != NULL)
     wll_replay_fail(L, r);
-  wll_log_stop(L, r);
+  wll_rlog_stop(L, r);
 }
 
 /* After a fence: a lane that waits it out (WL_LANE_STALLED: a gpu/sys

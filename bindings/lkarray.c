@@ -124,7 +124,7 @@ static int access_now(lua_State *L, krun *r, const wl_access *acc,
 }
 
 /* A store that waited for the lane's deferred loads, made now: the rest
- * of store_arr or c:store_vec (which return no value). */
+ * of store_run or c:store_vec (which return no value). */
 static int store_wait_k(lua_State *L, int status, lua_KContext ctx) {
   krun *r = KS(L)->run;
   wl_access acc;
@@ -135,21 +135,6 @@ static int store_wait_k(lua_State *L, int status, lua_KContext ctx) {
   return wll_finish(L, r, access_now(L, r, &acc, buf), 0);
 }
 
-static int load_arr(lua_State *L, darray *a, int sem, int scope,
-                    int cache);
-static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
-                    int cache);
-static int store_arr(lua_State *L, darray *a, int sem, int scope, int cache,
-                     int varg);
-
-int wll_load_with(lua_State *L, int sem, int scope, int cache) {
-  return load_arr(L, checkarr(L, 1), sem, scope, cache);
-}
-
-int wll_store_with(lua_State *L, int sem, int scope, int cache, int varg) {
-  return store_arr(L, checkarr(L, 1), sem, scope, cache, varg);
-}
-
 static int vec_misuse(lua_State *L, krun *r, darray *a) {
   return wll_lane_fail(L, r,
                        "'%s' holds %s vectors: use c:load_vec(%s, i) and "
@@ -157,73 +142,38 @@ static int vec_misuse(lua_State *L, krun *r, darray *a) {
                        a->name, type_words[a->type], a->name, a->name);
 }
 
-static int load_arr(lua_State *L, darray *a, int sem, int scope,
-                    int cache) {
-  krun *r = wll_kernel_running(L);
-  return load_run(L, r, a, sem, scope, cache);
+/* A scalar's bytes, and the values of the commonest types in place. */
+typedef union scalar {
+  uint8_t b[16];
+  float f;
+  double d;
+  int32_t i32;
+  int64_t i64;
+} scalar;
+
+/* The fields of a lane's access that its call sets (wll_do_access sets
+ * its place: line, memory, offset, width, type). */
+static void acc_init(wl_access *acc, int kind, int sem, int scope,
+                     int cache) {
+  acc->kind = kind;
+  acc->sem = sem;
+  acc->scope = scope;
+  acc->cache = cache;
+  acc->op = 0;
+  acc->a = acc->b = 0;
 }
 
+/* A lane's load of a[i] (i at arg 2): pushes the value (4- and 8-byte
+ * scalars converted in place, as wll_pushbytes converts them). */
 static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
                     int cache) {
   uint64_t off = wll_elem_off(L, r, a, 2);
-  if (a->type >= NSCALAR)
-    return vec_misuse(L, r, a);
   wl_access acc;
-  uint8_t buf[16] = {0};
-  int rc;
-  memset(&acc, 0, sizeof acc);
-  acc.kind = WL_ACC_LOAD;
-  acc.sem = sem;
-  acc.scope = scope;
-  acc.cache = cache;
-  rc = wll_do_access(L, r, a, off, &acc, buf);
-  if (rc >= 0)
-    wll_pushbytes(L, a->type, buf);
-  return wll_finish(L, r, rc, 1);
-}
-
-static int store_arr(lua_State *L, darray *a, int sem, int scope, int cache,
-                     int varg) {
-  krun *r = wll_kernel_running(L);
-  uint64_t off = wll_elem_off(L, r, a, 2);
-  if (a->type >= NSCALAR)
-    return vec_misuse(L, r, a);
-  wl_access acc;
-  uint8_t buf[16] = {0};
-  memset(&acc, 0, sizeof acc);
-  acc.kind = WL_ACC_STORE;
-  acc.sem = sem;
-  acc.scope = scope;
-  acc.cache = cache;
-  if (lua_isnoneornil(L, varg))
-    wll_lane_fail(L, r, "no value stored to '%s'", a->name);
-  wll_tobytes(L, a->type, varg, buf);
-  return wll_finish(L, r, wll_do_access(L, r, a, off, &acc, buf), 0);
-}
-
-/* a[i] and a[i] = v of a lane (weak, .ca): load_run and store_arr
- * without the options, the access filled field by field and the bytes
- * of 4- and 8-byte scalars converted in place (as wll_pushbytes and
- * wll_tobytes convert them). */
-static int load_plain(lua_State *L, krun *r, darray *a) {
-  uint64_t off = wll_elem_off(L, r, a, 2);
-  wl_access acc;
-  union {
-    uint8_t b[16];
-    float f;
-    double d;
-    int32_t i32;
-    int64_t i64;
-  } buf;
+  scalar buf;
   int rc;
   if (a->type >= NSCALAR)
     return vec_misuse(L, r, a);
-  acc.kind = WL_ACC_LOAD;
-  acc.sem = WL_SEM_WEAK;
-  acc.scope = WL_SCOPE_NONE;
-  acc.cache = WL_CACHE_CA;
-  acc.op = 0;
-  acc.a = acc.b = 0;
+  acc_init(&acc, WL_ACC_LOAD, sem, scope, cache);
   memset(buf.b, 0, sizeof buf.b);
   rc = wll_do_access(L, r, a, off, &acc, buf.b);
   if (rc < 0)
@@ -248,37 +198,50 @@ static int load_plain(lua_State *L, krun *r, darray *a) {
   return rc == 1 ? lua_yield(L, 1) : 1;
 }
 
-static int store_plain(lua_State *L, krun *r, darray *a) {
+/* A lane's store of the value at arg varg to a[i] (i at arg 2): floats
+ * converted in place, as wll_tobytes converts them. */
+static int store_run(lua_State *L, krun *r, darray *a, int sem, int scope,
+                     int cache, int varg) {
   uint64_t off = wll_elem_off(L, r, a, 2);
   wl_access acc;
-  union {
-    uint8_t b[16];
-    float f;
-    double d;
-  } buf;
+  scalar buf;
   int isnum = 0;
   if (a->type >= NSCALAR)
     return vec_misuse(L, r, a);
   memset(buf.b, 0, sizeof buf.b);
   if (a->type == WL_TYPE_FLOAT || a->type == WL_TYPE_DOUBLE) {
-    lua_Number n = lua_tonumberx(L, 3, &isnum);
+    lua_Number n = lua_tonumberx(L, varg, &isnum);
     if (a->type == WL_TYPE_FLOAT)
       buf.f = (float)n;
     else
       buf.d = n;
   }
   if (!isnum) {
-    if (lua_isnoneornil(L, 3))
+    if (lua_isnoneornil(L, varg))
       wll_lane_fail(L, r, "no value stored to '%s'", a->name);
-    wll_tobytes(L, a->type, 3, buf.b);
+    wll_tobytes(L, a->type, varg, buf.b);
   }
-  acc.kind = WL_ACC_STORE;
-  acc.sem = WL_SEM_WEAK;
-  acc.scope = WL_SCOPE_NONE;
-  acc.cache = WL_CACHE_CA;
-  acc.op = 0;
-  acc.a = acc.b = 0;
+  acc_init(&acc, WL_ACC_STORE, sem, scope, cache);
   return wll_finish(L, r, wll_do_access(L, r, a, off, &acc, buf.b), 0);
+}
+
+int wll_load_with(lua_State *L, int sem, int scope, int cache) {
+  darray *a = checkarr(L, 1);
+  return load_run(L, wll_kernel_running(L), a, sem, scope, cache);
+}
+
+int wll_store_with(lua_State *L, int sem, int scope, int cache, int varg) {
+  darray *a = checkarr(L, 1);
+  return store_run(L, wll_kernel_running(L), a, sem, scope, cache, varg);
+}
+
+/* a[i] and a[i] = v of a lane: weak, .ca */
+static int load_plain(lua_State *L, krun *r, darray *a) {
+  return load_run(L, r, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
+}
+
+static int store_plain(lua_State *L, krun *r, darray *a) {
+  return store_run(L, r, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA, 3);
 }
 
 /* host access to managed memory (cudaMallocManaged) between launches */
@@ -333,7 +296,10 @@ static int arr_newindex_k(lua_State *L, int status, lua_KContext ctx) {
 static int arr_index(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
   int kt = lua_type(L, 2);
-  krun *r = KS(L)->run;
+  krun *r;
+  if (a == NULL) /* the metamethod called on something else */
+    return luaL_typeerror(L, 1, WLL_DARRAY);
+  r = a->ks->run;
   if (r != NULL && (r->probe || (r->co != NULL && L != r->co) ||
                     (r->rp != NULL && wll_replay_reached(r))))
     return wll_gate_closed(L, r, arr_index_k);
@@ -343,7 +309,7 @@ static int arr_index(lua_State *L) {
     if (r != NULL && r->warp_mode) /* a lane vector or a broadcast */
       return wll_warp_index(L, r, a);
     if (r != NULL) /* a metamethod: arg 1 is an array */
-      return load_run(L, r, a, WL_SEM_WEAK, WL_SCOPE_NONE, WL_CACHE_CA);
+      return load_plain(L, r, a);
     {
       uint64_t off;
       uint8_t buf[16];
@@ -375,7 +341,10 @@ static int arr_index(lua_State *L) {
 
 static int arr_newindex(lua_State *L) {
   darray *a = lua_touserdata(L, 1);
-  krun *r = KS(L)->run;
+  krun *r;
+  if (a == NULL) /* the metamethod called on something else */
+    return luaL_typeerror(L, 1, WLL_DARRAY);
+  r = a->ks->run;
   if (r != NULL && (r->probe || (r->co != NULL && L != r->co) ||
                     (r->rp != NULL && wll_replay_reached(r))))
     return wll_gate_closed(L, r, arr_newindex_k);
@@ -496,6 +465,9 @@ darray *wll_newarr(lua_State *L, kdev *dev, int id, int space, int type,
                    lua_Integer len, const char *name) {
   darray *a = lua_newuserdatauv(L, sizeof *a, 1);
   memset(a, 0, sizeof *a);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &wll_kstate_key);
+  a->ks = lua_touserdata(L, -1);
+  lua_pop(L, 1);
   a->dev = dev;
   a->id = id;
   a->space = space;

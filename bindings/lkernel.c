@@ -539,6 +539,13 @@ static int l_presets(lua_State *L) {
   return 1;
 }
 
+/* lua: wl._watch_usable() -> whether launches on this thread bound their
+ * time with the watch (lkwatch.c) rather than the count hook */
+static int l_watch_usable(lua_State *L) {
+  lua_pushboolean(L, wll_watch_usable());
+  return 1;
+}
+
 void wll_kernel_open(lua_State *L) {
   int mod = lua_gettop(L), ks;
   kstate *k = lua_newuserdatauv(L, sizeof *k, 3);
@@ -576,5 +583,7 @@ void wll_kernel_open(lua_State *L) {
   lua_setfield(L, mod, "device_presets");
   lua_pushboolean(L, k->fast_lines);
   lua_setfield(L, mod, "_fast_lines"); /* for the tests */
+  lua_pushcfunction(L, l_watch_usable);
+  lua_setfield(L, mod, "_watch_usable"); /* for the tests */
   lua_settop(L, mod);
 }

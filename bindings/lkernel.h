@@ -12,9 +12,15 @@
  *               limits, the engine's callbacks (run_warp, block_done)
  *   lklaunch.c  dev:launch and dev:occupancy: options, parameters and
  *               the launch's result (counters, report, findings)
- *   lkreplay.c  deferred loads: each lane's event log, and replaying a
- *               lane with a load's new value
- *   lwreplay.c  the same for the warps of warp-vector kernels */
+ *   lkrlog.c    deferred loads: the event log of a lane or a warp, and
+ *               running a replay of it with a load's new value
+ *   lkreplay.c  a lane's events (per-thread kernels): logged, replayed
+ *   lwreplay.c  the same for the warps of warp-vector kernels
+ *   lkwatch.c   the time bound's watch: a timer that stops Lua code
+ *               making no device call, without a count hook
+ *
+ * Warp-vector kernels: lwarpvec.c (w:method(...), warp-wide accesses)
+ * computes with lane vectors (lwlanes.c, lwlanes.h). */
 #ifndef LKERNEL_H
 #define LKERNEL_H
 
@@ -120,10 +126,20 @@ WLL_HIDDEN void wll_push_dim(lua_State *L, int x, int y, int z);
 WLL_HIDDEN void wll_probe_run(lua_State *L, lctx *x, kstate *ks);
 /* Seconds on the monotonic clock. */
 WLL_HIDDEN double wll_now(void);
-/* Sets the count hook on L for a launch, keeping the one it replaces;
- * hook_off puts that one back. */
-WLL_HIDDEN void wll_hook_on(lua_State *L, kstate *ks);
+/* Bounds the time of launch r in code that makes no device call: by the
+ * watch (lkwatch.c), or where it cannot run by the count hook on L,
+ * keeping the one it replaces; hook_off puts that one back. */
+WLL_HIDDEN void wll_hook_on(lua_State *L, kstate *ks, krun *r);
 WLL_HIDDEN void wll_hook_off(lua_State *L, kstate *ks);
+/* lkrun.c: the count hook, which fails the running lane past the time
+ * bound (or when SIGINT/SIGTERM came). */
+WLL_HIDDEN void wll_count_hook(lua_State *L, lua_Debug *ar);
+/* lkwatch.c: whether this thread can watch a launch (a timer of its own
+ * whose signal it takes); start ticks while r runs (when r->watch) and
+ * returns what stop needs to go back to. */
+WLL_HIDDEN int wll_watch_usable(void);
+WLL_HIDDEN void *wll_watch_start(krun *r);
+WLL_HIDDEN void wll_watch_stop(krun *r, void *prev);
 /* The engine's callbacks of a launch (wl_launch_cfg); ud is its lctx. */
 WLL_HIDDEN int wll_run_warp(void *ud, wl_launch *l, int block, int warp);
 WLL_HIDDEN void wll_block_done(void *ud, wl_launch *l, int block);
@@ -134,9 +150,47 @@ WLL_HIDDEN void wll_block_done(void *ud, wl_launch *l, int block);
 WLL_HIDDEN lua_State *wll_lane_co(lua_State *L, lctx *x, int block, int t,
                                   int vec, int *nargs);
 
+/* lkrlog.c (see the file's comment): the log of the running unit (a
+ * lane, or in warp mode a warp) in its block's table */
+struct wll_rlog {
+  uint32_t n, cap; /* events logged, room */
+  size_t esize;    /* bytes per event (lkreplay.c's or lwreplay.c's) */
+  unsigned char *ev;
+  wl_access wacc; /* a lane's store waiting for its deferred loads */
+  uint8_t wbuf[16];
+};
+/* What every event holds of its call: the kind (WL_ACC_*, or
+ * WLL_EV_FENCE), width, memory, semantics, scope, cache operator, atomic
+ * operation, type and allocation; set by wll_ev_head_set (zeroed first,
+ * so that two heads compare with memcmp). */
+typedef struct wll_ev_head {
+  int8_t kind, width, space, sem, scope, cache, op, type;
+  int id;
+} wll_ev_head;
+#define WLL_EV_FENCE 3 /* after WL_ACC_* */
+WLL_HIDDEN void wll_ev_head_set(wll_ev_head *h, const wl_access *a);
+/* The running unit logs nothing more and defers no load from now on. */
+WLL_HIDDEN void wll_rlog_stop(lua_State *L, krun *r);
+/* The unit's next event of esize bytes, zeroed; NULL when it logs
+ * nothing (or no more: its log would grow past the bound). */
+WLL_HIDDEN void *wll_rlog_next(lua_State *L, krun *r, size_t esize);
+/* Sets r's log state for unit `unit` of the block table at btab (L's
+ * stack). */
+WLL_HIDDEN void wll_rlog_lookup(lua_State *L, krun *r, int btab, int unit);
+/* Fails the replay in progress (something the log cannot repeat). */
+WLL_HIDDEN int wll_replay_fail(lua_State *L, krun *r);
+/* Whether the replay has made every logged event (it stops here). */
+WLL_HIDDEN int wll_replay_reached(krun *r);
+/* Runs a replay of the running unit (p: its load's event k, lane and new
+ * value v set): 1 when it made every logged event and stopped at its
+ * next device call, its coroutine left on L's stack for
+ * wll_rlog_take_place; 0 when dropped. */
+WLL_HIDDEN int wll_rlog_replay(lua_State *L, krun *r, wll_replay *p);
+/* The replay's coroutine takes the unit's place in its block's table;
+ * L (the unit's coroutine) yields for good. */
+WLL_HIDDEN int wll_rlog_take_place(lua_State *L, krun *r);
+
 /* lkreplay.c (see the file's comment) */
-/* The running lane logs nothing more and defers no load from now on. */
-WLL_HIDDEN void wll_log_stop(lua_State *L, krun *r);
 /* Logs a performed access (data: its bytes) or fence of the lane. */
 WLL_HIDDEN void wll_log_access(lua_State *L, krun *r, const wl_access *a,
                                const void *data);
@@ -153,15 +207,9 @@ WLL_HIDDEN int wll_replay_fence(lua_State *L, krun *r, int sem, int scope);
 WLL_HIDDEN int wll_wait_store(lua_State *L, krun *r, const wl_access *a,
                               const void *data, lua_KFunction k);
 WLL_HIDDEN void wll_waited_store(krun *r, wl_access *a, void *data);
-/* Fails the replay in progress (something the log cannot repeat). */
-WLL_HIDDEN int wll_replay_fail(lua_State *L, krun *r);
-/* Whether the replay has made every logged event (it stops here). */
-WLL_HIDDEN int wll_replay_reached(krun *r);
 /* Replays the running lane after WL_KERNEL_REPLAY: 0 when the load keeps
  * its first value (make the call again); else the lane yields for good. */
 WLL_HIDDEN int wll_replay_run(lua_State *L, krun *r);
-/* Sets r's log state for lane t of the block table at btab (L's stack). */
-WLL_HIDDEN void wll_log_lookup(lua_State *L, krun *r, int btab, int t);
 
 /* lklaunch.c */
 /* The words of the cache preferences (WL_CACHE_PREFER_* order). */

@@ -393,6 +393,7 @@ static int launch_body(lua_State *L) {
   int params[64], nparams = 0;
   uint64_t bsz;
   lua_Debug ar;
+  void *watch;
   char src[LUA_IDSIZE + 1];
   if (ks->run != NULL)
     return luaL_error(L, "launches do not nest (dev:launch inside a "
@@ -493,7 +494,7 @@ static int launch_body(lua_State *L) {
   x.r.deadline = wll_now() + x.r.max_seconds;
   x.r.probe_ref = LUA_NOREF;
   x.r.probe_dynamic = cfg.dynamic_shared;
-  wll_hook_on(L, ks);
+  wll_hook_on(L, ks, &x.r);
   if (lua_getfield(L, 3, "static_shared") != LUA_TNIL) {
     cfg.static_shared = (uint32_t)wll_optint(L, 3, "launch", "static_shared",
                                              0, 0, UINT32_MAX);
@@ -522,7 +523,9 @@ static int launch_body(lua_State *L) {
   *box = NULL;
   luaL_setmetatable(L, WLL_LAUNCH);
   wll_sig_enter();
+  watch = wll_watch_start(&x.r);
   rc = wl_launch_run(d->d, &cfg, &l);
+  wll_watch_stop(&x.r, watch);
   wll_sig_leave();
   *box = l;
   ks->run = NULL;

@@ -302,6 +302,7 @@ void wll_probe_run(lua_State *L, lctx *x, kstate *ks) {
   int top = lua_gettop(L), nt, nargs, nres = 0, status;
   uint32_t *masks = NULL;
   lua_State *co;
+  void *watch;
   {
     int64_t n64 = (int64_t)x->r.bdim[0] * x->r.bdim[1] * x->r.bdim[2];
     nt = n64 > 1024 * 1024 ? 1024 * 1024 : (int)n64; /* the engine refuses
@@ -326,7 +327,9 @@ void wll_probe_run(lua_State *L, lctx *x, kstate *ks) {
   x->r.probe = 1;
   x->r.co = co;
   ks->run = &x->r;
+  watch = wll_watch_start(&x->r);
   status = lua_resume(co, L, nargs, &nres);
+  wll_watch_stop(&x->r, watch);
   ks->run = NULL;
   x->r.probe = 0;
   x->r.co = NULL;
@@ -453,10 +456,13 @@ static void time_msg(const krun *r, char *msg, size_t n, const char *what) {
            r->max_seconds, what);
 }
 
-/* Lua's count hook, on every coroutine of a launch: a kernel looping in
- * Lua alone (no device call, so no step) is stopped by the time bound
- * too.  Outside launches it hands over to the hook it replaced. */
-static void count_hook(lua_State *L, lua_Debug *ar) {
+/* Lua's count hook, on a coroutine of a launch: a kernel looping in Lua
+ * alone (no device call, so no step) is stopped by the time bound too.
+ * Set by the watch's tick (lkwatch.c) on the coroutine running past the
+ * time bound, or, where the watch cannot run, on the launching state
+ * for the whole launch (its coroutines inherit it).  Outside launches it
+ * hands over to the hook it replaced. */
+void wll_count_hook(lua_State *L, lua_Debug *ar) {
   kstate *ks;
   krun *r;
   char msg[300], file[LUA_IDSIZE + 1];
@@ -490,19 +496,26 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
 
 #define HOOK_COUNT 100000
 
-/* Sets the count hook on L for a launch, keeping the one it replaces. */
-void wll_hook_on(lua_State *L, kstate *ks) {
-  if (lua_gethook(L) == count_hook)
+/* Bounds the time of launch r: by the watch (lkwatch.c) when it can run
+ * and no other hook is set, else by the count hook on L for the whole
+ * launch, keeping the hook it replaces. */
+void wll_hook_on(lua_State *L, kstate *ks, krun *r) {
+  r->watch = 0;
+  if (lua_gethook(L) == wll_count_hook)
     return;
+  if (lua_gethook(L) == NULL && wll_watch_usable()) {
+    r->watch = 1;
+    return;
+  }
   ks->old_hook = lua_gethook(L);
   ks->old_mask = lua_gethookmask(L);
   ks->old_count = lua_gethookcount(L);
-  lua_sethook(L, count_hook, LUA_MASKCOUNT | ks->old_mask, HOOK_COUNT);
+  lua_sethook(L, wll_count_hook, LUA_MASKCOUNT | ks->old_mask, HOOK_COUNT);
 }
 
 /* Gives L back the hook it had, unless someone set another meanwhile. */
 void wll_hook_off(lua_State *L, kstate *ks) {
-  if (lua_gethook(L) == count_hook)
+  if (lua_gethook(L) == wll_count_hook)
     lua_sethook(L, ks->old_hook, ks->old_mask, ks->old_count);
   ks->old_hook = NULL;
   ks->old_mask = ks->old_count = 0;
@@ -572,7 +585,7 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
   x->r.active = nargs < 0 ? masks[warp] : exist;
   nargs = nargs < 0 ? -nargs - 1 : nargs;
   if (x->r.defer) /* its event log (lwreplay.c) */
-    wll_wlog_lookup(L, &x->r, top + 1, warp);
+    wll_rlog_lookup(L, &x->r, top + 1, warp);
   if (block == 0 && warp == 0 && x->r.probe_state != WLL_PROBE_NONE &&
       x->r.npdecl > 0 && x->r.defer) /* declared shared in the probe */
     wll_wlog_unloggable(L, &x->r);
@@ -599,7 +612,7 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
     lua_settop(co, 0);
     lua_pushnil(L);
     lua_rawseti(L, top + 1, warp + 1);
-    if (x->r.wlog != NULL) { /* its log goes with it */
+    if (x->r.log != NULL) { /* its log goes with it */
       lua_pushnil(L);
       lua_rawseti(L, top + 1, -(lua_Integer)warp - 1);
     }
@@ -639,10 +652,10 @@ static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
     x->r.block = block;
     x->r.thread = t;
     if (x->r.defer) /* its event log (lkreplay.c) */
-      wll_log_lookup(L, &x->r, top + 1, t);
+      wll_rlog_lookup(L, &x->r, top + 1, t);
     if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
         x->r.npdecl > 0 && x->r.defer) /* declared shared in the probe */
-      wll_log_stop(L, &x->r);
+      wll_rlog_stop(L, &x->r);
     if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
         !probe_owed(L, x, l, co, &rc)) {
       lua_pop(L, 1);

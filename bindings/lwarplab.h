@@ -250,6 +250,7 @@ WLL_HIDDEN void wll_kernel_open(lua_State *L);
 /* A typed view of device memory (userdata "warplab.DeviceArray"). */
 typedef struct wll_darray {
   struct kdev *dev; /* NULL for shared/local arrays (launch-bound) */
+  struct wll_kstate *ks; /* its Lua state's (a[i] finds the run here) */
   int id;           /* allocation, shared declaration or local array */
   int space;        /* WL_SPACE_* */
   int type;         /* index in wll_type_words */
@@ -293,6 +294,8 @@ typedef struct wll_krun {
   int npdecl;
   wll_pdecl pdecl[WLL_PROBE_DECLS];
   double deadline;       /* max_seconds: the monotonic time it ends */
+  int watch;             /* bounded by the watch (lkwatch.c), not by a
+                          * count hook on the launching state */
   double max_seconds;
   unsigned gen;
   int gdim[3], bdim[3];
@@ -320,21 +323,19 @@ typedef struct wll_krun {
    * block's table on L's stack; a replay in progress */
   int defer;
   int lane_log; /* WLL_LOG_*: the running lane's log state */
-  struct wll_dlog *log;
-  struct wll_wlog *wlog; /* warp mode: the running warp's (lwreplay.c) */
+  struct wll_rlog *log; /* the running lane's, or warp's (lkrlog.c) */
   int btab;
   struct wll_replay *rp;
 } wll_krun;
 
 enum { WLL_LOG_FRESH, WLL_LOG_ON, WLL_LOG_DEAD };
-typedef struct wll_dlog wll_dlog;
-typedef struct wll_wlog wll_wlog;
+typedef struct wll_rlog wll_rlog;
 
 /* A replay in progress (krun.rp): a lane's (lkreplay.c) or a warp's
  * (lwreplay.c).  It stops at the gate of its first device call after
  * the n logged events (wll_replay_reached). */
 typedef struct wll_replay {
-  void *log;       /* the lane's wll_dlog, or the warp's wll_wlog */
+  wll_rlog *log;   /* the lane's or the warp's log */
   uint32_t n;      /* the events logged */
   uint32_t pos, k; /* the next logged event; the load with the new value */
   int lane;        /* a warp's: the lane of that load */
@@ -474,9 +475,6 @@ WLL_HIDDEN void wll_wwaited_store(lua_State *L, wll_krun *r, wl_access *a,
  * keeps its first value (make the call again); else the warp yields for
  * good. */
 WLL_HIDDEN int wll_wreplay_run(lua_State *L, wll_krun *r);
-/* Sets r's log state for warp w of the block table at btab (L's
- * stack). */
-WLL_HIDDEN void wll_wlog_lookup(lua_State *L, wll_krun *r, int btab, int w);
 
 /* lperf.c: wl.bank_access, wl.global_access, wl.constant_access (the cost
  * models without a kernel); adds them to the module table at the top of

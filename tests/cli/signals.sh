@@ -100,13 +100,23 @@ phase("launch", function()
              { grid = 2, block = 64, max_seconds = 1000,
                max_steps = 10^15 // 1 }, flag)
 end)
+-- a kernel looping in pure Lua (no device call, so no step): the launch
+-- sets no count hook, its watch (bindings/lkwatch.c) sees the signal
+phase("kloop", function()
+  local dev = wl.device { preset = "sm_90" }
+  local a = dev:malloc("int32", 64)
+  dev:launch(wl.kernel(function(c, a)
+               a[c.threadIdx.x] = 1
+               while true do end
+             end), { grid = 1, block = 64, max_seconds = 1000 }, a)
+end)
 io.stdout:write("ready last\n")
 io.stdout:flush()
 while true do end
 LUA
 "$WL" run "$T/s.lua" "$L/SB.litmus" "$T/xchg.litmus" > "$T/out" 2> "$T/err" &
 pid=$!
-for p in lua sample explore launch; do
+for p in lua sample explore launch kloop; do
   wait_for "$T/out" "^ready $p$"
   kill -INT $pid
   wait_for "$T/out" "^caught $p: "

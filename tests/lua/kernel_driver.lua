@@ -110,6 +110,37 @@ e = fails("in a loop that makes no device call", dev.launch, dev,
   wl.kernel(function(c) while true do end end),
   { block = 2, max_seconds = 0.2 })
 assert(e:find("kernel_driver.lua:%d+: block %(0,0,0%) thread %(0,0,0%)"), e)
+-- the time bound is kept by the watch (bindings/lkwatch.c), not by a
+-- count hook, on Linux unless WARPLAB_COUNT_HOOK asks for the hook
+if package.config:sub(1, 1) == "/" and io.popen("uname -s"):read("l") ==
+    "Linux" then
+  local e = os.getenv("WARPLAB_COUNT_HOOK")
+  assert(wl._watch_usable() == (e == nil or e == "" or e == "0"),
+         "the watch is not used")
+end
+-- a warp-vector kernel looping in pure Lua stops the same way
+e = fails("in a loop that makes no device call", dev.launch, dev,
+  wl.warp_kernel(function(w, a)
+    a[w.threadIdx.x] = 1
+    while true do end
+  end), { block = 32, max_seconds = 0.2 }, A)
+assert(e:find("kernel_driver.lua:%d+: block %(0,0,0%) thread %(0,0,0%)"), e)
+-- with a hook of the script's own set, the launch bounds its time with
+-- Lua's count hook (not the watch, bindings/lkwatch.c) and gives the
+-- script's hook back after
+do
+  local function mine() end
+  debug.sethook(mine, "", 1000)
+  e = fails("in a loop that makes no device call", dev.launch, dev,
+    wl.kernel(function(c, a)
+      a[c.threadIdx.x] = 1
+      while true do end
+    end), { block = 2, max_seconds = 0.2 }, A)
+  local h, mask, count = debug.gethook()
+  debug.sethook()
+  assert(h == mine and mask == "" and count == 1000, "the script's hook is back")
+  assert(e:find("kernel_driver.lua:%d+: block %(0,0,0%) thread %(0,0,0%)"), e)
+end
 assert(os.clock() - t0 < 5, "the time bound held")
 fails("option 'max_seconds' must be a positive number", dev.launch, dev,
       wl.kernel(function() end), { max_seconds = 0 })

@@ -1,0 +1,50 @@
+/* lwlanes.h -- lane vectors (userdata "warplab.Lanes": a number for each
+ * of a warp's 32 lanes), what lwlanes.c (the values, their arithmetic and
+ * comparisons, their methods) shares with lwarpvec.c (the warp-vector
+ * kernels that compute with them).  Not installed. */
+#ifndef LWLANES_H
+#define LWLANES_H
+
+#include "lwarplab.h"
+
+#define WLL_LANES "warplab.Lanes"
+#define WLL_LANES_ALL 0xffffffffu
+
+struct wll_lanes {
+  uint32_t valid; /* lanes that hold a value */
+  uint32_t isint; /* of those, the lanes holding an integer */
+  union {
+    lua_Integer i;
+    lua_Number n;
+  } v[32];
+};
+
+/* The kstate: upvalue 1 of every function of lane vectors and of w. */
+static inline wll_kstate *wll_lanes_ks(lua_State *L) {
+  return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* Lane k of v as a float. */
+static inline lua_Number wll_lanes_num(const wll_lanes *v, int k) {
+  return v->isint >> k & 1 ? (lua_Number)v->v[k].i : v->v[k].n;
+}
+
+/* Pushes a new vector without values, inside functions whose upvalue 2
+ * is the metatable of lane vectors. */
+WLL_HIDDEN wll_lanes *wll_lanes_push(lua_State *L);
+/* The lane vector at idx, or NULL. */
+WLL_HIDDEN wll_lanes *wll_lanes_to(lua_State *L, int idx);
+/* The operand at idx as a vector: a number is broadcast into tmp; raises
+ * for anything else. */
+WLL_HIDDEN const wll_lanes *wll_lanes_operand(lua_State *L, int idx,
+                                              wll_lanes *tmp);
+/* Lane k as an integer, as Lua's bitwise operators convert (raises for a
+ * float with no integer representation). */
+WLL_HIDDEN lua_Integer wll_lanes_int(lua_State *L, const wll_lanes *v, int k);
+/* Raises msg for lane k: a failure of its thread inside a kernel. */
+WLL_HIDDEN int wll_lanes_error(lua_State *L, int k, const char *msg);
+/* Pushes the metatable of lane vectors, its functions (re)set to see the
+ * kstate at ks and the metatable itself (upvalues 1 and 2). */
+WLL_HIDDEN void wll_lanes_open(lua_State *L, int ks);
+
+#endif
