@@ -140,6 +140,13 @@ WLL_HIDDEN void wll_count_hook(lua_State *L, lua_Debug *ar);
 WLL_HIDDEN int wll_watch_usable(void);
 WLL_HIDDEN void *wll_watch_start(krun *r);
 WLL_HIDDEN void wll_watch_stop(krun *r, void *prev);
+/* While a launch is watched, coroutine.create and coroutine.wrap make
+ * their coroutines with the count hook set (on != 0), so that the time
+ * bound reaches a coroutine the kernel makes itself; off puts the
+ * library's functions back. */
+WLL_HIDDEN void wll_watch_coroutines(lua_State *L, kstate *ks, int on);
+/* The count of the count hook (VM instructions between its calls). */
+#define WLL_HOOK_COUNT 100000
 /* The engine's callbacks of a launch (wl_launch_cfg); ud is its lctx. */
 WLL_HIDDEN int wll_run_warp(void *ud, wl_launch *l, int block, int warp);
 WLL_HIDDEN void wll_block_done(void *ud, wl_launch *l, int block);

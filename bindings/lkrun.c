@@ -494,8 +494,6 @@ void wll_count_hook(lua_State *L, lua_Debug *ar) {
   lua_error(L);
 }
 
-#define HOOK_COUNT 100000
-
 /* Bounds the time of launch r: by the watch (lkwatch.c) when it can run
  * and no other hook is set, else by the count hook on L for the whole
  * launch, keeping the hook it replaces. */
@@ -505,16 +503,18 @@ void wll_hook_on(lua_State *L, kstate *ks, krun *r) {
     return;
   if (lua_gethook(L) == NULL && wll_watch_usable()) {
     r->watch = 1;
+    wll_watch_coroutines(L, ks, 1);
     return;
   }
   ks->old_hook = lua_gethook(L);
   ks->old_mask = lua_gethookmask(L);
   ks->old_count = lua_gethookcount(L);
-  lua_sethook(L, wll_count_hook, LUA_MASKCOUNT | ks->old_mask, HOOK_COUNT);
+  lua_sethook(L, wll_count_hook, LUA_MASKCOUNT | ks->old_mask, WLL_HOOK_COUNT);
 }
 
 /* Gives L back the hook it had, unless someone set another meanwhile. */
 void wll_hook_off(lua_State *L, kstate *ks) {
+  wll_watch_coroutines(L, ks, 0);
   if (lua_gethook(L) == wll_count_hook)
     lua_sethook(L, ks->old_hook, ks->old_mask, ks->old_count);
   ks->old_hook = NULL;

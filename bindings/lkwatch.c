@@ -20,10 +20,12 @@
  * Where the timer cannot be had (not Linux, the signal blocked in this
  * thread or taken by someone else, timer_create failing) or a hook of
  * someone else's is set on the state, the launch keeps the count hook
- * (wll_hook_on), as before.  What the watch does not see: a coroutine
- * the kernel makes itself (coroutine.create inside the kernel) that
- * loops in pure Lua forever; the count hook saw it, since coroutines
- * inherit the hook of the state that makes them.  WARPLAB_COUNT_HOOK=1
+ * (wll_hook_on), as before.  What the watch alone would not see: a
+ * coroutine the kernel makes itself (coroutine.create inside the
+ * kernel) that loops in pure Lua forever; the count hook sees it, since
+ * coroutines inherit the hook of the state that makes them; so while a
+ * launch is watched, coroutine.create and coroutine.wrap set the count hook on
+ * the coroutines they make (wll_watch_coroutines).  WARPLAB_COUNT_HOOK=1
  * in the environment keeps the count hook (the slow path) for every
  * launch. */
 #define _GNU_SOURCE /* SIGEV_THREAD_ID, sigev_notify_thread_id */
@@ -36,6 +38,8 @@
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif
+
+#include <lualib.h>
 
 #include "lkernel.h"
 
@@ -157,4 +161,78 @@ void wll_watch_stop(krun *r, void *prev) {
   (void)r;
   (void)prev;
 #endif
+}
+
+/* ---------------- coroutines the kernel makes itself ---------------- */
+
+/* The registry key of the library's own coroutine.create and wrap while
+ * ours stand in for them. */
+static const char co_key = 0;
+
+/* coroutine.create or coroutine.wrap (upvalue 1) with the count hook set
+ * on the calling coroutine for the call: a new coroutine takes the hook
+ * of the one that makes it (lua_newthread), so this one, looping in
+ * pure Lua, is stopped by the time bound as the launch's own are by the
+ * watch.  (Its slow path is the price; kernels rarely make coroutines.)
+ * The caller gets its own hook back, unless the watch's tick set the
+ * stopping one meanwhile. */
+static int co_make(lua_State *L) {
+  int n = lua_gettop(L), set = lua_gethook(L) == NULL, rc;
+  if (set)
+    lua_sethook(L, wll_count_hook, LUA_MASKCOUNT, WLL_HOOK_COUNT);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  rc = lua_pcall(L, n, LUA_MULTRET, 0);
+  if (set && lua_gethook(L) == wll_count_hook &&
+      lua_gethookcount(L) == WLL_HOOK_COUNT)
+    lua_sethook(L, NULL, 0, 0);
+  if (rc != LUA_OK)
+    return lua_error(L);
+  return lua_gettop(L);
+}
+
+void wll_watch_coroutines(lua_State *L, kstate *ks, int on) {
+  static const char *const names[] = {"create", "wrap"};
+  int i;
+  if (on == ks->co_wrapped)
+    return;
+  luaL_checkstack(L, 4, "coroutines");
+  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  if (lua_getfield(L, -1, LUA_COLIBNAME) != LUA_TTABLE) {
+    lua_pop(L, 2); /* no coroutine library: nothing to stand in for */
+    return;
+  }
+  if (on) {
+    lua_createtable(L, 0, 2); /* the library's own */
+    for (i = 0; i < 2; i++) {
+      lua_getfield(L, -2, names[i]);
+      if (lua_tocfunction(L, -1) == co_make || lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        continue;
+      }
+      lua_pushvalue(L, -1);
+      lua_setfield(L, -3, names[i]);
+      lua_pushcclosure(L, co_make, 1);
+      lua_setfield(L, -3, names[i]);
+    }
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &co_key);
+  } else {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &co_key) == LUA_TTABLE)
+      for (i = 0; i < 2; i++) {
+        int ours;
+        lua_getfield(L, -2, names[i]);
+        /* the kernel's script may have put its own there since */
+        ours = lua_tocfunction(L, -1) == co_make;
+        lua_pop(L, 1);
+        if (ours && lua_getfield(L, -1, names[i]) != LUA_TNIL)
+          lua_setfield(L, -3, names[i]);
+        else if (ours)
+          lua_pop(L, 1);
+      }
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &co_key);
+  }
+  lua_pop(L, 2);
+  ks->co_wrapped = on;
 }

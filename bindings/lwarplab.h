@@ -370,6 +370,8 @@ typedef struct wll_kstate {
   /* the hook that was set before a launch set its count hook */
   lua_Hook old_hook;
   int old_mask, old_count;
+  int co_wrapped; /* coroutine.create/wrap give their coroutines the
+                   * count hook (lkwatch.c wll_watch_coroutines) */
   wll_pcline lines[WLL_PCLINES];
 } wll_kstate;
 

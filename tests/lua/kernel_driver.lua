@@ -125,6 +125,38 @@ e = fails("in a loop that makes no device call", dev.launch, dev,
     while true do end
   end), { block = 32, max_seconds = 0.2 }, A)
 assert(e:find("kernel_driver.lua:%d+: block %(0,0,0%) thread %(0,0,0%)"), e)
+-- a coroutine the kernel makes itself, looping in pure Lua, stops too
+-- (coroutine.create and coroutine.wrap give it the count hook while a
+-- launch is watched), and the library's functions are back after
+do
+  local create, wrap = coroutine.create, coroutine.wrap
+  e = fails("in a loop that makes no device call", dev.launch, dev,
+    wl.kernel(function(c, a)
+      a[c.threadIdx.x] = 1
+      local co = coroutine.create(function() while true do end end)
+      coroutine.resume(co)
+    end), { block = 2, max_seconds = 0.2 }, A)
+  e = fails("in a loop that makes no device call", dev.launch, dev,
+    wl.kernel(function(c, a)
+      a[c.threadIdx.x] = 1
+      coroutine.wrap(function() while true do end end)()
+    end), { block = 2, max_seconds = 0.2 }, A)
+  -- a kernel's coroutines otherwise work as before
+  local B = dev:malloc("int32", 2)
+  dev:launch(wl.kernel(function(c, b)
+    local gen = coroutine.wrap(function() for i = 1, 3 do
+      coroutine.yield(i) end end)
+    local co = coroutine.create(function(x) return x * 2 end)
+    local _, d = coroutine.resume(co, 21)
+    b[c.threadIdx.x] = gen() + gen() + gen() + d
+  end), { block = 2 }, B)
+  local got = B:read()
+  assert(got[1] == 48 and got[2] == 48, "coroutines in a kernel")
+  assert(coroutine.create == create and coroutine.wrap == wrap,
+         "the coroutine library's own functions are back")
+  local co = coroutine.create(function() end)
+  assert(debug.gethook(co) == nil, "no hook on coroutines outside launches")
+end
 -- with a hook of the script's own set, the launch bounds its time with
 -- Lua's count hook (not the watch, bindings/lkwatch.c) and gives the
 -- script's hook back after
