@@ -469,6 +469,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
                             const wll_runner *runner, wl_hist **out,
                             int *partial, char *err, size_t errlen) {
   sched *s;
+  wl_law *law = NULL;
   uint64_t per;
   int i, rc, urc, pool_jobs;
   if (err != NULL && errlen > 0)
@@ -534,6 +535,37 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
       return rc;
     }
   }
+  /* The exact law, once for every batch (they share it read-only),
+   * unless the runs are to go step by step or there are none.  With
+   * WARPLAB_LAW_STATS set, stderr says what it took or why the test
+   * runs step by step. */
+  if (!s->base.step && s->base.runs > 0 && s->base.law == NULL) {
+    wl_sample_opts lo = s->base;
+    uint64_t t0 = uv_hrtime();
+    lo.should_stop = should_stop;
+    lo.stop_ud = s;
+    rc = wl_sample_law(ctx, t, &lo, &law);
+    if (rc != 0) {
+      const char *m = wl_ctx_errmsg(ctx);
+      set_err(s, "%s%s", m[0] ? m : wl_strerror(rc), "");
+      wl_hist_free(s->total);
+      free(s->slots);
+      free(s);
+      return rc;
+    }
+    s->base.law = law;
+    if (getenv("WARPLAB_LAW_STATS") != NULL) {
+      if (wl_law_exact(law))
+        fprintf(stderr,
+                "law %s: exact, %zu states, %zu outcomes, %.3f s\n",
+                wl_litmus_name(t), wl_law_nstates(law),
+                wl_law_noutcomes(law), (double)(uv_hrtime() - t0) / 1e9);
+      else
+        fprintf(stderr, "law %s: step by step (%s), %.3f s\n",
+                wl_litmus_name(t), wl_law_why(law),
+                (double)(uv_hrtime() - t0) / 1e9);
+    }
+  }
   for (i = 0; i < s->nslots; i++) {
     s->slots[i].s = s;
     if (s->inl)
@@ -584,6 +616,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
       wl_ctx_free(s->slots[i].ctx);
   }
   free(s->slots);
+  wl_law_free(law);
   if (rc != 0) {
     wl_hist_free(s->total);
     free(s);

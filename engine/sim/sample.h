@@ -85,6 +85,15 @@ typedef struct sim {
   ocache oc;
 } sim;
 
+/* sampling.c: sets s up to run t (its SMs, links, callback threads),
+ * results laid out as h's; wl__sim_fini frees s. */
+int wl__sim_init(wl_ctx *ctx, sim *s, struct wl_hist *h, const wl_litmus *t,
+                 const wl_sample_opts *opts);
+void wl__sim_fini(wl_ctx *ctx, sim *s);
+/* wl_sample's checks of its arguments and test: 0 or a WL_E* code */
+int wl__sample_check(wl_ctx *ctx, const wl_litmus *t,
+                     const wl_sample_opts *opts);
+
 /* sample.c: one run from seed; 1 with the final state in vals (in the
  * histogram's layout, regoff), 0 when it hung or overflowed (or a
  * callback failed: s->err). */
