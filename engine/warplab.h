@@ -1083,7 +1083,8 @@ typedef struct wl_hist wl_hist;
  * take falls back to running every run step by step (wl_law_exact 0,
  * wl_law_why says why): callback threads, a run that can come back to
  * a state it left (a spin loop), one whose steps could reach max_steps,
- * or more than 262,144 states.  opts->should_stop is polled here too
+ * or more states than the runs are worth: opts->runs / 64 (a state
+ * costs about as much as 64 runs), at least 4,096, at most 262,144.  opts->should_stop is polled here too
  * (a stop gives a law that falls back).  Returns 0 and *out (free it
  * with wl_law_free before ctx), or WL_ENOMEM / WL_EINVAL.
  */

@@ -30,6 +30,11 @@
 #include "law.h"
 
 #define MAX_STATES ((size_t)1 << 18)
+/* A state costs about as much to enumerate as 64 runs step by step: a
+ * sampling of n runs enumerates at most n/64 states (at least 4,096),
+ * so that the law never costs much more than the runs would. */
+#define RUNS_PER_STATE 64
+#define MIN_STATES ((size_t)4096)
 #define MAX_EDGES ((size_t)1 << 23)
 #define MAX_ARENA ((size_t)1 << 28) /* bytes of encoded states */
 #define ENC_MAX ((size_t)1 << 16)   /* bytes of one encoded state */
@@ -560,11 +565,14 @@ static int build(builder *b, wl_law *w) {
   const wl_litmus *t = b->s->t;
   size_t i;
   double *pout = NULL, phung = 0;
+  uint64_t cap;
   int fresh, rc = 0, th;
   long first;
   for (th = 0; th < t->nthreads; th++)
     if (b->s->th[th].cb)
       return fallback(w, "callback threads");
+  cap = b->opts->runs / RUNS_PER_STATE;
+  cap = cap < MIN_STATES ? MIN_STATES : cap > MAX_STATES ? MAX_STATES : cap;
   run_start(b->s);
   first = intern_now(b, 0, &fresh);
   if (first == -2)
@@ -575,8 +583,9 @@ static int build(builder *b, wl_law *w) {
     if ((i & 1023) == 0 && b->opts->should_stop != NULL &&
         b->opts->should_stop(b->opts->stop_ud))
       return fallback(w, "stopped");
-    if (b->states.n > MAX_STATES || b->states.alen > MAX_ARENA)
-      return fallback(w, "more than 262,144 states");
+    if (b->states.n > cap || b->states.alen > MAX_ARENA)
+      return fallback(w, "more states than the runs are worth (runs/64, "
+                         "at least 4,096, at most 262,144)");
     if (grow(b->ctx, (void **)&b->e0, &b->e0cap, i + 2, sizeof *b->e0) ||
         grow(b->ctx, (void **)&b->selfq, &b->scap, i + 1, sizeof *b->selfq))
       return WL_ENOMEM;
