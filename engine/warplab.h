@@ -1084,7 +1084,7 @@ typedef struct wl_hist wl_hist;
  * wl_law_why says why): callback threads, a run that can come back to
  * a state it left (a spin loop), one whose steps could reach max_steps,
  * or more states than the runs are worth: opts->runs / 64 (a state
- * costs about as much as 64 runs), at least 4,096, at most 262,144.  opts->should_stop is polled here too
+ * costs about as much as 64 runs), at least 256, at most 262,144.  opts->should_stop is polled here too
  * (a stop gives a law that falls back).  Returns 0 and *out (free it
  * with wl_law_free before ctx), or WL_ENOMEM / WL_EINVAL.
  */

@@ -37,6 +37,9 @@ typedef struct wl_rng {
 static inline double ora_prob(int kind, uint64_t par, int a) {
   switch (kind) {
   case ORA_BOOL10:
+#ifdef WL_MUTANT_LAWKNOB /* tests/cli/mutants.sh: the weights swapped */
+    a = !a;
+#endif
     return a == 0 ? (double)par / 1024.0 : (double)(1024 - par) / 1024.0;
   case ORA_BOOL32:
     return a == 0 ? (double)par / 4294967296.0
