@@ -47,7 +47,7 @@ typedef struct bset {
   size_t alen, acap;
   size_t *off;
   uint32_t *len;
-  size_t n, cap;
+  size_t n, ocap, lcap;
   uint32_t *slot; /* index + 1, 0 empty */
   size_t scap;
 } bset;
@@ -109,14 +109,9 @@ static long bset_put(wl_ctx *ctx, bset *s, const uint8_t *b, size_t n,
   }
   if (grow(ctx, (void **)&s->a, &s->acap, s->alen + n, 1) != 0)
     return -1;
-  if (s->n == s->cap) {
-    size_t c0 = s->cap, c1 = s->cap;
-    if (grow(ctx, (void **)&s->off, &c0, s->n + 1, sizeof *s->off) != 0 ||
-        grow(ctx, (void **)&s->len, &c1, s->n + 1, sizeof *s->len) != 0)
-      return -1;
-    wl_assert(c0 == c1);
-    s->cap = c0;
-  }
+  if (grow(ctx, (void **)&s->off, &s->ocap, s->n + 1, sizeof *s->off) != 0 ||
+      grow(ctx, (void **)&s->len, &s->lcap, s->n + 1, sizeof *s->len) != 0)
+    return -1;
   memcpy(s->a + s->alen, b, n);
   s->off[s->n] = s->alen;
   s->len[s->n] = (uint32_t)n;
@@ -128,8 +123,8 @@ static long bset_put(wl_ctx *ctx, bset *s, const uint8_t *b, size_t n,
 
 static void bset_free(wl_ctx *ctx, bset *s) {
   wl__free(ctx, s->a, s->acap);
-  wl__free(ctx, s->off, s->cap * sizeof *s->off);
-  wl__free(ctx, s->len, s->cap * sizeof *s->len);
+  wl__free(ctx, s->off, s->ocap * sizeof *s->off);
+  wl__free(ctx, s->len, s->lcap * sizeof *s->len);
   wl__free(ctx, s->slot, s->scap * sizeof *s->slot);
 }
 
@@ -645,7 +640,8 @@ int wl_sample_law(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   b.ctx = ctx;
   b.opts = opts;
   b.k = &wl__profiles[opts->profile];
-  b.h = wl__calloc(ctx, sizeof *b.h);
+  if ((b.h = wl__calloc(ctx, sizeof *b.h)) != NULL)
+    b.h->ctx = ctx; /* (wl_hist_free's) */
   b.s = wl__calloc(ctx, sizeof *b.s);
   b.enc.enc = 1;
   b.enc.cap = ENC_MAX;

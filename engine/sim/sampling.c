@@ -214,7 +214,11 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     const struct wl_law *law = opts->law;
     wl_law *own = NULL;
     if (law == NULL) {
-      rc = wl_sample_law(ctx, t, opts, &own);
+      /* (its cost is bounded by the runs': it does not poll
+       * should_stop, which the runs then do) */
+      wl_sample_opts lo = *opts;
+      lo.should_stop = NULL;
+      rc = wl_sample_law(ctx, t, &lo, &own);
       law = own;
     }
     if (rc == 0 && law->exact)
