@@ -85,7 +85,9 @@ typedef struct knobs {
  * instance, roles of one CTA in different warps of a block, roles of
  * different CTAs in different blocks, 131,072,000 instances per
  * two-thread shape).  Weak outcomes per 200,000 runs, from
- *   warplab sample -n 200000 --seed 12345 tests/hw/shapes/FILE
+ *   warplab sample --no-exact -n 200000 --seed 12345 tests/hw/shapes/FILE
+ * (the runs step by step: drawn from the exact law, engine/sim/exact.c,
+ * the same seed gives other counts of the same law)
  * against the H100's weak/instances * 200,000, threads in different CTAs:
  *
  *   shape   fence            h100 profile    H100    ratio
