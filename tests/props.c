@@ -1135,8 +1135,8 @@ static void check_law(wl_ctx *ctx, stats *st, const char *name,
     size_t i, j, no;
     double sum = 0, R = (double)law_runs;
     memset(&o, 0, sizeof o);
-    /* the law itself, with as many states as 2^18 runs take (4,096) */
-    o.runs = (uint64_t)1 << 18;
+    /* the law itself, with as many states as 2^20 runs take (16,384) */
+    o.runs = (uint64_t)1 << 20;
     o.seed = seed;
     o.profile = prof ? WL_PROFILE_H100 : WL_PROFILE_WEAK;
     if (wl_sample_law(ctx, t, &o, &w) != 0) {

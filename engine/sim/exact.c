@@ -138,15 +138,14 @@ static void bset_free(wl_ctx *ctx, bset *s) {
  * only a store overtaking in its SM reads, when the profile has none),
  * so that states differing only there are one. */
 typedef struct cod {
-  int enc;
   uint8_t *b;
   size_t n, cap;
   const uint8_t *rp;
   int bad; /* an encoding past cap */
 } cod;
 
-static void cod_fld(cod *c, int64_t *v) {
-  if (c->enc) {
+static WL_HOT void cod_fld(cod *c, int enc, int64_t *v) {
+  if (enc) {
     uint64_t u = ((uint64_t)*v << 1) ^ (uint64_t)(*v >> 63);
     if (c->n + 10 > c->cap) {
       c->bad = 1;
@@ -174,11 +173,12 @@ static void cod_fld(cod *c, int64_t *v) {
 #define FLD(x, T)                                                            \
   do {                                                                       \
     int64_t v_ = (int64_t)(x);                                               \
-    cod_fld(c, &v_);                                                         \
+    cod_fld(c, enc, &v_);                                                    \
     (x) = (T)v_;                                                             \
   } while (0)
 
-static void code_queue(cod *c, squeue *q, unsigned fmask, int seq) {
+static WL_HOT void code_queue(cod *c, int enc, squeue *q, unsigned fmask,
+                              int seq) {
   int i;
   FLD(q->n, int);
   for (i = 0; i < q->n; i++) {
@@ -193,7 +193,7 @@ static void code_queue(cod *c, squeue *q, unsigned fmask, int seq) {
   }
 }
 
-static void code(cod *c, sim *s, const knobs *k) {
+static WL_HOT void code(cod *c, int enc, sim *s, const knobs *k) {
   const wl_litmus *t = s->t;
   wl_mach *m = &s->m;
   int nth = t->nthreads, th, i, l;
@@ -237,18 +237,18 @@ static void code(cod *c, sim *s, const knobs *k) {
       FLD(m->fwd[th], uint64_t);
       FLD(m->rd[th], uint64_t);
     }
-    code_queue(c, &m->thq[th], 0, 0);
+    code_queue(c, enc, &m->thq[th], 0, 0);
   }
   for (i = 0; i < nth; i++) { /* SM i (SMs are numbered as threads) */
-    code_queue(c, &m->smb[i], fmask, 1);
-    code_queue(c, &m->link[i], SE_FENCED, 1);
+    code_queue(c, enc, &m->smb[i], fmask, 1);
+    code_queue(c, enc, &m->link[i], SE_FENCED, 1);
 #ifndef WL_MUTANT_LAWL1
     FLD(m->l1valid[i], uint64_t);
     for (l = 0; l < t->nlocs; l++)
       if (m->l1valid[i] >> l & 1)
         FLD(m->l1[i][l], int64_t);
 #else /* tests/cli/mutants.sh: L1's lines left out (decoded empty) */
-    if (!c->enc)
+    if (!enc)
       m->l1valid[i] = 0;
 #endif
     FLD(m->smseq[i], uint32_t);
@@ -273,7 +273,7 @@ static void decode(sim *s, const knobs *k, const uint8_t *b) {
   int i;
   memset(&c, 0, sizeof c);
   c.rp = b + 1; /* after the tag */
-  code(&c, s, k);
+  code(&c, 0, s, k);
   s->m.npend = 0;
   for (i = 0; i < s->t->nthreads; i++)
     s->m.npend += s->m.thq[i].n + s->m.smb[i].n + s->m.link[i].n;
@@ -327,7 +327,7 @@ static long intern_now(builder *b, int hung, int *fresh) {
   b->enc.bad = 0;
   b->enc.b[b->enc.n++] = hung ? 0 : 1;
   if (!hung)
-    code(&b->enc, b->s, b->k);
+    code(&b->enc, 1, b->s, b->k);
   if (b->enc.bad)
     return -2;
   i = bset_put(b->ctx, &b->states, b->enc.b, b->enc.n, fresh);
@@ -643,7 +643,6 @@ int wl_sample_law(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
   if ((b.h = wl__calloc(ctx, sizeof *b.h)) != NULL)
     b.h->ctx = ctx; /* (wl_hist_free's) */
   b.s = wl__calloc(ctx, sizeof *b.s);
-  b.enc.enc = 1;
   b.enc.cap = ENC_MAX;
   b.enc.b = wl__calloc(ctx, ENC_MAX);
   if (b.h == NULL || b.s == NULL || b.enc.b == NULL) {

@@ -3,7 +3,10 @@
  *   sample.c     a run: the scheduler and the threads' steps on the
  *                memory machine (engine/mem/machine.h)
  *   sample_cb.c  callback threads (Lua functions as threads) in a run
- *   sampling.c   wl_sample: setup, the runs, filling the histogram
+ *   sampling.c   wl_sample: setup, the runs (or draws from the exact
+ *                law), filling the histogram
+ *   exact.c      the exact law of a test's outcomes (law.h): sample.c's
+ *                steps compiled again with a choice oracle (exact.h)
  *   hist.c       the histogram (hist.h) */
 #ifndef WL_SAMPLE_H
 #define WL_SAMPLE_H
