@@ -225,15 +225,15 @@ static int should_stop(void *ud) {
          wll_sig_stop(NULL);
 }
 
-/* While the law is computed (before the loop runs): a signal, or the
- * timeout's deadline passed. */
+/* While the law is computed (before the loop runs): a signal stops the
+ * sampling; past half the timeout the law gives up (the runs go step
+ * by step in what is left of it). */
 static int law_stop(void *ud) {
   sched *s = ud;
-  if (s->deadline_ns != 0 && uv_hrtime() >= s->deadline_ns)
-    stop_all_early(s, WLL_STOP_TIMEOUT);
   if (wll_sig_stop(NULL))
     stop_all_early(s, WLL_STOP_SIGNAL);
-  return atomic_load(&s->stop);
+  return atomic_load(&s->stop) ||
+         (s->deadline_ns != 0 && uv_hrtime() >= s->deadline_ns);
 }
 
 /* On a pool thread: one batch, one wl_sample call. */
@@ -563,9 +563,9 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
     lo.should_stop = law_stop;
     lo.stop_ud = s;
     /* the timeout counts from here (the timer, started below, gets
-     * what is left of it) */
+     * what is left of it); the law may take half of it */
     if (timeout_s > 0)
-      s->deadline_ns = t0 + (uint64_t)(timeout_s * 1e9);
+      s->deadline_ns = t0 + (uint64_t)(timeout_s * 0.5e9);
     rc = wl_sample_law(ctx, t, &lo, &law);
     if (timeout_s > 0) {
       double spent = (double)(uv_hrtime() - t0) / 1e9;
