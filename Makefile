@@ -151,10 +151,16 @@ RARE_DEFS := -DSM_OTFWD=1073741824u -DSM_OTLD=1073741824u
 $(BUILD)/tests/sample_rare.o: engine/sim/sample.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(RARE_DEFS) -c $< -o $@
-$(BUILD)/tests/props_rare: tests/props.c $(BUILD)/tests/sample_rare.o $(LIB)
+# The exact law (engine/sim/exact.c, which compiles sample.c's steps
+# again) gets the same knobs in its own copy.
+$(BUILD)/tests/exact_rare.o: engine/sim/exact.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $< $(BUILD)/tests/sample_rare.o $(LIB) \
-	  $(ALL_LDFLAGS) -o $@
+	$(CC) $(ALL_CFLAGS) $(RARE_DEFS) -c $< -o $@
+$(BUILD)/tests/props_rare: tests/props.c $(BUILD)/tests/sample_rare.o \
+  $(BUILD)/tests/exact_rare.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(BUILD)/tests/sample_rare.o \
+	  $(BUILD)/tests/exact_rare.o $(LIB) $(ALL_LDFLAGS) -o $@
 
 # The mutation checks (tests/cli/mutants.sh): props linked with one
 # engine file built with a WL_MUTANT_* macro that breaks one reduction,
@@ -165,10 +171,15 @@ $(BUILD)/tests/props_rare: tests/props.c $(BUILD)/tests/sample_rare.o $(LIB)
 #   twins    rfsearch.c: a twin touched by reads-from already is taken
 #            for an untouched one;
 #   commute  rfsearch.c: inert RMWs commute whatever their decisions.
-MUTANTS := images twins commute
+#   lawknob  exact.c (exact.h): the exact law's knob and chance draws
+#            with their two alternatives' weights swapped (law property);
+#   lawl1    exact.c: a state's encoding without its SMs' L1 lines.
+MUTANTS := images twins commute lawknob lawl1
 MUTANT_images := engine/model/results.c
 MUTANT_twins := engine/model/rfsearch.c
 MUTANT_commute := engine/model/rfsearch.c
+MUTANT_lawknob := engine/sim/exact.c
+MUTANT_lawl1 := engine/sim/exact.c
 MUTANT_BINS := $(MUTANTS:%=$(BUILD)/tests/props_mutant_%)
 MUTANT_OBJ := $(foreach m,$(MUTANTS),$(MUTANT_$(m):%.c=$(BUILD)/mutant/$(m)/%.o))
 define mutant_rules
@@ -281,6 +292,7 @@ clean:
   $(EMBED:.c=.d)
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
   $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d $(BUILD)/tests/lalloc.d \
-  $(BUILD)/tests/sample_rare.d $(BUILD)/tests/props_rare.d \
+  $(BUILD)/tests/sample_rare.d $(BUILD)/tests/exact_rare.d \
+  $(BUILD)/tests/props_rare.d \
   $(MUTANT_BINS:=.d) $(MUTANT_OBJ:.o=.d) \
   $(BUILD)/bench/litmus_bench.d

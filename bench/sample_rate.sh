@@ -6,10 +6,19 @@ B=${1:-build/release}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 N=${BENCH_SAMPLE_RUNS:-10000000}
 [ -x "$B/warplab" ] || { echo "sample_rate: $B/warplab not built" >&2; exit 1; }
+# Each run's outcome is drawn from the test's exact law (computed once
+# per file: WARPLAB_LAW_STATS's line below says in how long, or why the
+# runs go step by step); BENCH_SAMPLE_ARGS=--no-exact measures the
+# step-by-step runs.  Time has two decimals: at tens of millions of runs
+# per second, give N = 10^8 or more for a rate to 10%.
 for t in MP+weak SB LB; do
   for j in 1 2; do
-    s=$("$B/warplab" sample -n "$N" --jobs "$j" "$ROOT/scripts/litmus/$t.litmus" |
+    # shellcheck disable=SC2086
+    s=$(WARPLAB_LAW_STATS=1 "$B/warplab" sample -n "$N" --jobs "$j" \
+          ${BENCH_SAMPLE_ARGS:-} "$ROOT/scripts/litmus/$t.litmus" 2> "${TMPDIR:-/tmp}/sample_rate.$$" |
         sed -n 's/^Time [^ ]* //p')
+    [ "$j" = 1 ] && sed -n 's/^/sample: /p' "${TMPDIR:-/tmp}/sample_rate.$$"
+    rm -f "${TMPDIR:-/tmp}/sample_rate.$$"
     # issue 21's targets: 20 M runs/s with one job, 40 M with two
     awk -v t="$t" -v j="$j" -v n="$N" -v s="$s" 'BEGIN {
       printf "sample: %-8s jobs %d  %d runs in %.2f s  %.2f M runs/s (target %d M/s)\n",

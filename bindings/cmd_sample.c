@@ -23,7 +23,7 @@ static int write_stdout_sig(void *ud, const char *s, size_t n) {
 }
 
 int wll_cmd_sample(int argc, char **argv) {
-  enum { O_SEED = 256, O_PROFILE, O_TIMEOUT, O_MAXSTEPS, O_JSON };
+  enum { O_SEED = 256, O_PROFILE, O_TIMEOUT, O_MAXSTEPS, O_JSON, O_NOEXACT };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, O_JSON},
       {"runs", required_argument, NULL, 'n'},
@@ -32,6 +32,7 @@ int wll_cmd_sample(int argc, char **argv) {
       {"jobs", required_argument, NULL, 'j'},
       {"timeout", required_argument, NULL, O_TIMEOUT},
       {"max-steps", required_argument, NULL, O_MAXSTEPS},
+      {"no-exact", no_argument, NULL, O_NOEXACT},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   wl_sample_opts opts;
@@ -59,6 +60,9 @@ int wll_cmd_sample(int argc, char **argv) {
       break;
     case O_JSON:
       json = 1;
+      break;
+    case O_NOEXACT:
+      opts.step = 1;
       break;
     case 'n':
       if (wll_parse_count(v, 1, UINT64_MAX, &opts.runs) != 0)

@@ -543,7 +543,8 @@ static int worker_thread(void *ud, wl_tb *tb) {
 /* ------------------------------------------------------------------ */
 
 static const char *const sample_keys[] = {
-    "n", "seed", "profile", "jobs", "max_steps", "timeout", "progress", NULL};
+    "n",       "seed",     "profile", "jobs", "max_steps",
+    "timeout", "progress", "exact",   NULL};
 
 /* opts[key] as an integer in [lo, hi], or def when absent. */
 static lua_Integer int_field(lua_State *L, int opts, const char *key,
@@ -561,7 +562,7 @@ static lua_Integer int_field(lua_State *L, int opts, const char *key,
 }
 
 /* test:sample{n=, seed=, profile=, jobs=, max_steps=, timeout=,
- * progress=} -> { name=, runs=, hung=, partial=, stopped=, observed=,
+ * progress=, exact=} -> { name=, runs=, hung=, partial=, stopped=, observed=,
  * outcomes={...}, text=, time=, workers=, note= } with tostring giving
  * the text (and the note).  workers: the engine instances (and, for
  * threads written as Lua functions, lua_States) that ran batches at
@@ -606,6 +607,13 @@ int wll_test_sample(lua_State *L) {
     lua_pop(L, 1);
     lua_getfield(L, opts, "progress");
     progress = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    /* exact=false: every run step by step (never the exact law) */
+    if (lua_getfield(L, opts, "exact") != LUA_TNIL) {
+      if (!lua_isboolean(L, -1))
+        return luaL_error(L, "sample: exact must be true or false");
+      o.step = !lua_toboolean(L, -1);
+    }
     lua_pop(L, 1);
   }
   for (i = 0; i < t->nthreads; i++)

@@ -209,6 +209,12 @@ int wll_ncpus(void) {
 /* the workers                                                         */
 /* ------------------------------------------------------------------ */
 
+static void stop_all_early(sched *s, int why) {
+  atomic_store(&s->stop, 1);
+  if (s->why == WLL_STOP_NONE)
+    s->why = why;
+}
+
 static int should_stop(void *ud) {
   sched *s = ud;
   /* inline, the loop does not run during a batch: watch the clock */
@@ -217,6 +223,17 @@ static int should_stop(void *ud) {
   /* SIGINT/SIGTERM: the workers see it here, within a few hundred runs */
   return atomic_load_explicit(&s->stop, memory_order_relaxed) ||
          wll_sig_stop(NULL);
+}
+
+/* While the law is computed (before the loop runs): a signal stops the
+ * sampling; past half the timeout the law gives up (the runs go step
+ * by step in what is left of it). */
+static int law_stop(void *ud) {
+  sched *s = ud;
+  if (wll_sig_stop(NULL))
+    stop_all_early(s, WLL_STOP_SIGNAL);
+  return atomic_load(&s->stop) ||
+         (s->deadline_ns != 0 && uv_hrtime() >= s->deadline_ns);
 }
 
 /* On a pool thread: one batch, one wl_sample call. */
@@ -469,6 +486,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
                             const wll_runner *runner, wl_hist **out,
                             int *partial, char *err, size_t errlen) {
   sched *s;
+  wl_law *law = NULL;
   uint64_t per;
   int i, rc, urc, pool_jobs;
   if (err != NULL && errlen > 0)
@@ -534,6 +552,48 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
       return rc;
     }
   }
+  /* The exact law, once for every batch (they share it read-only),
+   * unless the runs are to go step by step or there are none.  With
+   * WARPLAB_LAW_STATS set, stderr says what it took or why the test
+   * runs step by step. */
+  wll_sig_enter(); /* (Ctrl-C while the law is computed stops it too) */
+  if (!s->base.step && s->base.runs > 0 && s->base.law == NULL) {
+    wl_sample_opts lo = s->base;
+    uint64_t t0 = uv_hrtime();
+    lo.should_stop = law_stop;
+    lo.stop_ud = s;
+    /* the timeout counts from here (the timer, started below, gets
+     * what is left of it); the law may take half of it */
+    if (timeout_s > 0)
+      s->deadline_ns = t0 + (uint64_t)(timeout_s * 0.5e9);
+    rc = wl_sample_law(ctx, t, &lo, &law);
+    if (timeout_s > 0) {
+      double spent = (double)(uv_hrtime() - t0) / 1e9;
+      timeout_s = spent < timeout_s ? timeout_s - spent : 1e-3;
+      s->deadline_ns = 0; /* start_handles sets it anew */
+    }
+    if (rc != 0) {
+      const char *m = wl_ctx_errmsg(ctx);
+      set_err(s, "%s%s", m[0] ? m : wl_strerror(rc), "");
+      wll_sig_leave();
+      wl_hist_free(s->total);
+      free(s->slots);
+      free(s);
+      return rc;
+    }
+    s->base.law = law;
+    if (getenv("WARPLAB_LAW_STATS") != NULL) {
+      if (wl_law_exact(law))
+        fprintf(stderr,
+                "law %s: exact, %zu states, %zu outcomes, %.3f s\n",
+                wl_litmus_name(t), wl_law_nstates(law),
+                wl_law_noutcomes(law), (double)(uv_hrtime() - t0) / 1e9);
+      else
+        fprintf(stderr, "law %s: step by step (%s), %.3f s\n",
+                wl_litmus_name(t), wl_law_why(law),
+                (double)(uv_hrtime() - t0) / 1e9);
+    }
+  }
   for (i = 0; i < s->nslots; i++) {
     s->slots[i].s = s;
     if (s->inl)
@@ -549,7 +609,6 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
   rc = i < s->nslots ? WL_ENOMEM : 0;
   if (rc != 0)
     set_err(s, "out of memory%s%s", "", "");
-  wll_sig_enter();
   urc = rc == 0 ? uv_loop_init(&s->loop) : 0;
   if (urc != 0) {
     rc = WL_EIO;
@@ -584,6 +643,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
       wl_ctx_free(s->slots[i].ctx);
   }
   free(s->slots);
+  wl_law_free(law);
   if (rc != 0) {
     wl_hist_free(s->total);
     free(s);

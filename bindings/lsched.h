@@ -67,6 +67,11 @@ typedef struct wll_runner {
  * are seen between them) run on the calling thread from the loop, in
  * order, using ctx; the histogram is the same as with the pool.
  *
+ * Unless base->step is set, the test's exact law (wl_sample_law) is
+ * computed once here, before any batch, and shared by every batch; with
+ * a timeout it may take half of it (else the runs go step by step in
+ * the rest), and a signal during it stops the sampling with no runs.
+ *
  * SIGINT and SIGTERM (lsignal.c's policy: handlers between
  * wll_sig_enter and wll_sig_leave, entered here too) and, when
  * timeout_s > 0, a timer stop the workers (the batches in flight return

@@ -12,7 +12,7 @@ _warplab_opts() {
             --no-thin-air-filter --no-commute --search --graph --why-not
             --help" ;;
   sample) echo "--json -n --runs --seed --profile -j --jobs --timeout
-            --max-steps --help" ;;
+            --max-steps --no-exact --help" ;;
   gen) echo "--cycle --family --edges --max-size --random --copies --threads
             --insns --locs --mix --sample --annotations --placements
             --scopes --count --seed -o --list --explore --unroll --families

@@ -1057,9 +1057,49 @@ typedef struct wl_sample_opts {
    * own copies of the functions this way.  NULL: the test's own. */
   wl_thread_fn thread_fn;
   void *thread_ud;
+  /* 1: run every run step by step (the machine's own random process),
+   * never drawing outcomes from the exact law (below); the histogram of
+   * a seed is then the one the step-by-step sampler always gave. */
+  int step;
+  /* The law of t's outcomes under these opts' profile and max_steps
+   * (wl_sample_law), shared read-only by every call that samples t
+   * with them; NULL: wl_sample computes it itself when it needs it. */
+  const struct wl_law *law;
 } wl_sample_opts;
 
 typedef struct wl_hist wl_hist;
+
+/*
+ * The exact law of a test's outcomes on the simulator.  A run is a
+ * finite random process: each step is a function of the machine's
+ * state and the generator's draws.  wl_sample_law enumerates that
+ * process (every state a run can reach, every draw's alternatives with
+ * their exact probabilities) and gives the probability of each final
+ * state and of hanging (a run that overflows a queue or history, or
+ * leaves a thread waiting at a barrier).  wl_sample then draws run i's
+ * outcome from the law with one number of (seed, first + i): the same
+ * law as running it, at a fraction of the cost, and again the same
+ * histogram for any split of the runs.  A test the enumeration cannot
+ * take falls back to running every run step by step (wl_law_exact 0,
+ * wl_law_why says why): callback threads, a run that can come back to
+ * a state it left (a spin loop), one whose steps could reach max_steps,
+ * or more states than the runs are worth: opts->runs / 64 (a state
+ * costs about as much as 64 runs), at least 256, at most 262,144.  opts->should_stop is polled here too
+ * (a stop gives a law that falls back).  Returns 0 and *out (free it
+ * with wl_law_free before ctx), or WL_ENOMEM / WL_EINVAL.
+ */
+typedef struct wl_law wl_law;
+int wl_sample_law(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
+                  wl_law **out);
+void wl_law_free(wl_law *law);
+int wl_law_exact(const wl_law *law);       /* 1: exact; 0: falls back */
+const char *wl_law_why(const wl_law *law); /* why it falls back, or "" */
+size_t wl_law_nstates(const wl_law *law);  /* states enumerated */
+size_t wl_law_noutcomes(const wl_law *law); /* final states of p > 0 */
+/* outcome i's values, as wl_hist_values; and its probability (i ==
+ * wl_law_noutcomes: that of hanging) */
+int wl_law_values(const wl_law *law, size_t i, int64_t *vals, int n);
+double wl_law_prob(const wl_law *law, size_t i);
 
 /*
  * Runs t opts->runs times.  On WL_ESTOPPED *out still holds the runs

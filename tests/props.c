@@ -9,6 +9,15 @@
  *            interleaving is allowed;
  *   sample   every outcome the simulator produces (weak and h100
  *            profiles) is allowed;
+ *   law      the exact law of the simulator's outcomes (wl_sample_law,
+ *            weak and h100 profiles) against its step-by-step runs
+ *            (--law-runs R each, default 10,000): the law's probabilities
+ *            sum to 1, every final state of the law is one the explorer
+ *            allows (the law's whole support, however rare), every
+ *            outcome the runs produce is in the law's support, every
+ *            one of probability above 20/R is produced, and each count
+ *            (and the hung runs') is within 6 sqrt(R p (1 - p)) + 6 of
+ *            R p.  A test whose law falls back is counted, not failed;
  *   weak     the sampler's weak marks (wl_hist_weak, both profiles) agree
  *            with the explorer's SC states: those of the explorer run
  *            with an axiomatic SC model (SC_CAT below: one order of all
@@ -53,7 +62,8 @@
  *            most 3 writes a test, 4 with --large).
  *
  *   props [--count N] [--seed S] [--runs R] [--model CAT] [--keep DIR]
- *         [--only cat,sc,sample,weak,variant,twin,pad,observed,reduce]
+ *         [--only cat,sc,sample,law,weak,variant,twin,pad,observed,reduce]
+ *         [--law-runs R]
  *         [--kind random,random3,family,edges,random4,copies]
  *         [--all-combos] [--large] [--timeout S] [--from FILE...]
  *
@@ -81,7 +91,8 @@
 #include "tickets.h"
 
 enum { P_CAT = 1, P_SC = 2, P_SAMPLE = 4, P_VARIANT = 8, P_TWIN = 16,
-       P_PAD = 32, P_OBSERVED = 64, P_REDUCE = 128, P_WEAK = 256 };
+       P_PAD = 32, P_OBSERVED = 64, P_REDUCE = 128, P_WEAK = 256,
+       P_LAW = 512 };
 #define PAD_STORES 40
 
 typedef struct stats {
@@ -93,6 +104,9 @@ typedef struct stats {
    * unknown, outcomes marked weak and not */
   unsigned long wtests, wbar, wunknown, wweak, wsc;
   double t_weak;
+  /* law: laws compared, laws that fell back */
+  unsigned long laws, lawfb;
+  double t_law;
 } stats;
 
 static const char *keep_dir;
@@ -1094,6 +1108,132 @@ static void check_pad(wl_ctx *ctx, stats *st, const char *name,
 
 /* ---------------- one test ---------------- */
 
+static uint64_t law_runs = 10000; /* --law-runs */
+
+/* sqrt for the messages, by Newton's method (props links no libm) */
+static double sqrt36(double x) {
+  double y = x > 1 ? x : 1;
+  int i;
+  for (i = 0; i < 60; i++)
+    y = (y + x / y) / 2;
+  return x > 0 ? y : 0;
+}
+
+/* law: the exact law against the step-by-step runs (see the top). */
+static void check_law(wl_ctx *ctx, stats *st, const char *name,
+                      const char *text, const wl_litmus *t,
+                      const wl_result *r, uint64_t seed) {
+  int prof;
+  char why[2048];
+  for (prof = 0; prof < 2; prof++) {
+    const char *pn = prof ? "h100" : "weak";
+    wl_sample_opts o;
+    wl_law *w = NULL;
+    wl_hist *h = NULL;
+    int64_t vals[2048], hv[2048];
+    int nv = wl_result_nvars(r), bad = 0;
+    size_t i, j, no;
+    double sum = 0, R = (double)law_runs;
+    memset(&o, 0, sizeof o);
+    /* the law itself, with as many states as 2^20 runs take (16,384) */
+    o.runs = (uint64_t)1 << 20;
+    o.seed = seed;
+    o.profile = prof ? WL_PROFILE_H100 : WL_PROFILE_WEAK;
+    if (wl_sample_law(ctx, t, &o, &w) != 0) {
+      snprintf(why, sizeof why, "wl_sample_law fails (%s profile): %s", pn,
+               wl_ctx_errmsg(ctx));
+      fail(st, "law", name, text, why);
+      continue;
+    }
+    if (!wl_law_exact(w)) {
+      st->lawfb++;
+      wl_law_free(w);
+      continue;
+    }
+    st->laws++;
+    no = wl_law_noutcomes(w);
+    for (i = 0; i <= no; i++)
+      sum += wl_law_prob(w, i);
+    if (!(sum > 1 - 1e-9 && sum < 1 + 1e-9)) {
+      snprintf(why, sizeof why, "the %s profile's law sums to %.17g", pn, sum);
+      fail(st, "law", name, text, why);
+      bad = 1;
+    }
+    for (i = 0; i < no && !bad; i++) {
+      wl_law_values(w, i, vals, nv);
+      if (wl_law_prob(w, i) > 0 && find_state(r, vals, nv) < 0) {
+        char sv[1024];
+        state_text(r, vals, sv, sizeof sv);
+        snprintf(why, sizeof why,
+                 "the %s profile's law gives a forbidden state (p = %.3g): "
+                 "%s",
+                 pn, wl_law_prob(w, i), sv);
+        fail(st, "law", name, text, why);
+        bad = 1;
+      }
+    }
+    o.runs = law_runs;
+    o.step = 1;
+    if (!bad && wl_sample(ctx, t, &o, &h) != 0) {
+      snprintf(why, sizeof why, "the sampler fails (%s profile): %s", pn,
+               wl_ctx_errmsg(ctx));
+      fail(st, "law", name, text, why);
+      bad = 1;
+    }
+    /* each law outcome (and hanging) against the runs' count */
+    for (i = 0; i <= no && !bad; i++) {
+      double p = wl_law_prob(w, i), c = 0, tol, d;
+      char sv[1024];
+      if (i < no) {
+        wl_law_values(w, i, vals, nv);
+        for (j = 0; j < wl_hist_noutcomes(h); j++) {
+          wl_hist_values(h, j, hv, nv);
+          if (memcmp(hv, vals, (size_t)nv * sizeof *vals) == 0)
+            c = (double)wl_hist_count(h, j);
+        }
+        state_text(r, vals, sv, sizeof sv);
+      } else {
+        c = (double)wl_hist_hung(h);
+        snprintf(sv, sizeof sv, "(hung)");
+      }
+      /* |c - R p| > 6 sqrt(R p (1 - p)) + 6, without libm */
+      d = c > R * p ? c - R * p : R * p - c;
+      tol = 36 * R * p * (1 - p);
+      if ((d > 6 && (d - 6) * (d - 6) > tol) || (p > 20 / R && c == 0) ||
+          (p == 0 && c > 0)) {
+        snprintf(why, sizeof why,
+                 "the %s profile: %.0f of %.0f step-by-step runs gave %s, "
+                 "the law's p = %.6g expects %.1f (6 sigma: %.1f)",
+                 pn, c, R, sv, p, R * p, 6 * sqrt36(tol / 36));
+        fail(st, "law", name, text, why);
+        bad = 1;
+      }
+    }
+    /* every outcome of the runs is in the law's support */
+    for (j = 0; h != NULL && j < wl_hist_noutcomes(h) && !bad; j++) {
+      wl_hist_values(h, j, hv, nv);
+      for (i = 0; i < no; i++) {
+        wl_law_values(w, i, vals, nv);
+        if (memcmp(hv, vals, (size_t)nv * sizeof *vals) == 0 &&
+            wl_law_prob(w, i) > 0)
+          break;
+      }
+      if (i == no) {
+        char sv[1024];
+        state_text(r, hv, sv, sizeof sv);
+        snprintf(why, sizeof why,
+                 "the %s profile's runs gave %s (%llu times), which its "
+                 "law does not",
+                 pn, sv, (unsigned long long)wl_hist_count(h, j));
+        fail(st, "law", name, text, why);
+        bad = 1;
+      }
+    }
+    wl_hist_free(h);
+    wl_law_free(w);
+  }
+}
+
 static void check_test(wl_ctx *ctx, stats *st, const char *name,
                        const char *text, size_t len, const wl_model *m,
                        unsigned props, uint64_t runs, wl_gen *g,
@@ -1182,17 +1322,39 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
     for (prof = 0; prof < 2; prof++) {
       wl_sample_opts o;
       wl_hist *h = NULL;
+      wl_law *w = NULL;
       size_t i;
       memset(&o, 0, sizeof o);
       o.runs = runs;
       o.seed = seed;
       o.profile = prof == 0 ? WL_PROFILE_WEAK : WL_PROFILE_H100;
-      if ((rc = wl_sample(ctx, t, &o, &h)) != 0) {
+      /* the runs come from the exact law when the test has one: then
+       * its whole support (rare outcomes too) must be allowed */
+      if ((rc = wl_sample_law(ctx, t, &o, &w)) != 0 ||
+          (o.law = w, rc = wl_sample(ctx, t, &o, &h)) != 0) {
         snprintf(why, sizeof why, "the sampler fails (%s profile): %s",
                  prof ? "h100" : "weak", wl_ctx_errmsg(ctx));
         fail(st, "sample", name, text, why);
+        wl_law_free(w);
         continue;
       }
+      for (i = 0; i < wl_law_noutcomes(w); i++) {
+        int64_t vals[2048];
+        int nv = wl_result_nvars(r);
+        wl_law_values(w, i, vals, nv);
+        if (wl_law_prob(w, i) > 0 && find_state(r, vals, nv) < 0) {
+          char s[1024];
+          state_text(r, vals, s, sizeof s);
+          snprintf(why, sizeof why,
+                   "the %s profile's law gives a forbidden state (p = "
+                   "%.3g): %s",
+                   prof ? "h100" : "weak", wl_law_prob(w, i), s);
+          fail(st, "sample", name, text, why);
+          break;
+        }
+      }
+      wl_law_free(w);
+      w = NULL;
       for (i = 0; i < wl_hist_noutcomes(h); i++) {
         int64_t vals[2048];
         int nv = wl_result_nvars(r);
@@ -1212,6 +1374,11 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
       wl_hist_free(h);
     }
     st->t_sample += now() - t0;
+  }
+  if ((props & P_LAW) && law_runs > 0) {
+    t0 = now();
+    check_law(ctx, st, name, text, t, r, seed);
+    st->t_law += now() - t0;
   }
   if ((props & P_WEAK) && runs > 0)
     check_weak(ctx, st, name, text, t, seed, runs);
@@ -1308,12 +1475,13 @@ int main(int argc, char **argv) {
       {"timeout", required_argument, NULL, 't'},
       {"kind", required_argument, NULL, 'K'},
       {"all-combos", no_argument, NULL, 'A'},
+      {"law-runs", required_argument, NULL, 'W'},
       {NULL, 0, NULL, 0}};
   unsigned long count = 2000, i;
   uint64_t seed = 1, runs = 200;
   const char *model_path = NULL;
-  unsigned props = P_CAT | P_SC | P_SAMPLE | P_WEAK | P_VARIANT | P_TWIN |
-                   P_PAD | P_OBSERVED | P_REDUCE;
+  unsigned props = P_CAT | P_SC | P_SAMPLE | P_LAW | P_WEAK | P_VARIANT |
+                   P_TWIN | P_PAD | P_OBSERVED | P_REDUCE;
   int from = 0, nkinds = 0, c, k, kinds[NKINDS];
   wl_ctx *ctx;
   wl_model *m = NULL;
@@ -1332,6 +1500,9 @@ int main(int argc, char **argv) {
     case 'r':
       runs = strtoull(optarg, NULL, 10);
       break;
+    case 'W':
+      law_runs = strtoull(optarg, NULL, 10);
+      break;
     case 'm':
       model_path = optarg;
       break;
@@ -1342,6 +1513,7 @@ int main(int argc, char **argv) {
       props = (strstr(optarg, "cat") ? P_CAT : 0) |
               (strstr(optarg, "sc") ? P_SC : 0) |
               (strstr(optarg, "sample") ? P_SAMPLE : 0) |
+              (strstr(optarg, "law") ? P_LAW : 0) |
               (strstr(optarg, "weak") ? P_WEAK : 0) |
               (strstr(optarg, "variant") ? P_VARIANT : 0) |
               (strstr(optarg, "twin") ? P_TWIN : 0) |
@@ -1383,7 +1555,7 @@ int main(int argc, char **argv) {
     default:
       fprintf(stderr, "usage: props [--count N] [--seed S] [--runs R] "
                       "[--model CAT] [--keep DIR] [--only LIST] "
-                      "[--kind LIST] [--all-combos] [--large] "
+                      "[--kind LIST] [--all-combos] [--large] [--law-runs R] "
                       "[--timeout S] [--from FILE...]\n");
       return 2;
     }
@@ -1472,6 +1644,10 @@ int main(int argc, char **argv) {
          "variant %.2f, reduce %.2f, total %.2f\n",
          st.tests, st.failures, st.skipped, st.states, st.t_fast, st.t_cat,
          st.t_sc, st.t_sample, st.t_variant, st.t_reduce, now() - t0);
+  if (props & P_LAW)
+    printf("law: %lu laws compared with %llu step-by-step runs each, %lu "
+           "fell back (step by step only); %.2f s\n",
+           st.laws, (unsigned long long)law_runs, st.lawfb, st.t_law);
   if (props & P_WEAK)
     printf("weak: %lu tests (%lu with barriers), %lu histograms whose marks "
            "are unknown, %lu outcomes marked weak, %lu not; %.2f s\n",

@@ -204,7 +204,7 @@ static inline int mm_q_find(const squeue *q, int loc, int64_t *v) {
 }
 
 /* An entry that may leave the queue now: the oldest for its location. */
-static inline int mm_q_pick(uint64_t *r, const squeue *q) {
+static inline int mm_q_pick(wl_rng *r, const squeue *q) {
   int i = pick(r, q->n), j;
   for (j = 0; j < i; j++)
     if (q->e[j].loc == q->e[i].loc)
@@ -348,7 +348,7 @@ static WL_HOT int mm_goes_to_l2(const wl_mach *m, const knobs *k, int th,
 }
 
 /* A load performed now: its value. */
-static WL_HOT int64_t mm_read(wl_mach *m, uint64_t *r, const knobs *k,
+static WL_HOT int64_t mm_read(wl_mach *m, wl_rng *r, const knobs *k,
                               int th, int loc, int sem, int scope) {
   int sm = m->sm[th];
   int64_t v;
@@ -374,7 +374,7 @@ static WL_HOT int64_t mm_read(wl_mach *m, uint64_t *r, const knobs *k,
 }
 
 /* A load of a location on the link (see mm_link_store). */
-static WL_HOT int64_t mm_link_load(wl_mach *m, uint64_t *r, const knobs *k,
+static WL_HOT int64_t mm_link_load(wl_mach *m, wl_rng *r, const knobs *k,
                                    int th, int loc, int sem, int scope) {
   int sm = m->sm[th], i, last = -1, fenced = 0;
   squeue *q = &m->link[sm];
@@ -456,7 +456,7 @@ static WL_HOT void mm_ordered(wl_mach *m, const knobs *k, int th) {
  * so no causality chain reaches the newer one.  The SM's readers still
  * see the older store's value (the newest entry), as they did; the two
  * reach L2, and the other SMs, in the new order. */
-static WL_HOT void mm_st_sm(wl_mach *m, uint64_t *r, const knobs *k, int th,
+static WL_HOT void mm_st_sm(wl_mach *m, wl_rng *r, const knobs *k, int th,
                             int loc, int64_t v) {
   squeue *q = &m->smb[m->sm[th]];
   int j;
@@ -475,7 +475,7 @@ static WL_HOT void mm_st_sm(wl_mach *m, uint64_t *r, const knobs *k, int th,
 }
 
 /* A store of thread th (sem: WL_SEM_RELEASE or not, at scope). */
-static WL_HOT void mm_store(wl_mach *m, uint64_t *r, const knobs *k, int th,
+static WL_HOT void mm_store(wl_mach *m, wl_rng *r, const knobs *k, int th,
                             int loc, int sem, int scope, int64_t v) {
   int sm = m->sm[th];
   if (sem == WL_SEM_RELEASE) {
@@ -505,7 +505,7 @@ static WL_HOT void mm_store(wl_mach *m, uint64_t *r, const knobs *k, int th,
 /* Drains one entry somewhere (a step the scheduler gave the memory
  * system; nr: the threads that could have run instead, nth the
  * threads and SMs): 1, or 0 when nothing may drain now. */
-static WL_HOT int mm_drain_step(wl_mach *m, uint64_t *r, const knobs *k,
+static WL_HOT int mm_drain_step(wl_mach *m, wl_rng *r, const knobs *k,
                                 int nth, int nr) {
   int cand[3 * WL_MAX_THREADS], nc = 0, c, i;
   if (k->thq > 0) /* store queues hold stores only when thq > 0 */
@@ -557,10 +557,10 @@ static WL_HOT void mm_hold_tick(wl_mach *m, const knobs *k, int nth) {
 }
 
 /* After a step of thread th: now and then its SM drops an L1 line. */
-static WL_HOT void mm_evict_step(wl_mach *m, uint64_t *r, const knobs *k,
+static WL_HOT void mm_evict_step(wl_mach *m, wl_rng *r, const knobs *k,
                                  int th) {
   if (k->evict && chance(r, k->evict / 8 + 1))
-    m->l1valid[m->sm[th]] &= ~(1ull << (rnd(r) & 63));
+    m->l1valid[m->sm[th]] = drop_bit(r, m->l1valid[m->sm[th]]);
 }
 
 #endif

@@ -85,7 +85,9 @@ typedef struct knobs {
  * instance, roles of one CTA in different warps of a block, roles of
  * different CTAs in different blocks, 131,072,000 instances per
  * two-thread shape).  Weak outcomes per 200,000 runs, from
- *   warplab sample -n 200000 --seed 12345 tests/hw/shapes/FILE
+ *   warplab sample --no-exact -n 200000 --seed 12345 tests/hw/shapes/FILE
+ * (the runs step by step: drawn from the exact law, engine/sim/exact.c,
+ * the same seed gives other counts of the same law)
  * against the H100's weak/instances * 200,000, threads in different CTAs:
  *
  *   shape   fence            h100 profile    H100    ratio
@@ -109,7 +111,7 @@ typedef struct knobs {
  * and none with fence.sc.gpu (__threadfence), for CoRR, or with the
  * threads in one CTA, as on the H100, except S and R in one CTA without
  * a fence, which the H100 showed 2,815 and 9 times in 131,072,000: in
- * as many runs (seed 12345) the profile shows S 2,819 and R 6.
+ * as many runs (seed 12345, step by step) the profile shows S 2,819 and R 6.
  * tests/run.sh checks each rate within 3x (tests/hw/expect.txt).
  * The earlier harness A data (shared/hw/h100/litmus_observed.tsv: a
  * different harness, rates ~100 times lower) is no longer the target.

@@ -26,7 +26,19 @@ static inline uint64_t wl__splitmix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-static inline uint64_t rnd(uint64_t *r) {
+/* A run's generator: its state in the step-by-step sampler.  The exact
+ * law (engine/sim/exact.c) compiles the same steps a second time with
+ * WL_RNG_ENUM defined, where wl_rng is a choice oracle (exact.h) and
+ * each draw below is answered from a script of choices, its
+ * alternatives recorded with their exact probabilities.  So every draw
+ * the machine makes must be one of these: a raw rnd() in the step code
+ * could not be enumerated. */
+#ifdef WL_RNG_ENUM
+#include "../sim/exact.h"
+#else
+typedef uint64_t wl_rng;
+
+static inline uint64_t rnd(wl_rng *r) {
   uint64_t x = *r;
   x ^= x << 13;
   x ^= x >> 7;
@@ -36,11 +48,11 @@ static inline uint64_t rnd(uint64_t *r) {
 }
 
 /* true with probability p/1024 */
-static inline int chance(uint64_t *r, unsigned p) {
+static inline int chance(wl_rng *r, unsigned p) {
   return (rnd(r) & 1023) < p;
 }
 
-static inline int pick(uint64_t *r, int n) {
+static inline int pick(wl_rng *r, int n) {
   /* multiply-shift: no division on the hot path */
   return (int)(((rnd(r) >> 32) * (uint64_t)n) >> 32);
 }
@@ -50,13 +62,20 @@ static inline int pick(uint64_t *r, int n) {
  * reads the top bits: the low bits of nearby xorshift outputs are
  * correlated enough that two rare events (p near 1024) would come
  * together far more often than p's square. */
-static inline int knob(uint64_t *r, unsigned p) {
+static inline int knob(wl_rng *r, unsigned p) {
   return p >= 1024 || (p > 0 && (rnd(r) >> 54) < p);
 }
 
 /* true with probability p/2^32 (the link's rare events) */
-static inline int rare(uint64_t *r, uint32_t p) {
+static inline int rare(wl_rng *r, uint32_t p) {
   return p > 0 && (uint32_t)(rnd(r) >> 32) < p;
 }
+
+/* set less one of the 64 bits, drawn uniformly from the low 6 bits of
+ * one number (a bit that set lacks leaves it as it is) */
+static inline uint64_t drop_bit(wl_rng *r, uint64_t set) {
+  return set & ~(1ull << (rnd(r) & 63));
+}
+#endif
 
 #endif

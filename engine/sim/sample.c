@@ -89,7 +89,7 @@ static WL_HOT void complete_all(sim *s, int th) {
 }
 
 /* Completes the deferred loads an instruction must wait for. */
-static WL_HOT void hazards(sim *s, uint64_t *r, const knobs *k, int th, const wl_insn *in) {
+static WL_HOT void hazards(sim *s, wl_rng *r, const knobs *k, int th, const wl_insn *in) {
   sthread *t = &s->th[th];
   int i;
   if (t->np == 0)
@@ -163,7 +163,7 @@ static sbarrier *barrier_of(sim *s, int th, const wl_insn *in) {
 }
 
 /* A load of thread th. */
-static WL_HOT void exec_ld(sim *s, uint64_t *r, const knobs *k, unsigned f,
+static WL_HOT void exec_ld(sim *s, wl_rng *r, const knobs *k, unsigned f,
                            int th, const wl_insn *in) {
   wl_mach *m = &s->m;
   sthread *t = &s->th[th];
@@ -205,7 +205,7 @@ static WL_HOT void exec_ld(sim *s, uint64_t *r, const knobs *k, unsigned f,
 /* Executes instruction in for thread th (one of its program, or one
  * event of a callback thread); returns 0 when it set the pc itself (a
  * branch) or must not advance, 1 when the pc moves to the next one. */
-static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, unsigned f,
+static WL_HOT int exec_insn(sim *s, wl_rng *r, const knobs *k, unsigned f,
                            int th, const wl_insn *in) {
   wl_mach *m = &s->m;
   sthread *t = &s->th[th];
@@ -334,7 +334,7 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, unsigned f,
  * first, while the other threads run on; its deferred loads are
  * performed during the wait (knobs.wlate), the rest when it goes on.
  * Waiting is one of the schedules the scheduler could pick anyway. */
-static WL_HOT int wait_turn(sim *s, uint64_t *r, const knobs *k, unsigned f,
+static WL_HOT int wait_turn(sim *s, wl_rng *r, const knobs *k, unsigned f,
                              int th,
                              const wl_insn *in) {
   sthread *t = &s->th[th];
@@ -361,7 +361,7 @@ static WL_HOT int wait_turn(sim *s, uint64_t *r, const knobs *k, unsigned f,
 /* Executes one instruction of thread th (one event of a callback
  * thread).  exec_insn has this one call site, so that it is inlined
  * into run_once with the generator's state. */
-static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
+static WL_HOT int step_thread(sim *s, wl_rng *r, const knobs *k,
                                unsigned f, int th) {
   sthread *t = &s->th[th];
   const wl_insn *in;
@@ -430,13 +430,11 @@ static WL_HOT int step_thread(sim *s, uint64_t *r, const knobs *k,
   }
 }
 
-/* One run; returns 1 with the final state in vals, 0 when it hung. */
-static WL_HOT int run_once(sim *s, const knobs *k, unsigned f, uint64_t seed,
-                           int max_steps, int64_t *vals, const int *regoff) {
+/* Resets s for a run. */
+static WL_HOT void run_start(sim *s) {
   const wl_litmus *t = s->t;
   wl_mach *m = &s->m;
-  uint64_t rs = seed, *r = &rs;
-  int th, steps, l, nth = t->nthreads;
+  int th, l, nth = t->nthreads;
   /* reset only what this test uses: a run must be cheap */
   for (th = 0; th < nth; th++) {
     sthread *st = &s->th[th];
@@ -455,34 +453,50 @@ static WL_HOT int run_once(sim *s, const knobs *k, unsigned f, uint64_t seed,
       s->th[th].regs[l] = t->threads[th].reginit[l];
   s->rdirty = 1;
   s->rmask = nth >= 64 ? ~0ull : (1ull << nth) - 1;
-  for (steps = 0; steps < max_steps && !m->overflow; steps++) {
-    int *runnable = s->runnable, nr, busy = m->npend > 0;
-    if (s->rdirty) {
-      /* the runnable threads in order, from the mask (no branch per
-       * thread) */
-      uint64_t rm;
-      s->nr = 0;
-      for (rm = s->rmask; rm != 0; rm &= rm - 1)
-        s->runnable[s->nr++] = __builtin_ctzll(rm);
-      s->rdirty = 0;
-    }
-    nr = s->nr;
-    if (nr == 0 && !busy)
-      break;
-    if (busy && (nr == 0 || chance(r, k->drain)) &&
-        mm_drain_step(m, r, k, nth, nr))
-      continue;
-    mm_hold_tick(m, k, nth);
-    th = runnable[pick(r, nr)];
-    if (k->late > 0 && s->th[th].np > 0 && chance(r, k->late))
-      complete_pending(s, th, pick(r, s->th[th].np));
-    else if (step_thread(s, r, k, f, th))
-      steps--; /* a turn spent waiting for L2 is not a step */
-    mm_evict_step(m, r, k, th);
+}
+
+/* One step of a run (the scheduler's pick, then a drain or a thread's
+ * instruction): RS_END when nothing is left to run or drain (no draw
+ * made), RS_STEP after a step, RS_TURN after a turn spent waiting
+ * (wait_turn), which is no step. */
+#define RS_END 0
+#define RS_STEP 1
+#define RS_TURN 2
+static WL_HOT int run_step(sim *s, wl_rng *r, const knobs *k, unsigned f,
+                           int nth) {
+  wl_mach *m = &s->m;
+  int nr, th, busy = m->npend > 0, turn = 0;
+  if (s->rdirty) {
+    /* the runnable threads in order, from the mask (no branch per
+     * thread) */
+    uint64_t rm;
+    s->nr = 0;
+    for (rm = s->rmask; rm != 0; rm &= rm - 1)
+      s->runnable[s->nr++] = __builtin_ctzll(rm);
+    s->rdirty = 0;
   }
-  if (steps >= max_steps || m->overflow)
-    return 0;
-  wl_assert(m->npend == 0 && mm_pend_count(m, nth) == 0); /* all landed */
+  nr = s->nr;
+  if (nr == 0 && !busy)
+    return RS_END;
+  if (busy && (nr == 0 || chance(r, k->drain)) &&
+      mm_drain_step(m, r, k, nth, nr))
+    return RS_STEP;
+  mm_hold_tick(m, k, nth);
+  th = s->runnable[pick(r, nr)];
+  if (k->late > 0 && s->th[th].np > 0 && chance(r, k->late))
+    complete_pending(s, th, pick(r, s->th[th].np));
+  else
+    turn = step_thread(s, r, k, f, th); /* a turn spent waiting for L2 */
+  mm_evict_step(m, r, k, th);
+  return turn ? RS_TURN : RS_STEP;
+}
+
+/* After a run's last step (RS_END): 1 with the final state in vals, 0
+ * when it hung (a thread left waiting before its last instruction). */
+static int run_end(sim *s, int64_t *vals, const int *regoff) {
+  const wl_litmus *t = s->t;
+  int th, l, nth = t->nthreads;
+  wl_assert(s->m.npend == 0 && mm_pend_count(&s->m, nth) == 0);
   /* threads left waiting must be at their last instruction (a barrier
    * with nothing after it), else the run hangs */
   for (th = 0; th < nth; th++) {
@@ -503,8 +517,27 @@ static WL_HOT int run_once(sim *s, const knobs *k, unsigned f, uint64_t seed,
       vals[regoff[th] + l] = s->th[th].regs[l];
   }
   for (l = 0; l < t->nlocs; l++)
-    vals[regoff[nth] + l] = m->l2[l];
+    vals[regoff[nth] + l] = s->m.l2[l];
   return 1;
+}
+
+#ifndef WL_RNG_ENUM
+/* One run; returns 1 with the final state in vals, 0 when it hung. */
+static WL_HOT int run_once(sim *s, const knobs *k, unsigned f, uint64_t seed,
+                           int max_steps, int64_t *vals, const int *regoff) {
+  wl_rng rs = seed, *r = &rs;
+  int steps, st = RS_STEP, nth = s->t->nthreads;
+  run_start(s);
+  for (steps = 0; steps < max_steps && !s->m.overflow; steps++) {
+    st = run_step(s, r, k, f, nth);
+    if (st == RS_END)
+      break;
+    if (st == RS_TURN)
+      steps--; /* a turn spent waiting for L2 is not a step */
+  }
+  if (st != RS_END || s->m.overflow)
+    return 0;
+  return run_end(s, vals, regoff);
 }
 
 /* One function per profile and kind of test (plain: none of the
@@ -562,3 +595,4 @@ int wl__sim_run(sim *s, uint64_t seed, int max_steps, int64_t *vals,
   return (s->feat ? run_weak : run_weak_plain)(s, seed, max_steps, vals,
                                                regoff);
 }
+#endif

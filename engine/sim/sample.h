@@ -3,7 +3,10 @@
  *   sample.c     a run: the scheduler and the threads' steps on the
  *                memory machine (engine/mem/machine.h)
  *   sample_cb.c  callback threads (Lua functions as threads) in a run
- *   sampling.c   wl_sample: setup, the runs, filling the histogram
+ *   sampling.c   wl_sample: setup, the runs (or draws from the exact
+ *                law), filling the histogram
+ *   exact.c      the exact law of a test's outcomes (law.h): sample.c's
+ *                steps compiled again with a choice oracle (exact.h)
  *   hist.c       the histogram (hist.h) */
 #ifndef WL_SAMPLE_H
 #define WL_SAMPLE_H
@@ -84,6 +87,15 @@ typedef struct sim {
   int feat; /* the test's features (sample.c's F_*), -1 until known */
   ocache oc;
 } sim;
+
+/* sampling.c: sets s up to run t (its SMs, links, callback threads),
+ * results laid out as h's; wl__sim_fini frees s. */
+int wl__sim_init(wl_ctx *ctx, sim *s, struct wl_hist *h, const wl_litmus *t,
+                 const wl_sample_opts *opts);
+void wl__sim_fini(wl_ctx *ctx, sim *s);
+/* wl_sample's checks of its arguments and test: 0 or a WL_E* code */
+int wl__sample_check(wl_ctx *ctx, const wl_litmus *t,
+                     const wl_sample_opts *opts);
 
 /* sample.c: one run from seed; 1 with the final state in vals (in the
  * histogram's layout, regoff), 0 when it hung or overflowed (or a

@@ -3,6 +3,7 @@
  * callback threads), runs it from one seed per run (sample.c) and fills
  * the outcome histogram (hist.c), judging the condition once per
  * distinct outcome. */
+#include "law.h"
 #include "sample.h"
 
 /* vals packed into w, or 0 when some value does not fit. */
@@ -78,40 +79,9 @@ static void link_setup(sim *s) {
 }
 
 
-int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
-              wl_hist **out) {
-  wl_hist *h;
-  sim *s;
-  uint64_t i;
-  int th, rc = 0, max_steps, ncb = 0;
-  int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
-  int64_t *regp[WL_MAX_THREADS];
-  ocache *oc = NULL;
-  uint64_t w[2];
-  size_t sl;
-  long k;
-  if (ctx == NULL || t == NULL || opts == NULL || out == NULL)
-    return WL_EINVAL;
-  *out = NULL;
-  ctx->errmsg[0] = '\0';
-  if (opts->profile != WL_PROFILE_WEAK && opts->profile != WL_PROFILE_H100)
-    return wl__err(ctx, WL_EINVAL, "unknown profile %d", opts->profile);
-  if ((rc = wl__litmus_check_labels(t)) != 0)
-    return rc;
-  if ((rc = wl__litmus_check_v60(t, "the simulator")) != 0)
-    return rc;
-  max_steps = opts->max_steps > 0 ? opts->max_steps : 10000;
-  h = wl__calloc(ctx, sizeof *h);
-  s = wl__calloc(ctx, sizeof *s);
-  if (h == NULL || s == NULL) {
-    wl__free(ctx, h, sizeof *h);
-    wl__free(ctx, s, sizeof *s);
-    return wl__err(ctx, WL_ENOMEM, "out of memory");
-  }
-  h->ctx = ctx;
-  h->t = t;
-  h->kind = t->cond_kind;
-  wl__hist_layout_init(h);
+int wl__sim_init(wl_ctx *ctx, sim *s, wl_hist *h, const wl_litmus *t,
+                 const wl_sample_opts *opts) {
+  int th, rc = 0;
   s->t = t;
   s->profile = opts->profile;
   s->ctx = ctx;
@@ -143,12 +113,144 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     if (t->threads[th].fn == NULL)
       continue;
     s->th[th].cb = 1;
-    ncb++;
     if ((s->cb[th] = wl__calloc(ctx, sizeof *s->cb[th])) == NULL)
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
   }
-  if (ncb == 0 && h->lay.nvals <= 8)
-    oc = &s->oc;
+  return rc;
+}
+
+void wl__sim_fini(wl_ctx *ctx, sim *s) {
+  int th;
+  for (th = 0; th < s->t->nthreads; th++)
+    wl__free(ctx, s->cb[th], sizeof *s->cb[th]);
+  wl__free(ctx, s, sizeof *s);
+}
+
+/* Checks a sampling's arguments and test; 0 or a WL_E* code. */
+int wl__sample_check(wl_ctx *ctx, const wl_litmus *t,
+                     const wl_sample_opts *opts) {
+  int rc;
+  ctx->errmsg[0] = '\0';
+  if (opts->profile != WL_PROFILE_WEAK && opts->profile != WL_PROFILE_H100)
+    return wl__err(ctx, WL_EINVAL, "unknown profile %d", opts->profile);
+  if ((rc = wl__litmus_check_labels(t)) != 0)
+    return rc;
+  return wl__litmus_check_v60(t, "the simulator");
+}
+
+/* The runs of a sampling drawn from the law w: run i's outcome from one
+ * number of (seed, first + i), counted per outcome, then added to h in
+ * the order the runs first met them (as the step-by-step runs add
+ * them, so that the order does not depend on how runs are split). */
+static int sample_law(wl_ctx *ctx, const wl_litmus *t,
+                      const wl_sample_opts *opts, const struct wl_law *w,
+                      wl_hist *h) {
+  uint64_t *cnt, i = 0, n = opts->runs;
+  uint32_t *ord, no = 0, j;
+  int rc = 0;
+  cnt = wl__calloc(ctx, (w->nout + 1) * sizeof *cnt);
+  ord = wl__calloc(ctx, (w->nout + 1) * sizeof *ord);
+  if (cnt == NULL || ord == NULL) {
+    rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+    goto out;
+  }
+  while (i < n) {
+    /* in slices, polling should_stop between them, as the runs do */
+    uint64_t end = n - i > 16384 ? i + 16384 : n;
+    if (opts->should_stop != NULL && opts->should_stop(opts->stop_ud)) {
+      rc = wl__err(ctx, WL_ESTOPPED, "%s: sampling stopped after %llu runs",
+                   t->name, (unsigned long long)i);
+      break;
+    }
+    for (; i < end; i++) {
+      size_t k = wl__law_draw(
+          w, wl__splitmix(opts->seed ^ wl__splitmix(opts->first + i)));
+      if (cnt[k]++ == 0)
+        ord[no++] = (uint32_t)k;
+    }
+  }
+  h->runs = i;
+  for (j = 0; j < no && rc != WL_ENOMEM; j++) {
+    size_t k = ord[j];
+    if (k == w->nout)
+      h->hung += cnt[k];
+    else if (wl__hist_add(h, w->vals + k * (size_t)w->nvals, w->sat[k],
+                          cnt[k]) != 0)
+      rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+  }
+out:
+  wl__free(ctx, cnt, (w->nout + 1) * sizeof *cnt);
+  wl__free(ctx, ord, (w->nout + 1) * sizeof *ord);
+  return rc;
+}
+
+int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
+              wl_hist **out) {
+  wl_hist *h;
+  sim *s;
+  uint64_t i;
+  int th, rc = 0, max_steps;
+  int64_t vals[WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS];
+  int64_t *regp[WL_MAX_THREADS];
+  ocache *oc = NULL;
+  uint64_t w[2];
+  size_t sl;
+  long k;
+  if (ctx == NULL || t == NULL || opts == NULL || out == NULL)
+    return WL_EINVAL;
+  *out = NULL;
+  if ((rc = wl__sample_check(ctx, t, opts)) != 0)
+    return rc;
+  max_steps = opts->max_steps > 0 ? opts->max_steps : 10000;
+  h = wl__calloc(ctx, sizeof *h);
+  if (h == NULL)
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  h->ctx = ctx;
+  h->t = t;
+  h->kind = t->cond_kind;
+  wl__hist_layout_init(h);
+  if (!opts->step && opts->runs > 0) {
+    /* the exact law, when the test has one */
+    const struct wl_law *law = opts->law;
+    wl_law *own = NULL;
+    if (law == NULL) {
+      /* (its cost is bounded by the runs': it does not poll
+       * should_stop, which the runs then do) */
+      wl_sample_opts lo = *opts;
+      lo.should_stop = NULL;
+      rc = wl_sample_law(ctx, t, &lo, &own);
+      law = own;
+    }
+    if (rc == 0 && law->exact)
+      rc = sample_law(ctx, t, opts, law, h);
+    if (rc == 0 && law->exact) {
+      wl_law_free(own);
+      wl_assert(wl__hist_totals_ok(h));
+      *out = h;
+      return 0;
+    }
+    wl_law_free(own);
+    if (rc != 0 && rc != WL_ESTOPPED) {
+      wl_hist_free(h);
+      return rc;
+    }
+    if (rc == WL_ESTOPPED) {
+      *out = h;
+      return rc;
+    }
+  }
+  s = wl__calloc(ctx, sizeof *s);
+  if (s == NULL) {
+    wl_hist_free(h);
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  }
+  if ((rc = wl__sim_init(ctx, s, h, t, opts)) == 0 && h->lay.nvals <= 8) {
+    int ncb = 0;
+    for (th = 0; th < t->nthreads; th++)
+      ncb += s->th[th].cb;
+    if (ncb == 0)
+      oc = &s->oc;
+  }
   for (i = 0; i < opts->runs && rc == 0; i++) {
     if (opts->should_stop != NULL && (i & 255) == 0 &&
         opts->should_stop(opts->stop_ud)) {
@@ -187,9 +289,7 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
     }
     oc_put(oc, w, sl, (long)h->n - 1);
   }
-  for (th = 0; th < t->nthreads; th++)
-    wl__free(ctx, s->cb[th], sizeof *s->cb[th]);
-  wl__free(ctx, s, sizeof *s);
+  wl__sim_fini(ctx, s);
   if (rc != 0 && rc != WL_ESTOPPED) {
     wl_hist_free(h);
     return rc;

@@ -9,6 +9,10 @@
 #                     untouched one (rfsearch.c)
 #   commute  tickets  inert RMWs commuted whatever their decisions
 #                     (rfsearch.c)
+# and of its law property (the exact law against step-by-step runs), on
+# random programs:
+#   lawknob  random   knob/chance draws' two weights swapped (exact.h)
+#   lawl1    random   states encoded without their L1 lines (exact.c)
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -37,4 +41,20 @@ for spec in images:copies:400:0.5 twins:copies:400:0.5 commute:tickets:400:1; do
   grep -q "^props: $count tests, 0 failures" "$T/real" ||
     { tail -n 3 "$T/real"; fail "props --kind $kind: summary"; }
   echo "mutant $name: $(grep -c '^FAIL reduce ' "$T/mutant") of $count $kind tests fail, none with props"
+done
+for name in lawknob lawl1; do
+  bin="$B/tests/props_mutant_$name"
+  [ -x "$bin" ] || fail "no $bin (make test builds it)"
+  "$bin" --only law --kind random,random3 --count 60 --model "$MODEL" \
+    > "$T/mutant" 2>&1
+  rc=$?
+  [ "$rc" -eq 1 ] || { tail -n 5 "$T/mutant"; fail "props_mutant_$name: exit $rc, not 1"; }
+  grep -q '^FAIL law ' "$T/mutant" ||
+    { tail -n 5 "$T/mutant"; fail "props_mutant_$name: no FAIL line (is WL_MUTANT_$name in the engine?)"; }
+  "$B/tests/props" --only law --kind random,random3 --count 60 --model "$MODEL" \
+    > "$T/real" 2>&1 ||
+    { grep -A 12 '^FAIL' "$T/real" | head -n 40; fail "props --only law: exit $?"; }
+  grep -q "^props: 60 tests, 0 failures" "$T/real" ||
+    { tail -n 3 "$T/real"; fail "props --only law: summary"; }
+  echo "mutant $name: $(grep -c '^FAIL law ' "$T/mutant") of 60 random tests fail, none with props"
 done

@@ -25,6 +25,28 @@ for f in SB MP+weak; do
     ! grep -q '^Partial' "$T/a" || fail "complete run marked partial"
   done
 done
+# runs drawn from the exact law (WARPLAB_LAW_STATS says the law is
+# exact) give the same histogram for any --jobs as well, and so do the
+# step-by-step runs (--no-exact)
+for f in SB MP+weak LB; do
+  for p in weak h100; do
+    for j in 1 2 3; do
+      WARPLAB_LAW_STATS=1 "$WL" sample -n 300000 --seed 4 --profile $p \
+        --jobs $j "$L/$f.litmus" > "$T/e$j" 2> "$T/err" ||
+        { cat "$T/err"; fail "$f $p exact jobs=$j: exit $?"; }
+      grep -q "^law $f: exact, " "$T/err" ||
+        { cat "$T/err"; fail "$f $p: the law is not exact"; }
+      notime "$T/e$j" > "$T/x$j"
+    done
+    cmp -s "$T/x1" "$T/x2" || { diff "$T/x1" "$T/x2"; fail "$f $p exact: jobs 1 vs 2"; }
+    cmp -s "$T/x1" "$T/x3" || { diff "$T/x1" "$T/x3"; fail "$f $p exact: jobs 1 vs 3"; }
+    "$WL" sample --no-exact -n 3000 --seed 4 --profile $p --jobs 1 \
+      "$L/$f.litmus" | grep -v '^Time ' > "$T/s1"
+    "$WL" sample --no-exact -n 3000 --seed 4 --profile $p --jobs 2 \
+      "$L/$f.litmus" | grep -v '^Time ' > "$T/s2"
+    cmp -s "$T/s1" "$T/s2" || { diff "$T/s1" "$T/s2"; fail "$f $p --no-exact: jobs 1 vs 2"; }
+  done
+done
 # the counts add up to -n; another seed gives another histogram
 "$WL" sample -n 20000 --seed 3 --profile weak "$L/MP+weak.litmus" > "$T/a"
 sum=$(awk '/^[0-9]+ *[*:]>/ { s += $1 } END { print s }' "$T/a")

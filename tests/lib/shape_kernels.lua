@@ -289,9 +289,11 @@ end
 
 -- Samples t's .litmus form: n runs, seed, profile h100, one worker ->
 -- the same shape as run_kernel's, plus vars (the sampler's variables).
-function M.run_sampler(t, R, seed, profile)
+-- exact = false: every run step by step (not drawn from the exact law).
+function M.run_sampler(t, R, seed, profile, exact)
   local s = wl.load(t.path):sample { n = R, seed = seed or 1,
-                                     profile = profile or "h100", jobs = 1 }
+                                     profile = profile or "h100", jobs = 1,
+                                     exact = exact ~= false }
   local res = { counts = {}, sat = {}, runs = s.runs, weak = 0,
                 vars = s.variables }
   for _, o in ipairs(s.outcomes) do

@@ -768,8 +768,26 @@ static void test_errors(void **state) {
   assert_int_equal(wl_hist_noutcomes(h), 0);
   has(wl_ctx_errmsg(f->ctx), "SB: sampling stopped after 0 runs");
   wl_hist_free(h);
+  /* runs drawn from the exact law poll between slices of 16,384 */
   calls = 0;
   o.should_stop = stop_second;
+  o.runs = 100000; /* (the law of SB: 1,120 states, under runs/64) */
+  h = NULL;
+  assert_int_equal(wl_sample(f->ctx, f->t[0], &o, &h), WL_ESTOPPED);
+  assert_non_null(h);
+  assert_int_equal(wl_hist_runs(h), 16384);
+  {
+    uint64_t sum = wl_hist_hung(h);
+    size_t i;
+    for (i = 0; i < wl_hist_noutcomes(h); i++)
+      sum += wl_hist_count(h, i);
+    assert_int_equal(sum, 16384);
+  }
+  wl_hist_free(h);
+  /* step by step, every 256 runs */
+  calls = 0;
+  o.runs = 1000;
+  o.step = 1;
   h = NULL;
   assert_int_equal(wl_sample(f->ctx, f->t[0], &o, &h), WL_ESTOPPED);
   assert_non_null(h);
