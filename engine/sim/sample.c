@@ -243,7 +243,7 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, unsigned f,
       /* at L2: the SM's pending stores to loc go first */
       int i;
       for (i = 0; i < m->smb[m->sm[th]].n;)
-        if (m->smb[m->sm[th]].e[i].loc == in->loc)
+        if (m->smb[m->sm[th]].e[i].key == (uint64_t)in->loc)
           mm_drain_sm_entry(m, m->sm[th], i);
         else
           i++;
