@@ -435,7 +435,7 @@ static WL_HOT void mm_store(wl_mach *m, uint64_t *r, const knobs *k, int th,
     mm_link_store(m, th, loc, v);
   else if (k->thq > 0 && chance(r, k->thq))
     mm_q_push(m, &m->thq[th], loc, th, v);
-  else if (m->smb[sm].n == 0 && knob(r, k->direct))
+  else if (sb_goes_direct(r, k, &m->smb[sm]))
     /* on to L2 at once when it is alone in its SM's buffer (a drain the
      * scheduler could pick next; it overtakes no older store, so stores
      * of one SM still reach L2 in order when reorder is 0) */

@@ -115,6 +115,9 @@ static inline int sb_newest(const squeue *q, uint64_t key, unsigned mask) {
  * itself when none is older).  With whole-location entries the first
  * step finds the location's oldest store and the chain ends there. */
 static inline int sb_oldest_overlap(const squeue *q, int i) {
+#ifdef WL_MUTANT_SBCHAIN /* tests/unit/test_sbuf.c: no chain */
+  return i;
+#endif
   for (;;) {
     int j;
     for (j = 0; j < i && !sb_hits(&q->e[j], q->e[i].key, q->e[i].mask); j++)
@@ -146,6 +149,14 @@ static WL_HOT int sb_drain_pick(uint64_t *r, const knobs *k, squeue *q,
     q->hold = (int)k->hold;
   }
   return e;
+}
+
+/* Whether a store entering buffer q goes on to the next level at once
+ * (the profile's direct: only when it is alone there, so that it
+ * overtakes no older store). */
+static WL_HOT int sb_goes_direct(uint64_t *r, const knobs *k,
+                                 const squeue *q) {
+  return q->n == 0 && knob(r, k->direct);
 }
 
 /* Whether buffer q may drain now (nr: the threads that could run
@@ -184,17 +195,131 @@ static inline unsigned sb_word_mask(uint64_t off, int width) {
 }
 
 /* A filter over keys for a buffer that loads mostly miss (the device's:
- * most loads skip the scan): a count of the entries per key hash. */
+ * most loads skip the scan): a count of the entries per key hash, by
+ * 32-byte sector.  sb_filter_may is 0 only when no entry has the key. */
 #define SB_FILTER 64
 typedef struct sb_filter {
   uint8_t n[SB_FILTER];
 } sb_filter;
 
 static inline unsigned sb_filter_slot(uint64_t key) {
-  return (unsigned)((key >> 2) * 0x9e3779b97f4a7c15ull >> 58); /* by sector */
+  return (unsigned)((key >> 2) * 0x9e3779b97f4a7c15ull >> 58);
 }
 static inline int sb_filter_may(const sb_filter *f, uint64_t key) {
+#ifdef WL_MUTANT_SBFILTER /* tests/unit/test_sbuf.c: the next sector's */
+  return f->n[sb_filter_slot(key + 4)] != 0;
+#else
   return f->n[sb_filter_slot(key)] != 0;
+#endif
+}
+
+/* The words of an access to bytes [off, off+width) of allocation id,
+ * each as key and mask (a 16-byte access: two words; at most three). */
+static inline int sb_words(int id, uint64_t off, int width, uint64_t *key,
+                           unsigned *mask) {
+  uint64_t lo = off, end = off + (uint64_t)width;
+  int n = 0;
+  for (; lo < end; lo = (lo | 7) + 1, n++) {
+    key[n] = sb_dev_key(id, lo);
+    mask[n] = sb_word_mask(lo, (int)(end - lo));
+  }
+  return n;
+}
+
+/* Byte b's offset of an entry's word, and its bytes' count. */
+static inline int sb_first_byte(const sentry *e) { return __builtin_ctz(e->mask); }
+static inline int sb_nbytes(const sentry *e) { return __builtin_popcount(e->mask); }
+
+/* A store of bytes [off, off+width) of id (data) enters q (and f): an
+ * entry per word, youngest last.  The caller made room (sb_room). */
+static inline void sb_put_bytes(squeue *q, sb_filter *f, int id, uint64_t off,
+                                int width, const uint8_t *data) {
+  uint64_t key[3];
+  unsigned mask[3];
+  int n = sb_words(id, off, width, key, mask), w;
+  for (w = 0; w < n; w++) {
+    uint8_t v[8] = {0};
+    uint64_t lo = sb_dev_off(key[w]) + (uint64_t)__builtin_ctz(mask[w]);
+    sentry *e = sb_push(q, key[w], mask[w], -1, 0);
+    wl_assert(e != NULL);
+    if (e == NULL)
+      return;
+    memcpy(v + (lo & 7), data + (lo - off), (size_t)__builtin_popcount(mask[w]));
+    memcpy(&e->val, v, 8); /* little-endian hosts */
+    f->n[sb_filter_slot(key[w])]++;
+  }
+}
+
+/* Whether q has room for a store of width bytes at off. */
+static inline int sb_room(const squeue *q, uint64_t off, int width) {
+  return q->n + (int)(((off + (uint64_t)width - 1) >> 3) - (off >> 3)) + 1 <=
+         SB_MAX;
+}
+
+/* Entry i's bytes (into out[0..sb_nbytes)) at allocation *id, byte *off;
+ * it leaves q and f. */
+static inline int sb_take_bytes(squeue *q, sb_filter *f, int i, int *id,
+                                uint64_t *off, uint8_t *out) {
+  const sentry *e = &q->e[i];
+  uint8_t v[8];
+  int b0 = sb_first_byte(e), n = sb_nbytes(e);
+  wl_assert(f->n[sb_filter_slot(e->key)] > 0);
+  *id = sb_dev_id(e->key);
+  *off = sb_dev_off(e->key) + (uint64_t)b0;
+  memcpy(v, &e->val, 8);
+  memcpy(out, v + b0, (size_t)n);
+  f->n[sb_filter_slot(e->key)]--;
+  sb_remove(q, i);
+  return n;
+}
+
+/* The newest entry overlapping bytes [off, off+width) of id, or -1. */
+static inline int sb_newest_bytes(const squeue *q, const sb_filter *f, int id,
+                                  uint64_t off, int width) {
+  uint64_t key[3];
+  unsigned mask[3];
+  int n = sb_words(id, off, width, key, mask), w, last = -1, i;
+  for (w = 0; w < n; w++)
+    if (sb_filter_may(f, key[w]) && (i = sb_newest(q, key[w], mask[w])) > last)
+      last = i;
+  return last;
+}
+
+/* What q holds for a load of bytes [off, off+width) of id: 0 nothing;
+ * 1 when for each word it covers the stores there write all of exactly
+ * its bytes (the newest's are forwarded to out); -1 when stores write
+ * some of its bytes otherwise (the load must wait for them). */
+static inline int sb_get_bytes(const squeue *q, const sb_filter *f, int id,
+                               uint64_t off, int width, uint8_t *out) {
+  uint64_t key[3];
+  unsigned mask[3];
+  int n = sb_words(id, off, width, key, mask), w, any = 0, all = 1;
+  for (w = 0; w < n; w++) {
+    int i, newest = -1;
+    if (!sb_filter_may(f, key[w])) {
+      all = 0;
+      continue;
+    }
+    for (i = 0; i < q->n; i++)
+      if (sb_hits(&q->e[i], key[w], mask[w])) {
+        if (q->e[i].mask != mask[w])
+          return -1;
+        newest = i;
+      }
+    if (newest < 0) {
+      all = 0;
+      continue;
+    }
+    any = 1;
+    {
+      uint8_t v[8];
+      uint64_t lo = sb_dev_off(key[w]) + (uint64_t)__builtin_ctz(mask[w]);
+      memcpy(v, &q->e[newest].val, 8);
+      memcpy(out + (lo - off), v + (lo & 7),
+             (size_t)__builtin_popcount(mask[w]));
+    }
+  }
+  return !any ? 0 : all ? 1 : -1;
 }
 
 #endif

@@ -149,10 +149,10 @@ int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
   }
   if (!all && k->late > 0 && wl__sim_knob(l, k->late)) {
     /* one of them, instead of waiting longer (the sampler's late) */
-    int pick = (int)(rnd(l) % s->dl[thread].np);
+    int nth = (int)(rnd(&l->rng) % s->dl[thread].np);
     for (i = 0; i < m->dpend.n; i++) {
       const dpend *p = WL_VEC_PTR(&m->dpend, dpend, i);
-      if (p->block == s->block && p->thread == thread && pick-- == 0)
+      if (p->block == s->block && p->thread == thread && nth-- == 0)
         return complete(l, m, s, i);
     }
   }

@@ -89,25 +89,10 @@ static void l1_fill(wl_ctx *ctx, sm_st *m, uint64_t sector,
   memcpy(m->l1[i].data, src, 32);
 }
 
-/* Accesses are aligned and at most 16 bytes, so an entry and an access
- * that overlap lie in the same 32-byte sector. */
-static unsigned sb_bucket(int id, uint64_t off) {
-  return (unsigned)(((uint64_t)id * 0x9e3779b1u + off / 32) % SB_BUCKETS);
-}
-
-static int overlap(const sbuf_ent *e, int id, uint64_t off, int width) {
-  return e->id == id && e->off < off + (uint64_t)width &&
-         off < e->off + e->width;
-}
+/* ---------------------- the SM's store buffer ---------------------- */
 
 int wl__sim_sb_overlaps(const sm_st *m, int id, uint64_t off, int width) {
-  size_t i;
-  if (m->bucket[sb_bucket(id, off)] == 0)
-    return 0;
-  for (i = 0; i < m->buf.n; i++)
-    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width))
-      return 1;
-  return 0;
+  return sb_newest_bytes(&m->sb, &m->sbf, id, off, width) >= 0;
 }
 
 void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
@@ -117,34 +102,17 @@ void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
     memcpy(ln->data + addr % 32, src, (size_t)width);
 }
 
-#ifdef WL_ASSERTS
-/* Entry i may drain: no older entry overlaps it. */
-static int drainable(const sm_st *m, size_t i) {
-  const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-  size_t j;
-  for (j = 0; j < i; j++)
-    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
-                (int)e->width))
-      return 0;
-  return 1;
-}
-#endif
-
 /* Writes buffer entry i of SM m to L2 and removes it: an entry no older
- * one overlaps, so that the bytes of each location reach L2 in the order
- * they were stored. */
-static void drain_one(wl_launch *l, sm_st *m, size_t i) {
-  sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-  alloc *a;
-  wl_assert(i < m->buf.n && drainable(m, i));
-  wl_assert(m->bucket[sb_bucket(e->id, e->off)] > 0);
-  a = get_alloc(l->dev, e->id);
+ * one overlaps (sb_remove asserts it), so that the bytes of each
+ * location reach L2 in the order they were stored. */
+static void drain_one(wl_launch *l, sm_st *m, int i) {
+  uint8_t v[8];
+  uint64_t off;
+  int id, n = sb_take_bytes(&m->sb, &m->sbf, i, &id, &off, v);
+  alloc *a = get_alloc(l->dev, id);
   if (a != NULL)
-    memcpy(a->data + e->off, e->data, e->width);
-  defer_l2w(l, m, e->id, e->off, (int)e->width);
-  m->bucket[sb_bucket(e->id, e->off)]--;
-  memmove(e, e + 1, (m->buf.n - i - 1) * sizeof *e);
-  m->buf.n--;
+    memcpy(a->data + off, v, (size_t)n);
+  defer_l2w(l, m, id, off, n);
   l->npend--;
 }
 
@@ -154,39 +122,14 @@ static void drain_one(wl_launch *l, sm_st *m, size_t i) {
  * asked only makes stores visible sooner). */
 static void drain_range(wl_launch *l, sm_st *m, int id, uint64_t off,
                         int width) {
-  size_t i, last = 0;
-  int any = 0;
-  if (m->bucket[sb_bucket(id, off)] == 0)
-    return;
-  for (i = 0; i < m->buf.n; i++)
-    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width)) {
-      last = i;
-      any = 1;
-    }
-  for (i = 0; any && i <= last; i++)
+  int i, last = sb_newest_bytes(&m->sb, &m->sbf, id, off, width);
+  for (i = 0; i <= last; i++)
     drain_one(l, m, 0);
 }
 
 void wl__sim_drain_all(wl_launch *l, sm_st *m) {
-  while (m->buf.n)
+  while (m->sb.n)
     drain_one(l, m, 0);
-}
-
-/* The entry that may leave the buffer for entry i's bytes: the oldest
- * overlapping i, then the oldest overlapping that one, and so on (i
- * itself when none is older). */
-static size_t oldest_overlap(const sm_st *m, size_t i) {
-  for (;;) {
-    const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-    size_t j;
-    for (j = 0; j < i; j++)
-      if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
-                  (int)e->width))
-        break;
-    if (j == i)
-      return i;
-    i = j;
-  }
 }
 
 /* Drops the L1 line in slot i, keeping linear probing's chains whole
@@ -222,50 +165,40 @@ static void l1_drop(sm_st *m, uint32_t i) {
 void wl__sim_drain_step(wl_launch *l, int sm) {
   const knobs *k = l->prof;
   sm_st *m = &l->sms[sm];
+  int i;
+  if (k->hold > 0 && l->nhold > 0) /* a lane's step: held buffers count it */
+    for (i = 0; i < l->nsms; i++)
+      sb_hold_tick(&l->sms[i].sb, &l->nhold);
   while (l->npend > 0 && wl__sim_knob(l, k->drain)) {
-    int n = 0, i, c;
+    int n = 0, c;
     sm_st *o = NULL;
-    size_t e = 0;
     for (i = 0; i < l->nsms; i++)
-      n += l->sms[i].buf.n > 0;
-    c = (int)(rnd(l) % (uint64_t)n);
+      n += sb_may_drain(&l->sms[i].sb, 1);
+    if (n == 0) /* every buffer with stores is held */
+      break;
+    c = pick(&l->rng, n);
     for (i = 0; i < l->nsms; i++)
-      if (l->sms[i].buf.n > 0 && c-- == 0) {
+      if (sb_may_drain(&l->sms[i].sb, 1) && c-- == 0) {
         o = &l->sms[i];
         break;
       }
-    if (wl__sim_knob(l, k->reorder))
-      e = oldest_overlap(o, (size_t)(rnd(l) % o->buf.n));
-    drain_one(l, o, e);
+    drain_one(l, o, sb_drain_pick(&l->rng, k, &o->sb, &l->nhold));
   }
   if (m->l1_used && wl__sim_knob(l, k->evict / 8 + 1)) {
-    uint32_t i = (uint32_t)(rnd(l) & (L1_SLOTS - 1));
-    if (m->l1[i].key != 0)
-      l1_drop(m, i);
+    uint32_t j = (uint32_t)(rnd(&l->rng) & (L1_SLOTS - 1));
+    if (m->l1[j].key != 0)
+      l1_drop(m, j);
   }
 }
 
 /* Reads global bytes for SM m as the memory system would. */
 static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
                         uint8_t *p, uint64_t addr, void *out) {
-  size_t i;
-  int newest = -1, inexact = 0, l1ok;
-  for (i = m->bucket[sb_bucket(a->id, a->off)] ? 0 : m->buf.n; i < m->buf.n;
-       i++) {
-    const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-    if (overlap(e, a->id, a->off, a->width)) {
-      if (e->off == a->off && e->width == (uint32_t)a->width)
-        newest = (int)i;
-      else
-        inexact = 1;
-    }
-  }
-  if (newest >= 0 && !inexact) { /* store-to-load forwarding */
-    memcpy(out, WL_VEC_PTR(&m->buf, sbuf_ent, (size_t)newest)->data,
-           (size_t)a->width);
+  int l1ok, f = sb_get_bytes(&m->sb, &m->sbf, a->id, a->off, a->width,
+                             (uint8_t *)out);
+  if (f > 0) /* store-to-load forwarding */
     return;
-  }
-  if (newest >= 0 || inexact) {
+  if (f < 0) {
     drain_range(l, m, a->id, a->off, a->width);
     memcpy(out, p, (size_t)a->width);
     return;
@@ -317,29 +250,21 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
           memcpy(ln->data + addr % 32, data, (size_t)a->width);
       }
     } else {
-      sbuf_ent *e;
       l1_line *ln;
       /* on to L2 at once when it is alone in its SM's buffer (the
        * profile's direct, as in the sampler) */
-      if (m->buf.n == 0 && wl__sim_knob(l, l->prof->direct)) {
+      if (sb_goes_direct(&l->rng, l->prof, &m->sb)) {
         memcpy(p, data, (size_t)a->width);
         defer_l2w(l, m, a->id, a->off, a->width);
-        ln = l1_find(m, addr / 32);
-        if (ln && addr % 32 + (uint64_t)a->width <= 32)
-          memcpy(ln->data + addr % 32, data, (size_t)a->width);
-        return 0;
+      } else {
+        int n0;
+        while (!sb_room(&m->sb, a->off, a->width)) /* full: the oldest */
+          drain_one(l, m, 0);                       /* entries make room */
+        n0 = m->sb.n;
+        sb_put_bytes(&m->sb, &m->sbf, a->id, a->off, a->width,
+                     (const uint8_t *)data);
+        l->npend += (uint64_t)(m->sb.n - n0);
       }
-      if (m->buf.n >= 64) /* full: its oldest entry makes room */
-        drain_one(l, m, 0);
-      wl_assert(m->buf.n < 64);
-      if ((e = wl__vec_push(l->ctx, &m->buf)) == NULL)
-        return wl__err(l->ctx, WL_ENOMEM, "out of memory");
-      e->id = a->id;
-      e->off = a->off;
-      e->width = (uint32_t)a->width;
-      memcpy(e->data, data, (size_t)a->width);
-      l->npend++;
-      m->bucket[sb_bucket(e->id, e->off)]++;
       ln = l1_find(m, addr / 32);
       if (ln && addr % 32 + (uint64_t)a->width <= 32)
         memcpy(ln->data + addr % 32, data, (size_t)a->width);

@@ -20,6 +20,8 @@
 #include "../check/check.h"
 #include "../common/internal.h"
 #include "../mem/profile.h"
+#include "../mem/rng.h"
+#include "../mem/sbuf.h"
 #include "../perf/perf.h"
 #include "../program/ir.h"
 
@@ -166,24 +168,15 @@ typedef struct dpend {
   uint8_t v0[16]; /* the value it read at issue */
 } dpend;
 
-typedef struct sbuf_ent {
-  int id;
-  uint32_t width;
-  uint64_t off;
-  uint8_t data[16];
-} sbuf_ent;
-
 #define L1_SLOTS 512
 typedef struct l1_line {
   uint64_t key; /* sector address / 32 + 1; 0: empty */
   uint8_t data[32];
 } l1_line;
 
-#define SB_BUCKETS 64
 typedef struct sm_st {
-  wl_vec buf; /* sbuf_ent, oldest first */
-  uint8_t bucket[SB_BUCKETS]; /* entries per (allocation, 32-byte sector)
-                               * hash: most loads skip the buffer scan */
+  squeue sb;     /* its store buffer (engine/mem/sbuf.h: keys sb_dev_key) */
+  sb_filter sbf; /* its entries by key: most loads skip the scan */
   l1_line *l1;
   int l1_used;
   int resident;
@@ -200,6 +193,7 @@ struct wl_launch {
   wl_occupancy occ;
   const knobs *prof; /* the profile (engine/mem/profile.h) */
   uint64_t npend;    /* entries in all SMs' store buffers */
+  int nhold;         /* SMs' buffers held (sbuf.h) */
   int gdim[3], bdim[3];
   int nblocks, nthreads, nwarps;
   int next_block, done_blocks;
@@ -239,17 +233,12 @@ struct wl_launch {
 enum { L1_ALLOCATE, L1_BYPASS };
 
 static inline int dim(int x) { return x <= 0 ? 1 : x; }
-static inline uint64_t rnd(wl_launch *l) {
-  uint64_t z = (l->rng += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
+/* The launch's draws are the memory system's (engine/mem/rng.h), from
+ * its generator l->rng. */
 /* true with chance p/1024 (a profile's knob), drawing no number at 0
  * or 1024 */
 static inline int wl__sim_knob(wl_launch *l, unsigned p) {
-  return p >= 1024 || (p > 0 && (rnd(l) >> 54) < p);
+  return knob(&l->rng, p);
 }
 
 
