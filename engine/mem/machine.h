@@ -1,7 +1,10 @@
 /* machine.h -- the memory machine of litmus-level runs: its state and
  * its operations, as static inline functions so that a run (the litmus
  * sampler, engine/sim/sample.c) inlines them with its profile's knobs
- * (profile.h) as constants.  Not installed.
+ * (profile.h) as constants.  Not installed.  Its queues, SM buffers and
+ * links are the memory system's one store buffer (sbuf.h), its L1
+ * follows the one L1 policy (l1.h) over a dense copy per location: the
+ * kernel device's SMs (engine/sim/memory.c) use the same two.
  *
  * What it models: each thread belongs to an SM (one per CTA, or the
  * SM a test names).  Its pieces, from a thread outward:
@@ -17,7 +20,8 @@
  *   L1           (l1, l1valid) each SM's copies of L2's values, filled
  *                from L2 and written through by its own SM's stores;
  *                other SMs' writes leave its lines stale until evicted
- *                (knobs.evict) or invalidated (gpu/sys fences, acquires)
+ *                (knobs.evict) or invalidated (gpu/sys fences and
+ *                releases, gpu/sys acquires: l1.h)
  *   L2           (l2) the point of coherence, one value per location,
  *                with its last writes (l2h: value, SM, SM order), from
  *                which a deferred load is performed late (late_read)
@@ -44,6 +48,7 @@
 #include "../program/ir.h"
 #include "profile.h"
 #include "rng.h"
+#include "l1.h"
 #include "sbuf.h"
 
 #define SIM_QMAX SB_MAX /* entries in a store queue, SM buffer or link */
@@ -125,6 +130,13 @@ static WL_HOT void mm_reset(wl_mach *m, int nlocs, const int64_t *init) {
   m->npend = 0;
   m->nhold = 0;
 }
+
+/* ---------------------------------------------------------------- */
+/* L1: its storage here (a copy per location, l1valid saying which are
+ * held); its policy is l1.h's                                        */
+
+/* SM sm drops its copies. */
+static inline void mm_l1_drop_all(wl_mach *m, int sm) { m->l1valid[sm] = 0; }
 
 /* ---------------------------------------------------------------- */
 /* Queues                                                            */
@@ -279,8 +291,9 @@ static inline void mm_release(wl_mach *m, int th, int scope) {
   if (scope >= WL_SCOPE_GPU) {
     mm_link_drain(m, m->sm[th]); /* older than the SM buffer's stores */
     mm_drain_sm(m, m->sm[th]);
-    m->l1valid[m->sm[th]] = 0;
   }
+  if (mm_l1_release_drops(scope))
+    mm_l1_drop_all(m, m->sm[th]);
 }
 
 /* Whether a load would be served by L2: nothing for loc in the thread's
@@ -292,7 +305,7 @@ static WL_HOT int mm_goes_to_l2(const wl_mach *m, const knobs *k, int th,
   if ((k->thq > 0 && mm_q_find(&m->thq[th], loc, &v)) ||
       mm_q_find(&m->smb[sm], loc, &v))
     return 0;
-  return !((sem == WL_SEM_WEAK || scope == WL_SCOPE_CTA) &&
+  return !(mm_l1_serves(sem, scope, WL_CACHE_CA) &&
            (m->l1valid[sm] >> loc & 1));
 }
 
@@ -309,13 +322,13 @@ static WL_HOT int64_t mm_read(wl_mach *m, uint64_t *r, const knobs *k,
       m->fwd[th] |= 1ull << m->smb[sm].e[i].thread;
     return m->smb[sm].e[i].val;
   }
-  if ((sem == WL_SEM_WEAK || scope == WL_SCOPE_CTA) && (m->l1valid[sm] >> loc & 1))
+  if (mm_l1_serves(sem, scope, WL_CACHE_CA) && (m->l1valid[sm] >> loc & 1))
     return m->l1[sm][loc];
   v = m->l2[loc];
   /* a line already held is always refreshed (a later load of this SM
    * must not see an older value than this one did); an absent line may
-   * stay absent */
-  if ((m->l1valid[sm] >> loc & 1) || !chance(r, k->evict)) {
+   * stay absent (l1.h) */
+  if (mm_l1_fill(r, k, (int)(m->l1valid[sm] >> loc & 1))) {
     m->l1[sm][loc] = v;
     m->l1valid[sm] |= 1ull << loc;
   }
@@ -500,7 +513,7 @@ static WL_HOT void mm_hold_tick(wl_mach *m, const knobs *k, int nth) {
 /* After a step of thread th: now and then its SM drops an L1 line. */
 static WL_HOT void mm_evict_step(wl_mach *m, uint64_t *r, const knobs *k,
                                  int th) {
-  if (k->evict && chance(r, k->evict / 8 + 1))
+  if (mm_l1_evict_due(r, k))
     m->l1valid[m->sm[th]] &= ~(1ull << (rnd(r) & 63));
 }
 

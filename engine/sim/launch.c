@@ -178,7 +178,7 @@ static int pick_warp(wl_launch *l, slot **ps, int *pw) {
   int total = l->nslots * l->nwarps, start, k;
   if (total == 0)
     return 0;
-  start = (int)(rnd(&l->rng) % (uint64_t)total);
+  start = pick(&l->rng, total);
   for (k = 0; k < total; k++) {
     int i = (start + k) % total, si = i / l->nwarps, w = i % l->nwarps, t;
     slot *s = &l->slots[si];
@@ -237,7 +237,6 @@ static void launch_release(wl_launch *l) {
   if (l->sms)
     for (i = 0; i < l->nsms; i++) {
       wl__vec_free(l->ctx, &l->sms[i].dpend);
-      wl__free(l->ctx, l->sms[i].l1, sizeof(l1_line) * L1_SLOTS);
       wl__cache_free(l->sms[i].pl1);
       wl__cache_free(l->sms[i].pconst);
     }

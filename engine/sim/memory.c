@@ -1,16 +1,22 @@
-/* memory.c -- the operational memory system kernels run on: each SM's
- * L1 of 32-byte sector copies (weak loads may read them stale) and its
- * store buffer, drained to L2 (the allocations' bytes, the point of
- * coherence) out of order across addresses and in order per address.
- * The pace is the profile's (engine/mem/profile.h), its knobs meaning
- * what they mean in the litmus sampler (sample.c): drain, reorder,
- * direct, evict and fcta here, stall in launch.c (waited_turn).  Kernel
- * loads may be deferred when the host can replay its lanes (defer.c:
- * defer, late, stwait and fcta; linger and wlate have no kernel meaning,
- * as loads pending at a lane's end or a gpu-scope fence are performed
- * there); the knobs of threads' own queues, overtaking, cta-scope
- * atomics and links (thq, otfwd, otld, atl2, link) have no kernel
- * meaning yet. */
+/* memory.c -- the kernel device's use of the one memory system
+ * (engine/mem/): each SM's store buffer (sbuf.h: a store of an
+ * allocation's bytes is an entry per 8-byte word, drained to L2 -- the
+ * allocations' bytes, the point of coherence -- out of order across
+ * words and in order per byte) and its L1 (l1.h's policy; the copies of
+ * 32-byte sectors live on the cost model's L1 lines, cache.h, so a line
+ * the cost model evicts takes its copies along).  The pace and the
+ * choices are the profile's (engine/mem/profile.h), its knobs meaning
+ * what they mean in the litmus sampler (machine.h): drain, reorder,
+ * hold, direct and evict here, fcta in access.c, stall in launch.c
+ * (waited_turn).  Kernel loads may be deferred when the host can replay
+ * its lanes (defer.c: defer, late, stwait and fcta; linger and wlate
+ * have no kernel meaning, as loads pending at a lane's end or a
+ * gpu-scope fence are performed there); the knobs of threads' own
+ * queues, overtaking in an SM's buffer, cta-scope atomics and links
+ * (thq, otfwd, otld, atl2, link, pass, swap) have no kernel meaning yet:
+ * kernels' stores go straight to their SM's buffer, an SM's buffer keeps
+ * each byte's stores in order, global atomics are performed at L2 and
+ * a device is one GPU. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +25,7 @@
 #include "../check/check.h"
 #include "../common/internal.h"
 #include "../perf/perf.h"
+#include "../mem/l1.h"
 #include "../program/ir.h"
 #include "sim.h"
 
@@ -47,60 +54,90 @@ static int64_t to_carrier(int type, uint64_t bits) {
   }
 }
 
-/* l1 lookup of the sector holding global address a */
-static l1_line *l1_find(sm_st *m, uint64_t sector) {
-  uint64_t key = sector + 1;
-  if (m->l1 == NULL)
+/* ------------------------------ L1 ------------------------------- */
+
+/* The SM's L1 keeps its copies of 32-byte sectors on the cost model's
+ * lines (engine/mem/cache.h: a copy only while the cost model holds its
+ * sector); the policy is engine/mem/l1.h's, as in the sampler. */
+
+/* The SM's copy of the bytes [addr, addr+width) (one sector), or NULL. */
+static uint8_t *l1_copy(const sm_st *m, uint64_t addr, int width) {
+  uint8_t *c;
+  if (m->pl1 == NULL || addr % 32 + (uint64_t)width > 32 ||
+      (c = wl__cache_copy(m->pl1, addr)) == NULL)
     return NULL;
-  uint32_t i = (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 40) & (L1_SLOTS - 1);
-  int n;
-  for (n = 0; n < L1_SLOTS; n++, i = (i + 1) & (L1_SLOTS - 1)) {
-    if (m->l1[i].key == key)
-      return &m->l1[i];
-    if (m->l1[i].key == 0)
-      return NULL;
-  }
-  return NULL;
+  return c + addr % 32;
 }
 
 void wl__sim_l1_clear(sm_st *m) {
-  if (m->l1 == NULL)
-    return;
-  memset(m->l1, 0, sizeof(l1_line) * L1_SLOTS);
-  m->l1_used = 0;
-}
-
-static void l1_fill(wl_ctx *ctx, sm_st *m, uint64_t sector,
-                    const uint8_t *src) {
-  uint64_t key = sector + 1;
-  uint32_t i = (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 40) & (L1_SLOTS - 1);
-  /* made when the SM first loads through L1 (most SMs of a small launch
-   * never do); without memory the load just goes to L2 */
-  if (m->l1 == NULL &&
-      (m->l1 = wl__calloc(ctx, sizeof(l1_line) * L1_SLOTS)) == NULL)
-    return;
-  if (m->l1_used * 2 >= L1_SLOTS)
-    wl__sim_l1_clear(m); /* full: forget everything (capacity eviction) */
-  while (m->l1[i].key != 0 && m->l1[i].key != key)
-    i = (i + 1) & (L1_SLOTS - 1);
-  if (m->l1[i].key == 0)
-    m->l1_used++;
-  m->l1[i].key = key;
-  memcpy(m->l1[i].data, src, 32);
-}
-
-/* ---------------------- the SM's store buffer ---------------------- */
-
-int wl__sim_sb_overlaps(const sm_st *m, int id, uint64_t off, int width) {
-  return sb_newest_bytes(&m->sb, &m->sbf, id, off, width) >= 0;
+  if (m->pl1 != NULL)
+    wl__cache_invalidate(m->pl1);
 }
 
 void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
                         int width) {
-  l1_line *ln = l1_find(m, addr / 32);
-  if (ln && addr % 32 + (uint64_t)width <= 32)
-    memcpy(ln->data + addr % 32, src, (size_t)width);
+  uint8_t *c = l1_copy(m, addr, width);
+  if (c != NULL)
+    memcpy(c, src, (size_t)width);
 }
+
+/* The SM's own pending stores to the sector holding byte off of id go
+ * onto its copy c of that sector (c: the sector's first byte): a copy
+ * made or refreshed from L2 must not hide them, as the SM sees its own
+ * stores (they were written through into its copy when made). */
+static void l1_own_stores(const sm_st *m, int id, uint64_t off, uint8_t *c) {
+  uint64_t s0 = off & ~(uint64_t)31;
+  int w, i;
+  for (w = 0; w < 4; w++) {
+    uint64_t key = sb_dev_key(id, s0 + 8 * (uint64_t)w);
+    if (!sb_filter_may(&m->sbf, key))
+      continue;
+    for (i = 0; i < m->sb.n; i++) /* oldest first */
+      if (m->sb.e[i].key == key) {
+        uint8_t v[8];
+        int b;
+        memcpy(v, &m->sb.e[i].val, 8);
+        for (b = 0; b < 8; b++)
+          if (m->sb.e[i].mask >> b & 1)
+            c[8 * w + b] = v[b];
+      }
+  }
+}
+
+void wl__sim_l1_from_l2(sm_st *m, int id, uint64_t off, uint64_t addr,
+                        const uint8_t *src, int width) {
+  uint8_t *c = l1_copy(m, addr, width);
+  if (c != NULL) {
+    memcpy(c, src, (size_t)width);
+    l1_own_stores(m, id, off, c - addr % 32);
+  }
+}
+
+/* A load a of SM m performed at L2 read p (address addr): a copy the SM
+ * holds is refreshed, an absent one made unless the profile's evict says
+ * no (l1.h: mm_l1_fill; only where the cost model holds the sector). */
+static void l1_after_l2(wl_launch *l, sm_st *m, const wl_access *a,
+                        const uint8_t *p, uint64_t addr) {
+  uint8_t *c = l1_copy(m, addr, a->width);
+  /* drawn whether or not the cost model has made the SM's L1 yet (it
+   * does at the SM's first priced request, later for a per-thread
+   * kernel's gathered requests than for a warp-vector kernel's) */
+  if (mm_l1_fill(&l->rng, l->prof, c != NULL) && m->pl1 != NULL &&
+      addr % 32 + (uint64_t)a->width <= 32) {
+    if (c != NULL)
+      memcpy(c, p, (size_t)a->width); /* no pending store has its bytes */
+    else if ((c = wl__cache_copy_fill(m->pl1, addr, p - addr % 32)) != NULL)
+      l1_own_stores(m, a->id, a->off, c);
+  }
+}
+
+int wl__sim_goes_to_l2(const sm_st *m, const wl_access *a, uint64_t addr) {
+  return sb_newest_bytes(&m->sb, &m->sbf, a->id, a->off, a->width) < 0 &&
+         !(mm_l1_serves(a->sem, a->scope, a->cache) &&
+           l1_copy(m, addr, a->width) != NULL);
+}
+
+/* ---------------------- the SM's store buffer ---------------------- */
 
 /* Writes buffer entry i of SM m to L2 and removes it: an entry no older
  * one overlaps (sb_remove asserts it), so that the bytes of each
@@ -130,28 +167,6 @@ static void drain_range(wl_launch *l, sm_st *m, int id, uint64_t off,
 void wl__sim_drain_all(wl_launch *l, sm_st *m) {
   while (m->sb.n)
     drain_one(l, m, 0);
-}
-
-/* Drops the L1 line in slot i, keeping linear probing's chains whole
- * (the entries after it move back into the hole). */
-static void l1_drop(sm_st *m, uint32_t i) {
-  uint32_t j = i;
-  m->l1[i].key = 0;
-  m->l1_used--;
-  for (;;) {
-    uint32_t h;
-    j = (j + 1) & (L1_SLOTS - 1);
-    if (m->l1[j].key == 0)
-      return;
-    h = (uint32_t)(m->l1[j].key * 0x9e3779b97f4a7c15ull >> 40) &
-        (L1_SLOTS - 1);
-    /* move j into the hole when its home h is not in (i, j] */
-    if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
-      m->l1[i] = m->l1[j];
-      m->l1[j].key = 0;
-      i = j;
-    }
-  }
 }
 
 /* The memory system's share of one step on SM sm, as in the sampler,
@@ -184,45 +199,30 @@ void wl__sim_drain_step(wl_launch *l, int sm) {
       }
     drain_one(l, o, sb_drain_pick(&l->rng, k, &o->sb, &l->nhold));
   }
-  if (m->l1_used && wl__sim_knob(l, k->evict / 8 + 1)) {
-    uint32_t j = (uint32_t)(rnd(&l->rng) & (L1_SLOTS - 1));
-    if (m->l1[j].key != 0)
-      l1_drop(m, j);
-  }
+  if (m->pl1 != NULL && wl__cache_has_copies(m->pl1) &&
+      mm_l1_evict_due(&l->rng, k))
+    wl__cache_drop(m->pl1, rnd(&l->rng) >> 32);
 }
 
-/* Reads global bytes for SM m as the memory system would. */
+/* Reads global bytes for SM m as the memory system would: its buffer
+ * (forwarding, or waiting for stores of some of the bytes), its L1 copy
+ * (l1.h: mm_l1_serves), else L2. */
 static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
                         uint8_t *p, uint64_t addr, void *out) {
-  int l1ok, f = sb_get_bytes(&m->sb, &m->sbf, a->id, a->off, a->width,
-                             (uint8_t *)out);
+  uint8_t *c;
+  int f = sb_get_bytes(&m->sb, &m->sbf, a->id, a->off, a->width,
+                       (uint8_t *)out);
   if (f > 0) /* store-to-load forwarding */
     return;
-  if (f < 0) {
+  if (f < 0)
     drain_range(l, m, a->id, a->off, a->width);
-    memcpy(out, p, (size_t)a->width);
+  else if (mm_l1_serves(a->sem, a->scope, a->cache) &&
+           (c = l1_copy(m, addr, a->width)) != NULL) {
+    memcpy(out, c, (size_t)a->width);
     return;
   }
-  /* weak loads, .ca and the read-only path may use the SM's L1 copy */
-  l1ok = a->sem == WL_SEM_WEAK &&
-         (a->cache == WL_CACHE_CA || a->cache == WL_CACHE_LDG ||
-          a->cache == WL_CACHE_CS);
-  if (l1ok && a->width <= 32) {
-    uint64_t sector = addr / 32;
-    l1_line *ln = l1_find(m, sector);
-    uint64_t in = addr % 32;
-    if (ln == NULL) {
-      l1_fill(l->ctx, m, sector, p - in);
-      ln = l1_find(m, sector);
-    }
-    if (ln != NULL && in + (uint64_t)a->width <= 32) {
-      memcpy(out, ln->data + in, (size_t)a->width);
-      return;
-    }
-  }
   memcpy(out, p, (size_t)a->width);
-  if (a->sem == WL_SEM_ACQUIRE)
-    wl__sim_l1_clear(m);
+  l1_after_l2(l, m, a, p, addr);
 }
 
 /* Performs access a of thread `thread` on the bytes p (address addr) in
@@ -236,21 +236,19 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
     perform_plain(a, p, data);
   } else if (a->kind == WL_ACC_LOAD) {
     if (l->cfg.defer &&
-        wl__sim_defer_load(l, slot_of(l, block), thread, a, p, data))
+        wl__sim_defer_load(l, slot_of(l, block), thread, a, p, addr, data))
       return 0;
     global_load(l, m, a, p, addr, data);
+    if (mm_l1_drops(a->sem, a->scope))
+      wl__sim_l1_clear(m);
   } else if (a->kind == WL_ACC_STORE) { /* global */
     if (a->sem == WL_SEM_RELEASE || a->cache == WL_CACHE_CV) {
       wl__sim_drain_all(l, m);
+      if (a->sem == WL_SEM_RELEASE && mm_l1_release_drops(a->scope))
+        wl__sim_l1_clear(m);
       memcpy(p, data, (size_t)a->width);
       defer_l2w(l, m, a->id, a->off, a->width);
-      { /* keep the SM's own copy current */
-        l1_line *ln = l1_find(m, addr / 32);
-        if (ln && addr % 32 + (uint64_t)a->width <= 32)
-          memcpy(ln->data + addr % 32, data, (size_t)a->width);
-      }
     } else {
-      l1_line *ln;
       /* on to L2 at once when it is alone in its SM's buffer (the
        * profile's direct, as in the sampler) */
       if (sb_goes_direct(&l->rng, l->prof, &m->sb)) {
@@ -265,10 +263,9 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
                      (const uint8_t *)data);
         l->npend += (uint64_t)(m->sb.n - n0);
       }
-      ln = l1_find(m, addr / 32);
-      if (ln && addr % 32 + (uint64_t)a->width <= 32)
-        memcpy(ln->data + addr % 32, data, (size_t)a->width);
     }
+    /* written through: the SM's own copy stays current */
+    wl__sim_l1_refresh(m, addr, (const uint8_t *)data, a->width);
   } else { /* atomic: at L2 (global) or on the block's shared memory */
     int64_t old, nw;
     uint64_t bits;
@@ -278,10 +275,13 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
       return wl_kernel_fail(l, block, thread, NULL, a->line,
                             "atomics are 2, 4 or 8 bytes wide");
     if (global) {
-      if (wl__sem_releases(a->sem))
+      if (wl__sem_releases(a->sem)) {
         wl__sim_drain_all(l, m);
-      else
+        if (mm_l1_release_drops(a->scope))
+          wl__sim_l1_clear(m);
+      } else {
         drain_range(l, m, a->id, a->off, a->width);
+      }
     }
     bits = get_bits(p, a->width);
     old = to_carrier(a->type, bits);
@@ -290,10 +290,8 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
     memcpy(p, &nw, (size_t)a->width);
     if (global) {
       defer_l2w(l, m, a->id, a->off, a->width);
-      l1_line *ln = l1_find(m, addr / 32);
-      if (ln && addr % 32 + (uint64_t)a->width <= 32)
-        memcpy(ln->data + addr % 32, p, (size_t)a->width);
-      if (wl__sem_acquires(a->sem))
+      wl__sim_l1_refresh(m, addr, p, a->width); /* as a load at L2 */
+      if (mm_l1_drops(a->sem, a->scope))
         wl__sim_l1_clear(m);
     }
   }

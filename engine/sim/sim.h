@@ -4,14 +4,20 @@
  *   device.c  presets, the device and its memory, occupancy
  *   launch.c  a launch: setup, blocks, scheduling, failure, counters
  *   price.c   gathering lanes' accesses into requests and pricing them
- *   memory.c  the operational memory system: L1 copies, store buffers
+ *   memory.c  the device's side of the memory system (engine/mem/: the
+ *             SMs' store buffers, sbuf.h; their L1 copies, l1.h and
+ *             cache.h, shared with the cost model's L1 lines)
  *   access.c  accesses, fences, barriers, exits, shared/local arrays
  *   stop.c    where threads stopped: settling, divergence, deadlock
  *   warp.c    warp operations
  *   defer.c   deferred loads of replayable lanes (wl_launch_cfg.defer)
  *   sample.c  the litmus sampler (sample.h lists its files) and hist.c
  *             its outcome histograms (apart: they share hist.h and
- *             engine/mem/, nothing here) */
+ *             engine/mem/, nothing here)
+ *
+ * The memory system both run on is engine/mem/'s: one store buffer
+ * (sbuf.h), one L1 policy (l1.h), the caches (cache.h), one profile
+ * table (profile.h) and one generator of draws (rng.h). */
 #ifndef WL_SIM_H
 #define WL_SIM_H
 
@@ -168,19 +174,12 @@ typedef struct dpend {
   uint8_t v0[16]; /* the value it read at issue */
 } dpend;
 
-#define L1_SLOTS 512
-typedef struct l1_line {
-  uint64_t key; /* sector address / 32 + 1; 0: empty */
-  uint8_t data[32];
-} l1_line;
-
 typedef struct sm_st {
   squeue sb;     /* its store buffer (engine/mem/sbuf.h: keys sb_dev_key) */
   sb_filter sbf; /* its entries by key: most loads skip the scan */
-  l1_line *l1;
-  int l1_used;
   int resident;
-  wl_cache *pl1;    /* the cost model's L1 (hit rates) */
+  wl_cache *pl1;    /* its L1: the cost model's lines (hit rates) and the
+                     * memory system's copies on them (engine/mem/l1.h) */
   wl_cache *pconst; /* constant cache */
   wl_vec dpend;     /* dpend: deferred loads of the SM's lanes */
 } sm_st;
@@ -308,13 +307,20 @@ int wl__sim_flush_warp(wl_launch *l, slot *s, int warp);
 int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
                     const wl_access *a, uint8_t *p, uint64_t addr,
                     void *data);
-/* Whether SM m's store buffer holds bytes of [off, off+width) of id. */
-int wl__sim_sb_overlaps(const sm_st *m, int id, uint64_t off, int width);
+/* Whether load a (address addr) of SM m would be performed at L2: no
+ * store for its bytes in the SM's buffer, no L1 copy it may read (as the
+ * sampler's mm_goes_to_l2). */
+int wl__sim_goes_to_l2(const sm_st *m, const wl_access *a, uint64_t addr);
 /* SM m's L1 copy of the bytes at global address addr (if it holds
  * them) becomes src. */
 void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
                         int width);
-/* SM m's L1 forgets its copies. */
+/* As a load of bytes [off, off+width) of id (address addr) performed at
+ * L2 (read src): SM m's L1 copy of them, if it holds one, is refreshed,
+ * its own pending stores staying on it. */
+void wl__sim_l1_from_l2(sm_st *m, int id, uint64_t off, uint64_t addr,
+                        const uint8_t *src, int width);
+/* SM m's L1 forgets its copies (and the cost model its lines). */
 void wl__sim_l1_clear(sm_st *m);
 /* Drains all of SM m's store buffer to L2. */
 void wl__sim_drain_all(wl_launch *l, sm_st *m);
@@ -332,10 +338,10 @@ int wl__sim_admit(wl_launch *l);
 int wl__sim_settle(wl_launch *l, slot *s, int warp);
 
 /* defer.c (see the file's comment) */
-/* Whether lane thread's load a (bytes p, on SM m) is deferred: then data
+/* Whether lane thread's load a (bytes p at address addr) is deferred: then data
  * holds the value read now and 1 is returned. */
 int wl__sim_defer_load(wl_launch *l, slot *s, int thread, const wl_access *a,
-                       const uint8_t *p, void *data);
+                       const uint8_t *p, uint64_t addr, void *data);
 /* Performs the deferred loads of thread that access a must wait for;
  * WL_KERNEL_REPLAY when one read a new value and the lane must be
  * replayed first (nothing else done), or WL_KERNEL_WAIT when a store
