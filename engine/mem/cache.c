@@ -8,9 +8,9 @@
 #include "cache.h"
 
 typedef struct way {
-  uint64_t line;  /* line number (address / line_bytes) */
-  uint64_t used;  /* LRU stamp: larger is more recent */
-  uint32_t valid; /* one bit per sector; 0: the way is empty */
+  uint64_t line;   /* line number (address / line_bytes) */
+  uint64_t used;   /* LRU stamp: larger is more recent */
+  uint32_t valid;  /* one bit per sector; 0: the way is empty */
   uint32_t copied; /* the sectors holding a data copy (of valid's) */
 } way;
 
@@ -20,8 +20,8 @@ struct wl_cache {
   uint32_t nsets;
   uint64_t clock;
   wl_cache_stats st;
-  way *ways; /* nsets * cfg.ways */
-  uint8_t *data; /* line_bytes per way, once a copy is made */
+  way *ways;        /* nsets * cfg.ways */
+  uint8_t *data;    /* line_bytes per way, once a copy is made */
   uint64_t ncopied; /* ways with copied != 0 (an upper bound) */
 };
 

@@ -29,9 +29,8 @@
 /* Whether a load of semantics sem, scope and cache operator (WL_CACHE_*)
  * may be served by its SM's L1 copy. */
 static inline int mm_l1_serves(int sem, int scope, int cache) {
-  return (sem == WL_SEM_WEAK &&
-          (cache == WL_CACHE_CA || cache == WL_CACHE_CS ||
-           cache == WL_CACHE_LDG)) ||
+  return (sem == WL_SEM_WEAK && (cache == WL_CACHE_CA || cache == WL_CACHE_CS ||
+                                 cache == WL_CACHE_LDG)) ||
          (sem != WL_SEM_WEAK && scope == WL_SCOPE_CTA);
 }
 

@@ -47,8 +47,9 @@
 #include "../common/internal.h"
 #include "../program/ir.h"
 #include "profile.h"
-#include "rng.h"
 #include "l1.h"
+#include "order.h"
+#include "rng.h"
 #include "sbuf.h"
 
 #define SIM_QMAX SB_MAX /* entries in a store queue, SM buffer or link */
@@ -136,7 +137,9 @@ static WL_HOT void mm_reset(wl_mach *m, int nlocs, const int64_t *init) {
  * held); its policy is l1.h's                                        */
 
 /* SM sm drops its copies. */
-static inline void mm_l1_drop_all(wl_mach *m, int sm) { m->l1valid[sm] = 0; }
+static inline void mm_l1_drop_all(wl_mach *m, int sm) {
+  m->l1valid[sm] = 0;
+}
 
 /* ---------------------------------------------------------------- */
 /* Queues                                                            */
@@ -288,7 +291,7 @@ static inline void mm_link_store(wl_mach *m, int th, int loc, int64_t v) {
  * just another schedule). */
 static inline void mm_release(wl_mach *m, int th, int scope) {
   mm_drain_thread(m, th);
-  if (scope >= WL_SCOPE_GPU) {
+  if (mm_release_publishes(scope)) {
     mm_link_drain(m, m->sm[th]); /* older than the SM buffer's stores */
     mm_drain_sm(m, m->sm[th]);
   }
@@ -322,7 +325,8 @@ static WL_HOT int64_t mm_read(wl_mach *m, uint64_t *r, const knobs *k,
       m->fwd[th] |= 1ull << m->smb[sm].e[i].thread;
     return m->smb[sm].e[i].val;
   }
-  if (mm_l1_serves(sem, scope, WL_CACHE_CA) && (m->l1valid[sm] >> loc & 1))
+  if (mm_l1_serves(sem, scope, WL_CACHE_CA) &&
+      (m->l1valid[sm] >> loc & 1))
     return m->l1[sm][loc];
   v = m->l2[loc];
   /* a line already held is always refreshed (a later load of this SM

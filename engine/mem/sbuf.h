@@ -154,8 +154,7 @@ static WL_HOT int sb_drain_pick(uint64_t *r, const knobs *k, squeue *q,
 /* Whether a store entering buffer q goes on to the next level at once
  * (the profile's direct: only when it is alone there, so that it
  * overtakes no older store). */
-static WL_HOT int sb_goes_direct(uint64_t *r, const knobs *k,
-                                 const squeue *q) {
+static WL_HOT int sb_goes_direct(uint64_t *r, const knobs *k, const squeue *q) {
   return q->n == 0 && knob(r, k->direct);
 }
 
@@ -227,8 +226,12 @@ static inline int sb_words(int id, uint64_t off, int width, uint64_t *key,
 }
 
 /* Byte b's offset of an entry's word, and its bytes' count. */
-static inline int sb_first_byte(const sentry *e) { return __builtin_ctz(e->mask); }
-static inline int sb_nbytes(const sentry *e) { return __builtin_popcount(e->mask); }
+static inline int sb_first_byte(const sentry *e) {
+  return __builtin_ctz(e->mask);
+}
+static inline int sb_nbytes(const sentry *e) {
+  return __builtin_popcount(e->mask);
+}
 
 /* A store of bytes [off, off+width) of id (data) enters q (and f): an
  * entry per word, youngest last.  The caller made room (sb_room). */
@@ -244,7 +247,8 @@ static inline void sb_put_bytes(squeue *q, sb_filter *f, int id, uint64_t off,
     wl_assert(e != NULL);
     if (e == NULL)
       return;
-    memcpy(v + (lo & 7), data + (lo - off), (size_t)__builtin_popcount(mask[w]));
+    memcpy(v + (lo & 7), data + (lo - off),
+           (size_t)__builtin_popcount(mask[w]));
     memcpy(&e->val, v, 8); /* little-endian hosts */
     f->n[sb_filter_slot(key[w])]++;
   }

@@ -12,6 +12,7 @@
 #include "../check/check.h"
 #include "../common/internal.h"
 #include "../mem/l1.h"
+#include "../mem/order.h"
 #include "../perf/perf.h"
 #include "../program/ir.h"
 #include "sim.h"
@@ -517,7 +518,7 @@ static int fence_lane(wl_launch *l, slot *s, int thread, int sem, int scope,
    * then drains the SM's buffer (the profile's fcta, as in the
    * sampler); gpu and sys fences publish the SM's stores and drop its
    * stale copies */
-  if (scope != WL_SCOPE_CTA) {
+  if (mm_release_publishes(scope)) {
     wl__sim_drain_all(l, &l->sms[s->sm]);
     if (mm_l1_release_drops(scope))
       wl__sim_l1_clear(&l->sms[s->sm]);

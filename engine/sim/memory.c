@@ -26,6 +26,7 @@
 #include "../common/internal.h"
 #include "../perf/perf.h"
 #include "../mem/l1.h"
+#include "../mem/order.h"
 #include "../program/ir.h"
 #include "sim.h"
 
@@ -207,11 +208,11 @@ void wl__sim_drain_step(wl_launch *l, int sm) {
 /* Reads global bytes for SM m as the memory system would: its buffer
  * (forwarding, or waiting for stores of some of the bytes), its L1 copy
  * (l1.h: mm_l1_serves), else L2. */
-static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
-                        uint8_t *p, uint64_t addr, void *out) {
+static void global_load(wl_launch *l, sm_st *m, const wl_access *a, uint8_t *p,
+                        uint64_t addr, void *out) {
   uint8_t *c;
-  int f = sb_get_bytes(&m->sb, &m->sbf, a->id, a->off, a->width,
-                       (uint8_t *)out);
+  int f =
+      sb_get_bytes(&m->sb, &m->sbf, a->id, a->off, a->width, (uint8_t *)out);
   if (f > 0) /* store-to-load forwarding */
     return;
   if (f < 0)
@@ -242,7 +243,9 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
     if (mm_l1_drops(a->sem, a->scope))
       wl__sim_l1_clear(m);
   } else if (a->kind == WL_ACC_STORE) { /* global */
-    if (a->sem == WL_SEM_RELEASE || a->cache == WL_CACHE_CV) {
+    if ((a->sem == WL_SEM_RELEASE && mm_release_publishes(a->scope)) ||
+        a->cache == WL_CACHE_CV) {
+      /* a gpu/sys release (order.h) and .wt (write-through) stores */
       wl__sim_drain_all(l, m);
       if (a->sem == WL_SEM_RELEASE && mm_l1_release_drops(a->scope))
         wl__sim_l1_clear(m);
@@ -257,7 +260,7 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
       } else {
         int n0;
         while (!sb_room(&m->sb, a->off, a->width)) /* full: the oldest */
-          drain_one(l, m, 0);                       /* entries make room */
+          drain_one(l, m, 0);                      /* entries make room */
         n0 = m->sb.n;
         sb_put_bytes(&m->sb, &m->sbf, a->id, a->off, a->width,
                      (const uint8_t *)data);
@@ -275,7 +278,7 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
       return wl_kernel_fail(l, block, thread, NULL, a->line,
                             "atomics are 2, 4 or 8 bytes wide");
     if (global) {
-      if (wl__sem_releases(a->sem)) {
+      if (wl__sem_releases(a->sem) && mm_release_publishes(a->scope)) {
         wl__sim_drain_all(l, m);
         if (mm_l1_release_drops(a->scope))
           wl__sim_l1_clear(m);

@@ -239,7 +239,7 @@ static WL_HOT int exec_insn(sim *s, uint64_t *r, const knobs *k, unsigned f,
     mm_drain_thread(m, th); /* own earlier stores come first (po-loc) */
     if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1))
       mm_link_drain(m, m->sm[th]); /* and those on the link */
-    if (in->scope >= WL_SCOPE_GPU || k->atl2) {
+    if (mm_atomic_at_l2(k, in->scope)) {
       /* at L2: the SM's pending stores to loc go first */
       int i;
       for (i = 0; i < m->smb[m->sm[th]].n;)

@@ -4,7 +4,7 @@
 -- read a stale copy of another SM's location; a gpu-scope acquire drops
 -- the copies (a stale read after it is never seen); and the copies ride
 -- on the cost model's L1 lines (a kernel whose loads bypass L1 has no
--- stale reads).
+-- stale reads); inside one CTA cta-scope release/acquire pass messages.
 local wl = require "warplab"
 
 local function check(cond, msg) if not cond then error(msg, 2) end end
@@ -91,4 +91,30 @@ check(stale(mp(true, "ca"), RUNS) == 0,
       "after a gpu-scope acquire no stale copy is read")
 -- .cg loads bypass L1: no copy is made, nothing stale is read
 check(stale(mp(false, "cg"), RUNS) == 0, ".cg loads read L2")
+-- 3. inside one CTA (one SM), cta-scope loads may read the SM's copies
+-- and a cta-scope release publishes nothing to L2, yet message passing
+-- holds: the SM's own stores are in its buffer and written through into
+-- its copies.
+local cta = wl.kernel(function(c, X, F, R)
+  local t = c.threadIdx.x
+  if t == 0 then
+    for i = 0, 63 do R[1] = i end
+    X[0] = 42
+    c:store(F, 0, 1, "release", "cta")
+  elseif t == 32 then
+    local a = c:load(X, 0, "relaxed", "cta")
+    a = a + c:load(X, 0, "relaxed", "cta") + c:load(F, 0, "relaxed", "cta")
+    while c:load(F, 0, "acquire", "cta") == 0 do end
+    R[0] = X[0]
+  end
+end)
+for _, profile in ipairs({ "weak", "h100" }) do
+  for seed = 1, 200 do
+    X:write(0); F:write(0); R:write(0)
+    dev:launch(cta, { grid = 1, block = 64, seed = seed, profile = profile },
+               X, F, R)
+    check(R:read()[1] == 42, ("cta-scope message passing: %s seed %d"):format(
+          profile, seed))
+  end
+end
 print(("kernel_l1: ok (stale .ca reads %d of %d)"):format(relaxed, RUNS))

@@ -158,7 +158,8 @@ static void test_pick(void **state) {
     q.n = 0;
     q.hold = 0;
     for (i = 0; i < n; i++)
-      assert_non_null(sb_push(&q, rnd(&r) % (unsigned)nloc, SB_WHOLE, i % 4, i));
+      assert_non_null(
+          sb_push(&q, rnd(&r) % (unsigned)nloc, SB_WHOLE, i % 4, i));
     r1 = r2 = rnd(&r) | 1;
     assert_int_equal(sb_pick(&r1, &q), old_pick(&r2, &q));
     assert_true(r1 == r2); /* the same draws */
