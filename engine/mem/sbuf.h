@@ -57,7 +57,9 @@ typedef struct squeue {
 
 /* Whether entry e writes a byte of mask at key. */
 static inline int sb_hits(const sentry *e, uint64_t key, unsigned mask) {
-  return e->key == key && (e->mask & mask) != 0;
+  /* every entry writes a byte: a whole location's access (a constant
+   * SB_WHOLE where the sampler inlines this) overlaps any at its key */
+  return e->key == key && (mask == SB_WHOLE || (e->mask & mask) != 0);
 }
 
 /* A new youngest entry (thread th's store of the bytes mask of key,
@@ -122,8 +124,10 @@ static inline int sb_oldest_overlap(const squeue *q, int i) {
     int j;
     for (j = 0; j < i && !sb_hits(&q->e[j], q->e[i].key, q->e[i].mask); j++)
       ;
-    if (j == i)
-      return i;
+    /* i writes its whole location: j is the oldest entry at its key,
+     * and only entries at that key can overlap j */
+    if (j == i || q->e[i].mask == SB_WHOLE)
+      return j;
     i = j;
   }
 }
