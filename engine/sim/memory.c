@@ -64,7 +64,7 @@ static int64_t to_carrier(int type, uint64_t bits) {
 /* The SM's copy of the bytes [addr, addr+width) (one sector), or NULL. */
 static uint8_t *l1_copy(const sm_st *m, uint64_t addr, int width) {
   uint8_t *c;
-  if (m->pl1 == NULL || addr % 32 + (uint64_t)width > 32 ||
+  if (!m->copies || addr % 32 + (uint64_t)width > 32 ||
       (c = wl__cache_copy(m->pl1, addr)) == NULL)
     return NULL;
   return c + addr % 32;
@@ -73,6 +73,7 @@ static uint8_t *l1_copy(const sm_st *m, uint64_t addr, int width) {
 void wl__sim_l1_clear(sm_st *m) {
   if (m->pl1 != NULL)
     wl__cache_invalidate(m->pl1);
+  m->copies = 0;
 }
 
 void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
@@ -127,8 +128,10 @@ static void l1_after_l2(wl_launch *l, sm_st *m, const wl_access *a,
       addr % 32 + (uint64_t)a->width <= 32) {
     if (c != NULL)
       memcpy(c, p, (size_t)a->width); /* no pending store has its bytes */
-    else if ((c = wl__cache_copy_fill(m->pl1, addr, p - addr % 32)) != NULL)
+    else if ((c = wl__cache_copy_fill(m->pl1, addr, p - addr % 32)) != NULL) {
+      m->copies = 1;
       l1_own_stores(m, a->id, a->off, c);
+    }
   }
 }
 
@@ -200,8 +203,7 @@ void wl__sim_drain_step(wl_launch *l, int sm) {
       }
     drain_one(l, o, sb_drain_pick(&l->rng, k, &o->sb, &l->nhold));
   }
-  if (m->pl1 != NULL && wl__cache_has_copies(m->pl1) &&
-      mm_l1_evict_due(&l->rng, k))
+  if (m->copies && mm_l1_evict_due(&l->rng, k))
     wl__cache_drop(m->pl1, rnd(&l->rng) >> 32);
 }
 

@@ -180,6 +180,8 @@ typedef struct sm_st {
   int resident;
   wl_cache *pl1;    /* its L1: the cost model's lines (hit rates) and the
                      * memory system's copies on them (engine/mem/l1.h) */
+  int copies;       /* pl1 may hold copies (none made since it was last
+                     * invalidated: 0) */
   wl_cache *pconst; /* constant cache */
   wl_vec dpend;     /* dpend: deferred loads of the SM's lanes */
 } sm_st;
