@@ -1317,10 +1317,11 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
 
 /*
  * A device has SMs, a global memory (allocations placed at 256-byte
- * aligned addresses), 64 KB of __constant__ memory, and a memory system
- * like the sampler's: per-SM store buffers that drain to L2 out of order
- * across addresses, per-SM L1 copies of global data that weak loads may
- * read stale, L2 as the point of coherence, atomics at L2.  A kernel runs
+ * aligned addresses), 64 KB of __constant__ memory, and the sampler's
+ * memory system: per-SM store buffers that drain to L2 out of order
+ * across addresses, per-SM L1 copies of global data (on the cost model's
+ * L1 lines) that weak .ca/.cs/ldg and cta-scope loads may read stale, L2
+ * as the point of coherence, atomics at L2.  A kernel runs
  * as blocks placed on SMs as resources allow (threads, warps, blocks,
  * registers, shared memory); the host code that runs each thread (Lua in
  * bindings/) is a callback: the engine asks it to run the threads of one

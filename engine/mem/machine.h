@@ -1,7 +1,10 @@
 /* machine.h -- the memory machine of litmus-level runs: its state and
  * its operations, as static inline functions so that a run (the litmus
  * sampler, engine/sim/sample.c) inlines them with its profile's knobs
- * (profile.h) as constants.  Not installed.
+ * (profile.h) as constants.  Not installed.  Its queues, SM buffers and
+ * links are the memory system's one store buffer (sbuf.h), its L1
+ * follows the one L1 policy (l1.h) over a dense copy per location: the
+ * kernel device's SMs (engine/sim/memory.c) use the same two.
  *
  * What it models: each thread belongs to an SM (one per CTA, or the
  * SM a test names).  Its pieces, from a thread outward:
@@ -17,7 +20,8 @@
  *   L1           (l1, l1valid) each SM's copies of L2's values, filled
  *                from L2 and written through by its own SM's stores;
  *                other SMs' writes leave its lines stale until evicted
- *                (knobs.evict) or invalidated (gpu/sys fences, acquires)
+ *                (knobs.evict) or invalidated (gpu/sys fences and
+ *                releases, gpu/sys acquires: l1.h)
  *   L2           (l2) the point of coherence, one value per location,
  *                with its last writes (l2h: value, SM, SM order), from
  *                which a deferred load is performed late (late_read)
@@ -43,20 +47,17 @@
 #include "../common/internal.h"
 #include "../program/ir.h"
 #include "profile.h"
+#include "l1.h"
+#include "order.h"
 #include "rng.h"
+#include "sbuf.h"
 
-#define SIM_QMAX 64 /* entries in a store queue, SM buffer or link */
+#define SIM_QMAX SB_MAX /* entries in a store queue, SM buffer or link */
 #define SIM_MAXSM WL_MAX_THREADS
 #define SIM_HIST 16 /* writes L2 keeps per location */
 
-/* A store in a queue, SM buffer or link. */
-typedef struct sentry {
-  int16_t loc;
-  int8_t thread;
-  uint8_t flags; /* SE_* below */
-  uint32_t seq;  /* in an SM buffer or link: the order it entered the SM */
-  int64_t val;
-} sentry;
+/* The queues, SM buffers and links are sbuf.h's store buffers: an
+ * entry's key is its location's index, its mask SB_WHOLE. */
 
 /* sentry flags */
 #define SE_FENCED 1 /* on a link: a cta-scope fence of its thread came
@@ -66,11 +67,6 @@ typedef struct sentry {
                      * has since ordered memory: see mm_st_sm) */
 #define SE_LOADED 4 /* in an SM buffer: its thread has issued a load
                      * since (see mm_st_sm) */
-
-typedef struct squeue {
-  sentry e[SIM_QMAX];
-  int n;
-} squeue;
 
 /* One of L2's last writes of a location, oldest first. */
 typedef struct hentry {
@@ -93,8 +89,7 @@ typedef struct wl_mach {
   hentry l2h[WL_MAX_LOCS][SIM_HIST]; /* L2's write history */
   int nl2h[WL_MAX_LOCS];
   uint32_t smseq[SIM_MAXSM]; /* stores that entered each SM */
-  int hold[SIM_MAXSM];       /* steps an SM buffer stays put */
-  int nhold;                 /* SMs with hold > 0 */
+  int nhold;                 /* SM buffers held (sbuf.h's hold) */
   int npend;                 /* entries in all queues, buffers and links */
   int overflow;              /* a queue overflowed: the run is discarded */
   /* the link */
@@ -117,9 +112,9 @@ static WL_HOT void mm_reset_unit(wl_mach *m, int i) {
   m->rd[i] = m->fwd[i] = 0;
   m->thq[i].n = 0;
   m->smb[i].n = 0;
+  m->smb[i].hold = 0;
   m->link[i].n = 0;
   m->l1valid[i] = 0;
-  m->hold[i] = 0;
   m->smseq[i] = 0;
 }
 
@@ -138,34 +133,27 @@ static WL_HOT void mm_reset(wl_mach *m, int nlocs, const int64_t *init) {
 }
 
 /* ---------------------------------------------------------------- */
+/* L1: its storage here (a copy per location, l1valid saying which are
+ * held); its policy is l1.h's                                        */
+
+/* SM sm drops its copies. */
+static inline void mm_l1_drop_all(wl_mach *m, int sm) {
+  m->l1valid[sm] = 0;
+}
+
+/* ---------------------------------------------------------------- */
 /* Queues                                                            */
 
 static inline void mm_q_push(wl_mach *m, squeue *q, int loc, int th,
                              int64_t v) {
-  sentry *e;
-  if (q->n == SIM_QMAX) {
+  if (sb_push(q, (uint64_t)loc, SB_WHOLE, th, v) == NULL) {
     m->overflow = 1;
     return;
   }
-  wl_assert(q->n >= 0 && q->n < SIM_QMAX);
-  e = &q->e[q->n++];
-  e->loc = (int16_t)loc;
-  e->thread = (int8_t)th;
-  e->val = v;
-  e->flags = 0;
   m->npend++;
 }
 
 #ifdef WL_ASSERTS
-/* Whether an entry of q older than entry i is for its location. */
-static inline int mm_q_older(const squeue *q, int i) {
-  int j;
-  for (j = 0; j < i; j++)
-    if (q->e[j].loc == q->e[i].loc)
-      return 1;
-  return 0;
-}
-
 /* The entries in all queues, SM buffers and links (npend counts them). */
 static inline int mm_pend_count(const wl_mach *m, int nth) {
   int i, n = 0;
@@ -175,24 +163,9 @@ static inline int mm_pend_count(const wl_mach *m, int nth) {
 }
 #endif
 
-/* Entry i leaves q.  Every queue keeps each location's stores in order
- * (the order they entered it, but see mm_st_sm): the entry that leaves
- * is the oldest for its location.  (The queues hold a few entries: a
- * loop, not a memmove call.) */
-static inline void mm_q_remove(squeue *q, int i) {
-  wl_assert(i >= 0 && i < q->n);
-  wl_assert(!mm_q_older(q, i));
-  for (q->n--; i < q->n; i++)
-    q->e[i] = q->e[i + 1];
-}
-
 /* The newest entry for loc in q, or -1 when none. */
 static inline int mm_q_index(const squeue *q, int loc) {
-  int i;
-  for (i = q->n - 1; i >= 0; i--)
-    if (q->e[i].loc == loc)
-      return i;
-  return -1;
+  return sb_newest(q, (uint64_t)loc, SB_WHOLE);
 }
 
 /* The newest value for loc in q, or 0 when none. */
@@ -201,15 +174,6 @@ static inline int mm_q_find(const squeue *q, int loc, int64_t *v) {
   if (i >= 0)
     *v = q->e[i].val;
   return i >= 0;
-}
-
-/* An entry that may leave the queue now: the oldest for its location. */
-static inline int mm_q_pick(wl_rng *r, const squeue *q) {
-  int i = pick(r, q->n), j;
-  for (j = 0; j < i; j++)
-    if (q->e[j].loc == q->e[i].loc)
-      return j;
-  return i;
 }
 
 /* ---------------------------------------------------------------- */
@@ -249,17 +213,17 @@ static inline void mm_l2_write(wl_mach *m, int sm, int loc, int64_t v,
 /* SM buffer entry i -> L2 */
 static inline void mm_drain_sm_entry(wl_mach *m, int sm, int i) {
   sentry e = m->smb[sm].e[i];
-  mm_q_remove(&m->smb[sm], i);
+  sb_remove(&m->smb[sm], i);
   m->npend--;
-  mm_l2_write(m, sm, e.loc, e.val, e.seq);
+  mm_l2_write(m, sm, (int)e.key, e.val, e.seq);
 }
 
 /* store queue entry i -> SM buffer */
 static inline void mm_drain_th_entry(wl_mach *m, int th, int i) {
   sentry e = m->thq[th].e[i];
-  mm_q_remove(&m->thq[th], i);
+  sb_remove(&m->thq[th], i);
   m->npend--;
-  mm_sm_push(m, m->sm[th], e.loc, th, e.val);
+  mm_sm_push(m, m->sm[th], (int)e.key, th, e.val);
 }
 
 static inline void mm_drain_thread(wl_mach *m, int th) {
@@ -291,9 +255,9 @@ static inline void mm_drain_sm(wl_mach *m, int sm) {
  * order), so it stays within the PTX model. */
 static inline void mm_link_drain_entry(wl_mach *m, int sm, int i) {
   sentry e = m->link[sm].e[i];
-  mm_q_remove(&m->link[sm], i);
+  sb_remove(&m->link[sm], i);
   m->npend--;
-  mm_l2_write(m, sm, e.loc, e.val, e.seq);
+  mm_l2_write(m, sm, (int)e.key, e.val, e.seq);
 }
 
 static inline void mm_link_drain(wl_mach *m, int sm) {
@@ -327,11 +291,12 @@ static inline void mm_link_store(wl_mach *m, int th, int loc, int64_t v) {
  * just another schedule). */
 static inline void mm_release(wl_mach *m, int th, int scope) {
   mm_drain_thread(m, th);
-  if (scope >= WL_SCOPE_GPU) {
+  if (mm_release_publishes(scope)) {
     mm_link_drain(m, m->sm[th]); /* older than the SM buffer's stores */
     mm_drain_sm(m, m->sm[th]);
-    m->l1valid[m->sm[th]] = 0;
   }
+  if (mm_l1_release_drops(scope))
+    mm_l1_drop_all(m, m->sm[th]);
 }
 
 /* Whether a load would be served by L2: nothing for loc in the thread's
@@ -343,7 +308,7 @@ static WL_HOT int mm_goes_to_l2(const wl_mach *m, const knobs *k, int th,
   if ((k->thq > 0 && mm_q_find(&m->thq[th], loc, &v)) ||
       mm_q_find(&m->smb[sm], loc, &v))
     return 0;
-  return !((sem == WL_SEM_WEAK || scope == WL_SCOPE_CTA) &&
+  return !(mm_l1_serves(sem, scope, WL_CACHE_CA) &&
            (m->l1valid[sm] >> loc & 1));
 }
 
@@ -360,13 +325,14 @@ static WL_HOT int64_t mm_read(wl_mach *m, wl_rng *r, const knobs *k,
       m->fwd[th] |= 1ull << m->smb[sm].e[i].thread;
     return m->smb[sm].e[i].val;
   }
-  if ((sem == WL_SEM_WEAK || scope == WL_SCOPE_CTA) && (m->l1valid[sm] >> loc & 1))
+  if (mm_l1_serves(sem, scope, WL_CACHE_CA) &&
+      (m->l1valid[sm] >> loc & 1))
     return m->l1[sm][loc];
   v = m->l2[loc];
   /* a line already held is always refreshed (a later load of this SM
    * must not see an older value than this one did); an absent line may
-   * stay absent */
-  if ((m->l1valid[sm] >> loc & 1) || !chance(r, k->evict)) {
+   * stay absent (l1.h) */
+  if (mm_l1_fill(r, k, (int)(m->l1valid[sm] >> loc & 1))) {
     m->l1[sm][loc] = v;
     m->l1valid[sm] |= 1ull << loc;
   }
@@ -463,7 +429,7 @@ static WL_HOT void mm_st_sm(wl_mach *m, wl_rng *r, const knobs *k, int th,
   mm_sm_push(m, m->sm[th], loc, th, v);
   if (!OVERTAKE(k) || (m->rd[th] >> loc & 1) || m->overflow)
     return;
-  for (j = q->n - 2; j >= 0 && q->e[j].loc != loc; j--)
+  for (j = q->n - 2; j >= 0 && q->e[j].key != (uint64_t)loc; j--)
     ;
   if (j >= 0 && q->e[j].thread != th && !(q->e[j].flags & SE_FIXED) &&
       ((m->fwd[th] >> q->e[j].thread & 1 && rare(r, k->otfwd)) ||
@@ -486,7 +452,7 @@ static WL_HOT void mm_store(wl_mach *m, wl_rng *r, const knobs *k, int th,
     mm_link_store(m, th, loc, v);
   else if (k->thq > 0 && chance(r, k->thq))
     mm_q_push(m, &m->thq[th], loc, th, v);
-  else if (m->smb[sm].n == 0 && knob(r, k->direct))
+  else if (sb_goes_direct(r, k, &m->smb[sm]))
     /* on to L2 at once when it is alone in its SM's buffer (a drain the
      * scheduler could pick next; it overtakes no older store, so stores
      * of one SM still reach L2 in order when reorder is 0) */
@@ -513,7 +479,7 @@ static WL_HOT int mm_drain_step(wl_mach *m, wl_rng *r, const knobs *k,
       if (m->thq[i].n > 0)
         cand[nc++] = i;
   for (i = 0; i < nth; i++)
-    if (m->smb[i].n > 0 && (m->hold[i] == 0 || nr == 0))
+    if (sb_may_drain(&m->smb[i], nr))
       cand[nc++] = WL_MAX_THREADS + i;
   if (k->link && m->linked != 0)
     for (i = 0; i < nth; i++)
@@ -527,22 +493,15 @@ static WL_HOT int mm_drain_step(wl_mach *m, wl_rng *r, const knobs *k,
      * (another location) first */
     squeue *q = &m->link[c - 2 * WL_MAX_THREADS];
     const sentry *e0 = &q->e[0];
-    int e = q->n > 1 && q->e[1].loc != e0->loc &&
-            rare(r, k->swap[m->upmask[e0->thread] >> e0->loc & 1 ? 0 : 1]
+    int e = q->n > 1 && q->e[1].key != e0->key &&
+            rare(r, k->swap[m->upmask[e0->thread] >> e0->key & 1 ? 0 : 1]
                            [e0->flags & SE_FENCED]);
     mm_link_drain_entry(m, c - 2 * WL_MAX_THREADS, e);
   } else if (c < WL_MAX_THREADS)
-    mm_drain_th_entry(m, c, mm_q_pick(r, &m->thq[c]));
+    mm_drain_th_entry(m, c, sb_pick(r, &m->thq[c]));
   else {
-    int sm = c - WL_MAX_THREADS, e = 0;
-    if (k->reorder >= 1024 || (k->reorder > 0 && chance(r, k->reorder)))
-      e = mm_q_pick(r, &m->smb[sm]);
-    mm_drain_sm_entry(m, sm, e);
-    if (e > 0 && k->hold > 0) {
-      if (m->hold[sm] == 0)
-        m->nhold++;
-      m->hold[sm] = (int)k->hold;
-    }
+    int sm = c - WL_MAX_THREADS;
+    mm_drain_sm_entry(m, sm, sb_drain_pick(r, k, &m->smb[sm], &m->nhold));
   }
   return 1;
 }
@@ -552,14 +511,13 @@ static WL_HOT void mm_hold_tick(wl_mach *m, const knobs *k, int nth) {
   int i;
   if (k->hold > 0 && m->nhold > 0)
     for (i = 0; i < nth; i++)
-      if (m->hold[i] > 0 && --m->hold[i] == 0)
-        m->nhold--;
+      sb_hold_tick(&m->smb[i], &m->nhold);
 }
 
 /* After a step of thread th: now and then its SM drops an L1 line. */
 static WL_HOT void mm_evict_step(wl_mach *m, wl_rng *r, const knobs *k,
                                  int th) {
-  if (k->evict && chance(r, k->evict / 8 + 1))
+  if (mm_l1_evict_due(r, k))
     m->l1valid[m->sm[th]] = drop_bit(r, m->l1valid[m->sm[th]]);
 }
 

@@ -2,13 +2,13 @@
  *
  * Pure functions that price one warp-wide memory instruction: shared-memory
  * banks (banks.c), global-memory sectors and constant-memory serialization
- * (coalesce.c), a sectored set-associative LRU cache (cache.c) and the
- * occupancy of an SM (occupancy.c).  The kernel simulator calls them once
+ * (coalesce.c) and the occupancy of an SM (occupancy.c); the caches they
+ * look up are engine/mem/cache.h's.  The kernel simulator calls them once
  * per warp-wide memory instruction.  Reference data: shared/hw/h100/ and
  * tests/hw/shared_wavefronts_more.tsv; each rule names its source.
  *
- * None of these functions allocates except wl__cache_new, and none keeps
- * a pointer to its arguments. */
+ * None of these functions allocates, and none keeps a pointer to its
+ * arguments. */
 #ifndef WL_PERF_H
 #define WL_PERF_H
 
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "../common/internal.h"
+#include "../mem/cache.h"
 
 #define WL_WARP_SIZE 32
 
@@ -67,41 +68,8 @@ static inline int wl__bank_narrow(const uint64_t *addr, uint32_t mask,
 /* The request type and the cost functions of banks.c and coalesce.c are
  * public: engine/warplab.h, "Cost models". */
 
-/* ------------------------------------------------------------------ */
-/* Sectored set-associative cache with LRU (cache.c)                   */
-/* ------------------------------------------------------------------ */
-
-/* Line and sector bytes powers of two, sector <= line, at most 32 sectors
- * a line; the size a multiple of the line (not necessarily a power of two:
- * sets are indexed modulo their number); ways divides size / line. */
-typedef struct wl_cache_cfg {
-  uint32_t size_bytes, line_bytes, sector_bytes, ways;
-} wl_cache_cfg;
-
-typedef struct wl_cache wl_cache;
-
-typedef struct wl_cache_stats {
-  uint64_t hits, misses;
-} wl_cache_stats;
-
-/* Creates an empty cache allocated through ctx (which must outlive it).
- * WL_EINVAL with a message naming the field for bad geometry, or
- * WL_ENOMEM; *out is NULL on failure. */
-int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out);
-void wl__cache_free(wl_cache *c);
-/* Looks up the sector holding byte address sector_addr: 1 hit, 0 miss.
- * On a miss with fill set, the sector becomes valid (allocating its line
- * in the set's least recently used way when the line is absent, which
- * drops that way's sectors).  Every access counts in the statistics and
- * a hit or fill makes the line most recently used. */
-int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill);
-/* Drops every line (statistics are kept). */
-void wl__cache_invalidate(wl_cache *c);
-void wl__cache_stats(const wl_cache *c, wl_cache_stats *out);
-void wl__cache_reset_stats(wl_cache *c);
-/* hits / (hits + misses); 0 before any access. */
-double wl__cache_hit_rate(const wl_cache *c);
-const wl_cache_cfg *wl__cache_cfg(const wl_cache *c);
+/* The sectored set-associative LRU cache (L1, L2, constant cache) is
+ * the memory system's: engine/mem/cache.h. */
 
 /* ------------------------------------------------------------------ */
 /* Occupancy (occupancy.c)                                             */

@@ -11,6 +11,8 @@
 
 #include "../check/check.h"
 #include "../common/internal.h"
+#include "../mem/l1.h"
+#include "../mem/order.h"
 #include "../perf/perf.h"
 #include "../program/ir.h"
 #include "sim.h"
@@ -168,10 +170,10 @@ static int slice_step(wl_launch *l, slot *s, int thread) {
   return 0;
 }
 
+/* The cost model's L1 policy of an access: the loads the memory
+ * system's L1 may serve (engine/mem/l1.h) allocate there. */
 static int l1_policy(const wl_access *a) {
-  return a->kind == WL_ACC_LOAD && a->sem == WL_SEM_WEAK &&
-                 (a->cache == WL_CACHE_CA || a->cache == WL_CACHE_CS ||
-                  a->cache == WL_CACHE_LDG)
+  return a->kind == WL_ACC_LOAD && mm_l1_serves(a->sem, a->scope, a->cache)
              ? L1_ALLOCATE
              : L1_BYPASS;
 }
@@ -516,9 +518,10 @@ static int fence_lane(wl_launch *l, slot *s, int thread, int sem, int scope,
    * then drains the SM's buffer (the profile's fcta, as in the
    * sampler); gpu and sys fences publish the SM's stores and drop its
    * stale copies */
-  if (scope != WL_SCOPE_CTA) {
+  if (mm_release_publishes(scope)) {
     wl__sim_drain_all(l, &l->sms[s->sm]);
-    wl__sim_l1_clear(&l->sms[s->sm]);
+    if (mm_l1_release_drops(scope))
+      wl__sim_l1_clear(&l->sms[s->sm]);
   } else if (wait) {
     wl__sim_drain_all(l, &l->sms[s->sm]);
   }

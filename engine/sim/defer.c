@@ -27,21 +27,17 @@ static int overlaps(const dpend *p, int id, uint64_t off, int width) {
 }
 
 int wl__sim_defer_load(wl_launch *l, slot *s, int thread, const wl_access *a,
-                       const uint8_t *p, void *data) {
+                       const uint8_t *p, uint64_t addr, void *data) {
   sm_st *m = &l->sms[s->sm];
   dlane *d;
   dpend *e;
   if (s->dl == NULL)
     return 0;
   d = &s->dl[thread];
-  /* loads at L2 only: no acquire, none that L1 may serve (weak .ca,
-   * .cs, __ldg), none the SM's buffer holds a store for */
+  /* loads at L2 only, as in the sampler: no acquire, none the SM's
+   * buffer holds a store for or its L1 serves (wl__sim_goes_to_l2) */
   if (d->norep || d->np >= DEFER_LANE || m->dpend.n >= DEFER_SM ||
-      a->sem == WL_SEM_ACQUIRE ||
-      (a->sem == WL_SEM_WEAK &&
-       (a->cache == WL_CACHE_CA || a->cache == WL_CACHE_CS ||
-        a->cache == WL_CACHE_LDG)) ||
-      wl__sim_sb_overlaps(m, a->id, a->off, a->width) ||
+      a->sem == WL_SEM_ACQUIRE || !wl__sim_goes_to_l2(m, a, addr) ||
       !wl__sim_knob(l, l->prof->defer))
     return 0;
   if ((e = wl__vec_push(l->ctx, &m->dpend)) == NULL)
@@ -85,7 +81,7 @@ static int complete(wl_launch *l, sm_st *m, slot *s, size_t i) {
   v = al->data + p.off;
   /* as a load at L2: the SM's copy is refreshed, so that a later load
    * served by L1 does not read older than it did */
-  wl__sim_l1_refresh(m, al->base + p.off, v, p.width);
+  wl__sim_l1_from_l2(m, p.id, p.off, al->base + p.off, v, p.width);
   if (memcmp(v, p.v0, (size_t)p.width) == 0 || s->dl[p.thread].norep)
     return 0;
   l->rep.block = p.block;
@@ -149,10 +145,10 @@ int wl__sim_defer_hazards(wl_launch *l, slot *s, int thread,
   }
   if (!all && k->late > 0 && wl__sim_knob(l, k->late)) {
     /* one of them, instead of waiting longer (the sampler's late) */
-    int pick = (int)(rnd(l) % s->dl[thread].np);
+    int nth = pick(&l->rng, s->dl[thread].np);
     for (i = 0; i < m->dpend.n; i++) {
       const dpend *p = WL_VEC_PTR(&m->dpend, dpend, i);
-      if (p->block == s->block && p->thread == thread && pick-- == 0)
+      if (p->block == s->block && p->thread == thread && nth-- == 0)
         return complete(l, m, s, i);
     }
   }

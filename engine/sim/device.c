@@ -7,7 +7,8 @@
  * in the allocations' bytes (L2, the point of coherence); each SM has a
  * store buffer (drained to L2 out of order across addresses, in order per
  * address) and an L1 of 32-byte sector copies that weak loads may read
- * stale.  Shared, local, constant and parameter memory are accessed
+ * stale: the memory system of engine/mem/, as the litmus sampler's
+ * (memory.c).  Shared, local, constant and parameter memory are accessed
  * directly.  Every scheduler decision comes from the launch's seed.
  *
  * This file holds the presets, the device and its memory (allocations,

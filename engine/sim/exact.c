@@ -178,13 +178,16 @@ static WL_HOT void cod_fld(cod *c, int enc, int64_t *v) {
   } while (0)
 
 static WL_HOT void code_queue(cod *c, int enc, squeue *q, unsigned fmask,
-                              int seq) {
+                              int seq, int hold) {
   int i;
   FLD(q->n, int);
+  if (hold)
+    FLD(q->hold, int);
   for (i = 0; i < q->n; i++) {
     sentry *e = &q->e[i];
-    FLD(e->loc, int16_t);
-    FLD(e->thread, int8_t);
+    FLD(e->key, uint64_t);
+    FLD(e->mask, uint8_t);
+    FLD(e->thread, int16_t);
     e->flags &= (uint8_t)fmask;
     FLD(e->flags, uint8_t);
     if (seq)
@@ -237,11 +240,11 @@ static WL_HOT void code(cod *c, int enc, sim *s, const knobs *k) {
       FLD(m->fwd[th], uint64_t);
       FLD(m->rd[th], uint64_t);
     }
-    code_queue(c, enc, &m->thq[th], 0, 0);
+    code_queue(c, enc, &m->thq[th], 0, 0, k->hold > 0);
   }
   for (i = 0; i < nth; i++) { /* SM i (SMs are numbered as threads) */
-    code_queue(c, enc, &m->smb[i], fmask, 1);
-    code_queue(c, enc, &m->link[i], SE_FENCED, 1);
+    code_queue(c, enc, &m->smb[i], fmask, 1, k->hold > 0);
+    code_queue(c, enc, &m->link[i], SE_FENCED, 1, k->hold > 0);
 #ifndef WL_MUTANT_LAWL1
     FLD(m->l1valid[i], uint64_t);
     for (l = 0; l < t->nlocs; l++)
@@ -252,8 +255,6 @@ static WL_HOT void code(cod *c, int enc, sim *s, const knobs *k) {
       m->l1valid[i] = 0;
 #endif
     FLD(m->smseq[i], uint32_t);
-    if (k->hold > 0)
-      FLD(m->hold[i], int);
   }
   if (k->hold > 0)
     FLD(m->nhold, int);

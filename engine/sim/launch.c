@@ -174,11 +174,11 @@ int wl__sim_admit(wl_launch *l) {
   return 0;
 }
 
-static int pick(wl_launch *l, slot **ps, int *pw) {
+static int pick_warp(wl_launch *l, slot **ps, int *pw) {
   int total = l->nslots * l->nwarps, start, k;
   if (total == 0)
     return 0;
-  start = (int)(rnd(l) % (uint64_t)total);
+  start = pick(&l->rng, total);
   for (k = 0; k < total; k++) {
     int i = (start + k) % total, si = i / l->nwarps, w = i % l->nwarps, t;
     slot *s = &l->slots[si];
@@ -242,9 +242,7 @@ static void launch_release(wl_launch *l) {
       wl__sim_slot_release(l, &l->slots[i]);
   if (l->sms)
     for (i = 0; i < l->nsms; i++) {
-      wl__vec_free(l->ctx, &l->sms[i].buf);
       wl__vec_free(l->ctx, &l->sms[i].dpend);
-      wl__free(l->ctx, l->sms[i].l1, sizeof(l1_line) * L1_SLOTS);
       wl__cache_free(l->sms[i].pl1);
       wl__cache_free(l->sms[i].pconst);
     }
@@ -356,7 +354,6 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     l->has_l1 = l1bytes >= c->l1_line * c->l1_ways;
     for (i = 0; i < l->nsms; i++) {
       sm_st *m = &l->sms[i];
-      wl__vec_init(&m->buf, sizeof(sbuf_ent));
       wl__vec_init(&m->dpend, sizeof(dpend));
     }
   }
@@ -398,7 +395,7 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
   for (i = 0; i < 16; i++)
     if (d->cfg.bank_bytes == 1 << i)
       l->bank_shift = i;
-  l->rng = cfg->seed * 0x2545f4914f6cdd1dull + 0x1234567;
+  l->rng = wl__splitmix(cfg->seed) | 1; /* xorshift: never 0 */
   wl__vec_init(&l->sites, sizeof(site));
   if ((rc = setup(d, cfg, l)) != 0) {
     wl_launch_free(l);
@@ -417,7 +414,7 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
     slot *s;
     int w, b;
     uint32_t alive;
-    if (!pick(l, &s, &w)) {
+    if (!pick_warp(l, &s, &w)) {
       rc = wl__err(d->ctx, WL_ERUNTIME,
                    "%s: the kernel cannot make progress (no runnable warp)",
                    cfg->source ? cfg->source : "kernel");

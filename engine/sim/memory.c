@@ -1,16 +1,22 @@
-/* memory.c -- the operational memory system kernels run on: each SM's
- * L1 of 32-byte sector copies (weak loads may read them stale) and its
- * store buffer, drained to L2 (the allocations' bytes, the point of
- * coherence) out of order across addresses and in order per address.
- * The pace is the profile's (engine/mem/profile.h), its knobs meaning
- * what they mean in the litmus sampler (sample.c): drain, reorder,
- * direct, evict and fcta here, stall in launch.c (waited_turn).  Kernel
- * loads may be deferred when the host can replay its lanes (defer.c:
- * defer, late, stwait and fcta; linger and wlate have no kernel meaning,
- * as loads pending at a lane's end or a gpu-scope fence are performed
- * there); the knobs of threads' own queues, overtaking, cta-scope
- * atomics and links (thq, otfwd, otld, atl2, link) have no kernel
- * meaning yet. */
+/* memory.c -- the kernel device's use of the one memory system
+ * (engine/mem/): each SM's store buffer (sbuf.h: a store of an
+ * allocation's bytes is an entry per 8-byte word, drained to L2 -- the
+ * allocations' bytes, the point of coherence -- out of order across
+ * words and in order per byte) and its L1 (l1.h's policy; the copies of
+ * 32-byte sectors live on the cost model's L1 lines, cache.h, so a line
+ * the cost model evicts takes its copies along).  The pace and the
+ * choices are the profile's (engine/mem/profile.h), its knobs meaning
+ * what they mean in the litmus sampler (machine.h): drain, reorder,
+ * hold, direct and evict here, fcta in access.c, stall in launch.c
+ * (waited_turn).  Kernel loads may be deferred when the host can replay
+ * its lanes (defer.c: defer, late, stwait and fcta; linger and wlate
+ * have no kernel meaning, as loads pending at a lane's end or a
+ * gpu-scope fence are performed there); the knobs of threads' own
+ * queues, overtaking in an SM's buffer, cta-scope atomics and links
+ * (thq, otfwd, otld, atl2, link, pass, swap) have no kernel meaning yet:
+ * kernels' stores go straight to their SM's buffer, an SM's buffer keeps
+ * each byte's stores in order, global atomics are performed at L2 and
+ * a device is one GPU. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +25,8 @@
 #include "../check/check.h"
 #include "../common/internal.h"
 #include "../perf/perf.h"
+#include "../mem/l1.h"
+#include "../mem/order.h"
 #include "../program/ir.h"
 #include "sim.h"
 
@@ -47,104 +55,105 @@ static int64_t to_carrier(int type, uint64_t bits) {
   }
 }
 
-/* l1 lookup of the sector holding global address a */
-static l1_line *l1_find(sm_st *m, uint64_t sector) {
-  uint64_t key = sector + 1;
-  if (m->l1 == NULL)
+/* ------------------------------ L1 ------------------------------- */
+
+/* The SM's L1 keeps its copies of 32-byte sectors on the cost model's
+ * lines (engine/mem/cache.h: a copy only while the cost model holds its
+ * sector); the policy is engine/mem/l1.h's, as in the sampler. */
+
+/* The SM's copy of the bytes [addr, addr+width) (one sector), or NULL. */
+static uint8_t *l1_copy(const sm_st *m, uint64_t addr, int width) {
+  uint8_t *c;
+  if (!m->copies || addr % 32 + (uint64_t)width > 32 ||
+      (c = wl__cache_copy(m->pl1, addr)) == NULL)
     return NULL;
-  uint32_t i = (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 40) & (L1_SLOTS - 1);
-  int n;
-  for (n = 0; n < L1_SLOTS; n++, i = (i + 1) & (L1_SLOTS - 1)) {
-    if (m->l1[i].key == key)
-      return &m->l1[i];
-    if (m->l1[i].key == 0)
-      return NULL;
-  }
-  return NULL;
+  return c + addr % 32;
 }
 
 void wl__sim_l1_clear(sm_st *m) {
-  if (m->l1 == NULL)
-    return;
-  memset(m->l1, 0, sizeof(l1_line) * L1_SLOTS);
-  m->l1_used = 0;
-}
-
-static void l1_fill(wl_ctx *ctx, sm_st *m, uint64_t sector,
-                    const uint8_t *src) {
-  uint64_t key = sector + 1;
-  uint32_t i = (uint32_t)(key * 0x9e3779b97f4a7c15ull >> 40) & (L1_SLOTS - 1);
-  /* made when the SM first loads through L1 (most SMs of a small launch
-   * never do); without memory the load just goes to L2 */
-  if (m->l1 == NULL &&
-      (m->l1 = wl__calloc(ctx, sizeof(l1_line) * L1_SLOTS)) == NULL)
-    return;
-  if (m->l1_used * 2 >= L1_SLOTS)
-    wl__sim_l1_clear(m); /* full: forget everything (capacity eviction) */
-  while (m->l1[i].key != 0 && m->l1[i].key != key)
-    i = (i + 1) & (L1_SLOTS - 1);
-  if (m->l1[i].key == 0)
-    m->l1_used++;
-  m->l1[i].key = key;
-  memcpy(m->l1[i].data, src, 32);
-}
-
-/* Accesses are aligned and at most 16 bytes, so an entry and an access
- * that overlap lie in the same 32-byte sector. */
-static unsigned sb_bucket(int id, uint64_t off) {
-  return (unsigned)(((uint64_t)id * 0x9e3779b1u + off / 32) % SB_BUCKETS);
-}
-
-static int overlap(const sbuf_ent *e, int id, uint64_t off, int width) {
-  return e->id == id && e->off < off + (uint64_t)width &&
-         off < e->off + e->width;
-}
-
-int wl__sim_sb_overlaps(const sm_st *m, int id, uint64_t off, int width) {
-  size_t i;
-  if (m->bucket[sb_bucket(id, off)] == 0)
-    return 0;
-  for (i = 0; i < m->buf.n; i++)
-    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width))
-      return 1;
-  return 0;
+  if (m->pl1 != NULL)
+    wl__cache_invalidate(m->pl1);
+  m->copies = 0;
 }
 
 void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
                         int width) {
-  l1_line *ln = l1_find(m, addr / 32);
-  if (ln && addr % 32 + (uint64_t)width <= 32)
-    memcpy(ln->data + addr % 32, src, (size_t)width);
+  uint8_t *c = l1_copy(m, addr, width);
+  if (c != NULL)
+    memcpy(c, src, (size_t)width);
 }
 
-#ifdef WL_ASSERTS
-/* Entry i may drain: no older entry overlaps it. */
-static int drainable(const sm_st *m, size_t i) {
-  const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-  size_t j;
-  for (j = 0; j < i; j++)
-    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
-                (int)e->width))
-      return 0;
-  return 1;
+/* The SM's own pending stores to the sector holding byte off of id go
+ * onto its copy c of that sector (c: the sector's first byte): a copy
+ * made or refreshed from L2 must not hide them, as the SM sees its own
+ * stores (they were written through into its copy when made). */
+static void l1_own_stores(const sm_st *m, int id, uint64_t off, uint8_t *c) {
+  uint64_t s0 = off & ~(uint64_t)31;
+  int w, i;
+  for (w = 0; w < 4; w++) {
+    uint64_t key = sb_dev_key(id, s0 + 8 * (uint64_t)w);
+    if (!sb_filter_may(&m->sbf, key))
+      continue;
+    for (i = 0; i < m->sb.n; i++) /* oldest first */
+      if (m->sb.e[i].key == key) {
+        uint8_t v[8];
+        int b;
+        memcpy(v, &m->sb.e[i].val, 8);
+        for (b = 0; b < 8; b++)
+          if (m->sb.e[i].mask >> b & 1)
+            c[8 * w + b] = v[b];
+      }
+  }
 }
-#endif
+
+void wl__sim_l1_from_l2(sm_st *m, int id, uint64_t off, uint64_t addr,
+                        const uint8_t *src, int width) {
+  uint8_t *c = l1_copy(m, addr, width);
+  if (c != NULL) {
+    memcpy(c, src, (size_t)width);
+    l1_own_stores(m, id, off, c - addr % 32);
+  }
+}
+
+/* A load a of SM m performed at L2 read p (address addr): a copy the SM
+ * holds is refreshed, an absent one made unless the profile's evict says
+ * no (l1.h: mm_l1_fill; only where the cost model holds the sector). */
+static void l1_after_l2(wl_launch *l, sm_st *m, const wl_access *a,
+                        const uint8_t *p, uint64_t addr) {
+  uint8_t *c = l1_copy(m, addr, a->width);
+  /* drawn whether or not the cost model has made the SM's L1 yet (it
+   * does at the SM's first priced request, later for a per-thread
+   * kernel's gathered requests than for a warp-vector kernel's) */
+  if (mm_l1_fill(&l->rng, l->prof, c != NULL) && m->pl1 != NULL &&
+      addr % 32 + (uint64_t)a->width <= 32) {
+    if (c != NULL)
+      memcpy(c, p, (size_t)a->width); /* no pending store has its bytes */
+    else if ((c = wl__cache_copy_fill(m->pl1, addr, p - addr % 32)) != NULL) {
+      m->copies = 1;
+      l1_own_stores(m, a->id, a->off, c);
+    }
+  }
+}
+
+int wl__sim_goes_to_l2(const sm_st *m, const wl_access *a, uint64_t addr) {
+  return sb_newest_bytes(&m->sb, &m->sbf, a->id, a->off, a->width) < 0 &&
+         !(mm_l1_serves(a->sem, a->scope, a->cache) &&
+           l1_copy(m, addr, a->width) != NULL);
+}
+
+/* ---------------------- the SM's store buffer ---------------------- */
 
 /* Writes buffer entry i of SM m to L2 and removes it: an entry no older
- * one overlaps, so that the bytes of each location reach L2 in the order
- * they were stored. */
-static void drain_one(wl_launch *l, sm_st *m, size_t i) {
-  sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-  alloc *a;
-  wl_assert(i < m->buf.n && drainable(m, i));
-  wl_assert(m->bucket[sb_bucket(e->id, e->off)] > 0);
-  a = get_alloc(l->dev, e->id);
+ * one overlaps (sb_remove asserts it), so that the bytes of each
+ * location reach L2 in the order they were stored. */
+static void drain_one(wl_launch *l, sm_st *m, int i) {
+  uint8_t v[8];
+  uint64_t off;
+  int id, n = sb_take_bytes(&m->sb, &m->sbf, i, &id, &off, v);
+  alloc *a = get_alloc(l->dev, id);
   if (a != NULL)
-    memcpy(a->data + e->off, e->data, e->width);
-  defer_l2w(l, m, e->id, e->off, (int)e->width);
-  m->bucket[sb_bucket(e->id, e->off)]--;
-  memmove(e, e + 1, (m->buf.n - i - 1) * sizeof *e);
-  m->buf.n--;
+    memcpy(a->data + off, v, (size_t)n);
+  defer_l2w(l, m, id, off, n);
   l->npend--;
 }
 
@@ -154,61 +163,14 @@ static void drain_one(wl_launch *l, sm_st *m, size_t i) {
  * asked only makes stores visible sooner). */
 static void drain_range(wl_launch *l, sm_st *m, int id, uint64_t off,
                         int width) {
-  size_t i, last = 0;
-  int any = 0;
-  if (m->bucket[sb_bucket(id, off)] == 0)
-    return;
-  for (i = 0; i < m->buf.n; i++)
-    if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, i), id, off, width)) {
-      last = i;
-      any = 1;
-    }
-  for (i = 0; any && i <= last; i++)
+  int i, last = sb_newest_bytes(&m->sb, &m->sbf, id, off, width);
+  for (i = 0; i <= last; i++)
     drain_one(l, m, 0);
 }
 
 void wl__sim_drain_all(wl_launch *l, sm_st *m) {
-  while (m->buf.n)
+  while (m->sb.n)
     drain_one(l, m, 0);
-}
-
-/* The entry that may leave the buffer for entry i's bytes: the oldest
- * overlapping i, then the oldest overlapping that one, and so on (i
- * itself when none is older). */
-static size_t oldest_overlap(const sm_st *m, size_t i) {
-  for (;;) {
-    const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-    size_t j;
-    for (j = 0; j < i; j++)
-      if (overlap(WL_VEC_PTR(&m->buf, sbuf_ent, j), e->id, e->off,
-                  (int)e->width))
-        break;
-    if (j == i)
-      return i;
-    i = j;
-  }
-}
-
-/* Drops the L1 line in slot i, keeping linear probing's chains whole
- * (the entries after it move back into the hole). */
-static void l1_drop(sm_st *m, uint32_t i) {
-  uint32_t j = i;
-  m->l1[i].key = 0;
-  m->l1_used--;
-  for (;;) {
-    uint32_t h;
-    j = (j + 1) & (L1_SLOTS - 1);
-    if (m->l1[j].key == 0)
-      return;
-    h = (uint32_t)(m->l1[j].key * 0x9e3779b97f4a7c15ull >> 40) &
-        (L1_SLOTS - 1);
-    /* move j into the hole when its home h is not in (i, j] */
-    if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
-      m->l1[i] = m->l1[j];
-      m->l1[j].key = 0;
-      i = j;
-    }
-  }
 }
 
 /* The memory system's share of one step on SM sm, as in the sampler,
@@ -222,74 +184,48 @@ static void l1_drop(sm_st *m, uint32_t i) {
 void wl__sim_drain_step(wl_launch *l, int sm) {
   const knobs *k = l->prof;
   sm_st *m = &l->sms[sm];
+  int i;
+  if (k->hold > 0 && l->nhold > 0) /* a lane's step: held buffers count it */
+    for (i = 0; i < l->nsms; i++)
+      sb_hold_tick(&l->sms[i].sb, &l->nhold);
   while (l->npend > 0 && wl__sim_knob(l, k->drain)) {
-    int n = 0, i, c;
+    int n = 0, c;
     sm_st *o = NULL;
-    size_t e = 0;
     for (i = 0; i < l->nsms; i++)
-      n += l->sms[i].buf.n > 0;
-    c = (int)(rnd(l) % (uint64_t)n);
+      n += sb_may_drain(&l->sms[i].sb, 1);
+    if (n == 0) /* every buffer with stores is held */
+      break;
+    c = pick(&l->rng, n);
     for (i = 0; i < l->nsms; i++)
-      if (l->sms[i].buf.n > 0 && c-- == 0) {
+      if (sb_may_drain(&l->sms[i].sb, 1) && c-- == 0) {
         o = &l->sms[i];
         break;
       }
-    if (wl__sim_knob(l, k->reorder))
-      e = oldest_overlap(o, (size_t)(rnd(l) % o->buf.n));
-    drain_one(l, o, e);
+    drain_one(l, o, sb_drain_pick(&l->rng, k, &o->sb, &l->nhold));
   }
-  if (m->l1_used && wl__sim_knob(l, k->evict / 8 + 1)) {
-    uint32_t i = (uint32_t)(rnd(l) & (L1_SLOTS - 1));
-    if (m->l1[i].key != 0)
-      l1_drop(m, i);
-  }
+  if (m->copies && mm_l1_evict_due(&l->rng, k))
+    wl__cache_drop(m->pl1, rnd(&l->rng) >> 32);
 }
 
-/* Reads global bytes for SM m as the memory system would. */
-static void global_load(wl_launch *l, sm_st *m, const wl_access *a,
-                        uint8_t *p, uint64_t addr, void *out) {
-  size_t i;
-  int newest = -1, inexact = 0, l1ok;
-  for (i = m->bucket[sb_bucket(a->id, a->off)] ? 0 : m->buf.n; i < m->buf.n;
-       i++) {
-    const sbuf_ent *e = WL_VEC_PTR(&m->buf, sbuf_ent, i);
-    if (overlap(e, a->id, a->off, a->width)) {
-      if (e->off == a->off && e->width == (uint32_t)a->width)
-        newest = (int)i;
-      else
-        inexact = 1;
-    }
-  }
-  if (newest >= 0 && !inexact) { /* store-to-load forwarding */
-    memcpy(out, WL_VEC_PTR(&m->buf, sbuf_ent, (size_t)newest)->data,
-           (size_t)a->width);
+/* Reads global bytes for SM m as the memory system would: its buffer
+ * (forwarding, or waiting for stores of some of the bytes), its L1 copy
+ * (l1.h: mm_l1_serves), else L2. */
+static void global_load(wl_launch *l, sm_st *m, const wl_access *a, uint8_t *p,
+                        uint64_t addr, void *out) {
+  uint8_t *c;
+  int f =
+      sb_get_bytes(&m->sb, &m->sbf, a->id, a->off, a->width, (uint8_t *)out);
+  if (f > 0) /* store-to-load forwarding */
     return;
-  }
-  if (newest >= 0 || inexact) {
+  if (f < 0)
     drain_range(l, m, a->id, a->off, a->width);
-    memcpy(out, p, (size_t)a->width);
+  else if (mm_l1_serves(a->sem, a->scope, a->cache) &&
+           (c = l1_copy(m, addr, a->width)) != NULL) {
+    memcpy(out, c, (size_t)a->width);
     return;
-  }
-  /* weak loads, .ca and the read-only path may use the SM's L1 copy */
-  l1ok = a->sem == WL_SEM_WEAK &&
-         (a->cache == WL_CACHE_CA || a->cache == WL_CACHE_LDG ||
-          a->cache == WL_CACHE_CS);
-  if (l1ok && a->width <= 32) {
-    uint64_t sector = addr / 32;
-    l1_line *ln = l1_find(m, sector);
-    uint64_t in = addr % 32;
-    if (ln == NULL) {
-      l1_fill(l->ctx, m, sector, p - in);
-      ln = l1_find(m, sector);
-    }
-    if (ln != NULL && in + (uint64_t)a->width <= 32) {
-      memcpy(out, ln->data + in, (size_t)a->width);
-      return;
-    }
   }
   memcpy(out, p, (size_t)a->width);
-  if (a->sem == WL_SEM_ACQUIRE)
-    wl__sim_l1_clear(m);
+  l1_after_l2(l, m, a, p, addr);
 }
 
 /* Performs access a of thread `thread` on the bytes p (address addr) in
@@ -303,47 +239,38 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
     perform_plain(a, p, data);
   } else if (a->kind == WL_ACC_LOAD) {
     if (l->cfg.defer &&
-        wl__sim_defer_load(l, slot_of(l, block), thread, a, p, data))
+        wl__sim_defer_load(l, slot_of(l, block), thread, a, p, addr, data))
       return 0;
     global_load(l, m, a, p, addr, data);
+    if (mm_l1_drops(a->sem, a->scope))
+      wl__sim_l1_clear(m);
   } else if (a->kind == WL_ACC_STORE) { /* global */
-    if (a->sem == WL_SEM_RELEASE || a->cache == WL_CACHE_CV) {
+    if ((a->sem == WL_SEM_RELEASE && mm_release_publishes(a->scope)) ||
+        a->cache == WL_CACHE_CV) {
+      /* a gpu/sys release (order.h) and .wt (write-through) stores */
       wl__sim_drain_all(l, m);
+      if (a->sem == WL_SEM_RELEASE && mm_l1_release_drops(a->scope))
+        wl__sim_l1_clear(m);
       memcpy(p, data, (size_t)a->width);
       defer_l2w(l, m, a->id, a->off, a->width);
-      { /* keep the SM's own copy current */
-        l1_line *ln = l1_find(m, addr / 32);
-        if (ln && addr % 32 + (uint64_t)a->width <= 32)
-          memcpy(ln->data + addr % 32, data, (size_t)a->width);
-      }
     } else {
-      sbuf_ent *e;
-      l1_line *ln;
       /* on to L2 at once when it is alone in its SM's buffer (the
        * profile's direct, as in the sampler) */
-      if (m->buf.n == 0 && wl__sim_knob(l, l->prof->direct)) {
+      if (sb_goes_direct(&l->rng, l->prof, &m->sb)) {
         memcpy(p, data, (size_t)a->width);
         defer_l2w(l, m, a->id, a->off, a->width);
-        ln = l1_find(m, addr / 32);
-        if (ln && addr % 32 + (uint64_t)a->width <= 32)
-          memcpy(ln->data + addr % 32, data, (size_t)a->width);
-        return 0;
+      } else {
+        int n0;
+        while (!sb_room(&m->sb, a->off, a->width)) /* full: the oldest */
+          drain_one(l, m, 0);                      /* entries make room */
+        n0 = m->sb.n;
+        sb_put_bytes(&m->sb, &m->sbf, a->id, a->off, a->width,
+                     (const uint8_t *)data);
+        l->npend += (uint64_t)(m->sb.n - n0);
       }
-      if (m->buf.n >= 64) /* full: its oldest entry makes room */
-        drain_one(l, m, 0);
-      wl_assert(m->buf.n < 64);
-      if ((e = wl__vec_push(l->ctx, &m->buf)) == NULL)
-        return wl__err(l->ctx, WL_ENOMEM, "out of memory");
-      e->id = a->id;
-      e->off = a->off;
-      e->width = (uint32_t)a->width;
-      memcpy(e->data, data, (size_t)a->width);
-      l->npend++;
-      m->bucket[sb_bucket(e->id, e->off)]++;
-      ln = l1_find(m, addr / 32);
-      if (ln && addr % 32 + (uint64_t)a->width <= 32)
-        memcpy(ln->data + addr % 32, data, (size_t)a->width);
     }
+    /* written through: the SM's own copy stays current */
+    wl__sim_l1_refresh(m, addr, (const uint8_t *)data, a->width);
   } else { /* atomic: at L2 (global) or on the block's shared memory */
     int64_t old, nw;
     uint64_t bits;
@@ -353,10 +280,13 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
       return wl_kernel_fail(l, block, thread, NULL, a->line,
                             "atomics are 2, 4 or 8 bytes wide");
     if (global) {
-      if (wl__sem_releases(a->sem))
+      if (wl__sem_releases(a->sem) && mm_release_publishes(a->scope)) {
         wl__sim_drain_all(l, m);
-      else
+        if (mm_l1_release_drops(a->scope))
+          wl__sim_l1_clear(m);
+      } else {
         drain_range(l, m, a->id, a->off, a->width);
+      }
     }
     bits = get_bits(p, a->width);
     old = to_carrier(a->type, bits);
@@ -365,10 +295,8 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
     memcpy(p, &nw, (size_t)a->width);
     if (global) {
       defer_l2w(l, m, a->id, a->off, a->width);
-      l1_line *ln = l1_find(m, addr / 32);
-      if (ln && addr % 32 + (uint64_t)a->width <= 32)
-        memcpy(ln->data + addr % 32, p, (size_t)a->width);
-      if (wl__sem_acquires(a->sem))
+      wl__sim_l1_refresh(m, addr, p, a->width); /* as a load at L2 */
+      if (mm_l1_drops(a->sem, a->scope))
         wl__sim_l1_clear(m);
     }
   }

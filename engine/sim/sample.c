@@ -174,8 +174,8 @@ static WL_HOT void exec_ld(sim *s, wl_rng *r, const knobs *k, unsigned f,
     mm_ordered(m, k, th);
   if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1)) {
     t->regs[in->dst] = mm_link_load(m, r, k, th, in->loc, in->sem, in->scope);
-    if (in->sem == WL_SEM_ACQUIRE && in->scope >= WL_SCOPE_GPU)
-      m->l1valid[m->sm[th]] = 0;
+    if (mm_l1_drops(in->sem, in->scope))
+      mm_l1_drop_all(m, m->sm[th]);
     return;
   }
   /* A callback thread's load is deferred too, but the callback goes
@@ -198,8 +198,8 @@ static WL_HOT void exec_ld(sim *s, wl_rng *r, const knobs *k, unsigned f,
     return;
   }
   t->regs[in->dst] = mm_read(m, r, k, th, in->loc, in->sem, in->scope);
-  if (in->sem == WL_SEM_ACQUIRE && in->scope >= WL_SCOPE_GPU)
-    m->l1valid[m->sm[th]] = 0;
+  if (mm_l1_drops(in->sem, in->scope))
+    mm_l1_drop_all(m, m->sm[th]);
 }
 
 /* Executes instruction in for thread th (one of its program, or one
@@ -239,11 +239,11 @@ static WL_HOT int exec_insn(sim *s, wl_rng *r, const knobs *k, unsigned f,
     mm_drain_thread(m, th); /* own earlier stores come first (po-loc) */
     if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1))
       mm_link_drain(m, m->sm[th]); /* and those on the link */
-    if (in->scope >= WL_SCOPE_GPU || k->atl2) {
+    if (mm_atomic_at_l2(k, in->scope)) {
       /* at L2: the SM's pending stores to loc go first */
       int i;
       for (i = 0; i < m->smb[m->sm[th]].n;)
-        if (m->smb[m->sm[th]].e[i].loc == in->loc)
+        if (m->smb[m->sm[th]].e[i].key == (uint64_t)in->loc)
           mm_drain_sm_entry(m, m->sm[th], i);
         else
           i++;
@@ -254,8 +254,7 @@ static WL_HOT int exec_insn(sim *s, wl_rng *r, const knobs *k, unsigned f,
       /* as for a load at L2: the SM's line is refreshed, so that a
        * po-later weak load does not read older than the atomic did (it
        * observed the value: Causality, observation; po-loc) */
-      if (m->l1valid[m->sm[th]] >> in->loc & 1)
-        m->l1[m->sm[th]][in->loc] = m->l2[in->loc];
+      mm_refresh_l1(m, m->sm[th], in->loc);
     } else {
       old = mm_read(m, r, k, th, in->loc, WL_SEM_RELAXED, WL_SCOPE_CTA);
       nv = wl__aop_typed(type, in->aop, old, opv(t, &in->a), opv(t, &in->b));
@@ -267,9 +266,8 @@ static WL_HOT int exec_insn(sim *s, wl_rng *r, const knobs *k, unsigned f,
     }
     if (in->op == OP_ATOM)
       t->regs[in->dst] = old;
-    if ((in->sem == WL_SEM_ACQUIRE || in->sem == WL_SEM_ACQ_REL) &&
-        in->scope >= WL_SCOPE_GPU)
-      m->l1valid[m->sm[th]] = 0;
+    if (mm_l1_drops(in->sem, in->scope))
+      mm_l1_drop_all(m, m->sm[th]);
     break;
   }
   case OP_FENCE:

@@ -1,7 +1,9 @@
 /* sample.h -- what the litmus sampler's files share (not installed):
  *
  *   sample.c     a run: the scheduler and the threads' steps on the
- *                memory machine (engine/mem/machine.h)
+ *                memory machine (engine/mem/machine.h: the one memory
+ *                system's store buffers, sbuf.h, and L1 policy, l1.h,
+ *                which the kernel device's SMs use too)
  *   sample_cb.c  callback threads (Lua functions as threads) in a run
  *   sampling.c   wl_sample: setup, the runs (or draws from the exact
  *                law), filling the histogram

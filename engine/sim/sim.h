@@ -4,14 +4,20 @@
  *   device.c  presets, the device and its memory, occupancy
  *   launch.c  a launch: setup, blocks, scheduling, failure, counters
  *   price.c   gathering lanes' accesses into requests and pricing them
- *   memory.c  the operational memory system: L1 copies, store buffers
+ *   memory.c  the device's side of the memory system (engine/mem/: the
+ *             SMs' store buffers, sbuf.h; their L1 copies, l1.h and
+ *             cache.h, shared with the cost model's L1 lines)
  *   access.c  accesses, fences, barriers, exits, shared/local arrays
  *   stop.c    where threads stopped: settling, divergence, deadlock
  *   warp.c    warp operations
  *   defer.c   deferred loads of replayable lanes (wl_launch_cfg.defer)
  *   sample.c  the litmus sampler (sample.h lists its files) and hist.c
  *             its outcome histograms (apart: they share hist.h and
- *             engine/mem/, nothing here) */
+ *             engine/mem/, nothing here)
+ *
+ * The memory system both run on is engine/mem/'s: one store buffer
+ * (sbuf.h), one L1 policy (l1.h), the caches (cache.h), one profile
+ * table (profile.h) and one generator of draws (rng.h). */
 #ifndef WL_SIM_H
 #define WL_SIM_H
 
@@ -20,6 +26,8 @@
 #include "../check/check.h"
 #include "../common/internal.h"
 #include "../mem/profile.h"
+#include "../mem/rng.h"
+#include "../mem/sbuf.h"
 #include "../perf/perf.h"
 #include "../program/ir.h"
 
@@ -166,28 +174,14 @@ typedef struct dpend {
   uint8_t v0[16]; /* the value it read at issue */
 } dpend;
 
-typedef struct sbuf_ent {
-  int id;
-  uint32_t width;
-  uint64_t off;
-  uint8_t data[16];
-} sbuf_ent;
-
-#define L1_SLOTS 512
-typedef struct l1_line {
-  uint64_t key; /* sector address / 32 + 1; 0: empty */
-  uint8_t data[32];
-} l1_line;
-
-#define SB_BUCKETS 64
 typedef struct sm_st {
-  wl_vec buf; /* sbuf_ent, oldest first */
-  uint8_t bucket[SB_BUCKETS]; /* entries per (allocation, 32-byte sector)
-                               * hash: most loads skip the buffer scan */
-  l1_line *l1;
-  int l1_used;
+  squeue sb;     /* its store buffer (engine/mem/sbuf.h: keys sb_dev_key) */
+  sb_filter sbf; /* its entries by key: most loads skip the scan */
   int resident;
-  wl_cache *pl1;    /* the cost model's L1 (hit rates) */
+  wl_cache *pl1;    /* its L1: the cost model's lines (hit rates) and the
+                     * memory system's copies on them (engine/mem/l1.h) */
+  int copies;       /* pl1 may hold copies (none made since it was last
+                     * invalidated: 0) */
   wl_cache *pconst; /* constant cache */
   wl_vec dpend;     /* dpend: deferred loads of the SM's lanes */
 } sm_st;
@@ -200,6 +194,7 @@ struct wl_launch {
   wl_occupancy occ;
   const knobs *prof; /* the profile (engine/mem/profile.h) */
   uint64_t npend;    /* entries in all SMs' store buffers */
+  int nhold;         /* SMs' buffers held (sbuf.h) */
   int gdim[3], bdim[3];
   int nblocks, nthreads, nwarps;
   int next_block, done_blocks;
@@ -239,17 +234,12 @@ struct wl_launch {
 enum { L1_ALLOCATE, L1_BYPASS };
 
 static inline int dim(int x) { return x <= 0 ? 1 : x; }
-static inline uint64_t rnd(wl_launch *l) {
-  uint64_t z = (l->rng += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
+/* The launch's draws are the memory system's (engine/mem/rng.h), from
+ * its generator l->rng. */
 /* true with chance p/1024 (a profile's knob), drawing no number at 0
  * or 1024 */
 static inline int wl__sim_knob(wl_launch *l, unsigned p) {
-  return p >= 1024 || (p > 0 && (rnd(l) >> 54) < p);
+  return knob(&l->rng, p);
 }
 
 
@@ -319,13 +309,20 @@ int wl__sim_flush_warp(wl_launch *l, slot *s, int warp);
 int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
                     const wl_access *a, uint8_t *p, uint64_t addr,
                     void *data);
-/* Whether SM m's store buffer holds bytes of [off, off+width) of id. */
-int wl__sim_sb_overlaps(const sm_st *m, int id, uint64_t off, int width);
+/* Whether load a (address addr) of SM m would be performed at L2: no
+ * store for its bytes in the SM's buffer, no L1 copy it may read (as the
+ * sampler's mm_goes_to_l2). */
+int wl__sim_goes_to_l2(const sm_st *m, const wl_access *a, uint64_t addr);
 /* SM m's L1 copy of the bytes at global address addr (if it holds
  * them) becomes src. */
 void wl__sim_l1_refresh(sm_st *m, uint64_t addr, const uint8_t *src,
                         int width);
-/* SM m's L1 forgets its copies. */
+/* As a load of bytes [off, off+width) of id (address addr) performed at
+ * L2 (read src): SM m's L1 copy of them, if it holds one, is refreshed,
+ * its own pending stores staying on it. */
+void wl__sim_l1_from_l2(sm_st *m, int id, uint64_t off, uint64_t addr,
+                        const uint8_t *src, int width);
+/* SM m's L1 forgets its copies (and the cost model its lines). */
 void wl__sim_l1_clear(sm_st *m);
 /* Drains all of SM m's store buffer to L2. */
 void wl__sim_drain_all(wl_launch *l, sm_st *m);
@@ -343,10 +340,10 @@ int wl__sim_admit(wl_launch *l);
 int wl__sim_settle(wl_launch *l, slot *s, int warp);
 
 /* defer.c (see the file's comment) */
-/* Whether lane thread's load a (bytes p, on SM m) is deferred: then data
+/* Whether lane thread's load a (bytes p at address addr) is deferred: then data
  * holds the value read now and 1 is returned. */
 int wl__sim_defer_load(wl_launch *l, slot *s, int thread, const wl_access *a,
-                       const uint8_t *p, void *data);
+                       const uint8_t *p, uint64_t addr, void *data);
 /* Performs the deferred loads of thread that access a must wait for;
  * WL_KERNEL_REPLAY when one read a new value and the lane must be
  * replayed first (nothing else done), or WL_KERNEL_WAIT when a store

@@ -241,13 +241,13 @@ int wl_kernel_lane_order(wl_launch *l, int block, int warp, int order[32]) {
   if (l->cfg.schedule == WL_SCHED_RANDOM) {
     uint32_t most = l->cfg.slice < 8 ? (uint32_t)l->cfg.slice : 8;
     for (i = n - 1; i > 0; i--) {
-      int j = (int)(rnd(l) % (uint64_t)(i + 1)), x = order[i];
+      int j = pick(&l->rng, i + 1), x = order[i];
       order[i] = order[j];
       order[j] = x;
     }
     for (i = 0; i < n; i++) /* 1 to 8 accesses before it yields */
       s->slice[warp * 32 + i] =
-          (uint32_t)l->cfg.slice - 1 - (uint32_t)(rnd(l) % most);
+          (uint32_t)l->cfg.slice - 1 - (uint32_t)pick(&l->rng, (int)most);
   }
   return n;
 }

@@ -10,9 +10,10 @@
 local wl = require "warplab"
 
 local function mp(kind)
-  return wl.kernel(function(c, flag, data, out)
+  return wl.kernel(function(c, flag, data, out, work)
     if c.threadIdx.x ~= 0 then return end
     if c.blockIdx.x == 0 then
+      for i = 0, 255 do work[i] = i end    -- some work first: block 1 polls
       data[0] = 42                                     -- DATA_ST
       if kind == "plain" then
         flag[0] = 1                                    -- FLAG_ST
@@ -29,17 +30,18 @@ local function mp(kind)
     end
   end, { name = "mp+" .. kind })
 end
-local DATA_ST, FLAG_ST, FLAG_LD, DATA_LD = 16, 18, 24, 28
+local DATA_ST, FLAG_ST, FLAG_LD, DATA_LD = 17, 19, 25, 29
 
 local dev = wl.device { preset = "sm_90" }
 local flag = dev:malloc("int32", 1, "flag")
 local data = dev:malloc("int32", 1, "data")
 local out = dev:malloc("int32", 1, "out")
+local work = dev:malloc("int32", 256, "work")
 
 local function run(kind)
   flag:write(0); data:write(0); out:write(0)
   local r = dev:launch(mp(kind), { grid = 2, block = 32, check = true },
-                       flag, data, out)
+                       flag, data, out, work)
   return r, out:read()[1]
 end
 

@@ -1,7 +1,8 @@
 /* test_perf.c -- the memory system's cost models (engine/perf): shared
  * banks against every row of the H100 tables, other bank layouts, global
  * sectors, constant serialization and its cycle fit, the sectored LRU
- * cache (with the failing allocator), and occupancy. */
+ * cache of engine/mem/cache.c (with the failing allocator, and the L1's
+ * data copies on its lines), and occupancy. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -600,6 +601,74 @@ static void test_cache_geometry(void **state) {
   wl_ctx_free(ctx);
 }
 
+/* The L1's data copies on the lines (engine/mem/cache.h): a random mix
+ * of fills, copies, drops and invalidations on a small cache against a
+ * plain record of each sector's last copied bytes: a copy the cache
+ * reports holds exactly those bytes (never another line's, e.g. a
+ * victim's), a sector just filled takes a copy, and after its set has
+ * seen as many other lines as it has ways, or a drop of every line, or
+ * an invalidation, no copy is left. */
+static void test_cache_copies(void **state) {
+  wl_cache_cfg cfg = {1024, 128, 32, 2}; /* 4 sets of 2 ways */
+  enum { NSEC = 64 };                    /* sectors of 16 lines */
+  static uint8_t last[NSEC][32];
+  wl_ctx *ctx;
+  wl_cache *c;
+  uint64_t r = 88172645463325252ull;
+  int step, i;
+  (void)state;
+  assert_int_equal(wl_ctx_new(NULL, &ctx), 0);
+  assert_int_equal(wl__cache_new(ctx, &cfg, &c), 0);
+  assert_false(wl__cache_has_copies(c));
+  for (step = 0; step < 20000; step++) {
+    uint64_t sec, addr;
+    int op;
+    r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+    sec = r % NSEC;
+    addr = sec * 32 + (r >> 8) % 32;
+    op = (int)((r >> 16) % 16);
+    if (op < 8) { /* a priced load: the sector, then a copy of it */
+      uint8_t src[32], *p;
+      for (i = 0; i < 32; i++)
+        src[i] = (uint8_t)(r >> (i % 8 * 8)) ^ (uint8_t)step;
+      wl__cache_access(c, addr, 1);
+      p = wl__cache_copy_fill(c, addr, src);
+      assert_non_null(p);
+      assert_ptr_equal(p, wl__cache_copy(c, addr));
+      memcpy(last[sec], src, 32);
+    } else if (op < 12) { /* a load of a sector only */
+      wl__cache_access(c, addr, 1);
+    } else if (op < 15) {
+      wl__cache_drop(c, r >> 24);
+    } else if (step % 7 == 0) {
+      wl__cache_invalidate(c);
+    }
+    for (i = 0; i < NSEC; i++) {
+      const uint8_t *p = wl__cache_copy(c, (uint64_t)i * 32);
+      if (p != NULL)
+        assert_memory_equal(p, last[i], 32);
+    }
+  }
+  /* the set of sector 0 sees two other lines: no copy of it is left */
+  {
+    uint8_t src[32] = {1};
+    wl__cache_access(c, 0, 1);
+    assert_non_null(wl__cache_copy_fill(c, 0, src));
+    wl__cache_access(c, 4 * 128, 1); /* lines 4 and 8: set 0 */
+    wl__cache_access(c, 8 * 128, 1);
+    assert_null(wl__cache_copy(c, 0));
+    /* an absent sector takes no copy */
+    assert_null(wl__cache_copy_fill(c, 12 * 128, src));
+    wl__cache_access(c, 0, 1);
+    assert_non_null(wl__cache_copy_fill(c, 0, src));
+    for (i = 0; i < 8; i++)
+      wl__cache_drop(c, (uint64_t)i);
+    assert_null(wl__cache_copy(c, 0));
+  }
+  wl__cache_free(c);
+  wl_ctx_free(ctx);
+}
+
 /* Every allocation failure returns WL_ENOMEM and leaks nothing. */
 static void test_cache_oom(void **state) {
   wl_cache_cfg cfg = {4096, 128, 32, 4};
@@ -765,6 +834,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_cache_hit_rate),
       cmocka_unit_test(test_cache_odd_size),
       cmocka_unit_test(test_cache_geometry),
+      cmocka_unit_test(test_cache_copies),
       cmocka_unit_test(test_cache_oom),
       cmocka_unit_test(test_occupancy_toy),
       cmocka_unit_test(test_occupancy_sm90),

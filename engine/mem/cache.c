@@ -1,15 +1,17 @@
 /* cache.c -- a sectored set-associative cache with LRU replacement, the
  * shape of the L1/L2 (128-byte lines of four 32-byte sectors, each sector
- * valid on its own) and, with other geometry, of the constant cache.
- * Timing is the caller's business: this only says hit or miss. */
+ * valid on its own) and, with other geometry, of the constant cache, and
+ * the data copies an SM's L1 keeps on its lines (cache.h).  Timing is the
+ * caller's business: this only says hit or miss. */
 #include <string.h>
 
-#include "perf.h"
+#include "cache.h"
 
 typedef struct way {
-  uint64_t line;  /* line number (address / line_bytes) */
-  uint64_t used;  /* LRU stamp: larger is more recent */
-  uint32_t valid; /* one bit per sector; 0: the way is empty */
+  uint64_t line;   /* line number (address / line_bytes) */
+  uint64_t used;   /* LRU stamp: larger is more recent */
+  uint32_t valid;  /* one bit per sector; 0: the way is empty */
+  uint32_t copied; /* the sectors holding a data copy (of valid's) */
 } way;
 
 struct wl_cache {
@@ -18,7 +20,9 @@ struct wl_cache {
   uint32_t nsets;
   uint64_t clock;
   wl_cache_stats st;
-  way *ways; /* nsets * cfg.ways */
+  way *ways;        /* nsets * cfg.ways */
+  uint8_t *data;    /* line_bytes per way, once a copy is made */
+  uint64_t ncopied; /* ways with copied != 0 (an upper bound) */
 };
 
 static int pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
@@ -68,6 +72,8 @@ int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out) {
 void wl__cache_free(wl_cache *c) {
   if (c == NULL)
     return;
+  if (c->data != NULL)
+    wl__free(c->ctx, c->data, c->cfg.size_bytes);
   wl__free(c->ctx, c->ways,
            (size_t)(c->cfg.size_bytes / c->cfg.line_bytes) * sizeof(way));
   wl__free(c->ctx, c, sizeof *c);
@@ -103,14 +109,69 @@ int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
   if (fill) {
     victim->line = line;
     victim->valid = bit;
+    victim->copied = 0; /* a capacity eviction takes the copies along */
     victim->used = c->clock;
   }
   return 0;
 }
 
+/* The way holding addr's line, or NULL; *bit its sector's bit. */
+static way *find(const wl_cache *c, uint64_t addr, uint32_t *bit) {
+  uint64_t line = addr / c->cfg.line_bytes;
+  way *set = c->ways + (size_t)(line % c->nsets) * c->cfg.ways;
+  uint32_t i;
+  *bit = 1u << (addr % c->cfg.line_bytes / c->cfg.sector_bytes);
+  for (i = 0; i < c->cfg.ways; i++)
+    if (set[i].valid != 0 && set[i].line == line)
+      return &set[i];
+  return NULL;
+}
+
+static uint8_t *copy_of(const wl_cache *c, const way *w, uint64_t addr) {
+  return c->data + (size_t)(w - c->ways) * c->cfg.line_bytes +
+         addr % c->cfg.line_bytes / c->cfg.sector_bytes * c->cfg.sector_bytes;
+}
+
+uint8_t *wl__cache_copy(const wl_cache *c, uint64_t addr) {
+  uint32_t bit;
+  way *w;
+  if (c->ncopied == 0 || (w = find(c, addr, &bit)) == NULL ||
+      !(w->copied & w->valid & bit))
+    return NULL;
+  return copy_of(c, w, addr);
+}
+
+uint8_t *wl__cache_copy_fill(wl_cache *c, uint64_t addr, const uint8_t *src) {
+  uint32_t bit;
+  way *w = find(c, addr, &bit);
+  uint8_t *p;
+  if (w == NULL || !(w->valid & bit))
+    return NULL;
+  /* made at the first copy (most caches never hold one: L2, the
+   * constant cache, L1s of SMs whose loads bypass it) */
+  if (c->data == NULL &&
+      (c->data = wl__calloc(c->ctx, c->cfg.size_bytes)) == NULL)
+    return NULL;
+  if (w->copied == 0)
+    c->ncopied++;
+  w->copied |= bit;
+  p = copy_of(c, w, addr);
+  memcpy(p, src, c->cfg.sector_bytes);
+  return p;
+}
+
+void wl__cache_drop(wl_cache *c, uint64_t slot) {
+  way *w = c->ways + slot % ((uint64_t)c->nsets * c->cfg.ways);
+  w->valid = 0;
+  w->copied = 0;
+}
+
+int wl__cache_has_copies(const wl_cache *c) { return c->ncopied != 0; }
+
 void wl__cache_invalidate(wl_cache *c) {
   memset(c->ways, 0,
          (size_t)(c->cfg.size_bytes / c->cfg.line_bytes) * sizeof(way));
+  c->ncopied = 0;
 }
 
 void wl__cache_stats(const wl_cache *c, wl_cache_stats *out) { *out = c->st; }
