@@ -4,13 +4,13 @@
 set -eu
 B=${1:-build/release}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-N=${BENCH_SAMPLE_RUNS:-10000000}
+N=${BENCH_SAMPLE_RUNS:-100000000}
 [ -x "$B/warplab" ] || { echo "sample_rate: $B/warplab not built" >&2; exit 1; }
 # Each run's outcome is drawn from the test's exact law (computed once
 # per file: WARPLAB_LAW_STATS's line below says in how long, or why the
 # runs go step by step); BENCH_SAMPLE_ARGS=--no-exact measures the
 # step-by-step runs.  Time has two decimals: at tens of millions of runs
-# per second, give N = 10^8 or more for a rate to 10%.
+# per second, N is 10^8 by default (a rate to a few %).
 for t in MP+weak SB LB; do
   for j in 1 2; do
     # shellcheck disable=SC2086
