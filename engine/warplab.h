@@ -1189,7 +1189,43 @@ typedef struct wl_cuda_opts {
                       * its roles held in step round by round (100) */
   int sm;            /* which instances count, by the SMs their blocks
                       * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
+  /* One GPU (two-GPU programs ignore them).  A preset (wl_cuda_harness)
+   * sets harness and the eight fields after it, and stress_blocks and
+   * stress_iters; plain (0) is the harness of warplab 0.1. */
+  int harness;        /* the preset's index (wl_cuda_harness_name) */
+  int sync;           /* 1: the roles of an instance meet before they
+                       * start (a rendezvous on a counter per instance) */
+  int sync_spins;     /* polls before a waiting role gives up; its
+                       * instance counts as unsynchronised (20000) */
+  int place;          /* 1: which warps play each role is drawn per
+                       * instance block; 0: role r takes region r */
+  int pre_stress;     /* stress iterations of each test thread first */
+  int stress_pattern; /* WL_CUDA_PAT_*: what stress threads do */
+  int stress_lines;   /* lines the patterns hit (64) */
+  int line_words;     /* words of a stress line (32) */
+  int tune;           /* 1: the program tunes by default (its --tune) */
 } wl_cuda_opts;
+
+/* wl_cuda_opts.stress_pattern: random loads and stores over a scratch
+ * area (or the test's lines, spacing > 1: warplab 0.1's stress), or
+ * GPUHarbor's store-store, store-load, load-store, load-load pairs on
+ * stress lines. */
+enum {
+  WL_CUDA_PAT_RANDOM = 0,
+  WL_CUDA_PAT_SS = 1,
+  WL_CUDA_PAT_SL = 2,
+  WL_CUDA_PAT_LS = 3,
+  WL_CUDA_PAT_LL = 4
+};
+
+/* Applies the harness preset called name (plain, sync, stress,
+ * parallel) to o: 0, or WL_EINVAL for an unknown name. */
+int wl_cuda_harness(wl_cuda_opts *o, const char *name);
+/* The name of preset k (0..), NULL past the last. */
+const char *wl_cuda_harness_name(int k);
+/* A stress pattern's name (random, ss, sl, ls, ll) and back (-1). */
+const char *wl_cuda_pattern_name(int k);
+int wl_cuda_pattern_find(const char *name);
 
 /* wl_cuda_opts.sm: a test whose threads sit in several CTAs, on one GPU,
  * may count only the instances whose blocks ran on one SM (SAME) or on

@@ -733,8 +733,14 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                  o->budget, o->no_shuffle ? 0 : 1);
   if (!e->two)
     wl__buf_printf(b, "/* --sm: 0 any, 1 same, 2 different SMs */\n"
-                      "#define DEF_SM %d\n",
-                   o->sm);
+                      "#define DEF_SM %d\n#define DEF_HARNESS %d\n"
+                      "#define DEF_SYNC %d\n#define DEF_SYNC_SPINS %d\n"
+                      "#define DEF_PLACE %d\n#define DEF_PRE_STRESS %d\n"
+                      "#define DEF_PATTERN %d\n#define DEF_LINES %d\n"
+                      "#define DEF_LINE_WORDS %d\n#define DEF_TUNE %d\n",
+                   o->sm, o->harness, o->sync, o->sync_spins, o->place,
+                   o->pre_stress, o->stress_pattern, o->stress_lines,
+                   o->line_words, o->tune);
   wl__buf_puts(b, "\n");
   if (e->two)
     wl__buf_printf(b, "/* two GPUs: the roles of a slot run DEF_ROUNDS "
@@ -742,6 +748,8 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                       "words live on GPU HS_GPU */\n#define NGPUS 2\n"
                       "#define DEF_ROUNDS %d\n#define HS_GPU %d\n\n",
                    o->rounds, e->hsgpu);
+  if (!e->two)
+    wl__cuda_put_presets(b);
   wl__buf_puts(b, "static const char *const test_name = ");
   put_str_literal(b, t->name);
   wl__buf_puts(b, ";\nstatic const char *const test_file = ");
@@ -839,6 +847,8 @@ void wl_cuda_opts_init(wl_cuda_opts *o) {
   o->seed = 1;
   o->budget = 10000;
   o->rounds = 100;
+  wl__cuda_preset_apply(o, 0);
+  o->sync_spins = 20000;
 }
 
 int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
@@ -858,11 +868,20 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
       o.stress_blocks > (1 << 16) || o.stress_iters < 0 || o.spacing < 1 ||
       o.spacing > 1024 || o.budget < 1 || o.rounds < 1 ||
       o.rounds > (1 << 20) || o.sm < WL_CUDA_SM_ANY ||
-      o.sm > WL_CUDA_SM_DIFFERENT)
+      o.sm > WL_CUDA_SM_DIFFERENT ||
+      wl_cuda_harness_name(o.harness) == NULL || o.sync < 0 ||
+      o.sync > 1 || o.place < 0 || o.place > 1 || o.sync_spins < 1 ||
+      o.pre_stress < 0 || o.pre_stress > (1 << 20) ||
+      wl_cuda_pattern_name(o.stress_pattern) == NULL ||
+      o.stress_lines < 1 || o.stress_lines > (1 << 16) ||
+      o.line_words < 1 || o.line_words > 1024 || o.tune < 0 || o.tune > 1)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: blocks 1..1048576, threads 1..1024, launches >= 1, "
                    "stress 0..65536, spacing 1..1024, budget >= 1, rounds "
-                   "1..1048576, sm any, same or different");
+                   "1..1048576, sm any, same or different, a known harness, sync "
+                   "and place 0 or 1, sync_spins >= 1, pre_stress "
+                   "0..1048576, a known stress pattern, stress_lines "
+                   "1..65536, line_words 1..1024");
   if (o.threads < t->nthreads)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: %d threads per block cannot hold the test's %d "
