@@ -213,6 +213,8 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
     if (one != (p.sm == SM_SAME))
       return;
   }
+  if (p.sync && p.hung[i] == 0u && p.arrive[i] != (unsigned)NROLES)
+    p.hung[i] = 3u; /* a role never ran: never counted as an outcome */
   if (p.hung[i]) {
     /* 1: hung (misc[0]); 2: a value left 32 bits (misc[4]); 3: the
      * rendezvous gave up (misc[5]) */
@@ -282,7 +284,7 @@ static void shuffle_ints(int *a, int n) {
  * as it did in the probe (counting checks the SMs they really had). */
 static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
                         int m, int shuffle, int place, const unsigned *sm) {
-  std::vector<int> pi(B), pos(m), reg(NROLES);
+  std::vector<int> pi(B), pos(m), reg((size_t)B * NROLES);
   int off = 0;
   for (int k = 0; k < B * S; k++)
     tab[k] = -1;
@@ -335,13 +337,18 @@ static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
           blk[(size_t)g * B + ib] = runs[q][(i + g * off) % k];
     }
   }
-  for (int ib = 0; ib < B; ib++) {
-    /* --place warps: which region (warps) of its block each role takes
-     * is drawn per instance block; else role r takes region r */
+  /* --place 1: which region (warps) of a block each role takes is drawn
+   * per block (per block, not per instance block: a block holds roles of
+   * several instance blocks when the test has several CTAs, and each
+   * role index must keep a region of its own); else role r takes
+   * region r */
+  for (int k = 0; k < B; k++) {
     for (int r = 0; r < NROLES; r++)
-      reg[r] = r;
+      reg[(size_t)k * NROLES + r] = r;
     if (shuffle && place)
-      shuffle_ints(reg.data(), NROLES);
+      shuffle_ints(&reg[(size_t)k * NROLES], NROLES);
+  }
+  for (int ib = 0; ib < B; ib++) {
     for (int r = 0; r < NROLES; r++) {
       int beta = blk[(size_t)role_group[r] * B + ib];
       for (int j = 0; j < m; j++)
@@ -350,12 +357,27 @@ static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
         shuffle_ints(pos.data(), m);
       for (int j = 0; j < m; j++) {
         int inst = ib * m + j;
-        tab[(size_t)beta * S + reg[r] * m + pos[j]] = inst * NROLES + r;
+        tab[(size_t)beta * S + reg[(size_t)beta * NROLES + r] * m + pos[j]] =
+            inst * NROLES + r;
         if (role_group[r] == SHGROUP)
           shinst[(size_t)beta * m + j] = inst;
       }
     }
   }
+}
+
+/* Every role of every instance has exactly one thread in the table
+ * (B blocks of S threads, m instances per instance block): 0, else the
+ * first instance whose role is missing or doubled. */
+static long check_roles(const int *tab, int B, int S, int m) {
+  std::vector<unsigned char> seen((size_t)B * m * NROLES, 0);
+  for (size_t k = 0; k < (size_t)B * S; k++)
+    if (tab[k] >= 0 && seen[(size_t)tab[k]]++ != 0)
+      return tab[k] / NROLES + 1;
+  for (size_t k = 0; k < seen.size(); k++)
+    if (seen[k] != 1)
+      return (long)(k / NROLES) + 1;
+  return 0;
 }
 
 struct outcome {
@@ -418,7 +440,7 @@ static long opt_num(const char *opt, const char *v, long lo, long hi) {
 struct settings {
   int blocks, threads, launches, nstress, stress_iters, spacing, budget;
   int shuffle, perms, sm, sync, sync_spins, pattern, lines, line_words;
-  int pre_stress, place, harness;
+  int pre_stress, place, harness, check_only;
   unsigned long long seed;
 };
 
@@ -473,6 +495,9 @@ static void usage(FILE *f) {
           "                    threads; keeps the best by weak outcomes seen\n"
           "                    + SC coverage, prints it, then runs it (%s)\n"
           "  --tune-launches N launches per trial (4)\n"
+          "  --check-roles     only check, on the host, that the tables of\n"
+          "                    roles give each role of each instance one\n"
+          "                    thread (no GPU needed)\n"
           "  --device D        the CUDA device (-d; 0)\n"
           "  --rounds N        accepted, unused: two-GPU programs only\n"
           "  --help            this text (-h)\n",
@@ -510,6 +535,25 @@ static int run(const settings &s, int device, result *res) {
     return 2;
   }
   rng = s.seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+  if (s.check_only) {
+    /* --check-roles: the tables alone, on the host (no GPU needed) */
+    std::vector<int> tab((size_t)blocks * threads), sh((size_t)blocks * m),
+        gb((size_t)NGROUPS * blocks);
+    for (int k = 0; k < perms; k++) {
+      long bad;
+      build_roles(tab.data(), sh.data(), gb.data(), blocks, threads, m,
+                  s.shuffle, s.place, NULL);
+      if ((bad = check_roles(tab.data(), blocks, threads, m)) != 0) {
+        fprintf(stderr, "%s: table of roles %d: instance %ld does not have "
+                "each role once (a harness bug)\n", test_name, k, bad - 1);
+        return 3;
+      }
+    }
+    printf("%s: %d tables of roles checked: each role of each of %llu "
+           "instances once\n", test_name, perms,
+           (unsigned long long)blocks * m);
+    return 1;
+  }
   CHECK(cudaSetDevice(device));
   memset(&p, 0, sizeof p);
   p.ninst = (unsigned long long)blocks * m;
@@ -559,6 +603,15 @@ static int run(const settings &s, int device, result *res) {
                   &gb[(size_t)k * NGROUPS * blocks], blocks, threads, m,
                   s.shuffle, s.place,
                   s.sm == SM_SAME ? blocksm.data() + nstress : NULL);
+    for (int k = 0; k < perms; k++) {
+      long bad = check_roles(&tab[(size_t)k * blocks * threads], blocks,
+                             threads, m);
+      if (bad != 0) {
+        fprintf(stderr, "%s: table of roles %d: instance %ld does not have "
+                "each role once (a harness bug)\n", test_name, k, bad - 1);
+        exit(3);
+      }
+    }
     CHECK(cudaMalloc(&dgrpblk, gb.size() * sizeof(int)));
     CHECK(cudaMemcpy(dgrpblk, gb.data(), gb.size() * sizeof(int),
                      cudaMemcpyHostToDevice));
@@ -799,6 +852,8 @@ int main(int argc, char **argv) {
       s.shuffle = 0;
     else if (strcmp(argv[i], "--tune") == 0)
       tuning = 1;
+    else if (strcmp(argv[i], "--check-roles") == 0)
+      s.check_only = 1;
     else if ((v = opt_val(argc, argv, &i, "--sm", "-S")) != NULL) {
       if ((s.sm = find_word(sm_word, 3, v)) < 0) {
         fprintf(stderr, "%s: --sm takes any, same or different, not '%s'\n",
@@ -819,6 +874,8 @@ int main(int argc, char **argv) {
             "every instance runs on one SM\n", test_name, sm_word[s.sm]);
     return 2;
   }
+  if (s.check_only)
+    return (rc = run(s, device, &res)) == 1 ? 0 : rc;
   CHECK(cudaSetDevice(device));
   CHECK(cudaGetDeviceProperties(&prop, device));
   CHECK(cudaDriverGetVersion(&drv));
