@@ -319,6 +319,15 @@ static const char usage_compare[] =
     "                             status 4), allowed outcomes never seen\n"
     "                             are listed\n"
     "      --model FILE.cat       judge with this cat model (as litmus)\n"
+    "      --summary DIR          DIR holds histograms (any files; each\n"
+    "                             test's found by its 'Test NAME' line);\n"
+    "                             the FILEs are .litmus files or folders\n"
+    "                             of them: one Coverage line per test and\n"
+    "                             a Summary line (tests, SC coverage,\n"
+    "                             weak coverage, forbidden observations)\n"
+    "                             Coverage: of the allowed outcomes, those\n"
+    "                             sequential consistency gives (SC) and\n"
+    "                             the others (weak), observed / allowed\n"
     ;
 static const char usage_run[] =
     "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"

@@ -1287,6 +1287,12 @@ typedef struct wl_compare_report {
   size_t forbidden;        /* observed outcomes the model forbids */
   uint64_t forbidden_runs; /* runs that ended in them */
   size_t unseen;           /* allowed outcomes never observed */
+  /* Coverage (sc_known: wl_sc_states gave the SC states, else the four
+   * counts are 0): the allowed outcomes, projected on the histogram's
+   * variables, that sequential consistency gives (sc) and the others
+   * (weak), and how many of each were observed. */
+  int sc_known;
+  size_t sc_allowed, sc_observed, weak_allowed, weak_observed;
 } wl_compare_report;
 
 /*
