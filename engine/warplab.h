@@ -1191,7 +1191,8 @@ typedef struct wl_cuda_opts {
                       * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
   /* One GPU (two-GPU programs ignore them).  A preset (wl_cuda_harness)
    * sets harness and the eight fields after it, and stress_blocks and
-   * stress_iters; plain (0) is the harness of warplab 0.1. */
+   * stress_iters; plain (0) is the harness of warplab 0.1, stress (2)
+   * the default. */
   int harness;        /* the preset's index (wl_cuda_harness_name) */
   int sync;           /* 1: the roles of an instance meet before they
                        * start (a rendezvous on a counter per instance) */

@@ -847,7 +847,7 @@ void wl_cuda_opts_init(wl_cuda_opts *o) {
   o->seed = 1;
   o->budget = 10000;
   o->rounds = 100;
-  wl__cuda_preset_apply(o, 0);
+  wl__cuda_preset_apply(o, WL__CUDA_DEFAULT_PRESET);
   o->sync_spins = 20000;
 }
 
