@@ -1274,7 +1274,11 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * SMs and the role tables put each instance's CTAs in blocks the probe
  * saw on one SM.  opts may be NULL (the defaults).  Fails with WL_EINVAL
  * (bad settings), WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback
- * threads, barriers, GPUs other than 0 and 1 or __shared__ locations in
+ * threads, barriers other than bar.sync a{, b} with a constant a in
+ * 0..15 and b the test's thread count, barriers in a test of several
+ * CTAs -- a barrier test runs one instance per CTA, blocks of its
+ * threads, BLOCKS x (THREADS / threads) of them a launch --, GPUs other
+ * than 0 and 1 or __shared__ locations in
  * a two-GPU test, floating-point locations, sc accesses or PTX 7.5
  * proxies), WL_ENOMEM, or WL_EIO when write fails.
  */

@@ -33,7 +33,10 @@
  * put an instance's CTAs in blocks the probe saw on one SM.
  *
  * Deliberate limits (each refused with WL_EUNSUPPORTED and a message):
- * callback threads, barriers (the harness runs many instances per CTA),
+ * callback threads, barriers other than bar.sync with a constant id and
+ * the test's thread count or none, or in a test of several CTAs (a
+ * barrier test runs one instance per CTA, ONE_PER_CTA, its bar.sync the
+ * block's barrier.sync),
  * GPUs other than 0 and 1 in a two-GPU test, __shared__ locations in a
  * two-GPU test, floating-point locations, sc accesses, PTX 7.5 proxies.
  * Every location and register is a 32-bit word: a value written in the
@@ -59,6 +62,7 @@ typedef struct emitter {
   int ngroups;
   int group[WL_MAX_THREADS]; /* the thread's CTA group, 0.. */
   int two;                   /* 1: the two-GPU harness */
+  int barriers;              /* 1: bar.sync: one instance per CTA */
   int hsgpu;                 /* two GPUs: the handshake words' GPU */
   int shgroup;               /* the group that uses shared locations */
   int nshared;
@@ -241,10 +245,24 @@ static int plan(emitter *e) {
     e->group[th] = g;
     for (i = 0; i < tt->ninsns; i++) {
       const wl_insn *in = &tt->insns[i];
-      if (in->op == OP_BAR)
-        return unsupported(e, tt, in,
-                           "barriers: the harness runs many instances in "
-                           "one CTA");
+      if (in->op == OP_BAR) {
+        /* one instance per CTA (ONE_PER_CTA): the CTA's barrier 0..15 is
+         * the test's, over the whole block, which is the test's threads */
+        if (in->bar_kind != BAR_SYNC || in->bar_ns != BARNS_PTX)
+          return unsupported(e, tt, in,
+                             "barriers other than bar.sync a{, b} (the "
+                             "harness runs bar.sync as barrier.sync)");
+        if (in->a.is_reg || in->a.imm < 0 || in->a.imm > 15)
+          return unsupported(e, tt, in,
+                             "a barrier other than a constant 0..15");
+        if (in->has_count &&
+            (in->b.is_reg || in->b.imm != (int64_t)t->nthreads))
+          return unsupported(e, tt, in,
+                             "a barrier count other than the test's "
+                             "thread count (the harness's CTA holds one "
+                             "instance)");
+        e->barriers = 1;
+      }
       if ((in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM ||
            in->op == OP_RED) &&
           in->sem == WL_SEM_SC)
@@ -276,6 +294,10 @@ static int plan(emitter *e) {
   e->hsgpu = t->nlocs > 0 ? wl__loc_home(t, 0) : 0;
   if (e->shgroup < 0)
     e->shgroup = 0;
+  if (e->barriers && (e->two || e->ngroups > 1))
+    return unsupported(e, NULL, NULL,
+                       "barriers with the threads in several CTAs: the "
+                       "harness runs a barrier test one instance per CTA");
   if (t->nthreads == 0)
     return unsupported(e, NULL, NULL, "a test without threads");
   for (l = 0; l < t->nlocs; l++)
@@ -517,6 +539,10 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
   switch (in->op) {
   case OP_NOP:
     return 0;
+  case OP_BAR:
+    /* non-aligned: the roles may sit in one warp (ONE_PER_CTA) */
+    wl__buf_printf(b, "    \"barrier.sync %d;\\n\\t\"\n", (int)in->a.imm);
+    return 0;
   case OP_MOV:
     if (in->a.is_reg)
       wl__buf_printf(b, "    \"mov.b32 " RP "%d, " RP "%d;\\n\\t\"\n", in->dst,
@@ -737,10 +763,12 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                       "#define DEF_SYNC %d\n#define DEF_SYNC_SPINS %d\n"
                       "#define DEF_PLACE %d\n#define DEF_PRE_STRESS %d\n"
                       "#define DEF_PATTERN %d\n#define DEF_LINES %d\n"
-                      "#define DEF_LINE_WORDS %d\n#define DEF_TUNE %d\n",
+                      "#define DEF_LINE_WORDS %d\n#define DEF_TUNE %d\n"
+                      "/* 1: a barrier test, one instance per CTA (blocks of "
+                      "NROLES threads) */\n#define ONE_PER_CTA %d\n",
                    o->sm, o->harness, o->sync, o->sync_spins, o->place,
                    o->pre_stress, o->stress_pattern, o->stress_lines,
-                   o->line_words, o->tune);
+                   o->line_words, o->tune, e->barriers);
   wl__buf_puts(b, "\n");
   if (e->two)
     wl__buf_printf(b, "/* two GPUs: the roles of a slot run DEF_ROUNDS "

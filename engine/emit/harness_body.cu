@@ -284,7 +284,10 @@ static void shuffle_ints(int *a, int n) {
  * as it did in the probe (counting checks the SMs they really had). */
 static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
                         int m, int shuffle, int place, const unsigned *sm) {
-  std::vector<int> pi(B), pos(m), reg((size_t)B * NROLES);
+  /* a region's threads: m, or with ONE_PER_CTA a warp per role, one of
+   * its lanes (drawn) playing the role */
+  int rs = ONE_PER_CTA ? S / NROLES : m;
+  std::vector<int> pi(B), pos(rs), reg((size_t)B * NROLES);
   int off = 0;
   for (int k = 0; k < B * S; k++)
     tab[k] = -1;
@@ -351,13 +354,13 @@ static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
   for (int ib = 0; ib < B; ib++) {
     for (int r = 0; r < NROLES; r++) {
       int beta = blk[(size_t)role_group[r] * B + ib];
-      for (int j = 0; j < m; j++)
+      for (int j = 0; j < rs; j++)
         pos[j] = j;
       if (shuffle)
-        shuffle_ints(pos.data(), m);
+        shuffle_ints(pos.data(), rs);
       for (int j = 0; j < m; j++) {
         int inst = ib * m + j;
-        tab[(size_t)beta * S + reg[(size_t)beta * NROLES + r] * m + pos[j]] =
+        tab[(size_t)beta * S + reg[(size_t)beta * NROLES + r] * rs + pos[j]] =
             inst * NROLES + r;
         if (role_group[r] == SHGROUP)
           shinst[(size_t)beta * m + j] = inst;
@@ -377,6 +380,21 @@ static long check_roles(const int *tab, int B, int S, int m) {
   for (size_t k = 0; k < seen.size(); k++)
     if (seen[k] != 1)
       return (long)(k / NROLES) + 1;
+  /* whole warps per role (m >= 32, or a warp per role with ONE_PER_CTA):
+   * two roles of an instance in one block sit in different warps */
+  if (ONE_PER_CTA || m >= 32) {
+    std::vector<size_t> at((size_t)B * m * NROLES);
+    for (size_t k = 0; k < (size_t)B * S; k++)
+      if (tab[k] >= 0)
+        at[(size_t)tab[k]] = k;
+    for (size_t i = 0; i < (size_t)B * m; i++)
+      for (int r = 0; r < NROLES; r++)
+        for (int q = r + 1; q < NROLES; q++) {
+          size_t a = at[i * NROLES + r], c = at[i * NROLES + q];
+          if (a / S == c / S && a % S / 32 == c % S / 32)
+            return (long)i + 1;
+        }
+  }
   return 0;
 }
 
@@ -534,6 +552,15 @@ static int run(const settings &s, int device, result *res) {
             test_name, blocks, threads);
     return 2;
   }
+#if ONE_PER_CTA
+  /* a barrier test: the same instances a launch, one per block (a warp
+   * per role), so that the block's barrier is the instance's */
+  blocks *= m;
+  threads = 32 * NROLES; /* a warp per role; the other lanes exit */
+  m = 1;
+  if (perms > 2)
+    perms = 2; /* its tables are 32 times larger */
+#endif
   rng = s.seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
   if (s.check_only) {
     /* --check-roles: the tables alone, on the host (no GPU needed) */
@@ -545,7 +572,8 @@ static int run(const settings &s, int device, result *res) {
                   s.shuffle, s.place, NULL);
       if ((bad = check_roles(tab.data(), blocks, threads, m)) != 0) {
         fprintf(stderr, "%s: table of roles %d: instance %ld does not have "
-                "each role once (a harness bug)\n", test_name, k, bad - 1);
+                "each role once, in warps of its own (a harness bug)\n",
+                test_name, k, bad - 1);
         return 3;
       }
     }
@@ -902,6 +930,9 @@ int main(int argc, char **argv) {
   printf("# settings: ");
   print_settings(stdout, s);
   printf("\n");
+  if (ONE_PER_CTA)
+    printf("# barriers: one instance per CTA, %llu blocks of %d warps, one "
+           "lane of each playing a role\n", res.ninst, NROLES);
   if (s.sync)
     printf("# sync: %llu instances unsynchronised (a role gave up waiting "
            "for the others; not counted)\n", res.misc[5]);
