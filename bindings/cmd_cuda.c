@@ -57,7 +57,16 @@ int wll_cmd_cuda(int argc, char **argv) {
               {"--spacing", "a number from 1 to 1024", 1, 1024},
               {"--seed", "a non-negative integer", 0, 0x7fffffffL},
               {"--budget", "a positive number", 1, 1L << 30},
-              {"--rounds", "a number from 1 to 1048576", 1, 1L << 20}};
+              {"--rounds", "a number from 1 to 1048576", 1, 1L << 20},
+              {"--sync", "0 or 1", 0, 1},
+              {"--sync-spins", "a positive number", 1, 1L << 30},
+              {"--place", "0 or 1", 0, 1},
+              {"--pre-stress", "a number from 0 to 1048576", 0, 1L << 20},
+              {"--stress-lines", "a number from 1 to 65536", 1, 1L << 16},
+              {"--line-words", "a number from 1 to 1024", 1, 1024}};
+  uint64_t val[sizeof nums / sizeof nums[0]];
+  int given[sizeof nums / sizeof nums[0]], pattern = -1;
+  const char *harness = NULL;
   wl_cuda_opts o;
   const char *out = NULL, *file = NULL;
   char err[600];
@@ -66,7 +75,7 @@ int wll_cmd_cuda(int argc, char **argv) {
   wl_ctx *ctx;
   wl_litmus *t = NULL;
   text txt = {NULL, 0, 0};
-  int c, rc;
+  int c, rc, k;
   static const struct option longopts[] = {
       {"blocks", required_argument, NULL, 256},
       {"threads", required_argument, NULL, 257},
@@ -77,16 +86,26 @@ int wll_cmd_cuda(int argc, char **argv) {
       {"seed", required_argument, NULL, 262},
       {"budget", required_argument, NULL, 263},
       {"rounds", required_argument, NULL, 264},
+      {"sync", required_argument, NULL, 265},
+      {"sync-spins", required_argument, NULL, 266},
+      {"place", required_argument, NULL, 267},
+      {"pre-stress", required_argument, NULL, 268},
+      {"stress-lines", required_argument, NULL, 269},
+      {"line-words", required_argument, NULL, 270},
+      {"harness", required_argument, NULL, 'H'},
+      {"stress-pattern", required_argument, NULL, 'P'},
+      {"tune", no_argument, NULL, 'T'},
       {"sm", required_argument, NULL, 'S'},
       {"no-shuffle", no_argument, NULL, 'N'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   wl_cuda_opts_init(&o);
+  memset(given, 0, sizeof given);
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, "-:o:h", longopts, NULL)) != -1) {
     uint64_t u;
-    int k = c - 256;
+    k = c - 256;
     if (c == 1) {
       if (file != NULL) {
         fprintf(stderr, "warplab cuda: one .litmus file at a time ('%s' "
@@ -98,6 +117,18 @@ int wll_cmd_cuda(int argc, char **argv) {
       out = optarg;
     } else if (c == 'N') {
       o.no_shuffle = 1;
+    } else if (c == 'T') {
+      o.tune = 1;
+    } else if (c == 'H') {
+      wl_cuda_opts tmp;
+      if (wl_cuda_harness(&tmp, optarg) != 0)
+        return cuda_usage("--harness", optarg,
+                          "plain, sync, stress or parallel");
+      harness = optarg;
+    } else if (c == 'P') {
+      if ((pattern = wl_cuda_pattern_find(optarg)) < 0)
+        return cuda_usage("--stress-pattern", optarg,
+                          "random, ss, sl, ls or ll");
     } else if (c == 'S') {
       if (strcmp(optarg, "any") == 0)
         o.sm = WL_CUDA_SM_ANY;
@@ -114,17 +145,8 @@ int wll_cmd_cuda(int argc, char **argv) {
       if (wll_parse_count(optarg, (uint64_t)nums[k].lo, (uint64_t)nums[k].hi,
                           &u) != 0)
         return cuda_usage(nums[k].name, optarg, nums[k].want);
-      switch (k) {
-      case 0: o.blocks = (int)u; break;
-      case 1: o.threads = (int)u; break;
-      case 2: o.launches = (int)u; break;
-      case 3: o.stress_blocks = (int)u; break;
-      case 4: o.stress_iters = (int)u; break;
-      case 5: o.spacing = (int)u; break;
-      case 6: o.seed = u; break;
-      case 7: o.budget = (int)u; break;
-      default: o.rounds = (int)u; break;
-      }
+      val[k] = u;
+      given[k] = 1;
     } else if (c == ':') {
       fprintf(stderr,
               "warplab cuda: %s needs a value (see warplab cuda --help)\n",
@@ -134,6 +156,33 @@ int wll_cmd_cuda(int argc, char **argv) {
       fprintf(stderr, "warplab cuda: unknown option '%s' (see warplab cuda "
                       "--help)\n", argv[optind - 1]);
       return 2;
+    }
+  }
+  /* the preset first, wherever it was written; the settings change it */
+  if (harness != NULL)
+    (void)wl_cuda_harness(&o, harness);
+  if (pattern >= 0)
+    o.stress_pattern = pattern;
+  for (k = 0; k < (int)(sizeof nums / sizeof nums[0]); k++) {
+    int v = (int)val[k];
+    if (!given[k])
+      continue;
+    switch (k) {
+    case 0: o.blocks = v; break;
+    case 1: o.threads = v; break;
+    case 2: o.launches = v; break;
+    case 3: o.stress_blocks = v; break;
+    case 4: o.stress_iters = v; break;
+    case 5: o.spacing = v; break;
+    case 6: o.seed = val[k]; break;
+    case 7: o.budget = v; break;
+    case 8: o.rounds = v; break;
+    case 9: o.sync = v; break;
+    case 10: o.sync_spins = v; break;
+    case 11: o.place = v; break;
+    case 12: o.pre_stress = v; break;
+    case 13: o.stress_lines = v; break;
+    default: o.line_words = v; break;
     }
   }
   for (; optind < argc; optind++) { /* after "--" */

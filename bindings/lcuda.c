@@ -8,7 +8,9 @@
 
 static const char *const cuda_keys[] = {
     "blocks", "threads", "launches", "stress", "stress_iters", "spacing",
-    "seed",   "budget",  "shuffle",  "rounds", "sm",     NULL};
+    "seed",   "budget",  "shuffle",  "rounds", "sm",     "harness",
+    "sync",   "sync_spins", "place", "pre_stress", "stress_pattern",
+    "stress_lines", "line_words", "tune", NULL};
 
 static int cuda_int(lua_State *L, int opts, const char *key, int def, int lo,
                     int hi) {
@@ -44,8 +46,10 @@ static int collect(void *ud, const char *s, size_t n) {
 }
 
 /* test:cuda{blocks=, threads=, launches=, stress=, stress_iters=,
- * spacing=, seed=, budget=, shuffle=, rounds=, sm=} -> the program's text
- * (sm: "any", "same" or "different"). */
+ * spacing=, seed=, budget=, shuffle=, rounds=, sm=, harness=, sync=,
+ * sync_spins=, place=, pre_stress=, stress_pattern=, stress_lines=,
+ * line_words=, tune=} -> the program's text (sm: "any", "same" or
+ * "different"; harness: a preset, applied before the other keys). */
 int wll_test_cuda(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_cuda_opts o;
@@ -59,10 +63,36 @@ int wll_test_cuda(lua_State *L) {
     wll_checkopts(L, 2, "cuda", cuda_keys, 0);
   }
   lua_settop(L, 2);
+  /* the preset first; the other keys change it */
+  if (opts != 0) {
+    if (lua_getfield(L, opts, "harness") != LUA_TNIL &&
+        (lua_type(L, -1) != LUA_TSTRING ||
+         wl_cuda_harness(&o, lua_tostring(L, -1)) != 0))
+      return luaL_error(L, "cuda: harness must be \"plain\", \"sync\", "
+                           "\"stress\" or \"parallel\"");
+    lua_pop(L, 1);
+    if (lua_getfield(L, opts, "stress_pattern") != LUA_TNIL &&
+        (lua_type(L, -1) != LUA_TSTRING ||
+         (o.stress_pattern = wl_cuda_pattern_find(lua_tostring(L, -1))) <
+             0))
+      return luaL_error(L, "cuda: stress_pattern must be \"random\", "
+                           "\"ss\", \"sl\", \"ls\" or \"ll\"");
+    lua_pop(L, 1);
+    if (lua_getfield(L, opts, "tune") != LUA_TNIL)
+      o.tune = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  o.sync = cuda_int(L, opts, "sync", o.sync, 0, 1);
+  o.sync_spins = cuda_int(L, opts, "sync_spins", o.sync_spins, 1, 1 << 30);
+  o.place = cuda_int(L, opts, "place", o.place, 0, 1);
+  o.pre_stress = cuda_int(L, opts, "pre_stress", o.pre_stress, 0, 1 << 20);
+  o.stress_lines =
+      cuda_int(L, opts, "stress_lines", o.stress_lines, 1, 1 << 16);
+  o.line_words = cuda_int(L, opts, "line_words", o.line_words, 1, 1024);
   o.blocks = cuda_int(L, opts, "blocks", o.blocks, 1, 1 << 20);
   o.threads = cuda_int(L, opts, "threads", o.threads, 1, 1024);
   o.launches = cuda_int(L, opts, "launches", o.launches, 1, 1 << 30);
-  o.stress_blocks = cuda_int(L, opts, "stress", 0, 0, 1 << 16);
+  o.stress_blocks = cuda_int(L, opts, "stress", o.stress_blocks, 0, 1 << 16);
   o.stress_iters =
       cuda_int(L, opts, "stress_iters", o.stress_iters, 0, 1 << 30);
   o.spacing = cuda_int(L, opts, "spacing", o.spacing, 1, 1024);

@@ -18,8 +18,10 @@ _warplab_opts() {
             --scopes --count --seed -o --list --explore --unroll --families
             --help" ;;
   cuda) echo "-o --blocks --threads --launches --stress --stress-iters
-            --spacing --seed --budget --no-shuffle --rounds --sm --help" ;;
-  compare) echo "--model --help" ;;
+            --spacing --seed --budget --no-shuffle --rounds --sm --harness
+            --sync --sync-spins --place --pre-stress --stress-pattern
+            --stress-lines --line-words --tune --help" ;;
+  compare) echo "--model --summary --help" ;;
   run) echo "--check --check-error --json --help" ;;
   report) echo "-o --output --runs --seed --graphs --title --model --help" ;;
   esac
@@ -55,6 +57,11 @@ _warplab() {
   --annotations) COMPREPLY=($(compgen -W "weak rlx ra mix" -- "$cur")); return 0 ;;
   --placements) COMPREPLY=($(compgen -W "cta gpu sys mix" -- "$cur")); return 0 ;;
   --scopes) COMPREPLY=($(compgen -W "cta gpu sys" -- "$cur")); return 0 ;;
+  --harness) COMPREPLY=($(compgen -W "plain sync stress parallel" -- "$cur"))
+    return 0 ;;
+  --stress-pattern) COMPREPLY=($(compgen -W "random ss sl ls ll" -- "$cur"))
+    return 0 ;;
+  --summary) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
   --model) COMPREPLY=($(compgen -f -X '!*.cat' -- "$cur") $(compgen -d -- "$cur"))
     return 0 ;;
   --graph) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
@@ -62,6 +69,7 @@ _warplab() {
   --unroll|--timeout|--max-memory|-n|--runs|--seed|-j|--jobs|--max-steps|\
   --cycle|--edges|--max-size|--threads|--insns|--locs|--mix|--count|\
   --blocks|--launches|--stress|--stress-iters|--spacing|--budget|--rounds|\
+  --sync|--sync-spins|--place|--pre-stress|--stress-lines|--line-words|\
   --graphs|--title)
     return 0 ;;
   esac

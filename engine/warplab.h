@@ -1229,7 +1229,44 @@ typedef struct wl_cuda_opts {
                       * its roles held in step round by round (100) */
   int sm;            /* which instances count, by the SMs their blocks
                       * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
+  /* One GPU (two-GPU programs ignore them).  A preset (wl_cuda_harness)
+   * sets harness and the eight fields after it, and stress_blocks and
+   * stress_iters; plain (0) is the harness of warplab 0.1, stress (2)
+   * the default. */
+  int harness;        /* the preset's index (wl_cuda_harness_name) */
+  int sync;           /* 1: the roles of an instance meet before they
+                       * start (a rendezvous on a counter per instance) */
+  int sync_spins;     /* polls before a waiting role gives up; its
+                       * instance counts as unsynchronised (20000) */
+  int place;          /* 1: which warps play each role is drawn per
+                       * instance block; 0: role r takes region r */
+  int pre_stress;     /* stress iterations of each test thread first */
+  int stress_pattern; /* WL_CUDA_PAT_*: what stress threads do */
+  int stress_lines;   /* lines the patterns hit (64) */
+  int line_words;     /* words of a stress line (32) */
+  int tune;           /* 1: the program tunes by default (its --tune) */
 } wl_cuda_opts;
+
+/* wl_cuda_opts.stress_pattern: random loads and stores over a scratch
+ * area (or the test's lines, spacing > 1: warplab 0.1's stress), or
+ * GPUHarbor's store-store, store-load, load-store, load-load pairs on
+ * stress lines. */
+enum {
+  WL_CUDA_PAT_RANDOM = 0,
+  WL_CUDA_PAT_SS = 1,
+  WL_CUDA_PAT_SL = 2,
+  WL_CUDA_PAT_LS = 3,
+  WL_CUDA_PAT_LL = 4
+};
+
+/* Applies the harness preset called name (plain, sync, stress,
+ * parallel) to o: 0, or WL_EINVAL for an unknown name. */
+int wl_cuda_harness(wl_cuda_opts *o, const char *name);
+/* The name of preset k (0..), NULL past the last. */
+const char *wl_cuda_harness_name(int k);
+/* A stress pattern's name (random, ss, sl, ls, ll) and back (-1). */
+const char *wl_cuda_pattern_name(int k);
+int wl_cuda_pattern_find(const char *name);
 
 /* wl_cuda_opts.sm: a test whose threads sit in several CTAs, on one GPU,
  * may count only the instances whose blocks ran on one SM (SAME) or on
@@ -1277,7 +1314,11 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * SMs and the role tables put each instance's CTAs in blocks the probe
  * saw on one SM.  opts may be NULL (the defaults).  Fails with WL_EINVAL
  * (bad settings), WL_EUNSUPPORTED ("file:line:col: P0: ..." for callback
- * threads, barriers, GPUs other than 0 and 1 or __shared__ locations in
+ * threads, barriers other than bar.sync a{, b} with a constant a in
+ * 0..15 and b the test's thread count, barriers in a test of several
+ * CTAs -- a barrier test runs one instance per CTA, blocks of its
+ * threads, BLOCKS x (THREADS / threads) of them a launch --, GPUs other
+ * than 0 and 1 or __shared__ locations in
  * a two-GPU test, floating-point locations, sc accesses or PTX 7.5
  * proxies), WL_ENOMEM, or WL_EIO when write fails.
  */
@@ -1291,6 +1332,12 @@ typedef struct wl_compare_report {
   size_t forbidden;        /* observed outcomes the model forbids */
   uint64_t forbidden_runs; /* runs that ended in them */
   size_t unseen;           /* allowed outcomes never observed */
+  /* Coverage (sc_known: wl_sc_states gave the SC states, else the four
+   * counts are 0): the allowed outcomes, projected on the histogram's
+   * variables, that sequential consistency gives (sc) and the others
+   * (weak), and how many of each were observed. */
+  int sc_known;
+  size_t sc_allowed, sc_observed, weak_allowed, weak_observed;
 } wl_compare_report;
 
 /*

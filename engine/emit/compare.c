@@ -154,6 +154,53 @@ static int parse_outcome(wl_ctx *ctx, const wl_result *r, const char *who,
   return 0;
 }
 
+/* The final states sequential consistency gives (wl_sc_states), nvals
+ * values each in the result's variable order. */
+typedef struct scset {
+  wl_ctx *ctx;
+  int64_t *v;
+  size_t n, cap;
+  int nvals, oom;
+} scset;
+
+static int sc_add(void *ud, const int64_t *vals, int nvals) {
+  scset *c = ud;
+  if (c->nvals == 0)
+    c->nvals = nvals;
+  if (nvals != c->nvals)
+    return 0;
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 64;
+    int64_t *q = wl__realloc(c->ctx, c->v,
+                             c->cap * (size_t)nvals * sizeof *q,
+                             cap * (size_t)nvals * sizeof *q);
+    if (q == NULL) {
+      c->oom = 1;
+      return 1;
+    }
+    c->v = q;
+    c->cap = cap;
+  }
+  memcpy(c->v + c->n * (size_t)nvals, vals, (size_t)nvals * sizeof *vals);
+  c->n++;
+  return 0;
+}
+
+/* 1 when some SC state, projected on vars, is v. */
+static int sc_has(const scset *c, const int *vars, int nvars,
+                  const int64_t *v) {
+  size_t i;
+  int k;
+  for (i = 0; i < c->n; i++) {
+    const int64_t *w = c->v + i * (size_t)c->nvals;
+    for (k = 0; k < nvars && vars[k] < c->nvals && w[vars[k]] == v[k]; k++)
+      ;
+    if (k == nvars)
+      return 1;
+  }
+  return 0;
+}
+
 static int state_matches(const wl_result *r, size_t st, const int *vars,
                          int nvars, const int64_t *v) {
   int k;
@@ -188,10 +235,12 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
   obs *o = NULL;
   wl_buf b;
   char *seen = NULL;
+  scset sc;
   if (ctx == NULL || t == NULL || r == NULL || hist == NULL ||
       rep == NULL)
     return WL_EINVAL;
   memset(rep, 0, sizeof *rep);
+  memset(&sc, 0, sizeof sc);
   if (who == NULL)
     who = "<histogram>";
   name = wl_litmus_name(t);
@@ -291,19 +340,35 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
     put_vals(&b, r, vars, nvars, o[i].v);
     wl__buf_puts(&b, ok ? "\n" : "   <-- the model forbids this\n");
   }
-  /* allowed states never observed, once per projection */
+  /* the SC states, to split the allowed states into SC and weak ones
+   * (unknown when the search fails or its unroll bound cuts it) */
+  {
+    int bound = 0, src;
+    sc.ctx = ctx;
+    src = wl_sc_states(ctx, t, 0, sc_add, &sc, &bound);
+    rep->sc_known = src == 0 && !bound && !sc.oom;
+  }
+  /* allowed states, once per projection: observed or not, SC or weak;
+   * those never observed are listed (" weak" after the weak ones) */
   for (i = 0; i < nst; i++) {
     int64_t v[MAXV];
     size_t j;
-    int k, dup = 0;
-    if (seen[i])
-      continue;
+    int k, dup = 0, obs_ = seen[i] == 1, weak;
     for (k = 0; k < nvars; k++)
       v[k] = wl_result_value(r, i, vars[k]);
     for (j = 0; j < i && !dup; j++)
-      dup = seen[j] == 2 && state_matches(r, j, vars, nvars, v);
-    seen[i] = 2;
+      dup = seen[j] >= 2 && state_matches(r, j, vars, nvars, v);
+    seen[i] = (char)(obs_ ? 3 : 2);
     if (dup)
+      continue;
+    weak = rep->sc_known && !sc_has(&sc, vars, nvars, v);
+    if (rep->sc_known) {
+      if (weak)
+        rep->weak_allowed++, rep->weak_observed += (size_t)obs_;
+      else
+        rep->sc_allowed++, rep->sc_observed += (size_t)obs_;
+    }
+    if (obs_)
       continue;
     if (rep->unseen == 0)
       wl__buf_puts(&b, "Allowed, never observed (executions in the "
@@ -312,8 +377,22 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
     wl__buf_printf(&b, "           %-10llu ",
                    (unsigned long long)wl_result_state_count(r, i));
     put_vals(&b, r, vars, nvars, v);
-    wl__buf_puts(&b, "\n");
+    wl__buf_puts(&b, weak ? " weak\n" : "\n");
   }
+  if (rep->sc_known)
+    wl__buf_printf(&b, "Coverage %s: SC states %zu of %zu observed (%.1f%%), "
+                       "weak states %zu of %zu (%.1f%%)\n",
+                   name, rep->sc_observed, rep->sc_allowed,
+                   rep->sc_allowed ? 100.0 * (double)rep->sc_observed /
+                                         (double)rep->sc_allowed
+                                   : 100.0,
+                   rep->weak_observed, rep->weak_allowed,
+                   rep->weak_allowed ? 100.0 * (double)rep->weak_observed /
+                                           (double)rep->weak_allowed
+                                     : 100.0);
+  else
+    wl__buf_printf(&b, "Coverage %s: unknown (the search for SC states "
+                       "gave up)\n", name);
   if (rep->forbidden)
     wl__buf_printf(&b, "Verdict %s FORBIDDEN: %zu observed outcome%s "
                        "(%llu runs) the model forbids\n",
@@ -328,6 +407,7 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
   else if (write != NULL && write(ud, b.p, b.n) != 0)
     rc = wl__err(ctx, WL_EIO, "the writer stopped the output");
   wl__buf_free(&b);
+  wl__free(ctx, sc.v, sc.cap * (size_t)sc.nvals * sizeof *sc.v);
   wl__free(ctx, seen, nst + 1);
   wl__free(ctx, o, ((size_t)want + 1) * sizeof *o);
   return rc;

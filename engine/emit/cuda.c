@@ -33,7 +33,10 @@
  * put an instance's CTAs in blocks the probe saw on one SM.
  *
  * Deliberate limits (each refused with WL_EUNSUPPORTED and a message):
- * callback threads, barriers (the harness runs many instances per CTA),
+ * callback threads, barriers other than bar.sync with a constant id and
+ * the test's thread count or none, or in a test of several CTAs (a
+ * barrier test runs one instance per CTA, ONE_PER_CTA, its bar.sync the
+ * block's barrier.sync),
  * GPUs other than 0 and 1 in a two-GPU test, __shared__ locations in a
  * two-GPU test, floating-point locations, sc accesses, PTX 7.5 proxies.
  * Every location and register is a 32-bit word: a value written in the
@@ -59,6 +62,7 @@ typedef struct emitter {
   int ngroups;
   int group[WL_MAX_THREADS]; /* the thread's CTA group, 0.. */
   int two;                   /* 1: the two-GPU harness */
+  int barriers;              /* 1: bar.sync: one instance per CTA */
   int hsgpu;                 /* two GPUs: the handshake words' GPU */
   int shgroup;               /* the group that uses shared locations */
   int nshared;
@@ -241,10 +245,24 @@ static int plan(emitter *e) {
     e->group[th] = g;
     for (i = 0; i < tt->ninsns; i++) {
       const wl_insn *in = &tt->insns[i];
-      if (in->op == OP_BAR)
-        return unsupported(e, tt, in,
-                           "barriers: the harness runs many instances in "
-                           "one CTA");
+      if (in->op == OP_BAR) {
+        /* one instance per CTA (ONE_PER_CTA): the CTA's barrier 0..15 is
+         * the test's, over the whole block, which is the test's threads */
+        if (in->bar_kind != BAR_SYNC || in->bar_ns != BARNS_PTX)
+          return unsupported(e, tt, in,
+                             "barriers other than bar.sync a{, b} (the "
+                             "harness runs bar.sync as barrier.sync)");
+        if (in->a.is_reg || in->a.imm < 0 || in->a.imm > 15)
+          return unsupported(e, tt, in,
+                             "a barrier other than a constant 0..15");
+        if (in->has_count &&
+            (in->b.is_reg || in->b.imm != (int64_t)t->nthreads))
+          return unsupported(e, tt, in,
+                             "a barrier count other than the test's "
+                             "thread count (the harness's CTA holds one "
+                             "instance)");
+        e->barriers = 1;
+      }
       if ((in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM ||
            in->op == OP_RED) &&
           in->sem == WL_SEM_SC)
@@ -276,6 +294,10 @@ static int plan(emitter *e) {
   e->hsgpu = t->nlocs > 0 ? wl__loc_home(t, 0) : 0;
   if (e->shgroup < 0)
     e->shgroup = 0;
+  if (e->barriers && (e->two || e->ngroups > 1))
+    return unsupported(e, NULL, NULL,
+                       "barriers with the threads in several CTAs: the "
+                       "harness runs a barrier test one instance per CTA");
   if (t->nthreads == 0)
     return unsupported(e, NULL, NULL, "a test without threads");
   for (l = 0; l < t->nlocs; l++)
@@ -517,6 +539,10 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
   switch (in->op) {
   case OP_NOP:
     return 0;
+  case OP_BAR:
+    /* non-aligned: the roles may sit in one warp (ONE_PER_CTA) */
+    wl__buf_printf(b, "    \"barrier.sync %d;\\n\\t\"\n", (int)in->a.imm);
+    return 0;
   case OP_MOV:
     if (in->a.is_reg)
       wl__buf_printf(b, "    \"mov.b32 " RP "%d, " RP "%d;\\n\\t\"\n", in->dst,
@@ -733,8 +759,16 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                  o->budget, o->no_shuffle ? 0 : 1);
   if (!e->two)
     wl__buf_printf(b, "/* --sm: 0 any, 1 same, 2 different SMs */\n"
-                      "#define DEF_SM %d\n",
-                   o->sm);
+                      "#define DEF_SM %d\n#define DEF_HARNESS %d\n"
+                      "#define DEF_SYNC %d\n#define DEF_SYNC_SPINS %d\n"
+                      "#define DEF_PLACE %d\n#define DEF_PRE_STRESS %d\n"
+                      "#define DEF_PATTERN %d\n#define DEF_LINES %d\n"
+                      "#define DEF_LINE_WORDS %d\n#define DEF_TUNE %d\n"
+                      "/* 1: a barrier test, one instance per CTA (blocks of "
+                      "NROLES threads) */\n#define ONE_PER_CTA %d\n",
+                   o->sm, o->harness, o->sync, o->sync_spins, o->place,
+                   o->pre_stress, o->stress_pattern, o->stress_lines,
+                   o->line_words, o->tune, e->barriers);
   wl__buf_puts(b, "\n");
   if (e->two)
     wl__buf_printf(b, "/* two GPUs: the roles of a slot run DEF_ROUNDS "
@@ -742,6 +776,8 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                       "words live on GPU HS_GPU */\n#define NGPUS 2\n"
                       "#define DEF_ROUNDS %d\n#define HS_GPU %d\n\n",
                    o->rounds, e->hsgpu);
+  if (!e->two)
+    wl__cuda_put_presets(b);
   wl__buf_puts(b, "static const char *const test_name = ");
   put_str_literal(b, t->name);
   wl__buf_puts(b, ";\nstatic const char *const test_file = ");
@@ -839,6 +875,8 @@ void wl_cuda_opts_init(wl_cuda_opts *o) {
   o->seed = 1;
   o->budget = 10000;
   o->rounds = 100;
+  wl__cuda_preset_apply(o, WL__CUDA_DEFAULT_PRESET);
+  o->sync_spins = 20000;
 }
 
 int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
@@ -858,11 +896,20 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
       o.stress_blocks > (1 << 16) || o.stress_iters < 0 || o.spacing < 1 ||
       o.spacing > 1024 || o.budget < 1 || o.rounds < 1 ||
       o.rounds > (1 << 20) || o.sm < WL_CUDA_SM_ANY ||
-      o.sm > WL_CUDA_SM_DIFFERENT)
+      o.sm > WL_CUDA_SM_DIFFERENT ||
+      wl_cuda_harness_name(o.harness) == NULL || o.sync < 0 ||
+      o.sync > 1 || o.place < 0 || o.place > 1 || o.sync_spins < 1 ||
+      o.pre_stress < 0 || o.pre_stress > (1 << 20) ||
+      wl_cuda_pattern_name(o.stress_pattern) == NULL ||
+      o.stress_lines < 1 || o.stress_lines > (1 << 16) ||
+      o.line_words < 1 || o.line_words > 1024 || o.tune < 0 || o.tune > 1)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: blocks 1..1048576, threads 1..1024, launches >= 1, "
                    "stress 0..65536, spacing 1..1024, budget >= 1, rounds "
-                   "1..1048576, sm any, same or different");
+                   "1..1048576, sm any, same or different, a known harness, sync "
+                   "and place 0 or 1, sync_spins >= 1, pre_stress "
+                   "0..1048576, a known stress pattern, stress_lines "
+                   "1..65536, line_words 1..1024");
   if (o.threads < t->nthreads)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: %d threads per block cannot hold the test's %d "

@@ -6,9 +6,26 @@
 #ifndef WL_EMIT_H
 #define WL_EMIT_H
 
+#include "../common/internal.h"
+
 extern const char *const wl__cuda_head[];
 extern const char *const wl__cuda_body[];
 extern const char *const wl__cuda_two_head[];
 extern const char *const wl__cuda_two_body[];
+
+/* The harness presets (cuda_harness.c): the settings each --harness NAME
+ * gives, NULL-named at the end; written into each one-GPU program. */
+typedef struct wl__cuda_preset {
+  const char *name;
+  int sync, place, pre_stress, pattern, stress, stress_iters, lines,
+      line_words;
+} wl__cuda_preset;
+extern const wl__cuda_preset wl__cuda_presets[];
+/* warplab cuda's default preset: stress, chosen on an H100 (2026-11-27,
+ * tests/hw/observed/h100-2026-11-27-harness/README.md) by --tune's
+ * objective, weak outcomes seen first, then SC coverage */
+#define WL__CUDA_DEFAULT_PRESET 2
+void wl__cuda_preset_apply(wl_cuda_opts *o, int k);
+void wl__cuda_put_presets(wl_buf *b);
 
 #endif

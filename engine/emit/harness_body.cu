@@ -17,6 +17,14 @@
 #define SM_DIFFERENT 2 /* those whose blocks ran on several SMs */
 static const char *const sm_word[] = {"any", "same", "different"};
 
+/* --stress-pattern: what each stress iteration does on its line
+ * (GPUHarbor / MC Mutants: store-store, store-load, load-store,
+ * load-load); random is the plain harness's mix over the whole scratch
+ * area (or the test's lines with --spacing above 1) */
+#define PAT_RANDOM 0
+static const char *const pat_word[] = {"random", "ss", "sl", "ls", "ll"};
+#define NPATS 5
+
 struct params {
   unsigned *gmem;          /* NLOCS arrays of ninst copies, spacing apart */
   int *regs;               /* ninst x NREGS final registers */
@@ -32,6 +40,10 @@ struct params {
   int m, spacing, budget, stress_blocks, stress_iters;
   int sm;                  /* SM_ANY, SM_SAME or SM_DIFFERENT */
   int probe;               /* 1: each block notes its SM and returns */
+  unsigned *arrive;        /* ninst rendezvous counters */
+  int sync, sync_spins;    /* --sync: roles meet before they start */
+  int pattern, lines, line_words, pre_stress;
+  unsigned long long stress_base; /* the launch's first stress line */
 };
 
 __global__ void reset_kernel(params p) {
@@ -43,17 +55,42 @@ __global__ void reset_kernel(params p) {
     unsigned long long copy = i / p.spacing;
     p.gmem[i] = i % p.spacing == 0 ? (unsigned)loc_init[copy / p.ninst] : 0u;
   }
-  for (unsigned long long i = i0; i < p.ninst; i += step)
+  for (unsigned long long i = i0; i < p.ninst; i += step) {
     p.hung[i] = 0;
+    p.arrive[i] = 0;
+  }
 }
 
 /* Loads and stores on the test's cache lines (the words between the
  * instances' copies) or on a scratch area, from blocks of their own. */
-static __device__ void stress(const params &p) {
+static __device__ void stress(const params &p, int iters) {
   unsigned long long x = ((unsigned long long)blockIdx.x << 10 | threadIdx.x)
                          * 0x9E3779B97F4A7C15ULL + 1;
   unsigned acc = 0;
-  for (int it = 0; it < p.stress_iters; it++) {
+  if (p.pattern != PAT_RANDOM) {
+    /* GPUHarbor's stress lines: LINES lines of LINE_WORDS words, drawn
+     * anew per launch from the scratch area; threads go round-robin over
+     * the lines, each on one word of its line */
+    unsigned long long gid = (unsigned long long)blockIdx.x * blockDim.x +
+                             threadIdx.x;
+    unsigned long long nl = p.scratch_words / (unsigned)p.line_words;
+    unsigned long long line =
+        (p.stress_base + gid % (unsigned)p.lines * 97ULL) % nl;
+    volatile unsigned *a = p.scratch + line * (unsigned)p.line_words +
+                           gid / (unsigned)p.lines % (unsigned)p.line_words;
+    for (int it = 0; it < iters; it++) {
+      switch (p.pattern) {
+      case 1: *a = (unsigned)it; *a = (unsigned)it + 1; break;
+      case 2: *a = (unsigned)it; acc += *a; break;
+      case 3: acc += *a; *a = (unsigned)it; break;
+      default: acc += *a; acc += *a; break;
+      }
+    }
+    if (acc == 0xFFFFFFFFu)
+      p.hung[0] = 0; /* keeps the loads */
+    return;
+  }
+  for (int it = 0; it < iters; it++) {
     unsigned long long r;
     volatile unsigned *a;
     x ^= x >> 12;
@@ -95,7 +132,7 @@ __global__ void test_kernel(params p) {
   if (p.probe)
     return;
   if ((int)blockIdx.x < p.stress_blocks) {
-    stress(p);
+    stress(p, p.stress_iters);
     return;
   }
   b = (int)blockIdx.x - p.stress_blocks;
@@ -105,6 +142,26 @@ __global__ void test_kernel(params p) {
     smem[k] = (unsigned)sh_init[k / p.m];
   __syncthreads();
 #endif
+  if (code >= 0 && (p.pre_stress > 0 || p.sync)) {
+    unsigned long long inst = (unsigned)code / NROLES;
+    if (p.pre_stress > 0)
+      stress(p, p.pre_stress);
+    if (p.sync) {
+      /* litmus7's rendezvous: each role announces itself and waits for
+       * the others of its instance; a role whose partners are not there
+       * after SYNC_SPINS polls gives up and the instance is counted as
+       * unsynchronised (hung 3), not as an outcome */
+      volatile unsigned *c = p.arrive + inst;
+      int s = 0;
+      atomicAdd(p.arrive + inst, 1u);
+      while (*c < (unsigned)NROLES && s < p.sync_spins)
+        s++;
+      if (*c < (unsigned)NROLES) {
+        atomicMax(p.hung + inst, 3u);
+        code = -1;
+      }
+    }
+  }
   if (code >= 0) {
     unsigned long long inst = (unsigned)code / NROLES;
     int role = (unsigned)code % NROLES;
@@ -156,9 +213,12 @@ __global__ void count_kernel(params p, slot *tab, unsigned long long *misc) {
     if (one != (p.sm == SM_SAME))
       return;
   }
+  if (p.sync && p.hung[i] == 0u && p.arrive[i] != (unsigned)NROLES)
+    p.hung[i] = 3u; /* a role never ran: never counted as an outcome */
   if (p.hung[i]) {
-    /* 1: hung (misc[0]); 2: a value left 32 bits (misc[4]) */
-    atomicAdd(&misc[p.hung[i] == 2u ? 4 : 0], 1ULL);
+    /* 1: hung (misc[0]); 2: a value left 32 bits (misc[4]); 3: the
+     * rendezvous gave up (misc[5]) */
+    atomicAdd(&misc[p.hung[i] == 3u ? 5 : p.hung[i] == 2u ? 4 : 0], 1ULL);
     return;
   }
   for (int r = 0; r < NREGS; r++)
@@ -223,8 +283,11 @@ static void shuffle_ints(int *a, int n) {
  * one run, so that they share an SM where the scheduler puts the blocks
  * as it did in the probe (counting checks the SMs they really had). */
 static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
-                        int m, int shuffle, const unsigned *sm) {
-  std::vector<int> pi(B), pos(m);
+                        int m, int shuffle, int place, const unsigned *sm) {
+  /* a region's threads: m, or with ONE_PER_CTA a warp per role, one of
+   * its lanes (drawn) playing the role */
+  int rs = ONE_PER_CTA ? S / NROLES : m;
+  std::vector<int> pi(B), pos(rs), reg((size_t)B * NROLES);
   int off = 0;
   for (int k = 0; k < B * S; k++)
     tab[k] = -1;
@@ -277,20 +340,62 @@ static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
           blk[(size_t)g * B + ib] = runs[q][(i + g * off) % k];
     }
   }
-  for (int ib = 0; ib < B; ib++)
+  /* --place 1: which region (warps) of a block each role takes is drawn
+   * per block (per block, not per instance block: a block holds roles of
+   * several instance blocks when the test has several CTAs, and each
+   * role index must keep a region of its own); else role r takes
+   * region r */
+  for (int k = 0; k < B; k++) {
+    for (int r = 0; r < NROLES; r++)
+      reg[(size_t)k * NROLES + r] = r;
+    if (shuffle && place)
+      shuffle_ints(&reg[(size_t)k * NROLES], NROLES);
+  }
+  for (int ib = 0; ib < B; ib++) {
     for (int r = 0; r < NROLES; r++) {
       int beta = blk[(size_t)role_group[r] * B + ib];
-      for (int j = 0; j < m; j++)
+      for (int j = 0; j < rs; j++)
         pos[j] = j;
       if (shuffle)
-        shuffle_ints(pos.data(), m);
+        shuffle_ints(pos.data(), rs);
       for (int j = 0; j < m; j++) {
         int inst = ib * m + j;
-        tab[(size_t)beta * S + r * m + pos[j]] = inst * NROLES + r;
+        tab[(size_t)beta * S + reg[(size_t)beta * NROLES + r] * rs + pos[j]] =
+            inst * NROLES + r;
         if (role_group[r] == SHGROUP)
           shinst[(size_t)beta * m + j] = inst;
       }
     }
+  }
+}
+
+/* Every role of every instance has exactly one thread in the table
+ * (B blocks of S threads, m instances per instance block): 0, else the
+ * first instance whose role is missing or doubled. */
+static long check_roles(const int *tab, int B, int S, int m) {
+  std::vector<unsigned char> seen((size_t)B * m * NROLES, 0);
+  for (size_t k = 0; k < (size_t)B * S; k++)
+    if (tab[k] >= 0 && seen[(size_t)tab[k]]++ != 0)
+      return tab[k] / NROLES + 1;
+  for (size_t k = 0; k < seen.size(); k++)
+    if (seen[k] != 1)
+      return (long)(k / NROLES) + 1;
+  /* whole warps per role (m >= 32, or a warp per role with ONE_PER_CTA):
+   * two roles of an instance in one block sit in different warps */
+  if (ONE_PER_CTA || m >= 32) {
+    std::vector<size_t> at((size_t)B * m * NROLES);
+    for (size_t k = 0; k < (size_t)B * S; k++)
+      if (tab[k] >= 0)
+        at[(size_t)tab[k]] = k;
+    for (size_t i = 0; i < (size_t)B * m; i++)
+      for (int r = 0; r < NROLES; r++)
+        for (int q = r + 1; q < NROLES; q++) {
+          size_t a = at[i * NROLES + r], c = at[i * NROLES + q];
+          if (a / S == c / S && a % S / 32 == c % S / 32)
+            return (long)i + 1;
+        }
+  }
+  return 0;
 }
 
 struct outcome {
@@ -348,14 +453,54 @@ static long opt_num(const char *opt, const char *v, long lo, long hi) {
   return x;
 }
 
+/* The harness's settings: warplab cuda's (DEF_*), a --harness preset
+ * (the presets[] table written by warplab cuda), then the options. */
+struct settings {
+  int blocks, threads, launches, nstress, stress_iters, spacing, budget;
+  int shuffle, perms, sm, sync, sync_spins, pattern, lines, line_words;
+  int pre_stress, place, harness, check_only;
+  unsigned long long seed;
+};
+
+static void apply_preset(settings *s, int k) {
+  const preset *q = &presets[k];
+  s->harness = k;
+  s->sync = q->sync;
+  s->place = q->place;
+  s->pre_stress = q->pre_stress;
+  s->pattern = q->pattern;
+  s->nstress = q->stress;
+  s->stress_iters = q->stress_iters;
+  s->lines = q->lines;
+  s->line_words = q->line_words;
+}
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: %s [options]  (test %s)\n"
+          "  --harness NAME    a preset of the settings below (plain: the\n"
+          "                    harness of warplab 0.1; then sync, stress,\n"
+          "                    parallel; default %s), applied first\n"
           "  --blocks N        test blocks per launch (-b; default %d)\n"
           "  --threads N       threads per block (-t; %d)\n"
           "  --launches N      launches (-n; %d)\n"
           "  --stress N        extra blocks of memory stress (-s; %d)\n"
           "  --stress-iters N  accesses per stress thread (-i; %d)\n"
+          "  --stress-pattern random|ss|sl|ls|ll\n"
+          "                    stress accesses: random (over the scratch\n"
+          "                    area, or the test's lines with --spacing\n"
+          "                    above 1) or store/load pairs on stress\n"
+          "                    lines (%s)\n"
+          "  --stress-lines N  lines the patterns hit (%d)\n"
+          "  --line-words N    words of a stress line (%d)\n"
+          "  --pre-stress N    stress iterations of each test thread before\n"
+          "                    its role (%d)\n"
+          "  --sync 0|1        roles of an instance meet before they start\n"
+          "                    (%d)\n"
+          "  --sync-spins N    polls before a role gives up; its instance\n"
+          "                    counts as unsynchronised (%d)\n"
+          "  --place 0|1       1: which warps play each role is drawn per\n"
+          "                    instance block (%d)\n"
           "  --spacing N       words between instances' copies (-w; %d)\n"
           "  --seed S          seed of the thread-to-role tables (-r; %llu)\n"
           "  --budget N        backward branches per role (-B; %d)\n"
@@ -364,80 +509,41 @@ static void usage(FILE *f) {
           "                    count the instances by the SMs their blocks\n"
           "                    ran on (-S; %s)\n"
           "  --perms N         tables of roles (-p; 16)\n"
+          "  --tune            short trials of every preset x spacing 1, 8 x\n"
+          "                    threads; keeps the best by weak outcomes seen\n"
+          "                    + SC coverage, prints it, then runs it (%s)\n"
+          "  --tune-launches N launches per trial (4)\n"
+          "  --check-roles     only check, on the host, that the tables of\n"
+          "                    roles give each role of each instance one\n"
+          "                    thread (no GPU needed)\n"
           "  --device D        the CUDA device (-d; 0)\n"
           "  --rounds N        accepted, unused: two-GPU programs only\n"
           "  --help            this text (-h)\n",
-          prog, test_name, DEF_BLOCKS, DEF_THREADS, DEF_LAUNCHES, DEF_STRESS,
-          DEF_STRESS_ITERS, DEF_SPACING, (unsigned long long)DEF_SEED,
-          DEF_BUDGET, sm_word[DEF_SM]);
+          prog, test_name, presets[DEF_HARNESS].name, DEF_BLOCKS,
+          DEF_THREADS, DEF_LAUNCHES, DEF_STRESS, DEF_STRESS_ITERS,
+          pat_word[DEF_PATTERN], DEF_LINES, DEF_LINE_WORDS, DEF_PRE_STRESS,
+          DEF_SYNC, DEF_SYNC_SPINS, DEF_PLACE, DEF_SPACING,
+          (unsigned long long)DEF_SEED, DEF_BUDGET, sm_word[DEF_SM],
+          DEF_TUNE ? "on" : "off");
 }
 
-int main(int argc, char **argv) {
-  int blocks = DEF_BLOCKS, threads = DEF_THREADS, launches = DEF_LAUNCHES;
-  int nstress = DEF_STRESS, stress_iters = DEF_STRESS_ITERS;
-  int spacing = DEF_SPACING, budget = DEF_BUDGET, shuffle = DEF_SHUFFLE;
-  int device = 0, perms = 16, m, drv = 0, rtv = 0;
-  unsigned long long seed = DEF_SEED, hung = 0, overflow = 0, pos = 0,
-                     neg = 0, wide = 0, misc[5];
-  int sm = DEF_SM, resident = 0;
-  cudaDeviceProp prop;
+/* What one run of the settings gave. */
+struct result {
+  std::vector<outcome> outs;
+  unsigned long long misc[6], ninst;
+  int resident;
+  float ms;
+};
+
+/* Runs s; 0, or 2 when the test does not fit (message printed). */
+static int run(const settings &s, int device, result *res) {
+  int m = s.threads / NROLES, blocks = s.blocks, threads = s.threads;
+  int nstress = s.nstress, perms = s.perms;
   params p;
   slot *dtab;
   unsigned long long *dmisc;
   int *droles, *dshinst, *dgrpblk;
   cudaEvent_t ev0, ev1;
-  float ms = 0;
-  char date[64];
-  time_t now = time(NULL);
-  prog = argv[0];
-  for (int i = 1; i < argc; i++) {
-    const char *v;
-    if ((v = opt_val(argc, argv, &i, "--blocks", "-b")) != NULL)
-      blocks = (int)opt_num("--blocks", v, 1, 1 << 20);
-    else if ((v = opt_val(argc, argv, &i, "--threads", "-t")) != NULL)
-      threads = (int)opt_num("--threads", v, 1, 1024);
-    else if ((v = opt_val(argc, argv, &i, "--launches", "-n")) != NULL)
-      launches = (int)opt_num("--launches", v, 1, 1 << 30);
-    else if ((v = opt_val(argc, argv, &i, "--stress", "-s")) != NULL)
-      nstress = (int)opt_num("--stress", v, 0, 1 << 16);
-    else if ((v = opt_val(argc, argv, &i, "--stress-iters", "-i")) != NULL)
-      stress_iters = (int)opt_num("--stress-iters", v, 0, 1 << 30);
-    else if ((v = opt_val(argc, argv, &i, "--spacing", "-w")) != NULL)
-      spacing = (int)opt_num("--spacing", v, 1, 1024);
-    else if ((v = opt_val(argc, argv, &i, "--budget", "-B")) != NULL)
-      budget = (int)opt_num("--budget", v, 1, 1 << 30);
-    else if ((v = opt_val(argc, argv, &i, "--perms", "-p")) != NULL)
-      perms = (int)opt_num("--perms", v, 1, 1024);
-    else if ((v = opt_val(argc, argv, &i, "--device", "-d")) != NULL)
-      device = (int)opt_num("--device", v, 0, 64);
-    else if ((v = opt_val(argc, argv, &i, "--seed", "-r")) != NULL)
-      seed = (unsigned long long)opt_num("--seed", v, 0, 2147483647);
-    else if ((v = opt_val(argc, argv, &i, "--rounds", NULL)) != NULL)
-      (void)opt_num("--rounds", v, 1, 1 << 20);
-    else if (strcmp(argv[i], "--no-shuffle") == 0)
-      shuffle = 0;
-    else if ((v = opt_val(argc, argv, &i, "--sm", "-S")) != NULL) {
-      if (strcmp(v, "any") == 0)
-        sm = SM_ANY;
-      else if (strcmp(v, "same") == 0)
-        sm = SM_SAME;
-      else if (strcmp(v, "different") == 0)
-        sm = SM_DIFFERENT;
-      else {
-        fprintf(stderr, "%s: --sm takes any, same or different, not '%s'\n",
-                prog, v);
-        return 2;
-      }
-    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      usage(stdout);
-      return 0;
-    } else {
-      fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[i]);
-      usage(stderr);
-      return 2;
-    }
-  }
-  m = threads / NROLES;
   if (m >= 32)
     m -= m % 32; /* whole warps per role: roles in different warps */
   if (m < 1 || blocks < NGROUPS ||
@@ -446,38 +552,66 @@ int main(int argc, char **argv) {
             test_name, blocks, threads);
     return 2;
   }
-  if (sm != SM_ANY && NGROUPS < 2) {
-    fprintf(stderr, "%s: --sm %s: the test's threads are in one CTA, so "
-            "every instance runs on one SM\n", test_name, sm_word[sm]);
-    return 2;
+#if ONE_PER_CTA
+  /* a barrier test: the same instances a launch, one per block (a warp
+   * per role), so that the block's barrier is the instance's */
+  blocks *= m;
+  threads = 32 * NROLES; /* a warp per role; the other lanes exit */
+  m = 1;
+  if (perms > 2)
+    perms = 2; /* its tables are 32 times larger */
+#endif
+  rng = s.seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+  if (s.check_only) {
+    /* --check-roles: the tables alone, on the host (no GPU needed) */
+    std::vector<int> tab((size_t)blocks * threads), sh((size_t)blocks * m),
+        gb((size_t)NGROUPS * blocks);
+    for (int k = 0; k < perms; k++) {
+      long bad;
+      build_roles(tab.data(), sh.data(), gb.data(), blocks, threads, m,
+                  s.shuffle, s.place, NULL);
+      if ((bad = check_roles(tab.data(), blocks, threads, m)) != 0) {
+        fprintf(stderr, "%s: table of roles %d: instance %ld does not have "
+                "each role once, in warps of its own (a harness bug)\n",
+                test_name, k, bad - 1);
+        return 3;
+      }
+    }
+    printf("%s: %d tables of roles checked: each role of each of %llu "
+           "instances once\n", test_name, perms,
+           (unsigned long long)blocks * m);
+    return 1;
   }
-  rng = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
   CHECK(cudaSetDevice(device));
-  CHECK(cudaGetDeviceProperties(&prop, device));
-  CHECK(cudaDriverGetVersion(&drv));
-  CHECK(cudaRuntimeGetVersion(&rtv));
   memset(&p, 0, sizeof p);
   p.ninst = (unsigned long long)blocks * m;
   p.m = m;
-  p.spacing = spacing;
-  p.budget = budget;
+  p.spacing = s.spacing;
+  p.budget = s.budget;
   p.stress_blocks = nstress;
-  p.stress_iters = stress_iters;
+  p.stress_iters = s.stress_iters;
   p.scratch_words = 1 << 20;
-  p.sm = sm;
-  CHECK(cudaMalloc(&p.gmem, (size_t)NLOCS * p.ninst * spacing * 4 + 4));
+  p.sm = s.sm;
+  p.sync = s.sync;
+  p.sync_spins = s.sync_spins;
+  p.pattern = s.pattern;
+  p.lines = s.lines;
+  p.line_words = s.line_words;
+  p.pre_stress = s.pre_stress;
+  CHECK(cudaMalloc(&p.gmem, (size_t)NLOCS * p.ninst * s.spacing * 4 + 4));
   CHECK(cudaMalloc(&p.regs, (size_t)p.ninst * NREGS * 4 + 4));
   CHECK(cudaMalloc(&p.hung, (size_t)p.ninst * 4 + 4));
+  CHECK(cudaMalloc(&p.arrive, (size_t)p.ninst * 4 + 4));
   CHECK(cudaMalloc(&p.shfinal, (size_t)NSHARED * p.ninst * 4 + 4));
   CHECK(cudaMalloc(&p.scratch, (size_t)p.scratch_words * 4));
   CHECK(cudaMemset(p.scratch, 0, (size_t)p.scratch_words * 4));
   CHECK(cudaMalloc(&dtab, sizeof(slot) * HSLOTS));
   CHECK(cudaMemset(dtab, 0, sizeof(slot) * HSLOTS));
-  CHECK(cudaMalloc(&dmisc, sizeof misc));
-  CHECK(cudaMemset(dmisc, 0, sizeof misc));
+  CHECK(cudaMalloc(&dmisc, sizeof res->misc));
+  CHECK(cudaMemset(dmisc, 0, sizeof res->misc));
   CHECK(cudaMalloc(&p.blocksm, (size_t)(nstress + blocks) * 4));
   std::vector<unsigned> blocksm(nstress + blocks);
-  if (sm == SM_SAME) {
+  if (s.sm == SM_SAME) {
     /* a probe launch of the test's shape: where the blocks go */
     p.probe = 1;
     test_kernel<<<nstress + blocks, threads,
@@ -495,7 +629,17 @@ int main(int argc, char **argv) {
       build_roles(&tab[(size_t)k * blocks * threads],
                   &sh[(size_t)k * blocks * m],
                   &gb[(size_t)k * NGROUPS * blocks], blocks, threads, m,
-                  shuffle, sm == SM_SAME ? blocksm.data() + nstress : NULL);
+                  s.shuffle, s.place,
+                  s.sm == SM_SAME ? blocksm.data() + nstress : NULL);
+    for (int k = 0; k < perms; k++) {
+      long bad = check_roles(&tab[(size_t)k * blocks * threads], blocks,
+                             threads, m);
+      if (bad != 0) {
+        fprintf(stderr, "%s: table of roles %d: instance %ld does not have "
+                "each role once (a harness bug)\n", test_name, k, bad - 1);
+        exit(3);
+      }
+    }
     CHECK(cudaMalloc(&dgrpblk, gb.size() * sizeof(int)));
     CHECK(cudaMemcpy(dgrpblk, gb.data(), gb.size() * sizeof(int),
                      cudaMemcpyHostToDevice));
@@ -509,11 +653,12 @@ int main(int argc, char **argv) {
   CHECK(cudaEventCreate(&ev0));
   CHECK(cudaEventCreate(&ev1));
   CHECK(cudaEventRecord(ev0));
-  for (int l = 0; l < launches; l++) {
+  for (int l = 0; l < s.launches; l++) {
     int k = l % perms;
     p.roles = droles + (size_t)k * blocks * threads;
     p.shinst = dshinst + (size_t)k * blocks * m;
     p.grpblk = dgrpblk + (size_t)k * NGROUPS * blocks;
+    p.stress_base = rnd() >> 20;
     reset_kernel<<<1024, 256>>>(p);
     test_kernel<<<nstress + blocks, threads,
                   (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4>>>(p);
@@ -522,28 +667,254 @@ int main(int argc, char **argv) {
   }
   CHECK(cudaGetLastError());
   CHECK(cudaEventRecord(ev1));
-  if (sm != SM_ANY)
+  res->resident = 0;
+  if (s.sm != SM_ANY)
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &resident, test_kernel, threads,
+        &res->resident, test_kernel, threads,
         (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4));
   CHECK(cudaEventSynchronize(ev1));
-  CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
+  CHECK(cudaEventElapsedTime(&res->ms, ev0, ev1));
   std::vector<slot> tab(HSLOTS);
-  std::vector<outcome> outs;
   CHECK(cudaMemcpy(tab.data(), dtab, sizeof(slot) * HSLOTS,
                    cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(misc, dmisc, sizeof misc, cudaMemcpyDeviceToHost));
-  hung = misc[0];
-  overflow = misc[1];
-  wide = misc[4];
+  CHECK(cudaMemcpy(res->misc, dmisc, sizeof res->misc,
+                   cudaMemcpyDeviceToHost));
+  res->outs.clear();
   for (int k = 0; k < HSLOTS; k++)
     if (tab[k].state == 2u) {
       outcome o;
       o.count = tab[k].count;
       memcpy(o.vals, tab[k].vals, sizeof o.vals);
-      outs.push_back(o);
+      res->outs.push_back(o);
     }
-  std::sort(outs.begin(), outs.end(), by_vals);
+  std::sort(res->outs.begin(), res->outs.end(), by_vals);
+  res->ninst = p.ninst;
+  cudaFree(p.gmem);
+  cudaFree(p.regs);
+  cudaFree(p.hung);
+  cudaFree(p.arrive);
+  cudaFree(p.shfinal);
+  cudaFree(p.scratch);
+  cudaFree(dtab);
+  cudaFree(dmisc);
+  cudaFree(p.blocksm);
+  cudaFree(dgrpblk);
+  cudaFree(droles);
+  cudaFree(dshinst);
+  cudaEventDestroy(ev0);
+  cudaEventDestroy(ev1);
+  return 0;
+}
+
+/* --tune's objective: distinct weak outcomes seen, plus the share of the
+ * SC outcomes seen (0..1), so that weak outcomes count first and SC
+ * coverage breaks ties (without the SC states, outcomes seen). */
+static double score(const result &r, int *weak, int *sc) {
+  *weak = *sc = 0;
+  for (size_t k = 0; k < r.outs.size(); k++) {
+    if (n_sc >= 0 && !is_sc(r.outs[k].vals))
+      ++*weak;
+    else
+      ++*sc;
+  }
+  if (n_sc > 0)
+    return *weak + (double)*sc / (double)n_sc;
+  return (double)r.outs.size();
+}
+
+static void print_settings(FILE *f, const settings &s) {
+  fprintf(f, "--harness %s --blocks %d --threads %d --stress %d "
+             "--stress-iters %d --stress-pattern %s --stress-lines %d "
+             "--line-words %d --pre-stress %d --sync %d --sync-spins %d "
+             "--place %d --spacing %d",
+          presets[s.harness].name, s.blocks, s.threads, s.nstress,
+          s.stress_iters, pat_word[s.pattern], s.lines, s.line_words,
+          s.pre_stress, s.sync, s.sync_spins, s.place, s.spacing);
+}
+
+/* --tune: a short trial of each candidate; s becomes the best. */
+static int tune(settings *s, int device, int tl) {
+  settings best = *s;
+  double top = -1;
+  int spacings[2] = {1, 8}, shapes[2][2] = {{s->blocks, s->threads},
+                                            {s->blocks / 4, 1024}};
+  if (shapes[1][0] < NGROUPS)
+    shapes[1][0] = NGROUPS;
+  for (int k = 0; presets[k].name != NULL; k++)
+    for (int w = 0; w < 2; w++)
+      for (int h = 0; h < 2; h++) {
+        settings c = *s;
+        result r;
+        int weak, sc, rc;
+        double v;
+        apply_preset(&c, k);
+        c.spacing = spacings[w];
+        c.blocks = shapes[h][0];
+        c.threads = shapes[h][1];
+        c.launches = tl;
+        if ((rc = run(c, device, &r)) != 0)
+          return rc;
+        v = score(r, &weak, &sc);
+        printf("# tune: score %.3f (weak %d, sc %d of %ld, unsync %llu) ",
+               v, weak, sc, n_sc, r.misc[5]);
+        print_settings(stdout, c);
+        printf("\n");
+        if (v > top) {
+          top = v;
+          best = c;
+        }
+      }
+  best.launches = s->launches;
+  *s = best;
+  printf("# tune: chosen (score %.3f): ", top);
+  print_settings(stdout, best);
+  printf("\n");
+  return 0;
+}
+
+static int find_word(const char *const *words, int n, const char *v) {
+  for (int k = 0; k < n; k++)
+    if (words[k] != NULL && strcmp(words[k], v) == 0)
+      return k;
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  settings s;
+  int device = 0, drv = 0, rtv = 0, tuning = DEF_TUNE, tl = 4, rc, npre;
+  unsigned long long hung = 0, overflow = 0, pos = 0, neg = 0, wide = 0;
+  cudaDeviceProp prop;
+  result res;
+  char date[64];
+  time_t now = time(NULL);
+  prog = argv[0];
+  memset(&s, 0, sizeof s);
+  s.blocks = DEF_BLOCKS;
+  s.threads = DEF_THREADS;
+  s.launches = DEF_LAUNCHES;
+  s.budget = DEF_BUDGET;
+  s.shuffle = DEF_SHUFFLE;
+  s.perms = 16;
+  s.sm = DEF_SM;
+  s.seed = DEF_SEED;
+  s.spacing = DEF_SPACING;
+  s.sync_spins = DEF_SYNC_SPINS;
+  s.harness = DEF_HARNESS;
+  /* warplab cuda's settings: its preset with its changes */
+  s.nstress = DEF_STRESS;
+  s.stress_iters = DEF_STRESS_ITERS;
+  s.sync = DEF_SYNC;
+  s.place = DEF_PLACE;
+  s.pre_stress = DEF_PRE_STRESS;
+  s.pattern = DEF_PATTERN;
+  s.lines = DEF_LINES;
+  s.line_words = DEF_LINE_WORDS;
+  for (npre = 0; presets[npre].name != NULL; npre++)
+    ;
+  /* --harness first: the other options change its preset */
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if ((v = opt_val(argc, argv, &i, "--harness", NULL)) != NULL) {
+      int k = -1;
+      for (int q = 0; q < npre; q++)
+        if (strcmp(presets[q].name, v) == 0)
+          k = q;
+      if (k < 0) {
+        fprintf(stderr, "%s: --harness takes", prog);
+        for (int q = 0; q < npre; q++)
+          fprintf(stderr, "%s %s", q ? "," : "", presets[q].name);
+        fprintf(stderr, ", not '%s'\n", v);
+        return 2;
+      }
+      apply_preset(&s, k);
+    }
+  }
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if ((v = opt_val(argc, argv, &i, "--harness", NULL)) != NULL)
+      continue;
+    else if ((v = opt_val(argc, argv, &i, "--blocks", "-b")) != NULL)
+      s.blocks = (int)opt_num("--blocks", v, 1, 1 << 20);
+    else if ((v = opt_val(argc, argv, &i, "--threads", "-t")) != NULL)
+      s.threads = (int)opt_num("--threads", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--launches", "-n")) != NULL)
+      s.launches = (int)opt_num("--launches", v, 1, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--stress", "-s")) != NULL)
+      s.nstress = (int)opt_num("--stress", v, 0, 1 << 16);
+    else if ((v = opt_val(argc, argv, &i, "--stress-iters", "-i")) != NULL)
+      s.stress_iters = (int)opt_num("--stress-iters", v, 0, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--stress-lines", NULL)) != NULL)
+      s.lines = (int)opt_num("--stress-lines", v, 1, 1 << 16);
+    else if ((v = opt_val(argc, argv, &i, "--line-words", NULL)) != NULL)
+      s.line_words = (int)opt_num("--line-words", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--pre-stress", NULL)) != NULL)
+      s.pre_stress = (int)opt_num("--pre-stress", v, 0, 1 << 20);
+    else if ((v = opt_val(argc, argv, &i, "--sync", NULL)) != NULL)
+      s.sync = (int)opt_num("--sync", v, 0, 1);
+    else if ((v = opt_val(argc, argv, &i, "--sync-spins", NULL)) != NULL)
+      s.sync_spins = (int)opt_num("--sync-spins", v, 1, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--place", NULL)) != NULL)
+      s.place = (int)opt_num("--place", v, 0, 1);
+    else if ((v = opt_val(argc, argv, &i, "--tune-launches", NULL)) != NULL)
+      tl = (int)opt_num("--tune-launches", v, 1, 1 << 20);
+    else if ((v = opt_val(argc, argv, &i, "--stress-pattern", NULL)) !=
+             NULL) {
+      if ((s.pattern = find_word(pat_word, NPATS, v)) < 0) {
+        fprintf(stderr, "%s: --stress-pattern takes random, ss, sl, ls or "
+                "ll, not '%s'\n", prog, v);
+        return 2;
+      }
+    } else if ((v = opt_val(argc, argv, &i, "--spacing", "-w")) != NULL)
+      s.spacing = (int)opt_num("--spacing", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--budget", "-B")) != NULL)
+      s.budget = (int)opt_num("--budget", v, 1, 1 << 30);
+    else if ((v = opt_val(argc, argv, &i, "--perms", "-p")) != NULL)
+      s.perms = (int)opt_num("--perms", v, 1, 1024);
+    else if ((v = opt_val(argc, argv, &i, "--device", "-d")) != NULL)
+      device = (int)opt_num("--device", v, 0, 64);
+    else if ((v = opt_val(argc, argv, &i, "--seed", "-r")) != NULL)
+      s.seed = (unsigned long long)opt_num("--seed", v, 0, 2147483647);
+    else if ((v = opt_val(argc, argv, &i, "--rounds", NULL)) != NULL)
+      (void)opt_num("--rounds", v, 1, 1 << 20);
+    else if (strcmp(argv[i], "--no-shuffle") == 0)
+      s.shuffle = 0;
+    else if (strcmp(argv[i], "--tune") == 0)
+      tuning = 1;
+    else if (strcmp(argv[i], "--check-roles") == 0)
+      s.check_only = 1;
+    else if ((v = opt_val(argc, argv, &i, "--sm", "-S")) != NULL) {
+      if ((s.sm = find_word(sm_word, 3, v)) < 0) {
+        fprintf(stderr, "%s: --sm takes any, same or different, not '%s'\n",
+                prog, v);
+        return 2;
+      }
+    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[i]);
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (s.sm != SM_ANY && NGROUPS < 2) {
+    fprintf(stderr, "%s: --sm %s: the test's threads are in one CTA, so "
+            "every instance runs on one SM\n", test_name, sm_word[s.sm]);
+    return 2;
+  }
+  if (s.check_only)
+    return (rc = run(s, device, &res)) == 1 ? 0 : rc;
+  CHECK(cudaSetDevice(device));
+  CHECK(cudaGetDeviceProperties(&prop, device));
+  CHECK(cudaDriverGetVersion(&drv));
+  CHECK(cudaRuntimeGetVersion(&rtv));
+  if (tuning && (rc = tune(&s, device, tl)) != 0)
+    return rc;
+  if ((rc = run(s, device, &res)) != 0)
+    return rc;
+  hung = res.misc[0];
+  overflow = res.misc[1];
+  wide = res.misc[4];
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
   printf("# warplab cuda: test %s (%s)\n", test_name, test_file);
   printf("# gpu: %s (sm_%d%d, %d SMs), CUDA driver API %d.%d, "
@@ -554,17 +925,28 @@ int main(int argc, char **argv) {
   printf("# harness: blocks %d threads %d roles %d instances/launch %llu "
          "launches %d stress %d iters %d spacing %d shuffle %d perms %d "
          "seed %llu budget %d\n",
-         blocks, threads, NROLES, p.ninst, launches, nstress, stress_iters,
-         spacing, shuffle, perms, seed, budget);
-  if (sm != SM_ANY)
+         s.blocks, s.threads, NROLES, res.ninst, s.launches, s.nstress,
+         s.stress_iters, s.spacing, s.shuffle, s.perms, s.seed, s.budget);
+  printf("# settings: ");
+  print_settings(stdout, s);
+  printf("\n");
+  if (ONE_PER_CTA)
+    printf("# barriers: one instance per CTA, %llu blocks of %d warps, one "
+           "lane of each playing a role\n", res.ninst, NROLES);
+  if (s.sync)
+    printf("# sync: %llu instances unsynchronised (a role gave up waiting "
+           "for the others; not counted)\n", res.misc[5]);
+  if (s.sm != SM_ANY)
     printf("# sm: %s (counted: the instances whose CTAs' blocks ran on %s); "
            "instances on one SM %llu, on several SMs %llu; blocks a launch "
            "%d, resident at once at most %d\n",
-           sm_word[sm], sm == SM_SAME ? "one SM" : "several SMs", misc[2],
-           misc[3], nstress + blocks, resident * prop.multiProcessorCount);
-  if (sm == SM_SAME)
+           sm_word[s.sm], s.sm == SM_SAME ? "one SM" : "several SMs",
+           res.misc[2], res.misc[3], s.nstress + s.blocks,
+           res.resident * prop.multiProcessorCount);
+  if (s.sm == SM_SAME)
     printf("# sm: the CTAs of an instance were put in blocks that a probe "
            "launch saw on one SM\n");
+  std::vector<outcome> &outs = res.outs;
   printf("Test %s %s\nHistogram (%zu states)\n", test_name,
          COND_KIND == 0 ? "Allowed" : COND_KIND == 2 ? "Required"
                                                      : "Forbidden",
@@ -598,15 +980,15 @@ int main(int argc, char **argv) {
            pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
     if (hung)
       printf("Hung %s %llu of %llu runs did not terminate\n", test_name,
-             hung, (unsigned long long)launches * p.ninst);
+             hung, (unsigned long long)s.launches * res.ninst);
     if (wide)
       printf("Wide %s %llu of %llu runs made a value outside 32 bits (not "
              "counted: the model's values are 64-bit)\n", test_name, wide,
-             (unsigned long long)launches * p.ninst);
+             (unsigned long long)s.launches * res.ninst);
     if (overflow)
       printf("# %llu outcomes not counted: the table of states is full\n",
              overflow);
-    printf("Time %s %.2f\n\n", test_name, ms / 1000.0);
+    printf("Time %s %.2f\n\n", test_name, res.ms / 1000.0);
   }
   return overflow ? 1 : 0;
 }

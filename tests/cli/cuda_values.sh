@@ -99,7 +99,8 @@ grep -q -F 'atom.relaxed.gpu.global.add.u32 wl_rt3, [wl_ra' "$T/role1" &&
   grep -q -F 'add.s64 wl_rw2, wl_rw0, wl_rw1;' "$T/role1" ||
   fail "alu: the red on x is not checked"
 # the harness counts wide instances apart and names them
-grep -q -F 'atomicAdd(&misc[p.hung[i] == 2u ? 4 : 0], 1ULL);' "$T/alu.cu" ||
+grep -q -F 'atomicAdd(&misc[p.hung[i] == 3u ? 5 : p.hung[i] == 2u ? 4 : 0],' \
+  "$T/alu.cu" ||
   fail "alu: wide instances counted as hung"
 grep -q -F '"Wide %s %llu of %llu runs made a value outside 32 bits' \
   "$T/alu.cu" || fail "alu: no Wide line"

@@ -60,6 +60,8 @@ static inline cudaError_t cudaMemset(void *, int, size_t) WL_FAIL()
 static inline cudaError_t cudaMemcpy(void *, const void *, size_t,
                                      cudaMemcpyKind) WL_FAIL()
 static inline cudaError_t cudaEventCreate(cudaEvent_t *) WL_FAIL()
+static inline cudaError_t cudaEventDestroy(cudaEvent_t) WL_FAIL()
+static inline cudaError_t cudaFree(void *) WL_FAIL()
 static inline cudaError_t cudaEventRecord(cudaEvent_t, int = 0) WL_FAIL()
 static inline cudaError_t cudaEventSynchronize(cudaEvent_t) WL_FAIL()
 static inline cudaError_t cudaEventElapsedTime(float *, cudaEvent_t,
