@@ -11,12 +11,20 @@
 
 #include "lwlanes.h"
 
-wll_lanes *wll_lanes_new(lua_State *L, int ks) {
-  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, 0);
+static wll_lanes *new_at(lua_State *L, int ks, int index) {
+  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, index);
   v->valid = v->isint = 0;
+  v->index = (uint16_t)index;
+  v->nmemo = 0;
   lua_getiuservalue(L, ks, 3);
   lua_setmetatable(L, -2);
   return v;
+}
+
+wll_lanes *wll_lanes_new(lua_State *L, int ks) { return new_at(L, ks, 0); }
+
+wll_lanes *wll_lanes_new_index(lua_State *L, int ks) {
+  return new_at(L, ks, 1);
 }
 
 void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i) {
@@ -25,12 +33,18 @@ void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i) {
   v->isint |= 1u << k;
 }
 
-wll_lanes *wll_lanes_push(lua_State *L) {
-  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, 0);
+/* wll_lanes_push, of index arithmetic when index (a user value for the
+ * results it remembers). */
+static wll_lanes *push_vec(lua_State *L, int index) {
+  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, index);
   lua_pushvalue(L, lua_upvalueindex(2));
   lua_setmetatable(L, -2);
+  v->index = (uint16_t)index;
+  v->nmemo = 0;
   return v;
 }
+
+wll_lanes *wll_lanes_push(lua_State *L) { return push_vec(L, 0); }
 
 wll_lanes *wll_lanes_to(lua_State *L, int idx) {
   wll_lanes *v = lua_touserdata(L, idx);
@@ -176,7 +190,7 @@ static lua_Number flt_op(int op, lua_Number a, lua_Number b) {
     return floor(a / b);
   case OP_MOD: {
     lua_Number m = fmod(a, b);
-    if ((m > 0) ? b < 0 : (m < 0 && b != m))
+    if ((m > 0) ? b < 0 : (m < 0 && b > 0))
       m += b;
     return m;
   }
@@ -189,66 +203,245 @@ static lua_Number flt_op(int op, lua_Number a, lua_Number b) {
   }
 }
 
+/* An operand of arithmetic as the lanes see it: a vector's values, or a
+ * number's one value read by every lane (step 0, nothing broadcast). */
+typedef struct operand {
+  const wll_lane *v; /* lane k: v[k * step] */
+  int step;
+  uint32_t valid, isint;
+  wll_lane one;
+  wll_lanes *vec; /* the vector, or NULL */
+} operand;
+
+/* The operand at idx (a number or a lane vector, whose metatable is mt);
+ * raises for anything else, as wll_lanes_operand does. */
+static void get_operand(lua_State *L, int idx, const void *mt, operand *o) {
+  int t = lua_type(L, idx);
+  if (t == LUA_TNUMBER) {
+    o->v = &o->one;
+    o->step = 0;
+    o->vec = NULL;
+    o->valid = WLL_LANES_ALL;
+    if (lua_isinteger(L, idx)) {
+      o->one.i = lua_tointeger(L, idx);
+      o->isint = WLL_LANES_ALL;
+    } else {
+      o->one.n = lua_tonumber(L, idx);
+      o->isint = 0;
+    }
+    return;
+  }
+  if (t == LUA_TUSERDATA) {
+    wll_lanes *v = lua_touserdata(L, idx);
+    const void *m = NULL;
+    if (lua_getmetatable(L, idx)) {
+      m = lua_topointer(L, -1);
+      lua_pop(L, 1);
+    }
+    if (m == mt) {
+      o->v = v->v;
+      o->step = 1;
+      o->vec = v;
+      o->valid = v->valid;
+      o->isint = v->isint;
+      return;
+    }
+  }
+  luaL_error(L, "attempt to perform arithmetic on a %s value (lane "
+                "vectors combine with numbers and lane vectors)",
+             luaL_typename(L, idx));
+}
+
+static lua_Number operand_num(const operand *o, int k) {
+  const wll_lane *x = &o->v[k * o->step];
+  return o->isint >> k & 1 ? (lua_Number)x->i : x->n;
+}
+
+/* Lane k as an integer, as wll_lanes_int converts. */
+static lua_Integer operand_int(lua_State *L, const operand *o, int k) {
+  const wll_lane *x = &o->v[k * o->step];
+  lua_Number n, f;
+  if (o->isint >> k & 1)
+    return x->i;
+  n = x->n;
+  f = floor(n);
+  if (f != n || !(n >= -9223372036854775808.0 && n < 9223372036854775808.0))
+    wll_lanes_error(L, k, "number has no integer representation");
+  return (lua_Integer)n;
+}
+
+/* + - * on every lane, all integers or all floats (the straight loops;
+ * a number operand has step 0).  Returns 0 when op is none of them. */
+#define LOOP(field, expr, SA, SB)                                              \
+  for (k = 0; k < 32; k++) {                                                   \
+    const wll_lane *x = &a->v[k * (SA)], *y = &b->v[k * (SB)];                 \
+    r->v[k].field = expr;                                                      \
+  }
+#define STRAIGHT(field, expr)                                                  \
+  if (sa && sb)                                                                \
+    LOOP(field, expr, 1, 1)                                                    \
+  else if (sa)                                                                 \
+    LOOP(field, expr, 1, 0)                                                    \
+  else if (sb)                                                                 \
+    LOOP(field, expr, 0, 1)                                                    \
+  else                                                                         \
+    LOOP(field, expr, 0, 0)
+static int straight_int(int op, const operand *a, const operand *b,
+                        wll_lanes *r) {
+  int k, sa = a->step, sb = b->step;
+  switch (op) {
+  case OP_ADD:
+    STRAIGHT(i, (lua_Integer)((lua_Unsigned)x->i + (lua_Unsigned)y->i))
+    return 1;
+  case OP_SUB:
+    STRAIGHT(i, (lua_Integer)((lua_Unsigned)x->i - (lua_Unsigned)y->i))
+    return 1;
+  case OP_MUL:
+    STRAIGHT(i, (lua_Integer)((lua_Unsigned)x->i * (lua_Unsigned)y->i))
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int straight_flt(int op, const operand *a, const operand *b,
+                        wll_lanes *r) {
+  int k, sa = a->step, sb = b->step;
+  switch (op) {
+  case OP_ADD:
+    STRAIGHT(n, x->n + y->n)
+    return 1;
+  case OP_SUB:
+    STRAIGHT(n, x->n - y->n)
+    return 1;
+  case OP_MUL:
+    STRAIGHT(n, x->n * y->n)
+    return 1;
+  default:
+    return 0;
+  }
+}
+#undef STRAIGHT
+#undef LOOP
+
+/* ------------------------------------------------------------------ */
+/* remembered results of index arithmetic                              */
+/* ------------------------------------------------------------------ */
+
+/* A vector of index arithmetic (w.threadIdx.x, w.lane, and what + - * ...
+ * of them with numbers make) remembers in its user value the results of
+ * its operations with a number, { [key] = { [number] = result } }, so
+ * that `ty * TILE + k` in a kernel's loop makes its vectors once per warp
+ * rather than once per iteration.  Lane vectors cannot be changed, so the
+ * result remembered is what the operation would compute again, lane for
+ * lane (the same vector object: vectors are values).  The key holds the
+ * operation, the number's side and type and the active lanes; the number
+ * is keyed by its integer or its float's bits (-0.0 is not 0.0, a NaN is
+ * a key).  At most MEMO_MAX results a vector. */
+#define MEMO_MAX 64
+
+static lua_Integer memo_key(int op, int left, int isint, uint32_t act) {
+  return (lua_Integer)((uint64_t)op | (uint64_t)left << 4 |
+                       (uint64_t)isint << 5 | (uint64_t)act << 6);
+}
+
+/* Pushes the result remembered on vector v (at idx) for key and number
+ * num and returns 1, or returns 0 with the stack as it was. */
+static int memo_find(lua_State *L, int idx, const wll_lanes *v,
+                     lua_Integer key, lua_Integer num) {
+  int top;
+  if (v->nmemo == 0)
+    return 0;
+  top = lua_gettop(L);
+  if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE &&
+      lua_rawgeti(L, -1, key) == LUA_TTABLE &&
+      lua_rawgeti(L, -1, num) == LUA_TUSERDATA)
+    return 1; /* the result, on top */
+  lua_settop(L, top);
+  return 0;
+}
+
+/* Remembers the result on top (which stays there) on vector v at idx,
+ * when v is given and has room; returns 1. */
+static int remember(lua_State *L, wll_lanes *v, int idx, lua_Integer key,
+                    lua_Integer num) {
+  int res = lua_gettop(L);
+  if (v == NULL || v->nmemo >= MEMO_MAX)
+    return 1;
+  if (lua_getiuservalue(L, idx, 1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, idx, 1);
+  }
+  if (lua_rawgeti(L, -1, key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, key);
+  }
+  lua_pushvalue(L, res);
+  lua_rawseti(L, -2, num);
+  v->nmemo++;
+  lua_settop(L, res);
+  return 1;
+}
+
 /* The metamethods of + - * / // % ^ and unary -, & | ~ << >> and unary
  * ~: one new vector, computed in the lanes that are active and hold a
  * value in both operands. */
 static int arith(lua_State *L, int op) {
-  wll_lanes ta, tb, *r;
-  const wll_lanes *a = wll_lanes_operand(L, 1, &ta);
-  const wll_lanes *b = wll_lanes_operand(L, 2, &tb);
-  uint32_t valid = a->valid & b->valid & active(L), ints;
-  int k, bitwise = op >= OP_BAND;
-  r = wll_lanes_push(L);
+  wll_kstate *ks = wll_lanes_ks(L);
+  wll_krun *run = ks->run;
+  operand a, b;
+  wll_lanes *r, *iv = NULL;
+  uint32_t valid, ints, act;
+  lua_Integer mkey = 0, mnum = 0;
+  int k, bitwise = op >= OP_BAND, index, plain;
+  get_operand(L, 1, ks->lanes_mt, &a);
+  get_operand(L, 2, ks->lanes_mt, &b);
+  act = run != NULL && run->warp_mode ? run->active : WLL_LANES_ALL;
+  valid = a.valid & b.valid & act;
+  plain = run != NULL && run->plain;
+  /* index arithmetic with a number: remembered on its vector */
+  index = (a.vec == NULL || a.vec->index) && (b.vec == NULL || b.vec->index);
+  if (index && !plain && (a.vec == NULL) != (b.vec == NULL)) {
+    const operand *n = a.vec == NULL ? &a : &b;
+    iv = a.vec != NULL ? a.vec : b.vec;
+    mkey = memo_key(op, a.vec == NULL, n->isint != 0, act);
+    mnum = n->one.i; /* a float: its bits */
+    if (memo_find(L, a.vec != NULL ? 1 : 2, iv, mkey, mnum))
+      return 1;
+  }
+  r = push_vec(L, index);
   r->valid = valid;
   if (bitwise) {
     r->isint = valid;
     for (k = 0; k < 32; k++)
       if (valid >> k & 1)
-        r->v[k].i = int_op(L, op, wll_lanes_int(L, a, k),
-                           wll_lanes_int(L, b, k), k);
-    return 1;
+        r->v[k].i = int_op(L, op, operand_int(L, &a, k),
+                           operand_int(L, &b, k), k);
+    return remember(L, iv, a.vec != NULL ? 1 : 2, mkey, mnum);
   }
-  ints = op == OP_DIV || op == OP_POW ? 0 : a->isint & b->isint & valid;
+  ints = op == OP_DIV || op == OP_POW ? 0 : a.isint & b.isint & valid;
   r->isint = ints;
-  /* the common cases, straight */
-  if (valid == WLL_LANES_ALL && ints == WLL_LANES_ALL) {
-    switch (op) {
-    case OP_ADD:
-      for (k = 0; k < 32; k++)
-        r->v[k].i = (lua_Integer)((lua_Unsigned)a->v[k].i +
-                                  (lua_Unsigned)b->v[k].i);
-      return 1;
-    case OP_MUL:
-      for (k = 0; k < 32; k++)
-        r->v[k].i = (lua_Integer)((lua_Unsigned)a->v[k].i *
-                                  (lua_Unsigned)b->v[k].i);
-      return 1;
-    default:
-      break;
-    }
-  } else if (valid == WLL_LANES_ALL && (a->isint | b->isint) == 0) {
-    switch (op) {
-    case OP_ADD:
-      for (k = 0; k < 32; k++)
-        r->v[k].n = a->v[k].n + b->v[k].n;
-      return 1;
-    case OP_MUL:
-      for (k = 0; k < 32; k++)
-        r->v[k].n = a->v[k].n * b->v[k].n;
-      return 1;
-    default:
-      break;
-    }
-  }
+  /* the common cases, straight (what the lanes without a value compute
+   * is never read) */
+  if (valid == WLL_LANES_ALL && ints == WLL_LANES_ALL && !plain &&
+      straight_int(op, &a, &b, r))
+    return remember(L, iv, a.vec != NULL ? 1 : 2, mkey, mnum);
+  if (valid == WLL_LANES_ALL && (a.isint | b.isint) == 0 && !plain &&
+      straight_flt(op, &a, &b, r))
+    return remember(L, iv, a.vec != NULL ? 1 : 2, mkey, mnum);
   for (k = 0; k < 32; k++) {
     if (!(valid >> k & 1))
       continue;
     if (ints >> k & 1)
-      r->v[k].i = int_op(L, op, a->v[k].i, b->v[k].i, k);
+      r->v[k].i = int_op(L, op, a.v[k * a.step].i, b.v[k * b.step].i, k);
     else
-      r->v[k].n = flt_op(op, wll_lanes_num(a, k), wll_lanes_num(b, k));
+      r->v[k].n = flt_op(op, operand_num(&a, k), operand_num(&b, k));
   }
-  return 1;
+  return remember(L, iv, a.vec != NULL ? 1 : 2, mkey, mnum);
 }
 
 #define ARITH(name, op)                                                        \

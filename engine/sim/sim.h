@@ -153,6 +153,8 @@ typedef struct slot {
   int64_t *wres;
   uint8_t *wresint;
   struct dlane *dl; /* per thread, when the launch defers loads */
+  uint32_t npend;    /* the deferred loads of its lanes (the sum of their
+                      * dl[].np): 0, and no lane has one */
 } slot;
 
 /* A lane's deferred-load state (defer.c). */

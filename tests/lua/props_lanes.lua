@@ -1,0 +1,393 @@
+-- props_lanes.lua -- properties of the warp-vector kernels' shortcuts,
+-- each against the plain path it stands for:
+--  1. lane-vector arithmetic (lwlanes.c: the straight loops for a number
+--     operand, the results remembered on index vectors) against Lua's
+--     own arithmetic on each lane's values: generated operands (index
+--     vectors, loaded vectors, mixed integer/float lanes, lanes without
+--     values, numbers of both types with -0.0, NaN, inf, huge integers),
+--     every operator, under generated active masks, each case evaluated
+--     twice (the second time from what was remembered);
+--     Each case runs with the shortcuts and with the launch option
+--     _plain = true (the general per-lane loop only);
+--  2. warp-wide loads and stores (lwarpvec.c offsets and push_loaded,
+--     engine/sim/access.c's whole-warp paths and the deferred-load skip)
+--     against their general path (_plain = true): generated index
+--     patterns (permutations, broadcast, strides, one lane out of
+--     bounds), shared and global arrays of int32/float/double/int64,
+--     partial last warps and divergent masks, deferred loads on or off,
+--     slices of 1, 2 and 64 accesses; the arrays, every counter, the
+--     scheduler's steps and the failure message must be the same.
+--   warplab run tests/lua/props_lanes.lua [SHARED [COUNT [SEED]]]
+local wl = require "warplab"
+local COUNT = tonumber(arg[2]) or 60
+local SEED = tonumber(arg[3]) or 7
+math.randomseed(SEED)
+
+local function check(cond, msg) if not cond then error(msg, 2) end end
+
+local dev = wl.device { preset = "sm_90", sms = 2 }
+
+------------------------------------------------------------------------
+-- 1. arithmetic
+------------------------------------------------------------------------
+local binops = {
+  { "+", function(a, b) return a + b end },
+  { "-", function(a, b) return a - b end },
+  { "*", function(a, b) return a * b end },
+  { "/", function(a, b) return a / b end },
+  { "//", function(a, b) return a // b end },
+  { "%", function(a, b) return a % b end },
+  { "^", function(a, b) return a ^ b end },
+  { "&", function(a, b) return a & b end },
+  { "|", function(a, b) return a | b end },
+  { "~", function(a, b) return a ~ b end },
+  { "<<", function(a, b) return a << b end },
+  { ">>", function(a, b) return a >> b end },
+}
+local unops = {
+  { "unm", function(a) return -a end },
+  { "bnot", function(a) return ~a end },
+}
+
+local numbers = { 0, 1, -1, 2, 3, 7, 16, -5, 63, 64, math.maxinteger,
+                  math.mininteger, 0.0, -0.0, 2.0, 0.5, -2.5, 1e300,
+                  math.huge, -math.huge, 0 / 0, 3.0, 1 << 40 }
+local function pick(t) return t[math.random(#t)] end
+
+-- the same value, Lua's way: math.type and bits (NaN equals NaN)
+local function same(x, y)
+  if x == nil or y == nil then return x == y end
+  if math.type(x) ~= math.type(y) then return false end
+  if x ~= x then return y ~= y end
+  if x == 0 and math.type(x) == "float" then
+    return 1 / x == 1 / y
+  end
+  return x == y
+end
+local function show(x)
+  if x == nil then return "nil" end
+  return ("%s(%s)"):format(math.type(x), tostring(x))
+end
+
+-- Lua's result, or nil when Lua raises (n//0, a float without an
+-- integer representation in a bitwise operation)
+local function lua_op(f, a, b)
+  local ok, r = pcall(f, a, b)
+  if ok then return r end
+  return nil, r
+end
+
+-- Builds an operand in a warp kernel from a recipe: returns the value
+-- (a lane vector or a number) and, per lane, what Lua holds there
+-- (nil: no value).  Recipes: a number; an index vector (w.lane made by
+-- arithmetic with numbers, remembered); a loaded vector (int64 or
+-- double array); a mixed vector (w:select of an integer and a float
+-- vector); a vector made with some lanes inactive.
+local function recipe()
+  local r = math.random(6)
+  if r == 1 then return { kind = "number", v = pick(numbers) } end
+  if r == 2 then
+    return { kind = "index", m = pick({ 1, 2, -3, 5 }),
+             c = pick({ 0, 1, -7, 2.5, 100 }) }
+  end
+  if r == 3 then
+    local t = {}
+    for k = 1, 32 do t[k] = pick({ 0, 1, -1, 3, 17, 64, -100, 1 << 33 }) end
+    return { kind = "int", vals = t }
+  end
+  if r == 4 then
+    local t = {}
+    for k = 1, 32 do
+      t[k] = pick({ 0.0, -0.0, 1.5, -3.0, 2.0, 1e20, 0 / 0, math.huge })
+    end
+    return { kind = "float", vals = t }
+  end
+  if r == 5 then
+    return { kind = "mixed", sel = math.random(0, 0xffffffff) }
+  end
+  return { kind = "partial", sel = math.random(1, 0xffffffff) }
+end
+
+local function expected_lanes(rc)
+  local e = {}
+  for k = 0, 31 do
+    if rc.kind == "number" then e[k] = rc.v
+    elseif rc.kind == "index" then e[k] = k * rc.m + rc.c
+    elseif rc.kind == "int" or rc.kind == "float" then e[k] = rc.vals[k + 1]
+    elseif rc.kind == "mixed" then
+      e[k] = (rc.sel >> k & 1) == 1 and k * 3 or k * 0.25
+    else -- partial: k + 1 where the lane was active
+      e[k] = (rc.sel >> k & 1) == 1 and k + 1 or nil
+    end
+  end
+  return e
+end
+
+-- the arrays of the loaded recipes, one pair per operand
+local I64 = { dev:malloc("int64", 32, "Ia"), dev:malloc("int64", 32, "Ib") }
+local F64 = { dev:malloc("double", 32, "Fa"), dev:malloc("double", 32, "Fb") }
+
+local function make(w, rc, side)
+  if rc.kind == "number" then return rc.v end
+  if rc.kind == "index" then return w.lane * rc.m + rc.c end
+  if rc.kind == "int" then return I64[side][w.lane] end
+  if rc.kind == "float" then return F64[side][w.lane] end
+  if rc.kind == "mixed" then
+    local bits = (w.lane:lt(64) * rc.sel >> w.lane) & 1
+    return w:select(bits, w.lane * 3, w.lane * 0.25)
+  end
+  local v
+  local bits = (w.lane:lt(64) * rc.sel >> w.lane) & 1
+  w:where(bits, function() v = w.lane + 1 end)
+  return v
+end
+
+local cases, failures, evaluated = 0, 0, 0
+local arith_cases = {}
+for n = 1, COUNT * 4 do
+  local c = { a = recipe(), b = recipe(), active = pick({
+    0xffffffff, 0xffffffff, math.random(1, 0xffffffff), 0x0000ffff, 1 }) }
+  if math.random(5) == 1 then
+    c.un = pick(unops)
+    if c.a.kind == "number" then c.a = { kind = "index", m = 1, c = 0 } end
+  else
+    c.op = pick(binops)
+    if c.a.kind == "number" and c.b.kind == "number" then
+      c.b = { kind = "index", m = 2, c = 1 }
+    end
+  end
+  arith_cases[n] = c
+end
+
+local function run_arith(c, plain)
+  -- the arrays the loaded recipes read
+  for side, rc in ipairs({ c.a, c.b }) do
+    if rc.kind == "int" then I64[side]:write(rc.vals) end
+    if rc.kind == "float" then F64[side]:write(rc.vals) end
+  end
+  local got = {}
+  local err
+  local k = wl.warp_kernel(function(w)
+    local a, b = make(w, c.a, 1), make(w, c.b, 2)
+    local bits = (w.lane:lt(64) * c.active >> w.lane) & 1
+    -- twice: the second from what the index vectors remember; then
+    -- once more under all lanes, which must not see the narrowed result
+    for rep = 1, 2 do
+      w:where(bits, function()
+        local ok, r = pcall(function()
+          if c.un then return c.un[2](a) end
+          return c.op[2](a, b)
+        end)
+        got[rep] = ok and r or nil
+        if not ok then err = r end
+      end)
+    end
+    local ok, r = pcall(function()
+      if c.un then return c.un[2](a) end
+      return c.op[2](a, b)
+    end)
+    got[3] = ok and r or nil
+  end, { name = "props_lanes arith" })
+  local ok, lerr = pcall(dev.launch, dev, k, { block = 32, _plain = plain })
+  return ok, lerr, got, err
+end
+
+for n, c in ipairs(arith_cases) do
+  local ea, eb = expected_lanes(c.a), expected_lanes(c.b)
+  -- Lua's result lane by lane; a lane where Lua raises makes the vector
+  -- operation raise (checked: the launch fails), so such cases only
+  -- check that
+  local want, raises = { [1] = {}, [3] = {} }, false
+  for rep, act in pairs({ [1] = c.active, [3] = 0xffffffff }) do
+    for k = 0, 31 do
+      local x = ea[k]
+      local y = c.un and x or eb[k]
+      if (act >> k & 1) == 1 and x ~= nil and y ~= nil then
+        local r = lua_op(c.un and c.un[2] or c.op[2], x, y)
+        if r == nil then raises = true end
+        want[rep][k] = r
+      end
+    end
+  end
+  cases = cases + 1
+  for _, plain in ipairs({ false, true }) do
+    local ok, lerr, got = run_arith(c, plain)
+    local function desc(rc)
+      if rc.kind == "number" then return show(rc.v) end
+      if rc.kind == "index" then
+        return ("lane * %s + %s"):format(show(rc.m), show(rc.c))
+      end
+      if rc.kind == "mixed" or rc.kind == "partial" then
+        return ("%s 0x%08x"):format(rc.kind, rc.sel)
+      end
+      return rc.kind
+    end
+    local what = ("case %d: %s %s %s, active 0x%08x%s"):format(n, desc(c.a),
+      c.un and c.un[1] or c.op[1], c.un and "" or desc(c.b), c.active,
+      plain and " (plain)" or "")
+    if raises then
+      if ok and got[1] ~= nil and got[3] ~= nil then
+        failures = failures + 1
+        print("MISMATCH " .. what .. ": Lua raises in a lane, the vector did not")
+      end
+    elseif not ok then
+      failures = failures + 1
+      print("MISMATCH " .. what .. ": " .. tostring(lerr))
+    else
+      for _, rep in ipairs({ 1, 2, 3 }) do
+        local v, w = got[rep], want[rep == 2 and 1 or rep]
+        if v == nil then
+          failures = failures + 1
+          print("MISMATCH " .. what .. ": no result (rep " .. rep .. ")")
+          break
+        end
+        local bad
+        for k = 0, 31 do
+          evaluated = evaluated + 1
+          if not same(v:get(k), w[k]) then
+            bad = ("lane %d: %s, Lua %s (rep %d)"):format(k, show(v:get(k)),
+                                                         show(w[k]), rep)
+            break
+          end
+        end
+        if bad then
+          failures = failures + 1
+          print("MISMATCH " .. what .. ": " .. bad)
+          break
+        end
+      end
+    end
+  end
+end
+print(("props_lanes arithmetic: %d cases, %d lane values compared, %d failures")
+      :format(cases, evaluated, failures))
+check(failures == 0, "lane arithmetic differs from Lua's")
+
+------------------------------------------------------------------------
+-- 2. warp-wide accesses against their general path
+------------------------------------------------------------------------
+local types = { "int32", "float", "double", "int64" }
+local function same_counters(a, b, what)
+  local names = {}
+  for name in pairs(a.counters) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local v = a.counters[name]
+    if b.counters[name] ~= v then
+      return ("%s: %s %s vs %s"):format(what, name, v, b.counters[name])
+    end
+  end
+  if a.steps ~= b.steps then
+    return ("%s: scheduler steps %d vs %d"):format(what, a.steps, b.steps)
+  end
+end
+
+local function index_pattern(n, len)
+  local r, t = math.random(6), {}
+  for k = 0, n - 1 do
+    if r == 1 then t[k] = k % len
+    elseif r == 2 then t[k] = (n - 1 - k) % len
+    elseif r == 3 then t[k] = 3 % len
+    elseif r == 4 then t[k] = (k * 2) % len
+    elseif r == 5 then t[k] = (k * 33) % len
+    else t[k] = math.random(0, len - 1) end
+  end
+  if math.random(8) == 1 then -- a lane out of bounds
+    t[math.random(0, n - 1)] = pick({ len, -1, len + 40 })
+  end
+  return t
+end
+
+local acc_cases, acc_fail, acc_failed = 0, 0, 0
+for n = 1, COUNT do
+  local nt = pick({ 32, 64, 96, 40, 17 })
+  local ty = pick(types)
+  local len = 128
+  local shared = math.random(2) == 1
+  -- loads from anywhere; stores to a permutation (no two lanes store to
+  -- one element: which of them wins is a race, ordered differently by
+  -- the two kernels' branches)
+  local ld, st = index_pattern(nt, len), {}
+  local perm = {}
+  for k = 0, len - 1 do perm[k + 1] = k end
+  for k = len, 2, -1 do
+    local r = math.random(k)
+    perm[k], perm[r] = perm[r], perm[k]
+  end
+  for k = 0, nt - 1 do st[k] = perm[k + 1] end
+  if math.random(8) == 1 then
+    st[math.random(0, nt - 1)] = pick({ len, -1 })
+  end
+  local sel = pick({ 0xffffffff, 0xffffffff, math.random(0, 0xffffffff) })
+  local seed = math.random(1, 1000)
+  local defer = math.random(3) > 1
+  local slice = pick({ 1, 2, 64 })
+  local idx = {}
+  for k = 0, nt - 1 do idx[k + 1] = ld[k]; idx[nt + k + 1] = st[k] end
+  local init = {}
+  for k = 1, len do init[k] = (k * 7) % 23 end
+  local vector = wl.warp_kernel(function(w, IDX, A, B, nt)
+    local t = w.threadIdx.x
+    local S = w:shared(ty, len, "S")
+    local src = shared and S or A
+    if shared then S[t % len] = A[t % len] end
+    w:syncthreads()
+    local i, j = IDX[t], IDX[nt + t]
+    local bits = (t:lt(1 << 40) * sel >> (t % 32)) & 1
+    w:where(bits, function()
+      local x = src[i]
+      B[j] = x + 1
+      -- a store where other lanes' loads may still be deferred
+      A[(j * 3 + 1) % len] = x * 2
+    end, function()
+      B[j] = src[(t + 1) % len]
+    end)
+    w:syncthreads()
+    B[(j + 5) % len] = src[j % len] + B[j]
+  end, { name = "props_lanes access" })
+  local res = {}
+  for _, plain in ipairs({ true, false }) do
+    -- a device each: its L2 outlives a launch
+    local d = wl.device { preset = "sm_90", sms = 2 }
+    local IDX = d:malloc("int32", 2 * nt, "IDX")
+    local A = d:malloc(ty, len, "A")
+    local B = d:malloc(ty, len, "B")
+    IDX:write(idx); A:write(init); B:write(0)
+    local ok, r = pcall(d.launch, d, vector, { block = nt, seed = seed,
+      defer = defer, slice = slice, _plain = plain }, IDX, A, B, nt)
+    res[#res + 1] = { ok = ok, r = r, b = ok and B:read() or nil,
+                      a = ok and A:read() or nil }
+  end
+  acc_cases = acc_cases + 1
+  local what = ("case %d: %d threads, %s, %s, mask 0x%08x, defer %s, slice %d")
+    :format(n, nt, ty, shared and "shared" or "global", sel, defer, slice)
+  local s, v = res[1], res[2]
+  local bad
+  if not s.ok then acc_failed = acc_failed + 1 end
+  if s.ok ~= v.ok then
+    bad = ("plain %s, shortcuts %s"):format(tostring(s.ok and "ran" or s.r),
+                                             tostring(v.ok and "ran" or v.r))
+  elseif not s.ok then
+    -- the same failure, naming the same thread and line
+    if tostring(s.r) ~= tostring(v.r) then
+      bad = "failures differ: " .. tostring(s.r) .. " | " .. tostring(v.r)
+    end
+  else
+    for k = 1, len do
+      if not same(s.b[k], v.b[k]) or not same(s.a[k], v.a[k]) then
+        bad = ("B[%d] %s vs %s, A[%d] %s vs %s"):format(k - 1, show(s.b[k]),
+          show(v.b[k]), k - 1, show(s.a[k]), show(v.a[k]))
+        break
+      end
+    end
+    bad = bad or same_counters(s.r, v.r, "counters")
+  end
+  if bad then
+    acc_fail = acc_fail + 1
+    print("MISMATCH " .. what .. ": " .. bad)
+  end
+end
+print(("props_lanes accesses: %d cases (%d failed launches), %d failures")
+      :format(acc_cases, acc_failed, acc_fail))
+check(acc_fail == 0, "warp-wide accesses differ from their general path")
+print("props_lanes: ok")
