@@ -14,8 +14,9 @@
 --     against their general path (_plain = true): generated index
 --     patterns (permutations, broadcast, strides, one lane out of
 --     bounds), shared and global arrays of int32/float/double/int64,
---     partial last warps and divergent masks, deferred loads on or off,
---     slices of 1, 2 and 64 accesses; the arrays, every counter, the
+--     partial last warps and divergent masks, weak or volatile loads,
+--     1 to 3 blocks, deferred loads on or off, slices of 1, 2 and 64
+--     accesses, profiles weak and h100; the arrays, every counter, the
 --     scheduler's steps and the failure message must be the same.
 --   warplab run tests/lua/props_lanes.lua [SHARED [COUNT [SEED]]]
 local wl = require "warplab"
@@ -141,6 +142,16 @@ local function make(w, rc, side)
   w:where(bits, function() v = w.lane + 1 end)
   return v
 end
+
+-- an index vector with a float and with the integer of the float's bits
+-- (the remembered results are keyed by the number's type too)
+dev:launch(wl.warp_kernel(function(w)
+  local f = w.lane + 2.0
+  local i = w.lane + 0x4000000000000000
+  check(math.type(f:get(3)) == "float" and f:get(3) == 5.0, "lane + 2.0")
+  check(math.type(i:get(3)) == "integer" and
+        i:get(3) == 0x4000000000000003, "lane + bits of 2.0")
+end, { name = "props_lanes twins" }), { block = 32 })
 
 local cases, failures, evaluated = 0, 0, 0
 local arith_cases = {}
@@ -322,28 +333,50 @@ for n = 1, COUNT do
   local seed = math.random(1, 1000)
   local defer = math.random(3) > 1
   local slice = pick({ 1, 2, 64 })
+  local volatile = math.random(2) == 1
+  local profile = pick({ "weak", "h100" })
+  local grid = pick({ 1, 2, 3 })
   local idx = {}
   for k = 0, nt - 1 do idx[k + 1] = ld[k]; idx[nt + k + 1] = st[k] end
   local init = {}
   for k = 1, len do init[k] = (k * 7) % 23 end
   local vector = wl.warp_kernel(function(w, IDX, A, B, nt)
     local t = w.threadIdx.x
-    local S = w:shared(ty, len, "S")
+    -- (a warp that declared a __shared__ array defers no load)
+    local S = shared and w:shared(ty, len, "S")
     local src = shared and S or A
     if shared then S[t % len] = A[t % len] end
     w:syncthreads()
     local i, j = IDX[t], IDX[nt + t]
     local bits = (t:lt(1 << 40) * sel >> (t % 32)) & 1
     w:where(bits, function()
-      local x = src[i]
+      local x = (volatile and not shared) and w:volatile_load(src, i) or src[i]
       B[j] = x + 1
-      -- a store where other lanes' loads may still be deferred
-      A[(j * 3 + 1) % len] = x * 2
+      -- stores where the lanes' own loads may still be deferred (the
+      -- same element; another)
+      A[i] = x * 2
+      A[(j * 3 + 1) % len] = x * 3
     end, function()
       B[j] = src[(t + 1) % len]
     end)
+    -- loads and stores of one element: a load still deferred at the
+    -- store must be performed first (the hazard pass)
+    for _ = 1, 3 do
+      local y = A[j % len]
+      A[j % len] = y + 1
+    end
     w:syncthreads()
     B[(j + 5) % len] = src[j % len] + B[j]
+    -- blocks passing a value (kernel_defer.lua's pattern): the stores
+    -- after a deferred volatile load wait for it or not
+    if w.blockIdx.x == 0 then
+      local r = w:volatile_load(A, 0)
+      B[j % len] = r + 1
+      w:volatile_store(A, 1, 1)
+      B[(j + 1) % len] = r + 2
+    else
+      w:volatile_store(A, 0, 7)
+    end
   end, { name = "props_lanes access" })
   local res = {}
   for _, plain in ipairs({ true, false }) do
@@ -353,14 +386,16 @@ for n = 1, COUNT do
     local A = d:malloc(ty, len, "A")
     local B = d:malloc(ty, len, "B")
     IDX:write(idx); A:write(init); B:write(0)
-    local ok, r = pcall(d.launch, d, vector, { block = nt, seed = seed,
-      defer = defer, slice = slice, _plain = plain }, IDX, A, B, nt)
+    local ok, r = pcall(d.launch, d, vector, { block = nt, grid = grid,
+      seed = seed, defer = defer, slice = slice, profile = profile,
+      _plain = plain }, IDX, A, B, nt)
     res[#res + 1] = { ok = ok, r = r, b = ok and B:read() or nil,
                       a = ok and A:read() or nil }
   end
   acc_cases = acc_cases + 1
-  local what = ("case %d: %d threads, %s, %s, mask 0x%08x, defer %s, slice %d")
-    :format(n, nt, ty, shared and "shared" or "global", sel, defer, slice)
+  local what = ("case %d: %d x %d threads, %s, %s%s, mask 0x%08x, defer %s, "
+    .. "slice %d, %s"):format(n, grid, nt, ty, shared and "shared" or "global",
+    volatile and " volatile" or "", sel, defer, slice, profile)
   local s, v = res[1], res[2]
   local bad
   if not s.ok then acc_failed = acc_failed + 1 end
@@ -390,4 +425,54 @@ end
 print(("props_lanes accesses: %d cases (%d failed launches), %d failures")
       :format(acc_cases, acc_failed, acc_fail))
 check(acc_fail == 0, "warp-wide accesses differ from their general path")
+------------------------------------------------------------------------
+-- 3. deferred loads across blocks (kernel_defer.lua's pattern, whole
+--    warps): block 0 loads x, stores r + 1, stores z, stores r + 1 again;
+--    block 1 stores x = 1.  The stores after the load wait for it (the
+--    hazard pass, skipped when the slot has no deferred load) or not;
+--    with and without _plain the same seed makes the same launch.
+------------------------------------------------------------------------
+local mp = wl.warp_kernel(function(w, O, X, Z)
+  if w.blockIdx.x == 0 then
+    local r = w:volatile_load(X, w.lane % 2)
+    O[w.threadIdx.x] = r + 1
+    w:volatile_store(Z, w.threadIdx.x, 1)
+    O[64 + w.threadIdx.x] = r + 1
+  else
+    w:volatile_store(X, w.threadIdx.x % 2, 1)
+  end
+end, { name = "props_lanes mp" })
+local mp_cases, mp_fail, mp_late = 0, 0, 0
+for n = 1, COUNT * 5 do
+  local nt = pick({ 1, 32, 32, 64, 40 })
+  local seed = math.random(1, 100000)
+  local res = {}
+  for _, plain in ipairs({ true, false }) do
+    local d = wl.device { preset = "sm_90", sms = 2 }
+    local O = d:malloc("int32", 128, "O")
+    local X = d:malloc("int32", 64, "X")
+    local Z = d:malloc("int32", 64, "Z")
+    O:write(0); X:write(0); Z:write(0)
+    local r = d:launch(mp, { grid = 2, block = nt, profile = "h100",
+                             slice = 1, seed = seed, _plain = plain }, O, X, Z)
+    res[#res + 1] = { r = r, o = O:read() }
+  end
+  mp_cases = mp_cases + 1
+  local bad = same_counters(res[1].r, res[2].r, "counters")
+  for k = 1, 128 do
+    if res[1].o[k] ~= res[2].o[k] then
+      bad = ("O[%d] %d vs %d"):format(k - 1, res[1].o[k], res[2].o[k])
+      break
+    end
+    if k <= nt and res[2].o[k] == 2 then mp_late = mp_late + 1 end
+  end
+  if bad then
+    mp_fail = mp_fail + 1
+    print(("MISMATCH mp case %d: %d threads, seed %d: %s"):format(n, nt, seed,
+                                                                  bad))
+  end
+end
+print(("props_lanes deferred loads: %d cases, %d lanes read x = 1, %d failures")
+      :format(mp_cases, mp_late, mp_fail))
+check(mp_fail == 0, "deferred loads differ from their general path")
 print("props_lanes: ok")
