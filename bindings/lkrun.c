@@ -112,11 +112,11 @@ static void push_w(lua_State *L, lctx *x, int b, int w) {
   lua_createtable(L, 0, 8);
   lua_createtable(L, 0, 3);
   for (k = 0; k < 3; k++) {
-    v[k] = wll_lanes_new_index(L, x->ks);
+    v[k] = wll_lanes_new(L, x->ks);
     lua_setfield(L, -2, k == 0 ? "x" : k == 1 ? "y" : "z");
   }
   lua_setfield(L, -2, "threadIdx");
-  v[3] = wll_lanes_new_index(L, x->ks);
+  v[3] = wll_lanes_new(L, x->ks);
   lua_setfield(L, -2, "lane");
   for (lane = 0; lane < 32; lane++) {
     int t = w * 32 + lane;

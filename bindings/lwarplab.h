@@ -435,9 +435,6 @@ WLL_HIDDEN void wll_warpvec_open(lua_State *L, int ks);
 /* Pushes a new lane vector; ks: the kstate's stack index. */
 typedef struct wll_lanes wll_lanes;
 WLL_HIDDEN wll_lanes *wll_lanes_new(lua_State *L, int ks);
-/* The same for a vector of index arithmetic (w.threadIdx.x, w.lane):
- * what its operations with a number make is remembered on it. */
-WLL_HIDDEN wll_lanes *wll_lanes_new_index(lua_State *L, int ks);
 /* Sets lane k of v to the integer i (v's lanes start without values). */
 WLL_HIDDEN void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i);
 /* Warp-wide accesses for A[v] and A[v] = x in a warp-vector kernel (arg

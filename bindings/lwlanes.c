@@ -11,20 +11,12 @@
 
 #include "lwlanes.h"
 
-static wll_lanes *new_at(lua_State *L, int ks, int index) {
-  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, index);
+wll_lanes *wll_lanes_new(lua_State *L, int ks) {
+  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, 0);
   v->valid = v->isint = 0;
-  v->index = (uint16_t)index;
-  v->nmemo = 0;
   lua_getiuservalue(L, ks, 3);
   lua_setmetatable(L, -2);
   return v;
-}
-
-wll_lanes *wll_lanes_new(lua_State *L, int ks) { return new_at(L, ks, 0); }
-
-wll_lanes *wll_lanes_new_index(lua_State *L, int ks) {
-  return new_at(L, ks, 1);
 }
 
 void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i) {
@@ -33,18 +25,12 @@ void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i) {
   v->isint |= 1u << k;
 }
 
-/* wll_lanes_push, of index arithmetic when index (a user value for the
- * results it remembers). */
-static wll_lanes *push_vec(lua_State *L, int index) {
-  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, index);
+wll_lanes *wll_lanes_push(lua_State *L) {
+  wll_lanes *v = lua_newuserdatauv(L, sizeof *v, 0);
   lua_pushvalue(L, lua_upvalueindex(2));
   lua_setmetatable(L, -2);
-  v->index = (uint16_t)index;
-  v->nmemo = 0;
   return v;
 }
-
-wll_lanes *wll_lanes_push(lua_State *L) { return push_vec(L, 0); }
 
 wll_lanes *wll_lanes_to(lua_State *L, int idx) {
   wll_lanes *v = lua_touserdata(L, idx);
@@ -210,7 +196,6 @@ typedef struct operand {
   int step;
   uint32_t valid, isint;
   wll_lane one;
-  wll_lanes *vec; /* the vector, or NULL */
 } operand;
 
 /* The operand at idx (a number or a lane vector, whose metatable is mt);
@@ -220,7 +205,6 @@ static void get_operand(lua_State *L, int idx, const void *mt, operand *o) {
   if (t == LUA_TNUMBER) {
     o->v = &o->one;
     o->step = 0;
-    o->vec = NULL;
     o->valid = WLL_LANES_ALL;
     if (lua_isinteger(L, idx)) {
       o->one.i = lua_tointeger(L, idx);
@@ -232,7 +216,7 @@ static void get_operand(lua_State *L, int idx, const void *mt, operand *o) {
     return;
   }
   if (t == LUA_TUSERDATA) {
-    wll_lanes *v = lua_touserdata(L, idx);
+    const wll_lanes *v = lua_touserdata(L, idx);
     const void *m = NULL;
     if (lua_getmetatable(L, idx)) {
       m = lua_topointer(L, -1);
@@ -241,7 +225,6 @@ static void get_operand(lua_State *L, int idx, const void *mt, operand *o) {
     if (m == mt) {
       o->v = v->v;
       o->step = 1;
-      o->vec = v;
       o->valid = v->valid;
       o->isint = v->isint;
       return;
@@ -324,69 +307,6 @@ static int straight_flt(int op, const operand *a, const operand *b,
 #undef STRAIGHT
 #undef LOOP
 
-/* ------------------------------------------------------------------ */
-/* remembered results of index arithmetic                              */
-/* ------------------------------------------------------------------ */
-
-/* A vector of index arithmetic (w.threadIdx.x, w.lane, and what + - * ...
- * of them with numbers make) remembers in its user value the results of
- * its operations with a number, { [key] = { [number] = result } }, so
- * that `ty * TILE + k` in a kernel's loop makes its vectors once per warp
- * rather than once per iteration.  Lane vectors cannot be changed, so the
- * result remembered is what the operation would compute again, lane for
- * lane (the same vector object: vectors are values).  The key holds the
- * operation, the number's side and type and the active lanes; the number
- * is keyed by its integer or its float's bits (-0.0 is not 0.0, a NaN is
- * a key).  At most MEMO_MAX results a vector. */
-#define MEMO_MAX 64
-
-static lua_Integer memo_key(int op, int left, int isint, uint32_t act) {
-  return (lua_Integer)((uint64_t)op | (uint64_t)left << 4 |
-                       (uint64_t)isint << 5 | (uint64_t)act << 6);
-}
-
-/* Pushes the result remembered on vector v (at idx) for key and number
- * num and returns 1, or returns 0 with the stack as it was. */
-static int memo_find(lua_State *L, int idx, const wll_lanes *v,
-                     lua_Integer key, lua_Integer num) {
-  int top;
-  if (v->nmemo == 0)
-    return 0;
-  top = lua_gettop(L);
-  if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE &&
-      lua_rawgeti(L, -1, key) == LUA_TTABLE &&
-      lua_rawgeti(L, -1, num) == LUA_TUSERDATA)
-    return 1; /* the result, on top */
-  lua_settop(L, top);
-  return 0;
-}
-
-/* Remembers the result on top (which stays there) on vector v at idx,
- * when v is given and has room; returns 1. */
-static int remember(lua_State *L, wll_lanes *v, int idx, lua_Integer key,
-                    lua_Integer num) {
-  int res = lua_gettop(L);
-  if (v == NULL || v->nmemo >= MEMO_MAX)
-    return 1;
-  if (lua_getiuservalue(L, idx, 1) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, 0, 1);
-    lua_pushvalue(L, -1);
-    lua_setiuservalue(L, idx, 1);
-  }
-  if (lua_rawgeti(L, -1, key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, 0, 4);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, key);
-  }
-  lua_pushvalue(L, res);
-  lua_rawseti(L, -2, num);
-  v->nmemo++;
-  lua_settop(L, res);
-  return 1;
-}
-
 /* The metamethods of + - * / // % ^ and unary -, & | ~ << >> and unary
  * ~: one new vector, computed in the lanes that are active and hold a
  * value in both operands. */
@@ -394,26 +314,15 @@ static int arith(lua_State *L, int op) {
   wll_kstate *ks = wll_lanes_ks(L);
   wll_krun *run = ks->run;
   operand a, b;
-  wll_lanes *r, *iv = NULL;
-  uint32_t valid, ints, act;
-  lua_Integer mkey = 0, mnum = 0;
-  int k, bitwise = op >= OP_BAND, index, plain;
+  wll_lanes *r;
+  uint32_t valid, ints;
+  int k, bitwise = op >= OP_BAND, plain;
   get_operand(L, 1, ks->lanes_mt, &a);
   get_operand(L, 2, ks->lanes_mt, &b);
-  act = run != NULL && run->warp_mode ? run->active : WLL_LANES_ALL;
-  valid = a.valid & b.valid & act;
+  valid = a.valid & b.valid &
+          (run != NULL && run->warp_mode ? run->active : WLL_LANES_ALL);
   plain = run != NULL && run->plain;
-  /* index arithmetic with a number: remembered on its vector */
-  index = (a.vec == NULL || a.vec->index) && (b.vec == NULL || b.vec->index);
-  if (index && !plain && (a.vec == NULL) != (b.vec == NULL)) {
-    const operand *n = a.vec == NULL ? &a : &b;
-    iv = a.vec != NULL ? a.vec : b.vec;
-    mkey = memo_key(op, a.vec == NULL, n->isint != 0, act);
-    mnum = n->one.i; /* a float: its bits */
-    if (memo_find(L, a.vec != NULL ? 1 : 2, iv, mkey, mnum))
-      return 1;
-  }
-  r = push_vec(L, index);
+  r = wll_lanes_push(L);
   r->valid = valid;
   if (bitwise) {
     r->isint = valid;
@@ -421,7 +330,7 @@ static int arith(lua_State *L, int op) {
       if (valid >> k & 1)
         r->v[k].i = int_op(L, op, operand_int(L, &a, k),
                            operand_int(L, &b, k), k);
-    return remember(L, iv, a.vec != NULL ? 1 : 2, mkey, mnum);
+    return 1;
   }
   ints = op == OP_DIV || op == OP_POW ? 0 : a.isint & b.isint & valid;
   r->isint = ints;
@@ -429,10 +338,10 @@ static int arith(lua_State *L, int op) {
    * is never read) */
   if (valid == WLL_LANES_ALL && ints == WLL_LANES_ALL && !plain &&
       straight_int(op, &a, &b, r))
-    return remember(L, iv, a.vec != NULL ? 1 : 2, mkey, mnum);
+    return 1;
   if (valid == WLL_LANES_ALL && (a.isint | b.isint) == 0 && !plain &&
       straight_flt(op, &a, &b, r))
-    return remember(L, iv, a.vec != NULL ? 1 : 2, mkey, mnum);
+    return 1;
   for (k = 0; k < 32; k++) {
     if (!(valid >> k & 1))
       continue;
@@ -441,7 +350,7 @@ static int arith(lua_State *L, int op) {
     else
       r->v[k].n = flt_op(op, operand_num(&a, k), operand_num(&b, k));
   }
-  return remember(L, iv, a.vec != NULL ? 1 : 2, mkey, mnum);
+  return 1;
 }
 
 #define ARITH(name, op)                                                        \

@@ -18,9 +18,6 @@ typedef union wll_lane {
 struct wll_lanes {
   uint32_t valid; /* lanes that hold a value */
   uint32_t isint; /* of those, the lanes holding an integer */
-  uint16_t index; /* index arithmetic: the results of its operations
-                   * with a number are remembered (lwlanes.c, memo) */
-  uint16_t nmemo; /* how many it remembers */
   wll_lane v[32];
 };
 

@@ -1,12 +1,12 @@
 -- props_lanes.lua -- properties of the warp-vector kernels' shortcuts,
 -- each against the plain path it stands for:
---  1. lane-vector arithmetic (lwlanes.c: the straight loops for a number
---     operand, the results remembered on index vectors) against Lua's
+--  1. lane-vector arithmetic (lwlanes.c: a number operand read in
+--     place, the straight loops of + - * on whole warps) against Lua's
 --     own arithmetic on each lane's values: generated operands (index
 --     vectors, loaded vectors, mixed integer/float lanes, lanes without
 --     values, numbers of both types with -0.0, NaN, inf, huge integers),
 --     every operator, under generated active masks, each case evaluated
---     twice (the second time from what was remembered);
+--     twice under the mask, then under all lanes.
 --     Each case runs with the shortcuts and with the launch option
 --     _plain = true (the general per-lane loop only);
 --  2. warp-wide loads and stores (lwarpvec.c offsets and push_loaded,
@@ -81,7 +81,7 @@ end
 -- Builds an operand in a warp kernel from a recipe: returns the value
 -- (a lane vector or a number) and, per lane, what Lua holds there
 -- (nil: no value).  Recipes: a number; an index vector (w.lane made by
--- arithmetic with numbers, remembered); a loaded vector (int64 or
+-- arithmetic with numbers); a loaded vector (int64 or
 -- double array); a mixed vector (w:select of an integer and a float
 -- vector); a vector made with some lanes inactive.
 local function recipe()
@@ -143,8 +143,8 @@ local function make(w, rc, side)
   return v
 end
 
--- an index vector with a float and with the integer of the float's bits
--- (the remembered results are keyed by the number's type too)
+-- a vector with a float and with the integer of the float's bits: the
+-- number's type, not its bits, makes the lanes' type
 dev:launch(wl.warp_kernel(function(w)
   local f = w.lane + 2.0
   local i = w.lane + 0x4000000000000000
@@ -181,8 +181,7 @@ local function run_arith(c, plain)
   local k = wl.warp_kernel(function(w)
     local a, b = make(w, c.a, 1), make(w, c.b, 2)
     local bits = (w.lane:lt(64) * c.active >> w.lane) & 1
-    -- twice: the second from what the index vectors remember; then
-    -- once more under all lanes, which must not see the narrowed result
+    -- twice under the mask, then once more under all lanes
     for rep = 1, 2 do
       w:where(bits, function()
         local ok, r = pcall(function()
