@@ -369,7 +369,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   group req;
   sm_st *m;
   uint32_t exist, b;
-  int lo = warp * 32, lane, rc, yield = 0, plain, chk;
+  int lo = warp * 32, lane, rc, yield = 0, plain, chk, spanned = 0;
+  uint64_t span[2] = {0, 0}; /* the bank words of a whole warp's words */
   wl__chk_mem cm;
   if (s == NULL || warp < 0 || warp >= l->nwarps)
     return wl__err(l->ctx, WL_EINVAL,
@@ -420,15 +421,24 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       /* a whole warp's 4-byte words (tiles): every lane checked first
        * (the loop below reports the first bad one, in lane order), then
        * the words copied in lane order, then the slices */
-      uint64_t most = 0, any = 0; /* the largest offset, the addresses
-                                   * or'ed (a lane off a word: bits 0-1) */
+      uint64_t most = 0, least = UINT64_MAX, any = 0; /* the largest and
+                     * smallest offsets, the addresses or'ed (a lane off a
+                     * word: bits 0-1) */
       uint32_t *sl = s->slice + lo;
       for (lane = 0; lane < 32; lane++) {
         uint64_t o = off[lane];
         most = o > most ? o : most;
+        least = o < least ? o : least;
         any |= req.addr[lane] = g.base + o;
       }
       if (most <= last && (any & 3) == 0) {
+        /* the cost model's bank words, from the lowest and highest
+         * address (a shift keeps their order) */
+        if (l->bank_shift >= 0) {
+          span[0] = (g.base + least) >> l->bank_shift;
+          span[1] = (g.base + most) >> l->bank_shift;
+          spanned = 1;
+        }
         uint8_t *d = data;
         if (a->kind == WL_ACC_LOAD)
           for (lane = 0; lane < 32; lane++)
@@ -515,7 +525,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   l->last_line = a->line;
   /* one request, priced as the gathered request of a converged warp
    * would be */
-  if ((rc = wl__sim_price(l, s->sm, &req)) != 0)
+  if ((rc = spanned ? wl__sim_price_span(l, s->sm, &req, span[0], span[1])
+                    : wl__sim_price(l, s->sm, &req)) != 0)
     return rc;
   return yield;
 }
