@@ -16,8 +16,11 @@
 --     bounds), shared and global arrays of int32/float/double/int64,
 --     partial last warps and divergent masks, weak or volatile loads,
 --     1 to 3 blocks, deferred loads on or off, slices of 1, 2 and 64
---     accesses, profiles weak and h100; the arrays, every counter, the
---     scheduler's steps and the failure message must be the same.
+--     accesses, profiles weak and h100, with and without the barrier
+--     after the shared array's writes, the checkers on or off (race.c's
+--     repeated-word shortcut in weak loads); the arrays, every counter,
+--     the scheduler's steps, the checkers' findings, the report and the
+--     failure message must be the same.
 --   warplab run tests/lua/props_lanes.lua [SHARED [COUNT [SEED]]]
 local wl = require "warplab"
 local COUNT = tonumber(arg[2]) or 60
@@ -308,7 +311,7 @@ local function index_pattern(n, len)
   return t
 end
 
-local acc_cases, acc_fail, acc_failed = 0, 0, 0
+local acc_cases, acc_fail, acc_failed, acc_found = 0, 0, 0, 0
 for n = 1, COUNT do
   local nt = pick({ 32, 64, 96, 40, 17 })
   local ty = pick(types)
@@ -335,6 +338,8 @@ for n = 1, COUNT do
   local volatile = math.random(2) == 1
   local profile = pick({ "weak", "h100" })
   local grid = pick({ 1, 2, 3 })
+  local sync = math.random(4) > 1
+  local checked = math.random(2) == 1
   local idx = {}
   for k = 0, nt - 1 do idx[k + 1] = ld[k]; idx[nt + k + 1] = st[k] end
   local init = {}
@@ -345,7 +350,8 @@ for n = 1, COUNT do
     local S = shared and w:shared(ty, len, "S")
     local src = shared and S or A
     if shared then S[t % len] = A[t % len] end
-    w:syncthreads()
+    -- without the barrier the checker finds races on S
+    if sync then w:syncthreads() end
     local i, j = IDX[t], IDX[nt + t]
     local bits = (t:lt(1 << 40) * sel >> (t % 32)) & 1
     w:where(bits, function()
@@ -387,14 +393,19 @@ for n = 1, COUNT do
     IDX:write(idx); A:write(init); B:write(0)
     local ok, r = pcall(d.launch, d, vector, { block = nt, grid = grid,
       seed = seed, defer = defer, slice = slice, profile = profile,
-      _plain = plain }, IDX, A, B, nt)
+      check = checked or nil, _plain = plain }, IDX, A, B, nt)
+    -- (the report now: a later launch of the kernel adds to the "seen"
+    -- counts of its findings' records)
     res[#res + 1] = { ok = ok, r = r, b = ok and B:read() or nil,
-                      a = ok and A:read() or nil }
+                      a = ok and A:read() or nil,
+                      report = ok and tostring(r) or nil }
   end
   acc_cases = acc_cases + 1
   local what = ("case %d: %d x %d threads, %s, %s%s, mask 0x%08x, defer %s, "
-    .. "slice %d, %s"):format(n, grid, nt, ty, shared and "shared" or "global",
-    volatile and " volatile" or "", sel, defer, slice, profile)
+    .. "slice %d, %s%s%s"):format(n, grid, nt, ty,
+    shared and "shared" or "global", volatile and " volatile" or "", sel,
+    defer, slice, profile, sync and "" or ", no barrier",
+    checked and ", check" or "")
   local s, v = res[1], res[2]
   local bad
   if not s.ok then acc_failed = acc_failed + 1 end
@@ -415,14 +426,27 @@ for n = 1, COUNT do
       end
     end
     bad = bad or same_counters(s.r, v.r, "counters")
+    -- the checkers' findings (races, uninitialised reads, spins) and
+    -- the whole report
+    local fs, fv = #(s.r.findings or {}), #(v.r.findings or {})
+    if not bad and fs ~= fv then
+      bad = ("%d findings vs %d"):format(fs, fv)
+    end
+    if not bad and s.report ~= v.report then
+      bad = "reports differ:\n" .. s.report .. "\n" .. v.report
+    end
+    if fs > 0 then
+      acc_found = acc_found + 1
+    end
   end
   if bad then
     acc_fail = acc_fail + 1
     print("MISMATCH " .. what .. ": " .. bad)
   end
 end
-print(("props_lanes accesses: %d cases (%d failed launches), %d failures")
-      :format(acc_cases, acc_failed, acc_fail))
+print(("props_lanes accesses: %d cases (%d failed launches, %d with "
+       .. "findings), %d failures"):format(acc_cases, acc_failed, acc_found,
+                                          acc_fail))
 check(acc_fail == 0, "warp-wide accesses differ from their general path")
 ------------------------------------------------------------------------
 -- 3. deferred loads across blocks (kernel_defer.lua's pattern, whole
@@ -474,4 +498,86 @@ end
 print(("props_lanes deferred loads: %d cases, %d lanes read x = 1, %d failures")
       :format(mp_cases, mp_late, mp_fail))
 check(mp_fail == 0, "deferred loads differ from their general path")
+------------------------------------------------------------------------
+-- 4. the race and uninitialised-read checkers on warps reading shared
+--    words in runs (lanes after lanes reading one word: race.c's
+--    repeated-word shortcut), against _plain: generated writes by some
+--    lanes, a barrier or not, reads of runs of equal indices repeated at
+--    one line, more writes and reads; the reports must be the same.
+------------------------------------------------------------------------
+local chk_cases, chk_fail, chk_found = 0, 0, 0
+for n = 1, COUNT * 3 do
+  local nt = pick({ 32, 64, 96, 128 })
+  local len = 64
+  local idx = {}
+  local k = 0
+  while k < 4 * nt do -- runs of one index, of 1 to 16 lanes
+    local v, run = math.random(0, len - 1), math.random(1, 16)
+    for _ = 1, run do
+      if k < 4 * nt then idx[k + 1] = v end
+      k = k + 1
+    end
+  end
+  -- the second reads: the first's words, the runs reversed in places (a
+  -- lane reading a word after lanes that read it before it did)
+  for i = 0, nt - 1, 8 do
+    for j = 0, 7 do
+      if i + j < nt then
+        idx[3 * nt + i + j + 1] = idx[nt + i + (7 - j) % 8 + 1] or idx[nt + 1]
+      end
+    end
+  end
+  local wsel, wsel2 = math.random(0, 0xffffffff), math.random(0, 0xffffffff)
+  local sync, reps = math.random(3) > 1, math.random(1, 4)
+  local grid = pick({ 1, 2 })
+  local kern = wl.warp_kernel(function(w, IDX, O)
+    local t = w.threadIdx.x
+    local S = w:shared("int32", len, "S")
+    local lane = t % 32
+    local wi, ri, wi2, ri2 = IDX[t], IDX[nt + t], IDX[2 * nt + t],
+                             IDX[3 * nt + t]
+    w:where((t:lt(1 << 40) * wsel >> lane) & 1, function()
+      S[wi] = t
+    end)
+    if sync then w:syncthreads() end
+    local sum = 0
+    for rep = 1, reps do
+      sum = sum + S[rep % 2 == 1 and ri or ri2]
+    end
+    w:where((t:lt(1 << 40) * wsel2 >> lane) & 1, function()
+      S[wi2] = sum
+    end)
+    O[t] = S[ri] + S[wi]
+  end, { name = "props_lanes checker" })
+  local res = {}
+  for _, plain in ipairs({ true, false }) do
+    local d = wl.device { preset = "sm_90", sms = 2 }
+    local IDX = d:malloc("int32", 4 * nt, "IDX")
+    local O = d:malloc("int32", nt, "O")
+    IDX:write(idx); O:write(0)
+    local r = d:launch(kern, { block = nt, grid = grid,
+                               seed = n, check = true, _plain = plain },
+                       IDX, O)
+    res[#res + 1] = { report = tostring(r), nf = #r.findings, o = O:read() }
+  end
+  chk_cases = chk_cases + 1
+  if res[1].nf > 0 then chk_found = chk_found + 1 end
+  local bad
+  if res[1].report ~= res[2].report then
+    bad = "reports differ:\n" .. res[1].report .. "\n" .. res[2].report
+  end
+  for i = 1, nt do
+    if not bad and res[1].o[i] ~= res[2].o[i] then
+      bad = ("O[%d] %d vs %d"):format(i - 1, res[1].o[i], res[2].o[i])
+    end
+  end
+  if bad then
+    chk_fail = chk_fail + 1
+    print(("MISMATCH checker case %d: %d threads, %s, %d reads: %s"):format(
+      n, nt, sync and "barrier" or "no barrier", reps, bad))
+  end
+end
+print(("props_lanes checkers: %d cases (%d with findings), %d failures")
+      :format(chk_cases, chk_found, chk_fail))
+check(chk_fail == 0, "the checkers' findings differ from their general path")
 print("props_lanes: ok")
