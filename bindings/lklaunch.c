@@ -16,7 +16,7 @@ const char *const wll_pref_words[] = {"none", "prefer_shared", "prefer_l1",
 static const char *const launch_keys[] = {
     "grid",  "block",   "shared", "regs",          "seed",
     "max_steps", "slice", "profile", "cache", "static_shared",
-    "max_seconds", "check", "schedule", "defer", NULL};
+    "max_seconds", "check", "schedule", "defer", "_plain", NULL};
 static const char *const schedule_words[] = {"independent", "lockstep",
                                              "random", NULL};
 static const char *const occupancy_keys[] = {
@@ -437,6 +437,11 @@ static int launch_body(lua_State *L) {
     return luaL_error(L, "launch: defer must be a boolean");
   cfg.defer = lua_isnil(L, -1) || lua_toboolean(L, -1);
   x.r.defer = cfg.defer;
+  lua_pop(L, 1);
+  /* _plain = true: every shortcut of warp-vector kernels off, for the
+   * property tests (tests/lua/props_lanes.lua) */
+  lua_getfield(L, 3, "_plain");
+  cfg.plain = x.r.plain = lua_toboolean(L, -1);
   lua_pop(L, 1);
   x.fn = lua_gettop(L);
   x.ks = lua_upvalueindex(1);

@@ -312,6 +312,8 @@ typedef struct wll_krun {
   char cofail_msg[400];
   /* warp-vector kernels (wl.warp_kernel): one coroutine per warp */
   int warp_mode;
+  int plain;       /* launch option _plain: no shortcuts (the property
+                    * tests compare both paths) */
   int warp;        /* the warp running now */
   uint32_t exist;  /* its lanes that exist (a last, partial warp) */
   uint32_t active; /* its active lanes (narrowed by w:where) */

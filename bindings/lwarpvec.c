@@ -145,9 +145,9 @@ static int w_lanes(lua_State *L) {
   luaL_checknumber(L, 2);
   a = wll_lanes_operand(L, 2, &t);
   v = wll_lanes_push(L);
-  *v = *a;
+  memcpy(v->v, a->v, sizeof v->v);
   v->valid = r->active;
-  v->isint &= r->active;
+  v->isint = a->isint & r->active;
   return 1;
 }
 
@@ -204,6 +204,20 @@ static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
   wll_kernel_offset(L, r, a, 0, lo + first);
   if ((v->isint & mask) == mask) { /* integers: only bounds to check */
     uint32_t b;
+    if (mask == WLL_LANES_ALL && !r->plain) {
+      /* a whole warp in one pass; a bad index is raised by the loop
+       * below, which finds the first bad lane in lane order */
+      uint64_t base = a->base, es = (uint64_t)a->esize;
+      uint64_t alo = (uint64_t)a->lo, span = (uint64_t)a->hi - (uint64_t)a->lo;
+      uint64_t most = 0; /* the largest index - lo, unsigned */
+      for (k = 0; k < 32; k++) {
+        uint64_t i = (uint64_t)v->v[k].i, x = i - alo;
+        most = x > most ? x : most;
+        off[k] = base + i * es;
+      }
+      if (most < span)
+        return;
+    }
     for (b = mask; b != 0; b &= b - 1) {
       lua_Integer i;
       k = __builtin_ctz(b);
@@ -261,13 +275,21 @@ static void lane_bytes(lua_State *L, wll_krun *r, int type,
 
 /* Pushes the values loaded for the lanes of mask as a vector. */
 static void push_loaded(lua_State *L, int type, uint32_t mask,
-                        const uint8_t *buf, int width) {
+                        const uint8_t *buf, int width, int plain) {
   wll_lanes *v = wll_lanes_new(L, lua_upvalueindex(1));
   int k, fl = wll_type_isfloat(type);
   v->valid = mask;
   v->isint = fl ? 0 : mask;
   /* 4- and 8-byte scalars converted in place, as wll_bytes_carrier and
    * wl_value_to_double convert them */
+  if (type == WL_TYPE_FLOAT && mask == WLL_LANES_ALL && !plain) {
+    for (k = 0; k < 32; k++) {
+      float f;
+      memcpy(&f, buf + k * 4, 4);
+      v->v[k].n = (lua_Number)f;
+    }
+    return;
+  }
   if (type == WL_TYPE_FLOAT) {
     for (; mask != 0; mask &= mask - 1) {
       float f;
@@ -377,7 +399,7 @@ static int warp_load(lua_State *L, wll_krun *r, wll_darray *a, int iarg,
   offsets(L, r, a, iarg, mask, off);
   access_init(L, r, a, &acc, WL_ACC_LOAD, sem, scope, cache);
   rc = warp_access(L, r, &acc, mask, off, NULL, buf);
-  push_loaded(L, wll_type_base[a->type], mask, buf, a->esize);
+  push_loaded(L, wll_type_base[a->type], mask, buf, a->esize, r->plain);
   return rc == 1 ? lua_yield(L, 1) : 1;
 }
 
@@ -406,11 +428,19 @@ static int warp_store(lua_State *L, wll_krun *r, wll_darray *a, int iarg,
   if (wll_type_base[a->type] == WL_TYPE_FLOAT) {
     /* as lane_bytes converts: wl_value_from_double rounds to float */
     uint32_t b;
-    for (b = mask; b != 0; b &= b - 1) {
-      float f;
-      k = __builtin_ctz(b);
-      f = (float)wll_lanes_num(x, k);
-      memcpy(buf + k * 4, &f, 4);
+    if (mask == WLL_LANES_ALL && x->isint == 0 && !r->plain) {
+      /* a warp of floats */
+      for (k = 0; k < 32; k++) {
+        float f = (float)x->v[k].n;
+        memcpy(buf + k * 4, &f, 4);
+      }
+    } else {
+      for (b = mask; b != 0; b &= b - 1) {
+        float f;
+        k = __builtin_ctz(b);
+        f = (float)wll_lanes_num(x, k);
+        memcpy(buf + k * 4, &f, 4);
+      }
     }
   } else {
     for (k = 0; k < 32; k++)
@@ -552,7 +582,7 @@ static int w_atomic(lua_State *L) {
               WL_CACHE_CA);
   acc.op = op;
   rc = warp_access(L, r, &acc, mask, off, ops, buf);
-  push_loaded(L, wll_type_base[a->type], mask, buf, a->esize);
+  push_loaded(L, wll_type_base[a->type], mask, buf, a->esize, r->plain);
   return rc == 1 ? lua_yield(L, 1) : 1;
 }
 

@@ -176,7 +176,7 @@ static lua_Number flt_op(int op, lua_Number a, lua_Number b) {
     return floor(a / b);
   case OP_MOD: {
     lua_Number m = fmod(a, b);
-    if ((m > 0) ? b < 0 : (m < 0 && b != m))
+    if ((m > 0) ? b < 0 : (m < 0 && b > 0))
       m += b;
     return m;
   }
@@ -189,64 +189,166 @@ static lua_Number flt_op(int op, lua_Number a, lua_Number b) {
   }
 }
 
+/* An operand of arithmetic as the lanes see it: a vector's values, or a
+ * number's one value read by every lane (step 0, nothing broadcast). */
+typedef struct operand {
+  const wll_lane *v; /* lane k: v[k * step] */
+  int step;
+  uint32_t valid, isint;
+  wll_lane one;
+} operand;
+
+/* The operand at idx (a number or a lane vector, whose metatable is mt);
+ * raises for anything else, as wll_lanes_operand does. */
+static void get_operand(lua_State *L, int idx, const void *mt, operand *o) {
+  int t = lua_type(L, idx);
+  if (t == LUA_TNUMBER) {
+    o->v = &o->one;
+    o->step = 0;
+    o->valid = WLL_LANES_ALL;
+    if (lua_isinteger(L, idx)) {
+      o->one.i = lua_tointeger(L, idx);
+      o->isint = WLL_LANES_ALL;
+    } else {
+      o->one.n = lua_tonumber(L, idx);
+      o->isint = 0;
+    }
+    return;
+  }
+  if (t == LUA_TUSERDATA) {
+    const wll_lanes *v = lua_touserdata(L, idx);
+    const void *m = NULL;
+    if (lua_getmetatable(L, idx)) {
+      m = lua_topointer(L, -1);
+      lua_pop(L, 1);
+    }
+    if (m == mt) {
+      o->v = v->v;
+      o->step = 1;
+      o->valid = v->valid;
+      o->isint = v->isint;
+      return;
+    }
+  }
+  luaL_error(L, "attempt to perform arithmetic on a %s value (lane "
+                "vectors combine with numbers and lane vectors)",
+             luaL_typename(L, idx));
+}
+
+static lua_Number operand_num(const operand *o, int k) {
+  const wll_lane *x = &o->v[k * o->step];
+  return o->isint >> k & 1 ? (lua_Number)x->i : x->n;
+}
+
+/* Lane k as an integer, as wll_lanes_int converts. */
+static lua_Integer operand_int(lua_State *L, const operand *o, int k) {
+  const wll_lane *x = &o->v[k * o->step];
+  lua_Number n, f;
+  if (o->isint >> k & 1)
+    return x->i;
+  n = x->n;
+  f = floor(n);
+  if (f != n || !(n >= -9223372036854775808.0 && n < 9223372036854775808.0))
+    wll_lanes_error(L, k, "number has no integer representation");
+  return (lua_Integer)n;
+}
+
+/* + - * on every lane, all integers or all floats (the straight loops;
+ * a number operand has step 0).  Returns 0 when op is none of them. */
+#define LOOP(field, expr, SA, SB)                                              \
+  for (k = 0; k < 32; k++) {                                                   \
+    const wll_lane *x = &a->v[k * (SA)], *y = &b->v[k * (SB)];                 \
+    r->v[k].field = expr;                                                      \
+  }
+#define STRAIGHT(field, expr)                                                  \
+  if (sa && sb)                                                                \
+    LOOP(field, expr, 1, 1)                                                    \
+  else if (sa)                                                                 \
+    LOOP(field, expr, 1, 0)                                                    \
+  else if (sb)                                                                 \
+    LOOP(field, expr, 0, 1)                                                    \
+  else                                                                         \
+    LOOP(field, expr, 0, 0)
+static int straight_int(int op, const operand *a, const operand *b,
+                        wll_lanes *r) {
+  int k, sa = a->step, sb = b->step;
+  switch (op) {
+  case OP_ADD:
+    STRAIGHT(i, (lua_Integer)((lua_Unsigned)x->i + (lua_Unsigned)y->i))
+    return 1;
+  case OP_SUB:
+    STRAIGHT(i, (lua_Integer)((lua_Unsigned)x->i - (lua_Unsigned)y->i))
+    return 1;
+  case OP_MUL:
+    STRAIGHT(i, (lua_Integer)((lua_Unsigned)x->i * (lua_Unsigned)y->i))
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int straight_flt(int op, const operand *a, const operand *b,
+                        wll_lanes *r) {
+  int k, sa = a->step, sb = b->step;
+  switch (op) {
+  case OP_ADD:
+    STRAIGHT(n, x->n + y->n)
+    return 1;
+  case OP_SUB:
+    STRAIGHT(n, x->n - y->n)
+    return 1;
+  case OP_MUL:
+    STRAIGHT(n, x->n * y->n)
+    return 1;
+  default:
+    return 0;
+  }
+}
+#undef STRAIGHT
+#undef LOOP
+
 /* The metamethods of + - * / // % ^ and unary -, & | ~ << >> and unary
  * ~: one new vector, computed in the lanes that are active and hold a
  * value in both operands. */
 static int arith(lua_State *L, int op) {
-  wll_lanes ta, tb, *r;
-  const wll_lanes *a = wll_lanes_operand(L, 1, &ta);
-  const wll_lanes *b = wll_lanes_operand(L, 2, &tb);
-  uint32_t valid = a->valid & b->valid & active(L), ints;
-  int k, bitwise = op >= OP_BAND;
+  wll_kstate *ks = wll_lanes_ks(L);
+  wll_krun *run = ks->run;
+  operand a, b;
+  wll_lanes *r;
+  uint32_t valid, ints;
+  int k, bitwise = op >= OP_BAND, plain;
+  get_operand(L, 1, ks->lanes_mt, &a);
+  get_operand(L, 2, ks->lanes_mt, &b);
+  valid = a.valid & b.valid &
+          (run != NULL && run->warp_mode ? run->active : WLL_LANES_ALL);
+  plain = run != NULL && run->plain;
   r = wll_lanes_push(L);
   r->valid = valid;
   if (bitwise) {
     r->isint = valid;
     for (k = 0; k < 32; k++)
       if (valid >> k & 1)
-        r->v[k].i = int_op(L, op, wll_lanes_int(L, a, k),
-                           wll_lanes_int(L, b, k), k);
+        r->v[k].i = int_op(L, op, operand_int(L, &a, k),
+                           operand_int(L, &b, k), k);
     return 1;
   }
-  ints = op == OP_DIV || op == OP_POW ? 0 : a->isint & b->isint & valid;
+  ints = op == OP_DIV || op == OP_POW ? 0 : a.isint & b.isint & valid;
   r->isint = ints;
-  /* the common cases, straight */
-  if (valid == WLL_LANES_ALL && ints == WLL_LANES_ALL) {
-    switch (op) {
-    case OP_ADD:
-      for (k = 0; k < 32; k++)
-        r->v[k].i = (lua_Integer)((lua_Unsigned)a->v[k].i +
-                                  (lua_Unsigned)b->v[k].i);
-      return 1;
-    case OP_MUL:
-      for (k = 0; k < 32; k++)
-        r->v[k].i = (lua_Integer)((lua_Unsigned)a->v[k].i *
-                                  (lua_Unsigned)b->v[k].i);
-      return 1;
-    default:
-      break;
-    }
-  } else if (valid == WLL_LANES_ALL && (a->isint | b->isint) == 0) {
-    switch (op) {
-    case OP_ADD:
-      for (k = 0; k < 32; k++)
-        r->v[k].n = a->v[k].n + b->v[k].n;
-      return 1;
-    case OP_MUL:
-      for (k = 0; k < 32; k++)
-        r->v[k].n = a->v[k].n * b->v[k].n;
-      return 1;
-    default:
-      break;
-    }
-  }
+  /* the common cases, straight (what the lanes without a value compute
+   * is never read) */
+  if (valid == WLL_LANES_ALL && ints == WLL_LANES_ALL && !plain &&
+      straight_int(op, &a, &b, r))
+    return 1;
+  if (valid == WLL_LANES_ALL && (a.isint | b.isint) == 0 && !plain &&
+      straight_flt(op, &a, &b, r))
+    return 1;
   for (k = 0; k < 32; k++) {
     if (!(valid >> k & 1))
       continue;
     if (ints >> k & 1)
-      r->v[k].i = int_op(L, op, a->v[k].i, b->v[k].i, k);
+      r->v[k].i = int_op(L, op, a.v[k * a.step].i, b.v[k * b.step].i, k);
     else
-      r->v[k].n = flt_op(op, wll_lanes_num(a, k), wll_lanes_num(b, k));
+      r->v[k].n = flt_op(op, operand_num(&a, k), operand_num(&b, k));
   }
   return 1;
 }

@@ -10,13 +10,15 @@
 #define WLL_LANES "warplab.Lanes"
 #define WLL_LANES_ALL 0xffffffffu
 
+typedef union wll_lane {
+  lua_Integer i;
+  lua_Number n;
+} wll_lane;
+
 struct wll_lanes {
   uint32_t valid; /* lanes that hold a value */
   uint32_t isint; /* of those, the lanes holding an integer */
-  union {
-    lua_Integer i;
-    lua_Number n;
-  } v[32];
+  wll_lane v[32];
 };
 
 /* The kstate: upvalue 1 of every function of lane vectors and of w. */

@@ -1502,6 +1502,10 @@ typedef struct wl_launch_cfg {
   int defer;               /* 1: the host can replay lanes, so their loads
                             * may be deferred (see wl_kernel_replay_load);
                             * 0: every load is performed at once */
+  int plain;               /* for the property tests: 1 makes every
+                            * warp-wide access take its general path (no
+                            * whole-warp shortcut, the deferred-load checks
+                            * of every lane); the results are the same */
 } wl_launch_cfg;
 
 /* Lane schedules (wl_launch_cfg.schedule).  INDEPENDENT: each lane runs

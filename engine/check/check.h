@@ -70,6 +70,8 @@ typedef struct wl__chk_cfg {
   int flags;                /* WL_CHECK_* */
   int nblocks, nthreads, nslots;
   int gdim[3], bdim[3];
+  int plain; /* the launch's plain: no shortcut (weak_loads' repeated
+              * words), for the property tests */
 } wl__chk_cfg;
 
 /* A lane's access, as the simulator located it. */

@@ -620,14 +620,20 @@ static inline int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
   uint32_t gen = s->gen;
   uint8_t kbits = (uint8_t)(a->kind | (a->scope & 3) << 2);
   uint8_t sem = (uint8_t)a->sem, wmask = (uint8_t)((1u << width) - 1);
+  /* the previous lane's word and bytes, and what it found: lanes of a
+   * warp often read one word (a broadcast); the word's shadow is the
+   * same for the next lane when the previous one changed nothing */
+  uint64_t pw = UINT64_MAX;
+  uint8_t pmask = 0;
+  int pun = 0, ppass = 0, repeat;
+  sword *x = NULL;
   if (global && written == NULL)
     uninit = 0; /* everything counts as written */
   for (; lanes != 0; lanes &= lanes - 1) {
-    int lane = __builtin_ctz(lanes), t = lo + lane;
+    int lane = __builtin_ctz(lanes), t = lo + lane, un;
     uint64_t o = o_of[lane], w = o / 4;
     uint8_t mask;
     tstate *ts;
-    sword *x;
     if ((o + (uint64_t)width - 1) / 4 != w) {
       m->off = o; /* the lane's place, for access_one and its findings */
       m->addr = addr[lane];
@@ -636,16 +642,21 @@ static inline int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
                            (const uint8_t *)data +
                                (size_t)lane * (size_t)width)) != 0)
         return rc;
+      pw = UINT64_MAX;
       continue;
     }
     mask = (uint8_t)(wmask << (o % 4));
     ts = &s->t[t];
     ts->lobj = obj;
     ts->lword = w + 1;
-    if ((x = word(c->ctx, sh, w)) == NULL)
+    repeat = w == pw && mask == pmask && !c->cfg.plain;
+    if (!repeat && (x = word(c->ctx, sh, w)) == NULL)
       return wl__err(c->ctx, WL_ENOMEM, "out of memory");
-    if (uninit && (global ? !(written[w / 8] >> (w % 8) & 1)
-                          : (x->written & mask) != mask)) {
+    /* what was written does not change with a load */
+    un = repeat ? pun
+                : uninit && (global ? !(written[w / 8] >> (w % 8) & 1)
+                                    : (x->written & mask) != mask);
+    if (un) {
       m->off = o;
       m->addr = addr[lane];
       m->aoff = off[lane];
@@ -653,21 +664,34 @@ static inline int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
     }
     /* check_word's first test, inline: two other threads of the block
      * read the word at this line since the last barrier, after a write
-     * ordered before this read: it changes nothing */
-    if (races &&
-        !(x->r[0].blk == blk && x->r[1].blk == blk && x->r[0].gen == gen &&
-          x->r[1].gen == gen && x->r[0].line == line &&
-          x->r[0].bits == (uint8_t)(kbits | mask << 4) &&
-          x->r[0].sem == sem && x->r[0].thread != t &&
-          x->r[1].thread != t &&
-          (x->w.blk == 0 ||
-           (x->w.blk == blk && (x->w.thread == t || x->w.gen < gen)) ||
-           ordered_slow(s, t, &x->w)))) {
+     * ordered before this read: it changes nothing.  After a lane of
+     * this access that passed it without the thread's part of the write
+     * test (no write, or one of an earlier barrier interval of the
+     * block), only the thread's parts are left to test */
+    if (races && repeat && ppass && x->r[0].thread != t &&
+        x->r[1].thread != t) {
+      /* it changes nothing either */
+    } else if (races &&
+               !(x->r[0].blk == blk && x->r[1].blk == blk &&
+                 x->r[0].gen == gen && x->r[1].gen == gen &&
+                 x->r[0].line == line &&
+                 x->r[0].bits == (uint8_t)(kbits | mask << 4) &&
+                 x->r[0].sem == sem && x->r[0].thread != t &&
+                 x->r[1].thread != t &&
+                 (x->w.blk == 0 ||
+                  (x->w.blk == blk && (x->w.thread == t || x->w.gen < gen)) ||
+                  ordered_slow(s, t, &x->w)))) {
       m->off = o;
       m->addr = addr[lane];
       m->aoff = off[lane];
       weak_read(c, s, t, a, x, (uint8_t)(kbits | mask << 4), m);
+      ppass = 0; /* the word's reads changed */
+    } else if (races) {
+      ppass = x->w.blk == 0 || (x->w.blk == blk && x->w.gen < gen);
     }
+    pw = w;
+    pmask = mask;
+    pun = un;
     if (spins) { /* spin's case of a new value or place, inline */
       const uint8_t *d = (const uint8_t *)data + (size_t)lane * (size_t)width;
       uint64_t v = 0;

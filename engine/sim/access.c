@@ -327,12 +327,24 @@ int wl_kernel_access(wl_launch *l, int block, int thread, const wl_access *a,
 static int warp_hazards(wl_launch *l, slot *s, int lo, uint32_t mask,
                         const wl_access *a, const uint64_t off[32],
                         const int64_t *ops, const void *data) {
-  wl_access la = *a;
-  uint32_t b;
+  wl_access la;
+  uint32_t b, pend = 0;
   int lane, rc;
-  for (b = mask; b != 0; b &= b - 1) {
+  /* the lanes with deferred loads, found in one pass (most have none) */
+  if (mask == 0xffffffffu && !l->cfg.plain) {
+    for (lane = 0; lane < 32; lane++)
+      pend |= (uint32_t)(s->dl[lo + lane].np != 0) << lane;
+  } else {
+    for (b = mask; b != 0; b &= b - 1)
+      if (s->dl[lo + __builtin_ctz(b)].np != 0)
+        pend |= b & -b;
+  }
+  if (pend == 0)
+    return 0;
+  la = *a;
+  for (b = pend; b != 0; b &= b - 1) {
     lane = __builtin_ctz(b);
-    if (s->dl[lo + lane].np == 0)
+    if (s->dl[lo + lane].np == 0) /* settled by an earlier lane's */
       continue;
     la.off = off[lane];
     if (ops != NULL) {
@@ -357,7 +369,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   group req;
   sm_st *m;
   uint32_t exist, b;
-  int lo = warp * 32, lane, rc, yield = 0, plain, chk;
+  int lo = warp * 32, lane, rc, yield = 0, plain, chk, spanned = 0;
+  uint64_t span[2] = {0, 0}; /* the bank words of a whole warp's words */
   wl__chk_mem cm;
   if (s == NULL || warp < 0 || warp >= l->nwarps)
     return wl__err(l->ctx, WL_EINVAL,
@@ -376,7 +389,7 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
                    "wl_kernel_access_warp: lanes 0x%08x of warp %d of block "
                    "%d are not running",
                    mask, warp, block);
-  if (s->dl != NULL &&
+  if (s->dl != NULL && (s->npend != 0 || l->cfg.plain) &&
       (rc = warp_hazards(l, s, lo, mask, a, off, ops, data)) != 0)
     return rc;
   la = *a;
@@ -404,15 +417,28 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
     uint64_t last = g.size - (uint64_t)a->width, am = (uint64_t)a->width - 1;
     uint32_t lim = (uint32_t)l->cfg.slice;
     b = mask;
-    if (mask == 0xffffffffu && a->width == 4) {
+    if (mask == 0xffffffffu && a->width == 4 && !l->cfg.plain) {
       /* a whole warp's 4-byte words (tiles): every lane checked first
        * (the loop below reports the first bad one, in lane order), then
        * the words copied in lane order, then the slices */
-      uint64_t bad = 0;
+      uint64_t most = 0, least = UINT64_MAX, any = 0; /* the largest and
+                     * smallest offsets, the addresses or'ed (a lane off a
+                     * word: bits 0-1) */
       uint32_t *sl = s->slice + lo;
-      for (lane = 0; lane < 32; lane++)
-        bad |= (uint64_t)(off[lane] > last) | ((g.base + off[lane]) & 3);
-      if (bad == 0) {
+      for (lane = 0; lane < 32; lane++) {
+        uint64_t o = off[lane];
+        most = o > most ? o : most;
+        least = o < least ? o : least;
+        any |= req.addr[lane] = g.base + o;
+      }
+      if (most <= last && (any & 3) == 0) {
+        /* the cost model's bank words, from the lowest and highest
+         * address (a shift keeps their order) */
+        if (l->bank_shift >= 0) {
+          span[0] = (g.base + least) >> l->bank_shift;
+          span[1] = (g.base + most) >> l->bank_shift;
+          spanned = 1;
+        }
         uint8_t *d = data;
         if (a->kind == WL_ACC_LOAD)
           for (lane = 0; lane < 32; lane++)
@@ -420,13 +446,11 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
         else
           for (lane = 0; lane < 32; lane++)
             memcpy(g.data + off[lane], d + lane * 4, 4);
-        for (lane = 0; lane < 32; lane++) {
-          req.addr[lane] = g.base + off[lane];
+        for (lane = 0; lane < 32; lane++)
           if (++sl[lane] >= lim) {
             sl[lane] = 0;
             yield = 1;
           }
-        }
         b = 0;
       }
     }
@@ -488,15 +512,21 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
     l->failed = 1;
     return rc;
   }
-  if (s->dl != NULL) /* each lane's event (defer.c) */
-    for (b = mask; b != 0; b &= b - 1)
-      s->dl[lo + __builtin_ctz(b)].nev++;
+  if (s->dl != NULL) { /* each lane's event (defer.c) */
+    if (mask == 0xffffffffu && !l->cfg.plain)
+      for (lane = 0; lane < 32; lane++)
+        s->dl[lo + lane].nev++;
+    else
+      for (b = mask; b != 0; b &= b - 1)
+        s->dl[lo + __builtin_ctz(b)].nev++;
+  }
   l->last_block = block;
   l->last_thread = lo + 31 - __builtin_clz(mask);
   l->last_line = a->line;
   /* one request, priced as the gathered request of a converged warp
    * would be */
-  if ((rc = wl__sim_price(l, s->sm, &req)) != 0)
+  if ((rc = spanned ? wl__sim_price_span(l, s->sm, &req, span[0], span[1])
+                    : wl__sim_price(l, s->sm, &req)) != 0)
     return rc;
   return yield;
 }

@@ -52,6 +52,7 @@ int wl__sim_defer_load(wl_launch *l, slot *s, int thread, const wl_access *a,
   memcpy(e->v0, p, (size_t)a->width);
   memcpy(data, p, (size_t)a->width);
   d->np++;
+  s->npend++;
   l->ndefer++;
   return 1;
 }
@@ -65,6 +66,7 @@ static dpend take(wl_launch *l, sm_st *m, slot *s, size_t i) {
   m->dpend.n--;
   l->ndefer--;
   s->dl[p.thread].np--;
+  s->npend--;
   return p;
 }
 

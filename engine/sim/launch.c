@@ -322,6 +322,7 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     cc.nblocks = l->nblocks;
     cc.nthreads = l->nthreads;
     cc.nslots = l->nslots;
+    cc.plain = cfg->plain;
     for (i = 0; i < 3; i++) {
       cc.gdim[i] = l->gdim[i];
       cc.bdim[i] = l->bdim[i];

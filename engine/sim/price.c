@@ -133,8 +133,10 @@ static int sm_caches(wl_launch *l, sm_st *m) {
   return wl__cache_new(l->ctx, &l->cc, &m->pconst);
 }
 
-/* Prices one warp-wide request with the cost model. */
-int wl__sim_price(wl_launch *l, int sm, const group *g) {
+/* Prices one warp-wide request with the cost model; span: the lowest
+ * and highest bank word of a whole warp's narrow shared access, when the
+ * caller knows them (NULL: found here). */
+static int price(wl_launch *l, int sm, const group *g, const uint64_t *span) {
   site *s = WL_VEC_PTR(&l->sites, site, g->site);
   wl_warp_req r;
   int i;
@@ -149,7 +151,10 @@ int wl__sim_price(wl_launch *l, int sm, const group *g) {
     uint64_t lo = UINT64_MAX, hi = 0;
     uint32_t b;
     int n, wf, ideal;
-    if (g->mask == 0xffffffffu) { /* a whole warp: one straight loop */
+    if (g->mask == 0xffffffffu && span != NULL) {
+      lo = span[0];
+      hi = span[1];
+    } else if (g->mask == 0xffffffffu) { /* a whole warp: one loop */
       for (i = 0; i < 32; i++) {
         uint64_t w = g->addr[i] >> l->bank_shift;
         lo = w < lo ? w : lo;
@@ -270,6 +275,18 @@ int wl__sim_price(wl_launch *l, int sm, const group *g) {
     break;
   }
   return 0;
+}
+
+int wl__sim_price(wl_launch *l, int sm, const group *g) {
+  return price(l, sm, g, NULL);
+}
+
+int wl__sim_price_span(wl_launch *l, int sm, const group *g, uint64_t lo,
+                       uint64_t hi) {
+  uint64_t span[2];
+  span[0] = lo;
+  span[1] = hi;
+  return price(l, sm, g, span);
 }
 
 /* Prices every request a warp gathered (it converged: its lanes wait at

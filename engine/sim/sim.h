@@ -153,6 +153,8 @@ typedef struct slot {
   int64_t *wres;
   uint8_t *wresint;
   struct dlane *dl; /* per thread, when the launch defers loads */
+  uint32_t npend;    /* the deferred loads of its lanes (the sum of their
+                      * dl[].np): 0, and no lane has one */
 } slot;
 
 /* A lane's deferred-load state (defer.c). */
@@ -300,6 +302,11 @@ int wl__sim_site_id(wl_launch *l, int line, int space, int kind, int width,
 int wl__sim_gather(wl_launch *l, slot *s, int thread, int k, uint64_t addr);
 /* Prices request g of a warp on SM sm into its site's counters. */
 int wl__sim_price(wl_launch *l, int sm, const group *g);
+/* The same for a whole warp's narrow shared access whose caller found
+ * the lowest and highest bank word its lanes touch (lo, hi: address >>
+ * the bank shift), as wl__sim_price's own pass over the lanes would. */
+int wl__sim_price_span(wl_launch *l, int sm, const group *g, uint64_t lo,
+                       uint64_t hi);
 /* Prices the requests warp has gathered and forgets them. */
 int wl__sim_flush_warp(wl_launch *l, slot *s, int warp);
 
