@@ -764,11 +764,12 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                       "#define DEF_PLACE %d\n#define DEF_PRE_STRESS %d\n"
                       "#define DEF_PATTERN %d\n#define DEF_LINES %d\n"
                       "#define DEF_LINE_WORDS %d\n#define DEF_TUNE %d\n"
+                      "#define DEF_DELAY %d\n"
                       "/* 1: a barrier test, one instance per CTA (blocks of "
                       "NROLES threads) */\n#define ONE_PER_CTA %d\n",
                    o->sm, o->harness, o->sync, o->sync_spins, o->place,
                    o->pre_stress, o->stress_pattern, o->stress_lines,
-                   o->line_words, o->tune, e->barriers);
+                   o->line_words, o->tune, o->delay, e->barriers);
   wl__buf_puts(b, "\n");
   if (e->two)
     wl__buf_printf(b, "/* two GPUs: the roles of a slot run DEF_ROUNDS "
@@ -902,14 +903,15 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
       o.pre_stress < 0 || o.pre_stress > (1 << 20) ||
       wl_cuda_pattern_name(o.stress_pattern) == NULL ||
       o.stress_lines < 1 || o.stress_lines > (1 << 16) ||
-      o.line_words < 1 || o.line_words > 1024 || o.tune < 0 || o.tune > 1)
+      o.line_words < 1 || o.line_words > 1024 || o.tune < 0 || o.tune > 1 ||
+      o.delay < 0 || o.delay > (1 << 20))
     return wl__err(ctx, WL_EINVAL,
                    "cuda: blocks 1..1048576, threads 1..1024, launches >= 1, "
                    "stress 0..65536, spacing 1..1024, budget >= 1, rounds "
                    "1..1048576, sm any, same or different, a known harness, sync "
                    "and place 0 or 1, sync_spins >= 1, pre_stress "
                    "0..1048576, a known stress pattern, stress_lines "
-                   "1..65536, line_words 1..1024");
+                   "1..65536, line_words 1..1024, delay 0..1048576");
   if (o.threads < t->nthreads)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: %d threads per block cannot hold the test's %d "
@@ -973,6 +975,8 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
     rc = put_role(&e, th);
   if (rc == 0) {
     put_kernel(&e);
+    if (!e.two)
+      put_lines(&b, wl__cuda_check);
     put_lines(&b, e.two ? wl__cuda_two_body : wl__cuda_body);
     if (b.oom)
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");

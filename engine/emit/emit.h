@@ -9,6 +9,7 @@
 #include "../common/internal.h"
 
 extern const char *const wl__cuda_head[];
+extern const char *const wl__cuda_check[];
 extern const char *const wl__cuda_body[];
 extern const char *const wl__cuda_two_head[];
 extern const char *const wl__cuda_two_body[];
@@ -18,7 +19,7 @@ extern const char *const wl__cuda_two_body[];
 typedef struct wl__cuda_preset {
   const char *name;
   int sync, place, pre_stress, pattern, stress, stress_iters, lines,
-      line_words;
+      line_words, delay;
 } wl__cuda_preset;
 extern const wl__cuda_preset wl__cuda_presets[];
 /* warplab cuda's default preset: stress, chosen on an H100 (2026-11-27,

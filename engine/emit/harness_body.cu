@@ -44,6 +44,8 @@ struct params {
   int sync, sync_spins;    /* --sync: roles meet before they start */
   int pattern, lines, line_words, pre_stress;
   unsigned long long stress_base; /* the launch's first stress line */
+  int delay;               /* --delay: waits drawn in [0, delay) cycles */
+  unsigned long long delay_salt; /* the launch's draw (delay_salt()) */
 };
 
 __global__ void reset_kernel(params p) {
@@ -173,6 +175,14 @@ __global__ void test_kernel(params p) {
                    ? &smem[loc_shidx[l] * p.m + j]
                    : &p.gmem[((unsigned long long)l * p.ninst + inst) *
                              p.spacing];
+    if (p.delay > 0) {
+      /* the warp's drawn wait (role_delay: per warp, see there) */
+      long long t0 = clock64(),
+                w = role_delay(p.delay_salt, blockIdx.x, threadIdx.x / 32,
+                               (unsigned)p.delay);
+      while (clock64() - t0 < w)
+        ;
+    }
     dispatch(role, loc, p.regs + inst * NREGS, p.hung + inst, p.budget);
   }
 #if NSHARED > 0
@@ -369,35 +379,6 @@ static void build_roles(int *tab, int *shinst, int *blk, int B, int S,
   }
 }
 
-/* Every role of every instance has exactly one thread in the table
- * (B blocks of S threads, m instances per instance block): 0, else the
- * first instance whose role is missing or doubled. */
-static long check_roles(const int *tab, int B, int S, int m) {
-  std::vector<unsigned char> seen((size_t)B * m * NROLES, 0);
-  for (size_t k = 0; k < (size_t)B * S; k++)
-    if (tab[k] >= 0 && seen[(size_t)tab[k]]++ != 0)
-      return tab[k] / NROLES + 1;
-  for (size_t k = 0; k < seen.size(); k++)
-    if (seen[k] != 1)
-      return (long)(k / NROLES) + 1;
-  /* whole warps per role (m >= 32, or a warp per role with ONE_PER_CTA):
-   * two roles of an instance in one block sit in different warps */
-  if (ONE_PER_CTA || m >= 32) {
-    std::vector<size_t> at((size_t)B * m * NROLES);
-    for (size_t k = 0; k < (size_t)B * S; k++)
-      if (tab[k] >= 0)
-        at[(size_t)tab[k]] = k;
-    for (size_t i = 0; i < (size_t)B * m; i++)
-      for (int r = 0; r < NROLES; r++)
-        for (int q = r + 1; q < NROLES; q++) {
-          size_t a = at[i * NROLES + r], c = at[i * NROLES + q];
-          if (a / S == c / S && a % S / 32 == c % S / 32)
-            return (long)i + 1;
-        }
-  }
-  return 0;
-}
-
 struct outcome {
   unsigned long long count;
   int vals[NVALS + 1];
@@ -458,7 +439,7 @@ static long opt_num(const char *opt, const char *v, long lo, long hi) {
 struct settings {
   int blocks, threads, launches, nstress, stress_iters, spacing, budget;
   int shuffle, perms, sm, sync, sync_spins, pattern, lines, line_words;
-  int pre_stress, place, harness, check_only;
+  int pre_stress, place, harness, check_only, delay;
   unsigned long long seed;
 };
 
@@ -473,6 +454,7 @@ static void apply_preset(settings *s, int k) {
   s->stress_iters = q->stress_iters;
   s->lines = q->lines;
   s->line_words = q->line_words;
+  s->delay = q->delay;
 }
 
 static void usage(FILE *f) {
@@ -480,7 +462,7 @@ static void usage(FILE *f) {
           "usage: %s [options]  (test %s)\n"
           "  --harness NAME    a preset of the settings below (plain: the\n"
           "                    harness of warplab 0.1; then sync, stress,\n"
-          "                    parallel; default %s), applied first\n"
+          "                    parallel, delay; default %s), applied first\n"
           "  --blocks N        test blocks per launch (-b; default %d)\n"
           "  --threads N       threads per block (-t; %d)\n"
           "  --launches N      launches (-n; %d)\n"
@@ -501,6 +483,8 @@ static void usage(FILE *f) {
           "                    counts as unsynchronised (%d)\n"
           "  --place 0|1       1: which warps play each role is drawn per\n"
           "                    instance block (%d)\n"
+          "  --delay D         each warp of a role waits a drawn number of\n"
+          "                    SM cycles in [0, D) after the rendezvous (%d)\n"
           "  --spacing N       words between instances' copies (-w; %d)\n"
           "  --seed S          seed of the thread-to-role tables (-r; %llu)\n"
           "  --budget N        backward branches per role (-B; %d)\n"
@@ -522,7 +506,7 @@ static void usage(FILE *f) {
           prog, test_name, presets[DEF_HARNESS].name, DEF_BLOCKS,
           DEF_THREADS, DEF_LAUNCHES, DEF_STRESS, DEF_STRESS_ITERS,
           pat_word[DEF_PATTERN], DEF_LINES, DEF_LINE_WORDS, DEF_PRE_STRESS,
-          DEF_SYNC, DEF_SYNC_SPINS, DEF_PLACE, DEF_SPACING,
+          DEF_SYNC, DEF_SYNC_SPINS, DEF_PLACE, DEF_DELAY, DEF_SPACING,
           (unsigned long long)DEF_SEED, DEF_BUDGET, sm_word[DEF_SM],
           DEF_TUNE ? "on" : "off");
 }
@@ -576,6 +560,22 @@ static int run(const settings &s, int device, result *res) {
                 test_name, k, bad - 1);
         return 3;
       }
+      if (s.delay > 0) {
+        char why[160];
+        double sh3[3];
+        if (check_delays(tab.data(), blocks, threads, s.nstress,
+                         delay_salt(s.seed, k), s.delay, why, sizeof why,
+                         sh3) != 0) {
+          fprintf(stderr, "%s: waits of launch %d: %s (a harness bug)\n",
+                  test_name, k, why);
+          return 3;
+        }
+        if (k == 0)
+          printf("%s: waits of launch 0 (--delay %d): together %.1f%%, "
+                 "first role first %.1f%%, second first %.1f%% of pairs\n",
+                 test_name, s.delay, 100 * sh3[0], 100 * sh3[1],
+                 100 * sh3[2]);
+      }
     }
     printf("%s: %d tables of roles checked: each role of each of %llu "
            "instances once\n", test_name, perms,
@@ -598,6 +598,7 @@ static int run(const settings &s, int device, result *res) {
   p.lines = s.lines;
   p.line_words = s.line_words;
   p.pre_stress = s.pre_stress;
+  p.delay = s.delay;
   CHECK(cudaMalloc(&p.gmem, (size_t)NLOCS * p.ninst * s.spacing * 4 + 4));
   CHECK(cudaMalloc(&p.regs, (size_t)p.ninst * NREGS * 4 + 4));
   CHECK(cudaMalloc(&p.hung, (size_t)p.ninst * 4 + 4));
@@ -659,6 +660,7 @@ static int run(const settings &s, int device, result *res) {
     p.shinst = dshinst + (size_t)k * blocks * m;
     p.grpblk = dgrpblk + (size_t)k * NGROUPS * blocks;
     p.stress_base = rnd() >> 20;
+    p.delay_salt = delay_salt(s.seed, l);
     reset_kernel<<<1024, 256>>>(p);
     test_kernel<<<nstress + blocks, threads,
                   (size_t)(NSHARED > 0 ? NSHARED : 1) * m * 4>>>(p);
@@ -726,10 +728,10 @@ static void print_settings(FILE *f, const settings &s) {
   fprintf(f, "--harness %s --blocks %d --threads %d --stress %d "
              "--stress-iters %d --stress-pattern %s --stress-lines %d "
              "--line-words %d --pre-stress %d --sync %d --sync-spins %d "
-             "--place %d --spacing %d",
+             "--place %d --delay %d --spacing %d",
           presets[s.harness].name, s.blocks, s.threads, s.nstress,
           s.stress_iters, pat_word[s.pattern], s.lines, s.line_words,
-          s.pre_stress, s.sync, s.sync_spins, s.place, s.spacing);
+          s.pre_stress, s.sync, s.sync_spins, s.place, s.delay, s.spacing);
 }
 
 /* --tune: a short trial of each candidate; s becomes the best. */
@@ -809,6 +811,7 @@ int main(int argc, char **argv) {
   s.pattern = DEF_PATTERN;
   s.lines = DEF_LINES;
   s.line_words = DEF_LINE_WORDS;
+  s.delay = DEF_DELAY;
   for (npre = 0; presets[npre].name != NULL; npre++)
     ;
   /* --harness first: the other options change its preset */
@@ -855,6 +858,8 @@ int main(int argc, char **argv) {
       s.sync_spins = (int)opt_num("--sync-spins", v, 1, 1 << 30);
     else if ((v = opt_val(argc, argv, &i, "--place", NULL)) != NULL)
       s.place = (int)opt_num("--place", v, 0, 1);
+    else if ((v = opt_val(argc, argv, &i, "--delay", NULL)) != NULL)
+      s.delay = (int)opt_num("--delay", v, 0, 1 << 20);
     else if ((v = opt_val(argc, argv, &i, "--tune-launches", NULL)) != NULL)
       tl = (int)opt_num("--tune-launches", v, 1, 1 << 20);
     else if ((v = opt_val(argc, argv, &i, "--stress-pattern", NULL)) !=
