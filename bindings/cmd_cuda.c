@@ -64,7 +64,8 @@ int wll_cmd_cuda(int argc, char **argv) {
               {"--pre-stress", "a number from 0 to 1048576", 0, 1L << 20},
               {"--stress-lines", "a number from 1 to 65536", 1, 1L << 16},
               {"--line-words", "a number from 1 to 1024", 1, 1024},
-              {"--delay", "a number from 0 to 1048576", 0, 1L << 20}};
+              {"--delay", "a number from 0 to 1048576", 0, 1L << 20},
+              {"--gap", "a number from 0 to 1048576", 0, 1L << 20}};
   uint64_t val[sizeof nums / sizeof nums[0]];
   int given[sizeof nums / sizeof nums[0]], pattern = -1;
   const char *harness = NULL;
@@ -94,6 +95,7 @@ int wll_cmd_cuda(int argc, char **argv) {
       {"stress-lines", required_argument, NULL, 269},
       {"line-words", required_argument, NULL, 270},
       {"delay", required_argument, NULL, 271},
+      {"gap", required_argument, NULL, 272},
       {"harness", required_argument, NULL, 'H'},
       {"stress-pattern", required_argument, NULL, 'P'},
       {"tune", no_argument, NULL, 'T'},
@@ -185,7 +187,8 @@ int wll_cmd_cuda(int argc, char **argv) {
     case 12: o.pre_stress = v; break;
     case 13: o.stress_lines = v; break;
     case 14: o.line_words = v; break;
-    default: o.delay = v; break;
+    case 15: o.delay = v; break;
+    default: o.gap = v; break;
     }
   }
   for (; optind < argc; optind++) { /* after "--" */

@@ -1231,7 +1231,7 @@ typedef struct wl_cuda_opts {
                       * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
   /* One GPU (two-GPU programs ignore them).  A preset (wl_cuda_harness)
    * sets harness, sync, place, pre_stress, stress_pattern, stress_lines,
-   * line_words, delay, stress_blocks and stress_iters; plain (0) is the harness of warplab 0.1, stress (2)
+   * line_words, delay, gap, stress_blocks and stress_iters; plain (0) is the harness of warplab 0.1, stress (2)
    * the default. */
   int harness;        /* the preset's index (wl_cuda_harness_name) */
   int sync;           /* 1: the roles of an instance meet before they
@@ -1247,6 +1247,9 @@ typedef struct wl_cuda_opts {
   int delay;          /* 1..: after the rendezvous each warp of a role
                        * waits a drawn number of SM cycles in [0, delay)
                        * (0: none) */
+  int gap;            /* 1..: one drawn instruction of each role waits a
+                       * drawn number of SM cycles in [0, gap) before it
+                       * runs (a stall inside the role; 0: none) */
   int tune;           /* 1: the program tunes by default (its --tune) */
 } wl_cuda_opts;
 

@@ -19,20 +19,22 @@
  *   delay     sync, and after the rendezvous each warp of a role waits a
  *             drawn number of cycles in [0, delay) (litmus7's start
  *             delays: the roles start together, or one well before the
- *             other, instance by instance; harness_check.cu). */
+ *             other, instance by instance; harness_check.cu), and
+ *             each role stalls before one drawn instruction for a drawn
+ *             number of cycles in [0, gap) (cuda_gap.c). */
 #include <string.h>
 
 #include "../common/internal.h"
 #include "emit.h"
 
 const wl__cuda_preset wl__cuda_presets[] = {
-    /* name       sync place pre pattern stress iters lines words delay */
-    {"plain", 0, 0, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 0},
-    {"sync", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 0},
-    {"stress", 1, 1, 64, WL_CUDA_PAT_SL, 0, 256, 64, 32, 0},
-    {"parallel", 1, 1, 64, WL_CUDA_PAT_SL, 132, 1024, 64, 32, 0},
-    {"delay", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 2048},
-    {NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+    /* name  sync place pre pattern stress iters lines words delay gap */
+    {"plain", 0, 0, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 0, 0},
+    {"sync", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 0, 0},
+    {"stress", 1, 1, 64, WL_CUDA_PAT_SL, 0, 256, 64, 32, 0, 0},
+    {"parallel", 1, 1, 64, WL_CUDA_PAT_SL, 132, 1024, 64, 32, 0, 0},
+    {"delay", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 2048, 1024},
+    {NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
 
 static const char *const pattern_names[] = {"random", "ss", "sl", "ls",
                                             "ll", NULL};
@@ -68,6 +70,7 @@ void wl__cuda_preset_apply(wl_cuda_opts *o, int k) {
   o->stress_lines = q->lines;
   o->line_words = q->line_words;
   o->delay = q->delay;
+  o->gap = q->gap;
 }
 
 int wl_cuda_harness(wl_cuda_opts *o, const char *name) {
@@ -88,14 +91,14 @@ void wl__cuda_put_presets(wl_buf *b) {
                   "engine/emit/cuda_harness.c) */\nstruct preset {\n"
                   "  const char *name;\n  int sync, place, pre_stress, "
                   "pattern, stress, stress_iters, lines, line_words, "
-                  "delay;\n};\n"
+                  "delay, gap;\n};\n"
                   "static const preset presets[] = {\n");
   for (k = 0; wl__cuda_presets[k].name != NULL; k++) {
     const wl__cuda_preset *q = &wl__cuda_presets[k];
-    wl__buf_printf(b, "  {\"%s\", %d, %d, %d, %d, %d, %d, %d, %d, %d},\n",
+    wl__buf_printf(b, "  {\"%s\", %d, %d, %d, %d, %d, %d, %d, %d, %d, %d},\n",
                    q->name, q->sync, q->place, q->pre_stress, q->pattern,
                    q->stress, q->stress_iters, q->lines, q->line_words,
-                   q->delay);
+                   q->delay, q->gap);
   }
-  wl__buf_puts(b, "  {NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0}};\n\n");
+  wl__buf_puts(b, "  {NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};\n\n");
 }

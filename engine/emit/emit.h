@@ -1,7 +1,7 @@
 /* emit.h -- what the emitters share: the fixed text of the CUDA harness
  * (build/MODE/gen/harness.c, generated at build time by
- * scripts/embed_cuda.sh from harness_head.cu and harness_body.cu for one
- * GPU, harness_two_head.cu and harness_two.cu for two), one line per
+ * scripts/embed_cuda.sh from harness_head.cu, harness_check.cu,
+ * harness_body.cu and harness_host.cu for one GPU, harness_two_head.cu and harness_two.cu for two), one line per
  * string, NULL at the end. */
 #ifndef WL_EMIT_H
 #define WL_EMIT_H
@@ -11,6 +11,7 @@
 extern const char *const wl__cuda_head[];
 extern const char *const wl__cuda_check[];
 extern const char *const wl__cuda_body[];
+extern const char *const wl__cuda_host[];
 extern const char *const wl__cuda_two_head[];
 extern const char *const wl__cuda_two_body[];
 
@@ -19,7 +20,7 @@ extern const char *const wl__cuda_two_body[];
 typedef struct wl__cuda_preset {
   const char *name;
   int sync, place, pre_stress, pattern, stress, stress_iters, lines,
-      line_words, delay;
+      line_words, delay, gap;
 } wl__cuda_preset;
 extern const wl__cuda_preset wl__cuda_presets[];
 /* warplab cuda's default preset: stress, chosen on an H100 (2026-11-27,
@@ -28,5 +29,11 @@ extern const wl__cuda_preset wl__cuda_presets[];
 #define WL__CUDA_DEFAULT_PRESET 2
 void wl__cuda_preset_apply(wl_cuda_opts *o, int k);
 void wl__cuda_put_presets(wl_buf *b);
+/* cuda_gap.c: a role's stall (--gap): its registers, read from the
+ * statement's operand, and the stall before instruction i */
+void wl__cuda_put_gap_regs(wl_buf *b, int operand);
+void wl__cuda_put_gap(wl_buf *b, int i);
+void wl__cuda_put_dispatch(wl_buf *b, const wl_litmus *t, const int *regoff,
+                           int two);
 
 #endif

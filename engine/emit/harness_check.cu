@@ -110,3 +110,71 @@ static int check_delays(const int *tab, int B, int S, int first_block,
   return 0;
 }
 
+/* --gap G: the stall of a warp of a role of len instructions: before
+ * instruction 1..len-1, drawn, for a number of SM cycles in [0, G),
+ * drawn, packed as the index << 24 | the cycles (cuda_gap.c reads it);
+ * 0 (none) for a role of one instruction.  Drawn per warp, as the
+ * start waits are, from the launch's salt. */
+static __host__ __device__ unsigned role_gap(unsigned long long salt,
+                                             unsigned block, unsigned warp,
+                                             int len, unsigned g) {
+  unsigned long long z = (salt ^ 0xD6E8FEB86659FD93ULL) ^
+                         ((unsigned long long)block << 16 | warp);
+  if (g == 0 || len < 2)
+    return 0;
+  z = (z ^ (z >> 32)) * 0xD6E8FEB86659FD93ULL;
+  z = (z ^ (z >> 32)) * 0xD6E8FEB86659FD93ULL;
+  z ^= z >> 32;
+  return (unsigned)(1 + (z >> 40) % (unsigned)(len - 1)) << 24 |
+         (unsigned)((z & 0xFFFFFFu) % g);
+}
+
+/* --gap G: each thread's stall is before an instruction of its role
+ * (1..len-1) and under G cycles; with 4096 role threads or more and
+ * G >= 64, every instruction 1..len-1 of every role is drawn for at
+ * least a quarter of its fair share, and some stalls last G/2 or
+ * more.  0, else what failed in why. */
+static int check_gaps(const int *tab, int B, int S, int first_block,
+                      unsigned long long salt, int g, char *why,
+                      size_t nwhy) {
+  std::vector<long long> cnt((size_t)NROLES * 256, 0), n(NROLES, 0);
+  long long total = 0, long_ = 0;
+  for (size_t k = 0; k < (size_t)B * S; k++) {
+    int r;
+    unsigned w, at;
+    if (tab[k] < 0)
+      continue;
+    r = tab[k] % NROLES;
+    w = role_gap(salt, (unsigned)(first_block + k / S),
+                 (unsigned)(k % S / 32), role_len(r), (unsigned)g);
+    at = w >> 24;
+    if (role_len(r) >= 2 && (at < 1 || (int)at >= role_len(r) ||
+                             (w & 0xFFFFFFu) >= (unsigned)g)) {
+      snprintf(why, nwhy, "role %d: a stall before instruction %u of %d, "
+               "%u cycles (G %d)", r, at, role_len(r), w & 0xFFFFFFu, g);
+      return 1;
+    }
+    if (role_len(r) >= 2 && at < 256) {
+      cnt[(size_t)r * 256 + at]++;
+      n[r]++;
+      total++;
+      long_ += (w & 0xFFFFFFu) * 2 >= (unsigned)g;
+    }
+  }
+  if (total < 4096 || g < 64)
+    return 0;
+  for (int r = 0; r < NROLES; r++)
+    for (int i = 1; i < role_len(r) && i < 256; i++)
+      if (cnt[(size_t)r * 256 + i] * 4 * (role_len(r) - 1) < n[r]) {
+        snprintf(why, nwhy, "role %d: instruction %d drawn for %lld of %lld "
+                 "threads", r, i, cnt[(size_t)r * 256 + i], n[r]);
+        return 1;
+      }
+  if (long_ * 4 < total) {
+    snprintf(why, nwhy, "stalls of G/2 cycles or more for %lld of %lld "
+             "threads", long_, total);
+    return 1;
+  }
+  return 0;
+}
+
