@@ -1231,8 +1231,8 @@ typedef struct wl_cuda_opts {
                       * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
   /* One GPU (two-GPU programs ignore them).  A preset (wl_cuda_harness)
    * sets harness, sync, place, pre_stress, stress_pattern, stress_lines,
-   * line_words, delay, gap, stress_blocks and stress_iters; plain (0) is the harness of warplab 0.1, stress (2)
-   * the default. */
+   * line_words, delay, gap, stress_blocks and stress_iters; plain (0) is
+   * the harness of warplab 0.1, delay (4) the default. */
   int harness;        /* the preset's index (wl_cuda_harness_name) */
   int sync;           /* 1: the roles of an instance meet before they
                        * start (a rendezvous on a counter per instance) */

@@ -33,7 +33,7 @@ const wl__cuda_preset wl__cuda_presets[] = {
     {"sync", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 0, 0},
     {"stress", 1, 1, 64, WL_CUDA_PAT_SL, 0, 256, 64, 32, 0, 0},
     {"parallel", 1, 1, 64, WL_CUDA_PAT_SL, 132, 1024, 64, 32, 0, 0},
-    {"delay", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 2048, 1024},
+    {"delay", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 2048, 4096},
     {NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
 
 static const char *const pattern_names[] = {"random", "ss", "sl", "ls",

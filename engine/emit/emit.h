@@ -23,10 +23,10 @@ typedef struct wl__cuda_preset {
       line_words, delay, gap;
 } wl__cuda_preset;
 extern const wl__cuda_preset wl__cuda_presets[];
-/* warplab cuda's default preset: stress, chosen on an H100 (2026-11-27,
- * tests/hw/observed/h100-2026-11-27-harness/README.md) by --tune's
- * objective, weak outcomes seen first, then SC coverage */
-#define WL__CUDA_DEFAULT_PRESET 2
+/* warplab cuda's default preset: delay, chosen on an H100 (2026-11-27,
+ * tests/hw/observed/h100-2026-11-27-harness/README.md) by coverage: every
+ * SC state of the 46 two-thread tests and the most weak outcomes there */
+#define WL__CUDA_DEFAULT_PRESET 4
 void wl__cuda_preset_apply(wl_cuda_opts *o, int k);
 void wl__cuda_put_presets(wl_buf *b);
 /* cuda_gap.c: a role's stall (--gap): its registers, read from the
