@@ -36,4 +36,23 @@ void wl__cuda_put_gap(wl_buf *b, int i);
 void wl__cuda_put_dispatch(wl_buf *b, const wl_litmus *t, const int *regoff,
                            int two);
 
+/* vecset.c: a hashed set of vectors of k int64 values, indexed 0.. in
+ * the order added (compare.c's matching of states) */
+typedef struct wl__vecset {
+  wl_ctx *ctx;
+  int64_t *v;   /* n vectors of k values */
+  size_t n, cap;
+  size_t *slot; /* nslots slots: a vector's index + 1, 0 empty */
+  size_t nslots;
+  int k;
+} wl__vecset;
+#define WL__VECSET_NONE ((size_t)-1)
+#define WL__VECSET_OOM ((size_t)-2)
+void wl__vecset_init(wl__vecset *s, wl_ctx *ctx, int k);
+/* v's index, adding it (*added = 1) when absent; WL__VECSET_OOM */
+size_t wl__vecset_add(wl__vecset *s, const int64_t *v, int *added);
+/* v's index, or WL__VECSET_NONE */
+size_t wl__vecset_find(const wl__vecset *s, const int64_t *v);
+void wl__vecset_free(wl__vecset *s);
+
 #endif
