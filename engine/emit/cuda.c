@@ -50,9 +50,6 @@
 #include "../program/ir.h"
 #include "emit.h"
 
-/* The registers a role's asm declares are prefixed, so that they never
- * meet the names nvcc gives its own (%r...). */
-#define RP "wl_r"
 
 typedef struct emitter {
   wl_ctx *ctx;

@@ -13,8 +13,6 @@
 #include "../program/ir.h"
 #include "emit.h"
 
-#define RP "wl_r"
-
 void wl__cuda_put_gap_regs(wl_buf *b, int operand) {
   wl__buf_printf(b, "    \".reg .b32 " RP "gi;\\n\\t\"\n"
                     "    \".reg .b64 " RP "gc<3>;\\n\\t\"\n"
@@ -34,7 +32,8 @@ void wl__cuda_put_gap(wl_buf *b, int i) {
                     "    \"" RP "GW%d:\\n\\t\"\n"
                     "    \"mov.u64 " RP "gc1, %%%%clock64;\\n\\t\"\n"
                     "    \"sub.u64 " RP "gc1, " RP "gc1, " RP "gc0;\\n\\t\"\n"
-                    "    \"setp.lt.u64 " RP "gq, " RP "gc1, " RP "gc2;\\n\\t\"\n"
+                    "    \"setp.lt.u64 " RP "gq, " RP "gc1, " RP
+                    "gc2;\\n\\t\"\n"
                     "    \"@" RP "gq bra " RP "GW%d;\\n\\t\"\n"
                     "    \"" RP "GS%d:\\n\\t\"\n",
                  i, i, i, i, i);

@@ -1,12 +1,16 @@
 /* emit.h -- what the emitters share: the fixed text of the CUDA harness
  * (build/MODE/gen/harness.c, generated at build time by
  * scripts/embed_cuda.sh from harness_head.cu, harness_check.cu,
- * harness_body.cu and harness_host.cu for one GPU, harness_two_head.cu and harness_two.cu for two), one line per
- * string, NULL at the end. */
+ * harness_body.cu and harness_host.cu for one GPU, harness_two_head.cu
+ * and harness_two.cu for two), one line per string, NULL at the end. */
 #ifndef WL_EMIT_H
 #define WL_EMIT_H
 
 #include "../common/internal.h"
+
+/* The registers a role's asm declares are prefixed, so that they never
+ * meet the names nvcc gives its own (%r...): cuda.c, cuda_gap.c. */
+#define RP "wl_r"
 
 extern const char *const wl__cuda_head[];
 extern const char *const wl__cuda_check[];
