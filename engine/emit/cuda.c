@@ -67,6 +67,7 @@ typedef struct emitter {
   /* 1: no atom/red add or sub can take the location out of 32 bits
    * (loc_bounded); 0: those check their result in the program */
   int bounded[WL_MAX_LOCS];
+  int nostall[WL_MAX_THREADS]; /* 1: no room for --gap's operand */
 } emitter;
 
 static int unsupported(emitter *e, const wl_thread *th, const wl_insn *in,
@@ -660,6 +661,7 @@ static int put_role(emitter *e, int th, int stall) {
     argloc[l] = used[l] ? nused++ : -1;
   nops = tt->nregs + 1 + nused + 1;
   gap = stall && nops < 30; /* room for --gap's operand */
+  e->nostall[th] = nops >= 30;
   if (nops > 30)
     return unsupported(e, tt, NULL,
                        "more than 28 registers and locations in one "
@@ -966,7 +968,7 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
     if ((rc = put_role(&e, th, 0)) == 0 && !e.two)
       rc = put_role(&e, th, 1);
   if (rc == 0) {
-    wl__cuda_put_dispatch(&b, t, e.lay.regoff, e.two);
+    wl__cuda_put_dispatch(&b, t, e.lay.regoff, e.nostall, e.two);
     if (!e.two)
       put_lines(&b, wl__cuda_check);
     put_lines(&b, e.two ? wl__cuda_two_body : wl__cuda_body);

@@ -42,16 +42,18 @@ void wl__cuda_put_gap(wl_buf *b, int i) {
 /* The device function that runs role r of an instance (test_kernel's
  * dispatch); one GPU: role_N_gap when the draw stalls (gap != 0), else
  * role_N, the statement as it always was; role_len(r): the instructions
- * of role r, where the stall may go. */
+ * of role r, where the stall may go (1, never, for a role whose
+ * statement has no room for the operand: inline asm takes 30). */
 void wl__cuda_put_dispatch(wl_buf *b, const wl_litmus *t, const int *regoff,
-                           int two) {
+                           const int *nostall, int two) {
   int th;
   if (!two) {
     wl__buf_puts(b, "/* --gap: the instructions of each role */\n"
                     "static __host__ __device__ int role_len(int r) {\n"
                     "  const int n[NROLES] = {");
-    for (th = 0; th < t->nthreads; th++)
-      wl__buf_printf(b, "%s%d", th ? ", " : "", t->threads[th].ninsns);
+    for (th = 0; th < t->nthreads; th++) /* 1: never stalls */
+      wl__buf_printf(b, "%s%d", th ? ", " : "",
+                     nostall[th] ? 1 : t->threads[th].ninsns);
     wl__buf_puts(b, "};\n  return n[r];\n}\n");
   }
   wl__buf_printf(b, "/* one role of one instance per thread (test_kernel) */\n"

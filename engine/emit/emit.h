@@ -38,7 +38,7 @@ void wl__cuda_put_presets(wl_buf *b);
 void wl__cuda_put_gap_regs(wl_buf *b, int operand);
 void wl__cuda_put_gap(wl_buf *b, int i);
 void wl__cuda_put_dispatch(wl_buf *b, const wl_litmus *t, const int *regoff,
-                           int two);
+                           const int *nostall, int two);
 
 /* vecset.c: a hashed set of vectors of k int64 values, indexed 0.. in
  * the order added (compare.c's matching of states) */

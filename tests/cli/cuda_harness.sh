@@ -97,4 +97,20 @@ for f in "$S/MP+none+diffCTA.litmus" "$S/MP+none+sameCTA.litmus" \
       fail "$f --gap $d: no stalls line"
   done
 done
+# a role whose inline asm has no room for --gap's operand (27 registers
+# and a location: 30 operands) never stalls: role_len gives it 1
+{
+  echo 'PTX full'
+  echo '{ x=0; }'
+  echo ' P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;'
+  echo ' ld.weak r0, x | st.weak x, 1 ;'
+  k=1
+  while [ $k -lt 27 ]; do echo " ld.weak r$k, x | ;"; k=$((k + 1)); done
+  echo 'exists (P0:r0=1)'
+} > "$T/full.litmus"
+"$WL" cuda "$T/full.litmus" -o "$T/full.cu" || fail "full: cuda $?"
+grep -q -F 'const int n[NROLES] = {1, 1};' "$T/full.cu" ||
+  fail "full: a role without room for the stall's operand may stall"
+build "$T/full.cu" "$T/full" || fail "full: does not build"
+"$T/full" --check-roles > "$T/out" 2>&1 || fail "full: $(cat "$T/out")"
 exit 0
