@@ -99,7 +99,9 @@ $(EMBED): $(LUA_LIB_SRC) scripts/embed.sh
 # The CUDA harness's fixed text (engine/emit/harness_*.cu) as C strings
 # for engine/emit/cuda.c, generated into the build (emit.h declares them).
 HARNESS_CU := head=engine/emit/harness_head.cu \
+  check=engine/emit/harness_check.cu \
   body=engine/emit/harness_body.cu \
+  host=engine/emit/harness_host.cu \
   two_head=engine/emit/harness_two_head.cu \
   two_body=engine/emit/harness_two.cu
 $(HARNESS): $(foreach h,$(HARNESS_CU),$(lastword $(subst =, ,$(h)))) \

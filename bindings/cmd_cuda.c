@@ -63,7 +63,9 @@ int wll_cmd_cuda(int argc, char **argv) {
               {"--place", "0 or 1", 0, 1},
               {"--pre-stress", "a number from 0 to 1048576", 0, 1L << 20},
               {"--stress-lines", "a number from 1 to 65536", 1, 1L << 16},
-              {"--line-words", "a number from 1 to 1024", 1, 1024}};
+              {"--line-words", "a number from 1 to 1024", 1, 1024},
+              {"--delay", "a number from 0 to 1048576", 0, 1L << 20},
+              {"--gap", "a number from 0 to 1048576", 0, 1L << 20}};
   uint64_t val[sizeof nums / sizeof nums[0]];
   int given[sizeof nums / sizeof nums[0]], pattern = -1;
   const char *harness = NULL;
@@ -92,6 +94,8 @@ int wll_cmd_cuda(int argc, char **argv) {
       {"pre-stress", required_argument, NULL, 268},
       {"stress-lines", required_argument, NULL, 269},
       {"line-words", required_argument, NULL, 270},
+      {"delay", required_argument, NULL, 271},
+      {"gap", required_argument, NULL, 272},
       {"harness", required_argument, NULL, 'H'},
       {"stress-pattern", required_argument, NULL, 'P'},
       {"tune", no_argument, NULL, 'T'},
@@ -123,7 +127,7 @@ int wll_cmd_cuda(int argc, char **argv) {
       wl_cuda_opts tmp;
       if (wl_cuda_harness(&tmp, optarg) != 0)
         return cuda_usage("--harness", optarg,
-                          "plain, sync, stress or parallel");
+                          "plain, sync, stress, parallel or delay");
       harness = optarg;
     } else if (c == 'P') {
       if ((pattern = wl_cuda_pattern_find(optarg)) < 0)
@@ -182,7 +186,9 @@ int wll_cmd_cuda(int argc, char **argv) {
     case 11: o.place = v; break;
     case 12: o.pre_stress = v; break;
     case 13: o.stress_lines = v; break;
-    default: o.line_words = v; break;
+    case 14: o.line_words = v; break;
+    case 15: o.delay = v; break;
+    default: o.gap = v; break;
     }
   }
   for (; optind < argc; optind++) { /* after "--" */

@@ -10,7 +10,7 @@ static const char *const cuda_keys[] = {
     "blocks", "threads", "launches", "stress", "stress_iters", "spacing",
     "seed",   "budget",  "shuffle",  "rounds", "sm",     "harness",
     "sync",   "sync_spins", "place", "pre_stress", "stress_pattern",
-    "stress_lines", "line_words", "tune", NULL};
+    "stress_lines", "line_words", "tune", "delay", "gap", NULL};
 
 static int cuda_int(lua_State *L, int opts, const char *key, int def, int lo,
                     int hi) {
@@ -48,7 +48,7 @@ static int collect(void *ud, const char *s, size_t n) {
 /* test:cuda{blocks=, threads=, launches=, stress=, stress_iters=,
  * spacing=, seed=, budget=, shuffle=, rounds=, sm=, harness=, sync=,
  * sync_spins=, place=, pre_stress=, stress_pattern=, stress_lines=,
- * line_words=, tune=} -> the program's text (sm: "any", "same" or
+ * line_words=, tune=, delay=, gap=} -> the program's text (sm: "any", "same" or
  * "different"; harness: a preset, applied before the other keys). */
 int wll_test_cuda(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
@@ -69,7 +69,7 @@ int wll_test_cuda(lua_State *L) {
         (lua_type(L, -1) != LUA_TSTRING ||
          wl_cuda_harness(&o, lua_tostring(L, -1)) != 0))
       return luaL_error(L, "cuda: harness must be \"plain\", \"sync\", "
-                           "\"stress\" or \"parallel\"");
+                           "\"stress\", \"parallel\" or \"delay\"");
     lua_pop(L, 1);
     if (lua_getfield(L, opts, "stress_pattern") != LUA_TNIL &&
         (lua_type(L, -1) != LUA_TSTRING ||
@@ -89,6 +89,8 @@ int wll_test_cuda(lua_State *L) {
   o.stress_lines =
       cuda_int(L, opts, "stress_lines", o.stress_lines, 1, 1 << 16);
   o.line_words = cuda_int(L, opts, "line_words", o.line_words, 1, 1024);
+  o.delay = cuda_int(L, opts, "delay", o.delay, 0, 1 << 20);
+  o.gap = cuda_int(L, opts, "gap", o.gap, 0, 1 << 20);
   o.blocks = cuda_int(L, opts, "blocks", o.blocks, 1, 1 << 20);
   o.threads = cuda_int(L, opts, "threads", o.threads, 1, 1024);
   o.launches = cuda_int(L, opts, "launches", o.launches, 1, 1 << 30);

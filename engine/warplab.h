@@ -1230,9 +1230,9 @@ typedef struct wl_cuda_opts {
   int sm;            /* which instances count, by the SMs their blocks
                       * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
   /* One GPU (two-GPU programs ignore them).  A preset (wl_cuda_harness)
-   * sets harness and the eight fields after it, and stress_blocks and
-   * stress_iters; plain (0) is the harness of warplab 0.1, stress (2)
-   * the default. */
+   * sets harness, sync, place, pre_stress, stress_pattern, stress_lines,
+   * line_words, delay, gap, stress_blocks and stress_iters; plain (0) is
+   * the harness of warplab 0.1, delay (4) the default. */
   int harness;        /* the preset's index (wl_cuda_harness_name) */
   int sync;           /* 1: the roles of an instance meet before they
                        * start (a rendezvous on a counter per instance) */
@@ -1244,6 +1244,12 @@ typedef struct wl_cuda_opts {
   int stress_pattern; /* WL_CUDA_PAT_*: what stress threads do */
   int stress_lines;   /* lines the patterns hit (64) */
   int line_words;     /* words of a stress line (32) */
+  int delay;          /* 1..: after the rendezvous each warp of a role
+                       * waits a drawn number of SM cycles in [0, delay)
+                       * (0: none) */
+  int gap;            /* 1..: one drawn instruction of each role waits a
+                       * drawn number of SM cycles in [0, gap) before it
+                       * runs (a stall inside the role; 0: none) */
   int tune;           /* 1: the program tunes by default (its --tune) */
 } wl_cuda_opts;
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../common/internal.h"
+#include "emit.h"
 
 #define MAXV 256
 
@@ -186,28 +187,34 @@ static int sc_add(void *ud, const int64_t *vals, int nvals) {
   return 0;
 }
 
-/* 1 when some SC state, projected on vars, is v. */
-static int sc_has(const scset *c, const int *vars, int nvars,
-                  const int64_t *v) {
-  size_t i;
-  int k;
+/* The allowed states, projected on vars: pv holds each projection once
+ * (in the order of the states that first give it), pid[st] is state st's;
+ * sc the SC states' projections.  WL_ENOMEM when out of memory. */
+static int index_states(wl_ctx *ctx, const wl_result *r, const scset *c,
+                        const int *vars, int nvars, wl__vecset *pv,
+                        size_t *pid, wl__vecset *sc) {
+  size_t st, nst = wl_result_nstates(r), i;
+  int64_t v[MAXV];
+  int k, added;
+  for (st = 0; st < nst; st++) {
+    for (k = 0; k < nvars; k++)
+      v[k] = wl_result_value(r, st, vars[k]);
+    if ((pid[st] = wl__vecset_add(pv, v, &added)) == WL__VECSET_OOM)
+      return WL_ENOMEM;
+  }
+  /* an SC state lacks a variable past its own: then none matches */
+  for (k = 0; k < nvars; k++)
+    if (vars[k] >= c->nvals)
+      return 0;
   for (i = 0; i < c->n; i++) {
     const int64_t *w = c->v + i * (size_t)c->nvals;
-    for (k = 0; k < nvars && vars[k] < c->nvals && w[vars[k]] == v[k]; k++)
-      ;
-    if (k == nvars)
-      return 1;
+    for (k = 0; k < nvars; k++)
+      v[k] = w[vars[k]];
+    if (wl__vecset_add(sc, v, &added) == WL__VECSET_OOM)
+      return WL_ENOMEM;
   }
+  (void)ctx;
   return 0;
-}
-
-static int state_matches(const wl_result *r, size_t st, const int *vars,
-                         int nvars, const int64_t *v) {
-  int k;
-  for (k = 0; k < nvars; k++)
-    if (wl_result_value(r, st, vars[k]) != v[k])
-      return 0;
-  return 1;
 }
 
 static void put_vals(wl_buf *b, const wl_result *r, const int *vars,
@@ -234,13 +241,17 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
   long want = -1;
   obs *o = NULL;
   wl_buf b;
-  char *seen = NULL;
+  char *seen = NULL; /* per projection: 1 observed, 2 listed */
+  size_t *pid = NULL;
   scset sc;
+  wl__vecset pv, scv;
   if (ctx == NULL || t == NULL || r == NULL || hist == NULL ||
       rep == NULL)
     return WL_EINVAL;
   memset(rep, 0, sizeof *rep);
   memset(&sc, 0, sizeof sc);
+  wl__vecset_init(&pv, ctx, 0);
+  wl__vecset_init(&scv, ctx, 0);
   if (who == NULL)
     who = "<histogram>";
   name = wl_litmus_name(t);
@@ -299,15 +310,36 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
     rc = wl__err(ctx, WL_ESYNTAX, "%s: the histogram ends after %zu of %ld "
                  "outcomes", who, nobs, want);
   nst = wl_result_nstates(r);
-  if (rc == 0 && (seen = wl__calloc(ctx, nst + 1)) == NULL)
+  if (rc == 0 && ((seen = wl__calloc(ctx, nst + 1)) == NULL ||
+                  (pid = wl__calloc(ctx, (nst + 1) * sizeof *pid)) == NULL))
     rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+  /* the SC states, to split the allowed states into SC and weak ones
+   * (unknown when the search fails or its unroll bound cuts it) */
+  if (rc == 0) {
+    int bound = 0, src;
+    sc.ctx = ctx;
+    src = wl_sc_states(ctx, t, 0, sc_add, &sc, &bound);
+    rep->sc_known = src == 0 && !bound && !sc.oom;
+    pv.k = scv.k = nvars;
+    if (index_states(ctx, r, &sc, vars, nvars, &pv, pid, &scv) != 0)
+      rc = wl__err(ctx, WL_ENOMEM, "out of memory");
+  }
   if (rc != 0) {
+    wl__vecset_free(&pv);
+    wl__vecset_free(&scv);
+    wl__free(ctx, sc.v, sc.cap * (size_t)sc.nvals * sizeof *sc.v);
+    wl__free(ctx, pid, (nst + 1) * sizeof *pid);
+    wl__free(ctx, seen, nst + 1);
     wl__free(ctx, o, ((size_t)want + 1) * sizeof *o);
     return rc;
   }
   /* the runs: a total that does not fit is refused, never wrapped */
   for (i = 0; i < nobs; i++) {
     if (o[i].count > UINT64_MAX - rep->runs) {
+      wl__vecset_free(&pv);
+      wl__vecset_free(&scv);
+      wl__free(ctx, sc.v, sc.cap * (size_t)sc.nvals * sizeof *sc.v);
+      wl__free(ctx, pid, (nst + 1) * sizeof *pid);
       wl__free(ctx, seen, nst + 1);
       wl__free(ctx, o, ((size_t)want + 1) * sizeof *o);
       return wl__err(ctx, WL_ELIMIT,
@@ -324,13 +356,10 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
   wl__buf_puts(&b, "Observed   Allowed    Outcome\n");
   rep->observed = nobs;
   for (i = 0; i < nobs; i++) {
-    size_t st;
-    int ok = 0;
-    for (st = 0; st < nst; st++)
-      if (state_matches(r, st, vars, nvars, o[i].v)) {
-        ok = 1;
-        seen[st] = 1;
-      }
+    size_t id = wl__vecset_find(&pv, o[i].v);
+    int ok = id != WL__VECSET_NONE;
+    if (ok)
+      seen[id] = 1;
     if (!ok) {
       rep->forbidden++;
       rep->forbidden_runs += o[i].count;
@@ -340,28 +369,16 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
     put_vals(&b, r, vars, nvars, o[i].v);
     wl__buf_puts(&b, ok ? "\n" : "   <-- the model forbids this\n");
   }
-  /* the SC states, to split the allowed states into SC and weak ones
-   * (unknown when the search fails or its unroll bound cuts it) */
-  {
-    int bound = 0, src;
-    sc.ctx = ctx;
-    src = wl_sc_states(ctx, t, 0, sc_add, &sc, &bound);
-    rep->sc_known = src == 0 && !bound && !sc.oom;
-  }
   /* allowed states, once per projection: observed or not, SC or weak;
    * those never observed are listed (" weak" after the weak ones) */
   for (i = 0; i < nst; i++) {
-    int64_t v[MAXV];
-    size_t j;
-    int k, dup = 0, obs_ = seen[i] == 1, weak;
-    for (k = 0; k < nvars; k++)
-      v[k] = wl_result_value(r, i, vars[k]);
-    for (j = 0; j < i && !dup; j++)
-      dup = seen[j] >= 2 && state_matches(r, j, vars, nvars, v);
-    seen[i] = (char)(obs_ ? 3 : 2);
-    if (dup)
-      continue;
-    weak = rep->sc_known && !sc_has(&sc, vars, nvars, v);
+    const int64_t *v = pv.v + pid[i] * (size_t)nvars;
+    int obs_ = seen[pid[i]] == 1, weak;
+    if (seen[pid[i]] >= 2)
+      continue; /* a projection an earlier state gave */
+    seen[pid[i]] = (char)(obs_ ? 3 : 2);
+    weak = rep->sc_known &&
+           wl__vecset_find(&scv, v) == WL__VECSET_NONE;
     if (rep->sc_known) {
       if (weak)
         rep->weak_allowed++, rep->weak_observed += (size_t)obs_;
@@ -407,7 +424,10 @@ int wl_compare(wl_ctx *ctx, const wl_litmus *t, const wl_result *r,
   else if (write != NULL && write(ud, b.p, b.n) != 0)
     rc = wl__err(ctx, WL_EIO, "the writer stopped the output");
   wl__buf_free(&b);
+  wl__vecset_free(&pv);
+  wl__vecset_free(&scv);
   wl__free(ctx, sc.v, sc.cap * (size_t)sc.nvals * sizeof *sc.v);
+  wl__free(ctx, pid, (nst + 1) * sizeof *pid);
   wl__free(ctx, seen, nst + 1);
   wl__free(ctx, o, ((size_t)want + 1) * sizeof *o);
   return rc;

@@ -50,9 +50,6 @@
 #include "../program/ir.h"
 #include "emit.h"
 
-/* The registers a role's asm declares are prefixed, so that they never
- * meet the names nvcc gives its own (%r...). */
-#define RP "wl_r"
 
 typedef struct emitter {
   wl_ctx *ctx;
@@ -70,6 +67,7 @@ typedef struct emitter {
   /* 1: no atom/red add or sub can take the location out of 32 bits
    * (loc_bounded); 0: those check their result in the program */
   int bounded[WL_MAX_LOCS];
+  int nostall[WL_MAX_THREADS]; /* 1: no room for --gap's operand */
 } emitter;
 
 static int unsupported(emitter *e, const wl_thread *th, const wl_insn *in,
@@ -639,12 +637,14 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
   }
 }
 
-static int put_role(emitter *e, int th) {
+/* stall 1: role_N_gap, with --gap's stall (cuda_gap.c) where the
+ * statement has room for its operand; 0: role_N, as it always was */
+static int put_role(emitter *e, int th, int stall) {
   const wl_litmus *t = e->t;
   const wl_thread *tt = &t->threads[th];
   wl_buf *b = e->b;
   int used[WL_MAX_LOCS], argloc[WL_MAX_LOCS], target[1024];
-  int i, l, r, nused = 0, nops, rc;
+  int i, l, r, nused = 0, nops, rc, gap;
   memset(used, 0, sizeof used);
   memset(target, 0, sizeof target);
   for (i = 0; i < tt->ninsns; i++) {
@@ -660,6 +660,8 @@ static int put_role(emitter *e, int th) {
   for (l = 0; l < t->nlocs; l++)
     argloc[l] = used[l] ? nused++ : -1;
   nops = tt->nregs + 1 + nused + 1;
+  gap = stall && nops < 30; /* room for --gap's operand */
+  e->nostall[th] = nops >= 30;
   if (nops > 30)
     return unsupported(e, tt, NULL,
                        "more than 28 registers and locations in one "
@@ -668,10 +670,10 @@ static int put_role(emitter *e, int th) {
   put_comment_text(b, tt->name);
   wl__buf_printf(b,
                  " of the test */\n"
-                 "static __device__ __forceinline__ void role_%d("
+                 "static __device__ __forceinline__ void role_%d%s("
                  "unsigned *const *loc, int *out, unsigned *hung, "
-                 "int budget) {\n",
-                 th);
+                 "int budget%s) {\n",
+                 th, stall ? "_gap" : "", stall ? ", unsigned gap" : "");
   for (r = 0; r < tt->nregs; r++)
     wl__buf_printf(b, "  int o%d;\n", r);
   wl__buf_puts(b, "  unsigned h;\n  asm volatile(\n    \"{\\n\\t\"\n");
@@ -693,10 +695,14 @@ static int put_role(emitter *e, int th) {
   wl__buf_printf(b, "    \"mov.b32 " RP "bud, %%%d;\\n\\t\"\n",
                  tt->nregs + 1 + nused);
   wl__buf_puts(b, "    \"mov.b32 " RP "h, 0;\\n\\t\"\n");
+  if (gap)
+    wl__cuda_put_gap_regs(b, tt->nregs + 2 + nused);
   for (r = 0; r < tt->nregs; r++)
     wl__buf_printf(b, "    \"mov.b32 " RP "%d, %lld;\\n\\t\"\n", r,
                    (long long)(int32_t)tt->reginit[r]);
   for (i = 0; i < tt->ninsns; i++) {
+    if (gap && i > 0)
+      wl__cuda_put_gap(b, i);
     if (target[i])
       wl__buf_printf(b, "    \"" RP "L%d:\\n\\t\"\n", i);
     if ((rc = put_insn(e, tt, i, argloc)) != 0)
@@ -721,7 +727,8 @@ static int put_role(emitter *e, int th) {
   for (l = 0; l < t->nlocs; l++)
     if (used[l])
       wl__buf_printf(b, "\"l\"(loc[%d]), ", l);
-  wl__buf_puts(b, "\"r\"(budget)\n    : \"memory\");\n");
+  wl__buf_puts(b, gap ? "\"r\"(budget), \"r\"(gap)\n    : \"memory\");\n"
+                      : "\"r\"(budget)\n    : \"memory\");\n");
   for (r = 0; r < tt->nregs; r++)
     wl__buf_printf(b, "  out[%d] = o%d;\n", r, r);
   /* 1: hung, 2: a value left 32 bits (the larger stands) */
@@ -764,11 +771,13 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
                       "#define DEF_PLACE %d\n#define DEF_PRE_STRESS %d\n"
                       "#define DEF_PATTERN %d\n#define DEF_LINES %d\n"
                       "#define DEF_LINE_WORDS %d\n#define DEF_TUNE %d\n"
+                      "#define DEF_DELAY %d\n#define DEF_GAP %d\n"
                       "/* 1: a barrier test, one instance per CTA (blocks of "
                       "NROLES threads) */\n#define ONE_PER_CTA %d\n",
                    o->sm, o->harness, o->sync, o->sync_spins, o->place,
                    o->pre_stress, o->stress_pattern, o->stress_lines,
-                   o->line_words, o->tune, e->barriers);
+                   o->line_words, o->tune, o->delay, o->gap,
+                   e->barriers);
   wl__buf_puts(b, "\n");
   if (e->two)
     wl__buf_printf(b, "/* two GPUs: the roles of a slot run DEF_ROUNDS "
@@ -849,21 +858,6 @@ static void put_sc(emitter *e) {
                  rc == 0 && !bound ? (long)acc.n : -1L);
 }
 
-static void put_kernel(emitter *e) {
-  const wl_litmus *t = e->t;
-  wl_buf *b = e->b;
-  int th;
-  wl__buf_puts(b, "/* one role of one instance per thread (test_kernel) */\n"
-                  "static __device__ __forceinline__ void dispatch(int role, "
-                  "unsigned *const *loc,\n    int *regs, unsigned *hung, "
-                  "int budget) {\n  switch (role) {\n");
-  for (th = 0; th < t->nthreads; th++)
-    wl__buf_printf(b, "  case %d:\n    role_%d(loc, regs + %d, hung, "
-                      "budget);\n    break;\n",
-                   th, th, e->lay.regoff[th]);
-  wl__buf_puts(b, "  default:\n    break;\n  }\n}\n\n");
-}
-
 void wl_cuda_opts_init(wl_cuda_opts *o) {
   memset(o, 0, sizeof *o);
   o->blocks = 1024;
@@ -902,14 +896,15 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
       o.pre_stress < 0 || o.pre_stress > (1 << 20) ||
       wl_cuda_pattern_name(o.stress_pattern) == NULL ||
       o.stress_lines < 1 || o.stress_lines > (1 << 16) ||
-      o.line_words < 1 || o.line_words > 1024 || o.tune < 0 || o.tune > 1)
+      o.line_words < 1 || o.line_words > 1024 || o.tune < 0 || o.tune > 1 ||
+      o.delay < 0 || o.delay > (1 << 20) || o.gap < 0 || o.gap > (1 << 20))
     return wl__err(ctx, WL_EINVAL,
                    "cuda: blocks 1..1048576, threads 1..1024, launches >= 1, "
                    "stress 0..65536, spacing 1..1024, budget >= 1, rounds "
                    "1..1048576, sm any, same or different, a known harness, sync "
                    "and place 0 or 1, sync_spins >= 1, pre_stress "
                    "0..1048576, a known stress pattern, stress_lines "
-                   "1..65536, line_words 1..1024");
+                   "1..65536, line_words 1..1024, delay and gap 0..1048576");
   if (o.threads < t->nthreads)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: %d threads per block cannot hold the test's %d "
@@ -970,10 +965,15 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
   put_tables(&e, &o);
   put_sc(&e);
   for (th = 0; th < t->nthreads && rc == 0; th++)
-    rc = put_role(&e, th);
+    if ((rc = put_role(&e, th, 0)) == 0 && !e.two)
+      rc = put_role(&e, th, 1);
   if (rc == 0) {
-    put_kernel(&e);
+    wl__cuda_put_dispatch(&b, t, e.lay.regoff, e.nostall, e.two);
+    if (!e.two)
+      put_lines(&b, wl__cuda_check);
     put_lines(&b, e.two ? wl__cuda_two_body : wl__cuda_body);
+    if (!e.two)
+      put_lines(&b, wl__cuda_host);
     if (b.oom)
       rc = wl__err(ctx, WL_ENOMEM, "out of memory");
     else if (write(ud, b.p, b.n) != 0)

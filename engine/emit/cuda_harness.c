@@ -15,19 +15,26 @@
  *             store-load pairs on GPUHarbor's stress lines (lines lines
  *             of line_words words of a scratch area, drawn per launch);
  *   parallel  stress, plus stress blocks of their own (one per SM of an
- *             H100) running the same pattern alongside the test. */
+ *             H100) running the same pattern alongside the test;
+ *   delay     sync, and after the rendezvous each warp of a role waits a
+ *             drawn number of cycles in [0, delay) (litmus7's start
+ *             delays: the roles start together, or one well before the
+ *             other, instance by instance; harness_check.cu), and
+ *             each role stalls before one drawn instruction for a drawn
+ *             number of cycles in [0, gap) (cuda_gap.c). */
 #include <string.h>
 
 #include "../common/internal.h"
 #include "emit.h"
 
 const wl__cuda_preset wl__cuda_presets[] = {
-    /* name       sync place pre pattern stress iters lines words */
-    {"plain", 0, 0, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32},
-    {"sync", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32},
-    {"stress", 1, 1, 64, WL_CUDA_PAT_SL, 0, 256, 64, 32},
-    {"parallel", 1, 1, 64, WL_CUDA_PAT_SL, 132, 1024, 64, 32},
-    {NULL, 0, 0, 0, 0, 0, 0, 0, 0}};
+    /* name  sync place pre pattern stress iters lines words delay gap */
+    {"plain", 0, 0, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 0, 0},
+    {"sync", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 0, 0},
+    {"stress", 1, 1, 64, WL_CUDA_PAT_SL, 0, 256, 64, 32, 0, 0},
+    {"parallel", 1, 1, 64, WL_CUDA_PAT_SL, 132, 1024, 64, 32, 0, 0},
+    {"delay", 1, 1, 0, WL_CUDA_PAT_RANDOM, 0, 256, 64, 32, 2048, 4096},
+    {NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
 
 static const char *const pattern_names[] = {"random", "ss", "sl", "ls",
                                             "ll", NULL};
@@ -62,6 +69,8 @@ void wl__cuda_preset_apply(wl_cuda_opts *o, int k) {
   o->stress_iters = q->stress_iters;
   o->stress_lines = q->lines;
   o->line_words = q->line_words;
+  o->delay = q->delay;
+  o->gap = q->gap;
 }
 
 int wl_cuda_harness(wl_cuda_opts *o, const char *name) {
@@ -81,13 +90,15 @@ void wl__cuda_put_presets(wl_buf *b) {
   wl__buf_puts(b, "/* --harness: the presets (warplab's "
                   "engine/emit/cuda_harness.c) */\nstruct preset {\n"
                   "  const char *name;\n  int sync, place, pre_stress, "
-                  "pattern, stress, stress_iters, lines, line_words;\n};\n"
+                  "pattern, stress, stress_iters, lines, line_words, "
+                  "delay, gap;\n};\n"
                   "static const preset presets[] = {\n");
   for (k = 0; wl__cuda_presets[k].name != NULL; k++) {
     const wl__cuda_preset *q = &wl__cuda_presets[k];
-    wl__buf_printf(b, "  {\"%s\", %d, %d, %d, %d, %d, %d, %d, %d},\n",
+    wl__buf_printf(b, "  {\"%s\", %d, %d, %d, %d, %d, %d, %d, %d, %d, %d},\n",
                    q->name, q->sync, q->place, q->pre_stress, q->pattern,
-                   q->stress, q->stress_iters, q->lines, q->line_words);
+                   q->stress, q->stress_iters, q->lines, q->line_words,
+                   q->delay, q->gap);
   }
-  wl__buf_puts(b, "  {NULL, 0, 0, 0, 0, 0, 0, 0, 0}};\n\n");
+  wl__buf_puts(b, "  {NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};\n\n");
 }

@@ -15,7 +15,8 @@ for want in '#define ONE_PER_CTA 1' '"barrier.sync 0;\n\t"' \
   'threads = 32 * NROLES;'; do
   grep -q -F -- "$want" "$T/mp.cu" || fail "MP+syncthreads: no '$want'"
 done
-[ "$(grep -c -F '"barrier.sync 0;\n\t"' "$T/mp.cu")" -eq 2 ] ||
+# each role twice: role_N and role_N_gap (--gap's stalls)
+[ "$(grep -c -F '"barrier.sync 0;\n\t"' "$T/mp.cu")" -eq 4 ] ||
   fail "MP+syncthreads: one barrier.sync per role"
 # a test without barriers is as before
 "$WL" cuda "$ROOT/tests/hw/shapes/MP+none+sameCTA.litmus" -o "$T/plain.cu"

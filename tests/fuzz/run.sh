@@ -83,7 +83,9 @@ rm -rf "$OUT/src-$T" && mkdir -p "$OUT/src-$T"
 cp -R engine bindings "tests/fuzz/fuzz_$T.c" "$OUT/src-$T/"
 # the CUDA harness's text, generated as the Makefile does
 sh scripts/embed_cuda.sh "$OUT/harness.c" head=engine/emit/harness_head.cu \
+  check=engine/emit/harness_check.cu \
   body=engine/emit/harness_body.cu \
+  host=engine/emit/harness_host.cu \
   two_head=engine/emit/harness_two_head.cu \
   two_body=engine/emit/harness_two.cu
 SRC="tests/fuzz/fuzz_$T.c engine/*/*.c engine/*/*/*.c $OUT/harness.c"

@@ -31,6 +31,13 @@ assert(t:cuda { sm = "any" } == t:cuda())
 local ok, err = pcall(t.cuda, t, { sm = "near" })
 assert(not ok and err:find("sm must be"), err)
 
+-- delay=: the drawn start waits (the delay preset sets them)
+assert(t:cuda { delay = 99 }:find("#define DEF_DELAY 99", 1, true))
+assert(t:cuda { gap = 98 }:find("#define DEF_GAP 98", 1, true))
+assert(t:cuda { harness = "delay" }:find("#define DEF_HARNESS 4", 1, true))
+ok, err = pcall(t.cuda, t, { delay = -1 })
+assert(not ok and err:find("delay must be an integer"), err)
+
 ok, err = pcall(t.cuda, t, { blocks = 0 })
 assert(not ok and err:find("blocks must be an integer"), err)
 ok, err = pcall(t.cuda, t, { bogus = 1 })
