@@ -22,6 +22,8 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 # the script state's pooled allocator would hide Lua blocks from valgrind
 export WARPLAB_NO_POOL=1
+# tests whose statistics make test checks run a memory check's share
+export WARPLAB_MEMCHECK=1
 VG="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99"
 for t in "$B"/tests/test_*; do
   [ -x "$t" ] || continue

@@ -32,6 +32,11 @@ local SK = dofile("tests/lib/shape_kernels.lua")
 local D = "tests/hw/shapes"
 local SEED = tonumber(os.getenv("SHAPES_SEED")) or 1
 local R = tonumber(os.getenv("SHAPES_RUNS")) or 2000
+-- under valgrind (tests/check.sh sets WARPLAB_MEMCHECK) every row runs,
+-- in both styles, on a few launches: a memory check of the same paths;
+-- the rates are make test's
+local MEMCHECK = os.getenv("WARPLAB_MEMCHECK") ~= nil
+if MEMCHECK then R = 8 end
 local THIN, MORE, FEW = 40, 8, 5
 
 -- t with each role in a warp of its own 32-lane block (lane 0 playing)
@@ -89,6 +94,18 @@ local function judge(t, styles, n, label, final)
 end
 
 local function check(t, styles, label)
+  if MEMCHECK then
+    local s = SK.run_sampler(t, R, SEED)
+    for _, style in ipairs(styles) do
+      local k = SK.run_kernel(t, style, R, s.vars,
+                              { seed = SEED, launch = { slice = 1 } })
+      local n = 0
+      for _, c in pairs(k.counts) do n = n + c end
+      assert(n == R, label .. " " .. style .. ": every launch counted")
+      rows = rows + 1
+    end
+    return
+  end
   if not judge(t, styles, R, label, false) then
     more = more + #styles
     judge(t, styles, R * MORE, label, true)
@@ -103,6 +120,11 @@ for _, shape in ipairs { "WRC", "IRIW", "CoRR" } do
   local t = widened(SK.parse(("%s/%s+fence.sc.gpu+diffCTA.litmus"):format(
     D, shape)))
   check(t, { "warp" }, t.name .. " (32-lane blocks)")
+end
+if MEMCHECK then
+  print(("shape_kernels_all: %d rows run, %d launches each (WARPLAB_MEMCHECK:"
+         .. " no rates judged)"):format(rows, R))
+  return
 end
 for _, b in ipairs(bad) do print("DISAGREE " .. b) end
 print(("shape_kernels_all: %d of %d rows agree (profile h100, slice 1, "
