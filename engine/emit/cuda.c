@@ -527,20 +527,6 @@ static int put_alu(emitter *e, const wl_thread *th, const wl_insn *in) {
   return 0;
 }
 
-/* A weak load or store gets an address register of its own, the
- * location's plus an opaque zero times its index (x<idx> = a + z * (idx
- * + 1), z = budget >> 31, which is 0 (the program takes budgets of 1 to
- * 2^30) but which ptxas cannot know), so
- * that ptxas cannot prove two weak accesses of a location use one
- * address and merge them: with one register it replaced the second of
- * two weak loads of x with the first across an ld.acquire between them
- * (rand-s224-44 on an H100, CUDA 13.0: the SASS had one LDG.E for both,
- * and the histogram outcomes the model forbids; none with -Xptxas -O0),
- * and it may drop a weak store a later one overwrites. */
-static int own_address(const wl_insn *in) {
-  return (in->op == OP_LD || in->op == OP_ST) && in->sem == WL_SEM_WEAK;
-}
-
 static int put_insn(emitter *e, const wl_thread *th, int idx,
                     const int *argloc) {
   static const char *const conds[] = {"eq", "ne", "lt", "le", "gt", "ge"};
@@ -568,7 +554,7 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
   case OP_LD:
     wl__buf_puts(b, "    \"ld");
     put_sem(e, in, 0);
-    if (own_address(in))
+    if (wl__cuda_own_address(in))
       wl__buf_printf(b, ".%s.b32 " RP "%d, [" RP "x%d];\\n\\t\"\n",
                      space(e, in), in->dst, idx);
     else
@@ -579,7 +565,7 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
     operand_reg(e, &in->a, RP "t0", a, sizeof a);
     wl__buf_puts(b, "    \"st");
     put_sem(e, in, 0);
-    if (own_address(in))
+    if (wl__cuda_own_address(in))
       wl__buf_printf(b, ".%s.b32 [" RP "x%d], %s;\\n\\t\"\n",
                      space(e, in), idx, a);
     else
@@ -666,7 +652,7 @@ static int put_role(emitter *e, int th, int stall) {
   const wl_thread *tt = &t->threads[th];
   wl_buf *b = e->b;
   int used[WL_MAX_LOCS], argloc[WL_MAX_LOCS], target[1024];
-  int i, l, r, nused = 0, nops, rc, gap, nown;
+  int i, l, r, nused = 0, nops, rc, gap;
   memset(used, 0, sizeof used);
   memset(target, 0, sizeof target);
   for (i = 0; i < tt->ninsns; i++) {
@@ -716,21 +702,7 @@ static int put_role(emitter *e, int th, int stall) {
                      tt->nregs + 1 + argloc[l]);
   wl__buf_printf(b, "    \"mov.b32 " RP "bud, %%%d;\\n\\t\"\n",
                  tt->nregs + 1 + nused);
-  for (i = 0, nown = 0; i < tt->ninsns; i++)
-    nown += own_address(&tt->insns[i]);
-  if (nown > 0) {
-    wl__buf_printf(b, "    \".reg .b64 " RP "x<%d>;\\n\\t\"\n"
-                      "    \".reg .b64 " RP "z;\\n\\t\"\n"
-                      "    \"cvt.u64.u32 " RP "z, " RP "bud;\\n\\t\"\n"
-                      "    \"shr.u64 " RP "z, " RP "z, 31;\\n\\t\"\n",
-                   tt->ninsns);
-    for (i = 0; i < tt->ninsns; i++)
-      if (own_address(&tt->insns[i]))
-        wl__buf_printf(b,
-                       "    \"mad.lo.u64 " RP "x%d, " RP "z, %d, " RP
-                       "a%d;\\n\\t\"\n",
-                       i, i + 1, argloc[tt->insns[i].loc]);
-  }
+  wl__cuda_put_own_addresses(b, tt, argloc);
   wl__buf_puts(b, "    \"mov.b32 " RP "h, 0;\\n\\t\"\n");
   if (gap)
     wl__cuda_put_gap_regs(b, tt->nregs + 2 + nused);

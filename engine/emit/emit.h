@@ -7,6 +7,7 @@
 #define WL_EMIT_H
 
 #include "../common/internal.h"
+#include "../program/ir.h"
 
 /* The registers a role's asm declares are prefixed, so that they never
  * meet the names nvcc gives its own (%r...): cuda.c, cuda_gap.c. */
@@ -39,6 +40,12 @@ void wl__cuda_put_gap_regs(wl_buf *b, int operand);
 void wl__cuda_put_gap(wl_buf *b, int i);
 void wl__cuda_put_dispatch(wl_buf *b, const wl_litmus *t, const int *regoff,
                            const int *nostall, int two);
+/* cuda_addr.c: whether a role's access reads through an address register
+ * of its own (RP "x<i>", its weak loads and stores), and those registers,
+ * made after the budget's (RP "bud") */
+int wl__cuda_own_address(const wl_insn *in);
+void wl__cuda_put_own_addresses(wl_buf *b, const wl_thread *tt,
+                                const int *argloc);
 
 /* vecset.c: a hashed set of vectors of k int64 values, indexed 0.. in
  * the order added (compare.c's matching of states) */
