@@ -44,3 +44,6 @@ sh "$ROOT/bench/cta_rates.sh" "$B"
 # the v6.0 conformance tests that ran on the H100: each condition seen,
 # or never seen, as there (minutes: 90 tests at the H100's instances)
 sh "$ROOT/bench/hw_conformance.sh" "$B"
+# the h100 profile against the H100 on issue 22's generated set (283
+# tests at the H100's instance counts: many minutes)
+sh "$ROOT/bench/hw_set.sh" "$B"

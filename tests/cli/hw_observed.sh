@@ -20,7 +20,7 @@ for h in "$ROOT"/tests/hw/observed/*/*/*.hist; do
   printf '%s\n' "$out" | grep -q '^Verdict .* Ok:' || fail "$h: no verdict"
   n=$((n + 1))
 done
-[ $n -ge 188 ] || fail "only $n stored histograms (expected 188)"
+[ $n -ge 471 ] || fail "only $n stored histograms (expected 471)"
 # two GPUs (tests/hw/two_gpu.cu): a row that saw the weak outcome names a
 # test the model allows; those it forbids (fence.sc.sys) saw none
 for t in "$ROOT"/tests/hw/observed/*/two_gpu.tsv; do
