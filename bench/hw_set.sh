@@ -13,9 +13,13 @@ B=${1:-build/release}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${2:-$ROOT/tests/hw/observed/h100-2026-11-27-set/delay}
 DIV=${HWS_DIV:-1}
+# the harness the histograms were run with (the program's # settings:
+# line says; delay for the stored set): sample models its schedule
+HARN=${HWS_HARNESS:-delay}
+GLOB=${HWS_GLOB:-*}
 n=0 same=0 both=0 near=0 bad=0
 t0=$(date +%s)
-for h in "$DIR"/*.hist; do
+for h in "$DIR"/$GLOB.hist; do
   [ -f "$h" ] || continue
   src=$(sed -n 's/^# warplab cuda: test [^ ]* (\(.*\))$/\1/p' "$h" | head -n 1)
   f="$ROOT/$src"
@@ -27,7 +31,8 @@ for h in "$DIR"/*.hist; do
     continue
   fi
   runs=$((($1 + $2) / DIV))
-  seen=$("$B/warplab" sample --profile h100 -n "$runs" --seed 12345 "$f" 2>&1 |
+  seen=$("$B/warplab" sample --profile h100 --harness "$HARN" -n "$runs" \
+         --seed 12345 "$f" 2>&1 |
          sed -n 's/^Positive: \([0-9]*\),.*/\1/p')
   n=$((n + 1))
   if [ -z "$seen" ]; then

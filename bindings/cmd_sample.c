@@ -23,12 +23,21 @@ static int write_stdout_sig(void *ud, const char *s, size_t n) {
 }
 
 int wll_cmd_sample(int argc, char **argv) {
-  enum { O_SEED = 256, O_PROFILE, O_TIMEOUT, O_MAXSTEPS, O_JSON, O_NOEXACT };
+  enum {
+    O_SEED = 256,
+    O_PROFILE,
+    O_TIMEOUT,
+    O_MAXSTEPS,
+    O_JSON,
+    O_NOEXACT,
+    O_HARNESS
+  };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, O_JSON},
       {"runs", required_argument, NULL, 'n'},
       {"seed", required_argument, NULL, O_SEED},
       {"profile", required_argument, NULL, O_PROFILE},
+      {"harness", required_argument, NULL, O_HARNESS},
       {"jobs", required_argument, NULL, 'j'},
       {"timeout", required_argument, NULL, O_TIMEOUT},
       {"max-steps", required_argument, NULL, O_MAXSTEPS},
@@ -76,6 +85,11 @@ int wll_cmd_sample(int argc, char **argv) {
     case O_PROFILE:
       if ((opts.profile = wl_profile_find(v)) < 0)
         bad = wll_bad_value("sample", "--profile", v, "weak or h100");
+      break;
+    case O_HARNESS:
+      if ((opts.harness = wl_cuda_harness_find(v)) < 0)
+        bad = wll_bad_value("sample", "--harness", v,
+                            "plain, sync, stress, parallel or delay");
       break;
     case 'j':
       if (wll_parse_count(v, 1, 1024, &u) != 0)

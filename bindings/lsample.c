@@ -543,8 +543,8 @@ static int worker_thread(void *ud, wl_tb *tb) {
 /* ------------------------------------------------------------------ */
 
 static const char *const sample_keys[] = {
-    "n",       "seed",     "profile", "jobs", "max_steps",
-    "timeout", "progress", "exact",   NULL};
+    "n",       "seed",     "profile", "jobs",    "max_steps",
+    "timeout", "progress", "exact",   "harness", NULL};
 
 /* opts[key] as an integer in [lo, hi], or def when absent. */
 static lua_Integer int_field(lua_State *L, int opts, const char *key,
@@ -562,7 +562,7 @@ static lua_Integer int_field(lua_State *L, int opts, const char *key,
 }
 
 /* test:sample{n=, seed=, profile=, jobs=, max_steps=, timeout=,
- * progress=, exact=} -> { name=, runs=, hung=, partial=, stopped=, observed=,
+ * progress=, exact=, harness=} -> { name=, runs=, hung=, partial=, stopped=, observed=,
  * outcomes={...}, text=, time=, workers=, note= } with tostring giving
  * the text (and the note).  workers: the engine instances (and, for
  * threads written as Lua functions, lua_States) that ran batches at
@@ -597,6 +597,13 @@ int wll_test_sample(lua_State *L) {
   if (opts != 0) {
     o.profile = wll_optword(L, opts, "sample", "profile", "h100",
                             wll_profile_words());
+    /* harness=: the program the runs stand for (warplab cuda's presets) */
+    if (lua_getfield(L, opts, "harness") != LUA_TNIL &&
+        (!lua_isstring(L, -1) ||
+         (o.harness = wl_cuda_harness_find(lua_tostring(L, -1))) < 0))
+      return luaL_error(L, "sample: harness must be \"plain\", \"sync\", "
+                           "\"stress\", \"parallel\" or \"delay\"");
+    lua_pop(L, 1);
     if (lua_getfield(L, opts, "timeout") != LUA_TNIL) {
       int isnum;
       timeout = lua_tonumberx(L, -1, &isnum);

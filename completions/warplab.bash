@@ -11,7 +11,7 @@ _warplab_opts() {
             --no-checks --no-symmetry --no-prefix --no-stutter
             --no-thin-air-filter --no-commute --search --graph --why-not
             --help" ;;
-  sample) echo "--json -n --runs --seed --profile -j --jobs --timeout
+  sample) echo "--json -n --runs --seed --profile --harness -j --jobs --timeout
             --max-steps --no-exact --help" ;;
   gen) echo "--cycle --family --edges --max-size --random --copies --threads
             --insns --locs --mix --sample --annotations --placements
@@ -57,7 +57,7 @@ _warplab() {
   --annotations) COMPREPLY=($(compgen -W "weak rlx ra mix" -- "$cur")); return 0 ;;
   --placements) COMPREPLY=($(compgen -W "cta gpu sys mix" -- "$cur")); return 0 ;;
   --scopes) COMPREPLY=($(compgen -W "cta gpu sys" -- "$cur")); return 0 ;;
-  --harness) COMPREPLY=($(compgen -W "plain sync stress parallel" -- "$cur"))
+  --harness) COMPREPLY=($(compgen -W "plain sync stress parallel delay" -- "$cur"))
     return 0 ;;
   --stress-pattern) COMPREPLY=($(compgen -W "random ss sl ls ll" -- "$cur"))
     return 0 ;;

@@ -1065,6 +1065,15 @@ typedef struct wl_sample_opts {
    * (wl_sample_law), shared read-only by every call that samples t
    * with them; NULL: wl_sample computes it itself when it needs it. */
   const struct wl_law *law;
+  /* The test program the runs stand for: an index of `warplab cuda`'s
+   * harness presets (wl_cuda_harness_name, wl_cuda_harness_find).  0,
+   * plain (the default): the threads start together and the scheduler
+   * alone orders them, the harness the profiles' shapes were calibrated
+   * with.  A preset with start delays or stalls (delay) makes each
+   * thread first wait a drawn number of its turns, and stall before one
+   * drawn instruction (not its first) a drawn number of turns: the
+   * preset's cycles over the profile's cycles per turn (profile.h). */
+  int harness;
 } wl_sample_opts;
 
 typedef struct wl_hist wl_hist;
@@ -1270,6 +1279,8 @@ enum {
 int wl_cuda_harness(wl_cuda_opts *o, const char *name);
 /* The name of preset k (0..), NULL past the last. */
 const char *wl_cuda_harness_name(int k);
+/* The index of the preset called name, or -1. */
+int wl_cuda_harness_find(const char *name);
 /* A stress pattern's name (random, ss, sl, ls, ll) and back (-1). */
 const char *wl_cuda_pattern_name(int k);
 int wl_cuda_pattern_find(const char *name);

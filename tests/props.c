@@ -1125,8 +1125,11 @@ static void check_law(wl_ctx *ctx, stats *st, const char *name,
                       const wl_result *r, uint64_t seed) {
   int prof;
   char why[2048];
-  for (prof = 0; prof < 2; prof++) {
-    const char *pn = prof ? "h100" : "weak";
+  /* the weak profile, h100, and h100 with the delay harness's start
+   * delays and stalls (draws of their own) */
+  for (prof = 0; prof < 3; prof++) {
+    const char *pn = prof == 2 ? "h100, delay harness"
+                               : prof ? "h100" : "weak";
     wl_sample_opts o;
     wl_law *w = NULL;
     wl_hist *h = NULL;
@@ -1139,6 +1142,7 @@ static void check_law(wl_ctx *ctx, stats *st, const char *name,
     o.runs = (uint64_t)1 << 20;
     o.seed = seed;
     o.profile = prof ? WL_PROFILE_H100 : WL_PROFILE_WEAK;
+    o.harness = prof == 2 ? wl_cuda_harness_find("delay") : 0;
     if (wl_sample_law(ctx, t, &o, &w) != 0) {
       snprintf(why, sizeof why, "wl_sample_law fails (%s profile): %s", pn,
                wl_ctx_errmsg(ctx));
@@ -1319,7 +1323,8 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
   if ((props & P_SAMPLE) && runs > 0) {
     int prof;
     t0 = now();
-    for (prof = 0; prof < 2; prof++) {
+    /* weak, h100, and h100 with the delay harness */
+    for (prof = 0; prof < 3; prof++) {
       wl_sample_opts o;
       wl_hist *h = NULL;
       wl_law *w = NULL;
@@ -1328,12 +1333,13 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
       o.runs = runs;
       o.seed = seed;
       o.profile = prof == 0 ? WL_PROFILE_WEAK : WL_PROFILE_H100;
+      o.harness = prof == 2 ? wl_cuda_harness_find("delay") : 0;
       /* the runs come from the exact law when the test has one: then
        * its whole support (rare outcomes too) must be allowed */
       if ((rc = wl_sample_law(ctx, t, &o, &w)) != 0 ||
           (o.law = w, rc = wl_sample(ctx, t, &o, &h)) != 0) {
         snprintf(why, sizeof why, "the sampler fails (%s profile): %s",
-                 prof ? "h100" : "weak", wl_ctx_errmsg(ctx));
+                 prof == 2 ? "h100 (delay harness)" : prof ? "h100" : "weak", wl_ctx_errmsg(ctx));
         fail(st, "sample", name, text, why);
         wl_law_free(w);
         continue;
@@ -1348,7 +1354,7 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
           snprintf(why, sizeof why,
                    "the %s profile's law gives a forbidden state (p = "
                    "%.3g): %s",
-                   prof ? "h100" : "weak", wl_law_prob(w, i), s);
+                   prof == 2 ? "h100 (delay harness)" : prof ? "h100" : "weak", wl_law_prob(w, i), s);
           fail(st, "sample", name, text, why);
           break;
         }
@@ -1365,7 +1371,7 @@ static void check_test(wl_ctx *ctx, stats *st, const char *name,
           snprintf(why, sizeof why,
                    "the %s profile produced a forbidden state (%llu "
                    "times): %s",
-                   prof ? "h100" : "weak",
+                   prof == 2 ? "h100 (delay harness)" : prof ? "h100" : "weak",
                    (unsigned long long)wl_hist_count(h, i), s);
           fail(st, "sample", name, text, why);
           break;

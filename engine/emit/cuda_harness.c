@@ -73,16 +73,20 @@ void wl__cuda_preset_apply(wl_cuda_opts *o, int k) {
   o->gap = q->gap;
 }
 
-int wl_cuda_harness(wl_cuda_opts *o, const char *name) {
+int wl_cuda_harness_find(const char *name) {
   int k;
-  if (o == NULL || name == NULL)
+  for (k = 0; name != NULL && wl__cuda_presets[k].name != NULL; k++)
+    if (strcmp(wl__cuda_presets[k].name, name) == 0)
+      return k;
+  return -1;
+}
+
+int wl_cuda_harness(wl_cuda_opts *o, const char *name) {
+  int k = wl_cuda_harness_find(name);
+  if (o == NULL || k < 0)
     return WL_EINVAL;
-  for (k = 0; wl__cuda_presets[k].name != NULL; k++)
-    if (strcmp(wl__cuda_presets[k].name, name) == 0) {
-      wl__cuda_preset_apply(o, k);
-      return 0;
-    }
-  return WL_EINVAL;
+  wl__cuda_preset_apply(o, k);
+  return 0;
 }
 
 void wl__cuda_put_presets(wl_buf *b) {

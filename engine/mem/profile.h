@@ -225,6 +225,21 @@ static const knobs wl__profiles[WL_NPROFILES] = {
      SM_OTFWD, SM_OTLD, 1, SM_STALL, SM_WLATE}, /* H100 */
 };
 
+/* A harness's schedule in the profile's turns (wl_sample_opts.harness):
+ * `warplab cuda --harness delay` starts each warp of a role a drawn
+ * number of SM cycles in [0, delay) after the rendezvous and stalls each
+ * role before one drawn instruction (not its first) a drawn number in
+ * [0, gap) (engine/emit/cuda_harness.c holds those numbers).  The
+ * sampler draws the same waits in turns of the thread (a turn is one of
+ * the scheduler's picks of it: wait_turn), cycles / turn_cycles turns.
+ * Calibrated on the generated set of tests/hw/observed/h100-2026-11-27-set
+ * (bench/hw_set.sh): see the note there. */
+#ifndef SM_TURN_CYCLES /* -D for a calibration build */
+#define SM_TURN_CYCLES 256u
+#endif
+static const unsigned wl__profile_turn_cycles[WL_NPROFILES] = {
+    SM_TURN_CYCLES, SM_TURN_CYCLES};
+
 /* the profiles' names, in WL_PROFILE_* order (wl_profile_name) */
 static const char *const wl__profile_words[WL_NPROFILES + 1] = {"weak", "h100",
                                                                 NULL};

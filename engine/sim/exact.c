@@ -225,6 +225,10 @@ static WL_HOT void code(cod *c, int enc, sim *s, const knobs *k) {
     FLD(st->barev, int);
     FLD(st->stall, int);
     FLD(st->waited, int);
+#ifndef WL_MUTANT_LAWHARN /* tests/cli/mutants.sh: the waits left out */
+    FLD(st->hphase, int);
+    FLD(st->hwait, int);
+#endif
     FLD(st->np, int);
     for (i = 0; i < st->np; i++) {
       pend *p = &st->p[i];
@@ -361,7 +365,9 @@ static int expand(builder *b, wl_law *w, size_t i) {
     decode(s, b->k, b->states.a + b->states.off[i]);
     r->pos = 0;
     r->over = 0;
-    st = run_step(s, r, b->k, F_LINK | F_WAIT, s->t->nthreads);
+    st = run_step(s, r, b->k,
+                  F_LINK | F_WAIT | ((s->hdelay > 1 || s->hgap > 1) ? F_HARN : 0),
+                  s->t->nthreads);
     if (st == RS_END) {
       /* a final state: the run's outcome, or it hung */
       long o;

@@ -39,7 +39,8 @@
 #define F_CB 1   /* callback threads */
 #define F_LINK 2 /* locations on a link between GPUs */
 #define F_WAIT 4 /* instructions that make their thread wait (wait_turn) */
-#define F_ALL 7
+#define F_HARN 8 /* the harness's start delays and stalls (harn_wait) */
+#define F_ALL 15
 
 /* ---------------------------------------------------------------- */
 /* Threads                                                           */
@@ -356,6 +357,34 @@ static WL_HOT int wait_turn(sim *s, wl_rng *r, const knobs *k, unsigned f,
   return 0;
 }
 
+/* Whether program thread th spends this turn waiting as the harness
+ * makes it (sim.hdelay, sim.hgap): on its first pick it draws a wait in
+ * [0, hdelay); before each later instruction, until it has stalled
+ * once, it stalls there with probability 1/(instructions left), so that
+ * the stalled instruction is uniform over all but its first, for a
+ * drawn number of turns in [0, hgap).  As in wait_turn, a thread alone
+ * with nothing pending anywhere goes on at once: waiting would change
+ * nothing. */
+static WL_HOT int harn_wait(sim *s, wl_rng *r, int th) {
+  sthread *t = &s->th[th];
+  if (t->hphase == 0) {
+    t->hphase = 1;
+    t->hwait = s->hdelay > 1 ? pick(r, s->hdelay) : 0;
+  } else if (t->hphase == 1 && t->hwait == 0 && t->pc > 0) {
+    int left = t->ninsns - t->pc; /* this one and those after it */
+    if (left <= 1 || pick(r, left) == 0) {
+      t->hphase = 2;
+      t->hwait = s->hgap > 1 ? pick(r, s->hgap) : 0;
+    }
+  }
+  if (t->hwait > 0 && (s->nr > 1 || s->m.npend > 0)) {
+    t->hwait--;
+    return 1;
+  }
+  t->hwait = 0;
+  return 0;
+}
+
 /* Executes one instruction of thread th (one event of a callback
  * thread).  exec_insn has this one call site, so that it is inlined
  * into run_once with the generator's state. */
@@ -400,6 +429,8 @@ static WL_HOT int step_thread(sim *s, wl_rng *r, const knobs *k,
       return 0;
     }
     in = &t->insns[t->pc];
+    if ((f & F_HARN) && harn_wait(s, r, th))
+      return 1;
     if (wait_turn(s, r, k, f, th, in))
       return 1;
     hazards(s, r, k, th, in);
@@ -437,7 +468,7 @@ static WL_HOT void run_start(sim *s) {
   for (th = 0; th < nth; th++) {
     sthread *st = &s->th[th];
     st->pc = st->done = st->waiting = st->np = st->barev = 0;
-    st->stall = st->waited = 0;
+    st->stall = st->waited = st->hphase = st->hwait = 0;
     mm_reset_unit(m, th);
     if (st->cb) {
       cbthread *c = s->cb[th];
@@ -564,9 +595,11 @@ static int run_h100_plain(sim *s, uint64_t seed, int max_steps,
                   vals, regoff);
 }
 
-/* The features test t uses (F_*), given its machine m. */
-static unsigned features(const wl_litmus *t, const wl_mach *m) {
-  unsigned f = m->linked != 0 ? F_LINK : 0;
+/* The features the sampling s uses (F_*): its test's, its machine's
+ * and its harness's. */
+static unsigned features(const sim *s) {
+  const wl_litmus *t = s->t;
+  unsigned f = s->m.linked != 0 ? F_LINK : 0;
   int th, i;
   for (th = 0; th < t->nthreads; th++) {
     const wl_thread *tt = &t->threads[th];
@@ -580,13 +613,15 @@ static unsigned features(const wl_litmus *t, const wl_mach *m) {
         f |= F_WAIT;
     }
   }
+  if (s->hdelay > 1 || s->hgap > 1)
+    f |= F_HARN;
   return f;
 }
 
 int wl__sim_run(sim *s, uint64_t seed, int max_steps, int64_t *vals,
                 const int *regoff) {
   if (s->feat < 0)
-    s->feat = (int)features(s->t, &s->m);
+    s->feat = (int)features(s);
   if (s->profile == WL_PROFILE_H100)
     return (s->feat ? run_h100 : run_h100_plain)(s, seed, max_steps, vals,
                                                  regoff);

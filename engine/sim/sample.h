@@ -44,6 +44,10 @@ typedef struct sthread {
   int cb;    /* a callback thread (its events come from cbthread) */
   int stall; /* turns it still waits before its next instruction */
   int waited; /* it has waited them (knobs.stall) */
+  /* the harness's schedule (sim.hdelay, sim.hgap; harn_wait): 0 before
+   * its first pick, 1 started, 2 its stall taken; and the turns it
+   * still waits for them */
+  int hphase, hwait;
   pend p[SIM_PEND];
   int64_t regs[WL_MAX_REGS + 1];
 } sthread;
@@ -87,6 +91,10 @@ typedef struct sim {
   cbthread *cb[WL_MAX_THREADS];
   int err; /* a callback failed: the sampling fails with it */
   int feat; /* the test's features (sample.c's F_*), -1 until known */
+  /* the harness's waits in turns (wl_sample_opts.harness): a thread
+   * first waits a drawn number in [0, hdelay), and before one drawn
+   * instruction (not its first) a drawn number in [0, hgap); 0: none */
+  int hdelay, hgap;
   ocache oc;
 } sim;
 

@@ -3,6 +3,8 @@
  * callback threads), runs it from one seed per run (sample.c) and fills
  * the outcome histogram (hist.c), judging the condition once per
  * distinct outcome. */
+#include "../emit/emit.h"
+#include "../mem/profile.h"
 #include "law.h"
 #include "sample.h"
 
@@ -89,6 +91,13 @@ int wl__sim_init(wl_ctx *ctx, sim *s, wl_hist *h, const wl_litmus *t,
   s->fn = opts->thread_fn;
   s->fn_ud = opts->thread_ud;
   s->feat = -1;
+  s->hdelay = s->hgap = 0;
+  if (wl_cuda_harness_name(opts->harness) != NULL) {
+    const wl__cuda_preset *q = &wl__cuda_presets[opts->harness];
+    unsigned c = wl__profile_turn_cycles[opts->profile];
+    s->hdelay = (int)((unsigned)q->delay / c);
+    s->hgap = (int)((unsigned)q->gap / c);
+  }
   /* one SM per CTA (the same for every run), unless the test puts
    * CTAs on one SM ("sm N"): they then share its store path and L1, as
    * blocks on one SM of an H100/H200 do (no weak MP, SB, LB or 2+2W
@@ -133,6 +142,8 @@ int wl__sample_check(wl_ctx *ctx, const wl_litmus *t,
   ctx->errmsg[0] = '\0';
   if (opts->profile != WL_PROFILE_WEAK && opts->profile != WL_PROFILE_H100)
     return wl__err(ctx, WL_EINVAL, "unknown profile %d", opts->profile);
+  if (wl_cuda_harness_name(opts->harness) == NULL)
+    return wl__err(ctx, WL_EINVAL, "unknown harness %d", opts->harness);
   if ((rc = wl__litmus_check_labels(t)) != 0)
     return rc;
   return wl__litmus_check_v60(t, "the simulator");

@@ -13,6 +13,8 @@
 # random programs:
 #   lawknob  random   knob/chance draws' two weights swapped (exact.h)
 #   lawl1    random   states encoded without their L1 lines (exact.c)
+#   lawharn  random   states encoded without the delay harness's waits
+#                     (exact.c)
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -42,7 +44,7 @@ for spec in images:copies:400:0.5 twins:copies:400:0.5 commute:tickets:400:1; do
     { tail -n 3 "$T/real"; fail "props --kind $kind: summary"; }
   echo "mutant $name: $(grep -c '^FAIL reduce ' "$T/mutant") of $count $kind tests fail, none with props"
 done
-for name in lawknob lawl1; do
+for name in lawknob lawl1 lawharn; do
   bin="$B/tests/props_mutant_$name"
   [ -x "$bin" ] || fail "no $bin (make test builds it)"
   "$bin" --only law --kind random,random3 --count 60 --model "$MODEL" \
