@@ -63,8 +63,15 @@ typedef struct lctx {
   int ks;                             /* the kstate: upvalue 1 */
 } lctx;
 
-/* the default of launch option max_seconds: a few seconds of work */
+/* the default of launch option max_seconds: a few seconds of work in a
+ * release build; a sanitizer build runs the same work about ten times
+ * slower, so its default is ten times longer (and valgrind's, under
+ * WARPLAB_MEMCHECK, lklaunch.c, thirty) */
+#if defined(__SANITIZE_ADDRESS__) || defined(WL_ASSERTS)
+#define WLL_MAX_SECONDS 100.0
+#else
 #define WLL_MAX_SECONDS 10.0
+#endif
 
 /* lkernel.c */
 /* The registry key of the kstate (for the count hook). */

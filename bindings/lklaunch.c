@@ -488,6 +488,8 @@ static int launch_body(lua_State *L) {
    * makes no device call; both from before the probe, which runs the
    * kernel's first thread */
   x.r.max_seconds = WLL_MAX_SECONDS;
+  if (getenv("WARPLAB_MEMCHECK") != NULL) /* tests/check.sh: valgrind */
+    x.r.max_seconds *= 30;
   if (lua_getfield(L, 3, "max_seconds") != LUA_TNIL) {
     int isnum;
     x.r.max_seconds = lua_tonumberx(L, -1, &isnum);
