@@ -479,6 +479,7 @@ static int litmus_emit(void *ud, size_t unit, void *outp, int stopped) {
   if (o->sig != 0)
     j->sig = o->sig;
   litmus_out_free(o);
+  fflush(stdout); /* each file whole as soon as it is out (tail -f) */
   return 0;
 }
 
