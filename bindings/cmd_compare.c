@@ -285,6 +285,7 @@ static int cmp_emit(void *ud, size_t unit, void *outp, int stopped) {
   j->wka += o->wka;
   j->wko += o->wko;
   cmp_out_free(o);
+  fflush(stdout); /* each file whole as soon as it is out (tail -f) */
   return 0;
 }
 

@@ -91,4 +91,33 @@ if command -v python3 > /dev/null 2>&1; then
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==41 and d[40]["partial"] and d[40]["test"]=="xchg" and not d[39].get("partial"), [len(d)]' "$T/out" ||
     { tail -c 300 "$T/out"; fail "--json after SIGINT: not the prefix and the partial test"; }
 fi
+# compare: the same, with the comparisons of the files before the long
+# one (what --jobs 1 prints for them) and the interrupt on stderr
+# shellcheck disable=SC2086
+"$WL" sample -n 1000 --seed 2 --jobs 1 $before > "$T/hist" 2> /dev/null ||
+  fail "sample for compare"
+# shellcheck disable=SC2086
+"$WL" compare --jobs 1 "$T/hist" $before > "$T/cbefore" 2> /dev/null ||
+  fail "compare --jobs 1 on the files before"
+size=$(wc -c < "$T/cbefore")
+rm -f "$T/out"
+# shellcheck disable=SC2086
+"$WL" compare --jobs 2 "$T/hist" $before "$T/xchg.litmus" $after \
+  > "$T/out" 2> "$T/err" &
+pid=$!
+n=0
+until [ "$(wc -c < "$T/out" 2> /dev/null || echo 0)" -ge "$size" ]; do
+  n=$((n + 1))
+  [ $n -le 600 ] || fail "compare: timed out waiting for the prefix"
+  sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+pid=
+[ $rc -eq 130 ] || { cat "$T/err"; fail "compare SIGINT: want 130, got $rc"; }
+cmp -s "$T/cbefore" "$T/out" ||
+  { diff "$T/cbefore" "$T/out" | head; fail "compare: not the prefix alone"; }
+grep -q "xchg.litmus: interrupted by SIGINT; the files after it are skipped" \
+  "$T/err" || { cat "$T/err"; fail "compare SIGINT: message"; }
 exit 0
