@@ -103,7 +103,8 @@ HARNESS_CU := head=engine/emit/harness_head.cu \
   body=engine/emit/harness_body.cu \
   host=engine/emit/harness_host.cu \
   two_head=engine/emit/harness_two_head.cu \
-  two_body=engine/emit/harness_two.cu
+  two_body=engine/emit/harness_two.cu \
+  stream=engine/emit/harness_stream.cu
 $(HARNESS): $(foreach h,$(HARNESS_CU),$(lastword $(subst =, ,$(h)))) \
   scripts/embed_cuda.sh
 	@mkdir -p $(dir $@)

@@ -1227,6 +1227,10 @@ typedef struct wl_cuda_opts {
   int no_shuffle;    /* 1: roles in order instead of drawn at random */
   int rounds;        /* two-GPU tests: instances each slot runs per launch,
                       * its roles held in step round by round (100) */
+  int stream;        /* two-GPU MP tests: 1..1048576 makes the streaming
+                      * program instead, each writer/reader pair running
+                      * this many rounds back to back (its --stream);
+                      * 0: off (0) */
   int sm;            /* which instances count, by the SMs their blocks
                       * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
   /* One GPU (two-GPU programs ignore them).  A preset (wl_cuda_harness)
