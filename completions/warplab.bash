@@ -20,7 +20,8 @@ _warplab_opts() {
   cuda) echo "-o --blocks --threads --launches --stress --stress-iters
             --spacing --seed --budget --no-shuffle --rounds --sm --harness
             --sync --sync-spins --place --pre-stress --stress-pattern
-            --stress-lines --line-words --delay --gap --tune --help" ;;
+            --stress-lines --line-words --delay --gap --tune --stream
+            --help" ;;
   compare) echo "--model --summary --help" ;;
   run) echo "--check --check-error --json --help" ;;
   report) echo "-o --output --runs --seed --graphs --title --model --help" ;;
@@ -70,7 +71,7 @@ _warplab() {
   --cycle|--edges|--max-size|--threads|--insns|--locs|--mix|--count|\
   --blocks|--launches|--stress|--stress-iters|--spacing|--budget|--rounds|\
   --sync|--sync-spins|--place|--pre-stress|--stress-lines|--line-words|\
-  --delay|--gap|\
+  --delay|--gap|--stream|\
   --graphs|--title)
     return 0 ;;
   esac

@@ -298,11 +298,22 @@ static inline void mm_link_store(wl_mach *m, int th, int loc, int64_t v) {
  * fence of th is not morally strong with its accesses: the fence
  * orders nothing for it in the PTX model (a sys-scope fence does, and
  * drains the link).  What the fence does for th's SM is mm_release's. */
+static inline int mm_link_gpu_fence_applies(const wl_mach *m, int th) {
+#ifdef WL_MUTANT_LINKLONE /* tests/cli/cuda_stream.sh: any writer */
+  (void)m;
+  (void)th;
+  return 1;
+#else
+  return (int)(m->lone >> th & 1);
+#endif
+}
+
 static inline int mm_link_gpu_fence(wl_mach *m, const knobs *k, int th,
                                     int scope) {
   squeue *q = &m->link[m->sm[th]];
   int i;
-  if (k->gswap == 0 || scope != WL_SCOPE_GPU || !(m->lone >> th & 1))
+  if (k->gswap == 0 || scope != WL_SCOPE_GPU ||
+      !mm_link_gpu_fence_applies(m, th))
     return 0;
   for (i = 0; i < q->n; i++)
     if (q->e[i].thread == th)

@@ -360,7 +360,7 @@ static WL_HOT int wait_turn(sim *s, wl_rng *r, const knobs *k, unsigned f,
   /* a gpu-scope fence that leaves the link as it is (mm_link_gpu_fence)
    * does not wait for it either */
   if (in->op == OP_FENCE && (f & F_LINK) && k->link && k->gswap > 0 &&
-      in->scope == WL_SCOPE_GPU && (s->m.lone >> th & 1))
+      in->scope == WL_SCOPE_GPU && mm_link_gpu_fence_applies(&s->m, th))
     return 0;
   if (!t->waited) {
     t->waited = 1;
