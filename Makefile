@@ -177,12 +177,13 @@ $(BUILD)/tests/props_rare: tests/props.c $(BUILD)/tests/sample_rare.o \
 #   lawknob  exact.c (exact.h): the exact law's knob and chance draws
 #            with their two alternatives' weights swapped (law property);
 #   lawl1    exact.c: a state's encoding without its SMs' L1 lines.
-MUTANTS := images twins commute lawknob lawl1
+MUTANTS := images twins commute lawknob lawl1 linklone
 MUTANT_images := engine/model/results.c
 MUTANT_twins := engine/model/rfsearch.c
 MUTANT_commute := engine/model/rfsearch.c
 MUTANT_lawknob := engine/sim/exact.c
 MUTANT_lawl1 := engine/sim/exact.c
+MUTANT_linklone := engine/sim/sample.c engine/sim/exact.c
 MUTANT_BINS := $(MUTANTS:%=$(BUILD)/tests/props_mutant_%)
 MUTANT_OBJ := $(foreach m,$(MUTANTS),$(MUTANT_$(m):%.c=$(BUILD)/mutant/$(m)/%.o))
 define mutant_rules
