@@ -165,6 +165,22 @@ $(BUILD)/tests/props_rare: tests/props.c $(BUILD)/tests/sample_rare.o \
 	$(CC) $(ALL_CFLAGS) $< $(BUILD)/tests/sample_rare.o \
 	  $(BUILD)/tests/exact_rare.o $(LIB) $(ALL_LDFLAGS) -o $@
 
+# props with the link's rare events (engine/mem/machine.h: a remote load
+# deferred, a gpu-fenced store passed on a busy link) at 1/4 each, the
+# same way.
+LINK_DEFS := -DLK_RDEFER=1073741824u -DLK_GSWAP=1073741824u
+$(BUILD)/tests/sample_link.o: engine/sim/sample.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LINK_DEFS) -c $< -o $@
+$(BUILD)/tests/exact_link.o: engine/sim/exact.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LINK_DEFS) -c $< -o $@
+$(BUILD)/tests/props_link: tests/props.c $(BUILD)/tests/sample_link.o \
+  $(BUILD)/tests/exact_link.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(BUILD)/tests/sample_link.o \
+	  $(BUILD)/tests/exact_link.o $(LIB) $(ALL_LDFLAGS) -o $@
+
 # The mutation checks (tests/cli/mutants.sh): props linked with one
 # engine file built with a WL_MUTANT_* macro that breaks one reduction,
 # ahead of the library; props's reduce property must fail on each.
@@ -225,7 +241,7 @@ $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 # run over ../shared/conformance.  The last line is "N passed, N failed".
 test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
       $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/props_rare \
-      $(MUTANT_BINS) \
+      $(BUILD)/tests/props_link $(MUTANT_BINS) \
       $(BUILD)/tests/lalloc $(REPLAY)
 	@sh tests/run.sh $(BUILD)
 
@@ -297,6 +313,6 @@ clean:
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
   $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d $(BUILD)/tests/lalloc.d \
   $(BUILD)/tests/sample_rare.d $(BUILD)/tests/exact_rare.d \
-  $(BUILD)/tests/props_rare.d \
+  $(BUILD)/tests/props_rare.d $(BUILD)/tests/props_link.d \
   $(MUTANT_BINS:=.d) $(MUTANT_OBJ:.o=.d) \
   $(BUILD)/bench/litmus_bench.d
