@@ -105,7 +105,8 @@ HARNESS_CU := head=engine/emit/harness_head.cu \
   body=engine/emit/harness_body.cu \
   host=engine/emit/harness_host.cu \
   two_head=engine/emit/harness_two_head.cu \
-  two_body=engine/emit/harness_two.cu
+  two_body=engine/emit/harness_two.cu \
+  stream=engine/emit/harness_stream.cu
 $(HARNESS): $(foreach h,$(HARNESS_CU),$(lastword $(subst =, ,$(h)))) \
   scripts/embed_cuda.sh
 	@mkdir -p $(dir $@)
@@ -166,6 +167,22 @@ $(BUILD)/tests/props_rare: tests/props.c $(BUILD)/tests/sample_rare.o \
 	$(CC) $(ALL_CFLAGS) $< $(BUILD)/tests/sample_rare.o \
 	  $(BUILD)/tests/exact_rare.o $(LIB) $(ALL_LDFLAGS) -o $@
 
+# props with the link's rare events (engine/mem/machine.h: a remote load
+# deferred, a gpu-fenced store passed on a busy link) at 1/4 each, the
+# same way.
+LINK_DEFS := -DLK_RDEFER=1073741824u -DLK_GSWAP=1073741824u
+$(BUILD)/tests/sample_link.o: engine/sim/sample.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LINK_DEFS) -c $< -o $@
+$(BUILD)/tests/exact_link.o: engine/sim/exact.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LINK_DEFS) -c $< -o $@
+$(BUILD)/tests/props_link: tests/props.c $(BUILD)/tests/sample_link.o \
+  $(BUILD)/tests/exact_link.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(BUILD)/tests/sample_link.o \
+	  $(BUILD)/tests/exact_link.o $(LIB) $(ALL_LDFLAGS) -o $@
+
 # The mutation checks (tests/cli/mutants.sh): props linked with one
 # engine file built with a WL_MUTANT_* macro that breaks one reduction,
 # ahead of the library; props's reduce property must fail on each.
@@ -179,13 +196,14 @@ $(BUILD)/tests/props_rare: tests/props.c $(BUILD)/tests/sample_rare.o \
 #            with their two alternatives' weights swapped (law property);
 #   lawl1    exact.c: a state's encoding without its SMs' L1 lines.
 #   lawharn  exact.c: a state's encoding without the harness's waits.
-MUTANTS := images twins commute lawknob lawl1 lawharn
+MUTANTS := images twins commute lawknob lawl1 lawharn linklone
 MUTANT_images := engine/model/results.c
 MUTANT_twins := engine/model/rfsearch.c
 MUTANT_commute := engine/model/rfsearch.c
 MUTANT_lawknob := engine/sim/exact.c
 MUTANT_lawl1 := engine/sim/exact.c
 MUTANT_lawharn := engine/sim/exact.c
+MUTANT_linklone := engine/sim/sample.c engine/sim/exact.c
 MUTANT_BINS := $(MUTANTS:%=$(BUILD)/tests/props_mutant_%)
 MUTANT_OBJ := $(foreach m,$(MUTANTS),$(MUTANT_$(m):%.c=$(BUILD)/mutant/$(m)/%.o))
 define mutant_rules
@@ -227,7 +245,7 @@ $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 # run over ../shared/conformance.  The last line is "N passed, N failed".
 test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
       $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/props_rare \
-      $(MUTANT_BINS) \
+      $(BUILD)/tests/props_link $(MUTANT_BINS) \
       $(BUILD)/tests/lalloc $(REPLAY)
 	@sh tests/run.sh $(BUILD)
 
@@ -299,6 +317,6 @@ clean:
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
   $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d $(BUILD)/tests/lalloc.d \
   $(BUILD)/tests/sample_rare.d $(BUILD)/tests/exact_rare.d \
-  $(BUILD)/tests/props_rare.d \
+  $(BUILD)/tests/props_rare.d $(BUILD)/tests/props_link.d \
   $(MUTANT_BINS:=.d) $(MUTANT_OBJ:.o=.d) \
   $(BUILD)/bench/litmus_bench.d

@@ -1,8 +1,10 @@
 #!/bin/sh
 # link_rates.sh BUILD -- the h100 profile's link model against two GPUs
 # (make bench; too slow for make test): for every row of
-# tests/hw/observed/*/two_gpu.tsv (MP and SB, T0 on GPU 0, T1 on GPU 1,
-# per fence and per home of x and y), samples
+# tests/hw/link_rows.sh (tests/hw/observed/*/link.tsv: warplab cuda's
+# programs, MP and its streaming form MPstream; the rows of
+# tests/hw/observed/*/two_gpu.tsv no link.tsv measured again: MP and SB,
+# T0 on GPU 0, T1 on GPU 1, per fence and per home of x and y), samples
 # tests/hw/two_gpu/SHAPE+FENCE+homeH.litmus on the h100 profile and
 # prints the weak count and rate beside the hardware's.  A row the
 # hardware never showed must stay at 0 (LINK_ZERO_RUNS runs, default
@@ -17,9 +19,8 @@ ZERO=${LINK_ZERO_RUNS:-20000000}
 EXPECT=${LINK_EXPECT:-20}
 fail=0
 t0=$(date +%s)
-for tsv in "$ROOT"/tests/hw/observed/*/two_gpu.tsv; do
-  [ -f "$tsv" ] || continue
-  grep -v '^#' "$tsv" | tail -n +2 > "${TMPDIR:-/tmp}/link.$$"
+sh "$ROOT/tests/hw/link_rows.sh" "$ROOT" > "${TMPDIR:-/tmp}/link.$$"
+{
   while read -r shape fence home pairs rounds weak _rest; do
     f="$ROOT/tests/hw/two_gpu/$shape+$fence+home$home.litmus"
     total=$((pairs * rounds))
@@ -50,6 +51,6 @@ for tsv in "$ROOT"/tests/hw/observed/*/two_gpu.tsv; do
     case "$verdict" in *OFF*) fail=1 ;; esac
   done < "${TMPDIR:-/tmp}/link.$$"
   rm -f "${TMPDIR:-/tmp}/link.$$"
-done
+}
 echo "link: $(($(date +%s) - t0)) s; $([ $fail -eq 0 ] && echo 'every row matches' || echo 'FAILED')"
 exit $fail

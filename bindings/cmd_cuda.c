@@ -294,7 +294,8 @@ static int cuda_main(int argc, char **argv, char **files) {
               {"--stress-lines", "a number from 1 to 65536", 1, 1L << 16},
               {"--line-words", "a number from 1 to 1024", 1, 1024},
               {"--delay", "a number from 0 to 1048576", 0, 1L << 20},
-              {"--gap", "a number from 0 to 1048576", 0, 1L << 20}};
+              {"--gap", "a number from 0 to 1048576", 0, 1L << 20},
+              {"--stream", "a number from 1 to 1048576", 1, 1L << 20}};
   uint64_t val[sizeof nums / sizeof nums[0]];
   int given[sizeof nums / sizeof nums[0]], pattern = -1;
   const char *harness = NULL;
@@ -326,6 +327,7 @@ static int cuda_main(int argc, char **argv, char **files) {
       {"line-words", required_argument, NULL, 270},
       {"delay", required_argument, NULL, 271},
       {"gap", required_argument, NULL, 272},
+      {"stream", required_argument, NULL, 273},
       {"harness", required_argument, NULL, 'H'},
       {"stress-pattern", required_argument, NULL, 'P'},
       {"tune", no_argument, NULL, 'T'},
@@ -417,7 +419,8 @@ static int cuda_main(int argc, char **argv, char **files) {
     case 13: o.stress_lines = v; break;
     case 14: o.line_words = v; break;
     case 15: o.delay = v; break;
-    default: o.gap = v; break;
+    case 16: o.gap = v; break;
+    default: o.stream = v; break;
     }
   }
   for (; optind < argc; optind++) /* after "--" */

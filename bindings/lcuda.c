@@ -10,7 +10,7 @@ static const char *const cuda_keys[] = {
     "blocks", "threads", "launches", "stress", "stress_iters", "spacing",
     "seed",   "budget",  "shuffle",  "rounds", "sm",     "harness",
     "sync",   "sync_spins", "place", "pre_stress", "stress_pattern",
-    "stress_lines", "line_words", "tune", "delay", "gap", NULL};
+    "stress_lines", "line_words", "tune", "delay", "gap", "stream", NULL};
 
 static int cuda_int(lua_State *L, int opts, const char *key, int def, int lo,
                     int hi) {
@@ -48,8 +48,9 @@ static int collect(void *ud, const char *s, size_t n) {
 /* test:cuda{blocks=, threads=, launches=, stress=, stress_iters=,
  * spacing=, seed=, budget=, shuffle=, rounds=, sm=, harness=, sync=,
  * sync_spins=, place=, pre_stress=, stress_pattern=, stress_lines=,
- * line_words=, tune=, delay=, gap=} -> the program's text (sm: "any", "same" or
- * "different"; harness: a preset, applied before the other keys). */
+ * line_words=, tune=, delay=, gap=, stream=} -> the program's text (sm:
+ * "any", "same" or "different"; harness: a preset, applied before the
+ * other keys; stream: a two-GPU MP test's streaming program). */
 int wll_test_cuda(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_cuda_opts o;
@@ -101,6 +102,7 @@ int wll_test_cuda(lua_State *L) {
   o.seed = (uint64_t)cuda_int(L, opts, "seed", 1, 0, 0x7fffffff);
   o.budget = cuda_int(L, opts, "budget", o.budget, 1, 1 << 30);
   o.rounds = cuda_int(L, opts, "rounds", o.rounds, 1, 1 << 20);
+  o.stream = cuda_int(L, opts, "stream", o.stream, 0, 1 << 20);
   if (opts != 0) {
     if (lua_getfield(L, opts, "shuffle") != LUA_TNIL)
       o.no_shuffle = !lua_toboolean(L, -1);

@@ -346,8 +346,14 @@ static const char usage_cuda2[] =
     "                             spacing 1, 8 x two shapes briefly and\n"
     "                             runs the best (weak outcomes seen + SC\n"
     "                             coverage); its --tune does the same\n"
+    ;
+/* cuda's options for two GPUs */
+static const char usage_cuda3[] =
     "      --rounds N             two GPUs: instances each slot runs per\n"
     "                             launch, its threads in step (100)\n"
+    "      --stream K             two GPUs, an MP test: the streaming\n"
+    "                             program instead, each writer/reader\n"
+    "                             pair running K rounds back to back\n"
     "      --sm any|same|different\n"
     "                             threads in several CTAs: count only the\n"
     "                             instances whose blocks ran on one SM\n"
@@ -457,7 +463,7 @@ static const cmd_help helps[] = {
      "  warplab gen --family MP --explore\n"
      "  warplab gen --random --count 20 -o generated/\n"},
     {"cuda", "[options] FILE...",
-     {usage_cuda, usage_cuda2, NULL},
+     {usage_cuda, usage_cuda2, usage_cuda3},
      "  warplab cuda -o mp.cu scripts/litmus/MP.litmus\n"
      "  nvcc -O3 -arch=sm_90 -o mp mp.cu && ./mp > mp.hist\n"
      "  warplab cuda --jobs 4 -o progs/ scripts/litmus/*.litmus\n"},

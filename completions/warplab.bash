@@ -20,7 +20,7 @@ _warplab_opts() {
   cuda) echo "-o --blocks --threads --launches --stress --stress-iters
             --spacing --seed --budget --no-shuffle --rounds --sm --harness
             --sync --sync-spins --place --pre-stress --stress-pattern
-            --stress-lines --line-words --delay --gap --tune -j --jobs
+            --stress-lines --line-words --delay --gap --tune --stream -j --jobs
             --help" ;;
   compare) echo "--model --summary -j --jobs --help" ;;
   run) echo "--check --check-error --json --help" ;;
@@ -72,7 +72,7 @@ _warplab() {
   --cycle|--edges|--max-size|--threads|--insns|--locs|--mix|--count|\
   --blocks|--launches|--stress|--stress-iters|--spacing|--budget|--rounds|\
   --sync|--sync-spins|--place|--pre-stress|--stress-lines|--line-words|\
-  --delay|--gap|\
+  --delay|--gap|--stream|\
   --graphs|--title)
     return 0 ;;
   esac

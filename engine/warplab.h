@@ -1305,6 +1305,10 @@ typedef struct wl_cuda_opts {
   int no_shuffle;    /* 1: roles in order instead of drawn at random */
   int rounds;        /* two-GPU tests: instances each slot runs per launch,
                       * its roles held in step round by round (100) */
+  int stream;        /* two-GPU MP tests: 1..1048576 makes the streaming
+                      * program instead, each writer/reader pair running
+                      * this many rounds back to back (its --stream);
+                      * 0: off (0) */
   int sm;            /* which instances count, by the SMs their blocks
                       * ran on: WL_CUDA_SM_ANY (all), _SAME or _DIFFERENT */
   /* One GPU (two-GPU programs ignore them).  A preset (wl_cuda_harness)
@@ -1391,7 +1395,18 @@ void wl_cuda_opts_init(wl_cuda_opts *o);
  * its home GPU's memory, launches on each GPU only the roles placed on
  * it, holds the roles of each slot in step for opts->rounds instances per
  * launch (each in fresh locations), and counts the outcomes of both on
- * GPU 0.  CUDA cannot place a block on a chosen SM: with opts->sm SAME or
+ * GPU 0; one-GPU harness settings (harness, sync, sync_spins, place,
+ * pre_stress, stress_pattern, stress_lines, line_words, delay, gap, tune
+ * other than their defaults) are refused for it (WL_EINVAL).  With
+ * opts->stream K > 0 an MP test on two GPUs (a writer "st data, V;
+ * [fence;] st flag, W", a reader "ld r, flag; [fence;] ld s, data", both
+ * locations at 0) gets the streaming program instead: each of BLOCKS x
+ * THREADS writer/reader pairs runs K rounds back to back with the test's
+ * instructions (data = k, flag = k; the reader polls the flag until it
+ * reads k or more, then loads the data), a read weak when the data is
+ * older than the flag, each read printed as a run of the one-shot test
+ * (WL_EINVAL for a one-GPU test, WL_EUNSUPPORTED for another shape).
+ * CUDA cannot place a block on a chosen SM: with opts->sm SAME or
  * DIFFERENT (the program's --sm) each block notes its SM id (PTX
  * %smid), only the instances whose blocks ran on one SM (SAME) or on
  * several (DIFFERENT) are counted, and a '#' line gives how many

@@ -169,5 +169,28 @@ if [ -x "$B/tests/props_rare" ]; then
   rm -rf "$rare"
 fi
 
+# 9. the h100 profile's link events (a load of another GPU's memory
+# performed late, a gpu-fenced store passed on a busy link) made
+# frequent (1/4 each) in props_link: every outcome sampled from 400
+# random programs of three threads on three GPUs is allowed.
+if [ -x "$B/tests/props_link" ]; then
+  lk=$(mktemp -d)
+  if "$WL" gen --random --placements sys --threads 3 --insns 4 --locs 2 \
+       --count 400 --seed 5 -o "$lk" > /dev/null 2>&1; then
+    out=$("$B/tests/props_link" --only sample --runs 5000 \
+          --from "$lk"/*.litmus 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | grep -E '^FAIL|^props:' | head -n 20
+    if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^props: 400 tests, 0 failures'; then
+      ok
+    else
+      bad "props_link: exit $rc"
+    fi
+  else
+    bad "props_link: warplab gen failed"
+  fi
+  rm -rf "$lk"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

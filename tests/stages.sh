@@ -161,14 +161,14 @@ stage_hw_conformance() {
 
 # two GPUs: the h100 profile's link model against MP and SB across two
 # GPUs (tests/hw/two_gpu/SHAPE+FENCE+homeH.litmus: T0 on GPU 0, T1 on
-# GPU 1, x and y on GPU H), row by row of a stored two_gpu.tsv, in
+# GPU 1, x and y on GPU H), row by row of tests/hw/link_rows.sh (the
+# stored link.tsv rows, then the two_gpu.tsv rows none replaces), in
 # 200,000 runs: 0 where the hardware showed 0 in 102,400,000 rounds;
 # where it showed 10 or more per 200,000 (SB, home 1), a count within 3x
 # of its rate.  The rarer rows (2, 5 and 14 in 102,400,000) would need
 # 10^8 to 10^9 runs: bench/link_rates.sh (make bench) checks them.
 stage_two_gpu() {
-  for _t in "$ROOT"/tests/hw/observed/*/two_gpu.tsv; do
-    [ -f "$_t" ] || continue
+  for _t in "$ROOT/tests/hw/link_rows.sh"; do
     set --
     for _f in "$ROOT"/tests/hw/two_gpu/*.litmus; do
       [ -f "$_f" ] && set -- "$@" "$_f"
@@ -199,7 +199,7 @@ stage_two_gpu() {
         bad "hw two GPUs $_c: h100 profile saw the weak outcome $_seen times in 200,000 (want $_want)"
       fi
     done <<EOF2
-$(grep -v '^#' "$_t" | tail -n +2)
+$(sh "$_t" "$ROOT")
 EOF2
   done
 }

@@ -310,7 +310,7 @@ static int plan(emitter *e) {
  * escaped, newline and tab as \n and \t, any other byte outside
  * printable ASCII (control bytes, bytes that are not UTF-8) as a
  * three-digit octal escape, which no following digit can extend. */
-static void put_str_literal(wl_buf *b, const char *s) {
+void wl__cuda_put_str_literal(wl_buf *b, const char *s) {
   wl__buf_puts(b, "\"");
   for (; s != NULL && *s; s++) {
     unsigned char c = (unsigned char)*s;
@@ -333,7 +333,7 @@ static void put_str_literal(wl_buf *b, const char *s) {
  * "/" "*" are broken by a backslash; whatever follows the text cannot
  * join a '*' or '/' it ends with, since the callers follow it with
  * other characters. */
-static void put_comment_text(wl_buf *b, const char *s) {
+void wl__cuda_put_comment_text(wl_buf *b, const char *s) {
   for (; s != NULL && *s; s++) {
     unsigned char c = (unsigned char)*s;
     if ((c == '*' && s[1] == '/') || (c == '/' && s[1] == '*'))
@@ -411,7 +411,7 @@ static int sc_each(void *ud, const int64_t *vals, int nvals) {
 /* ---------------------------------------------------------------- */
 /* One role: the thread's instructions as inline PTX                   */
 
-static const char *sem_word(int sem) {
+const char *wl__cuda_sem_word(int sem) {
   switch (sem) {
   case WL_SEM_RELAXED:
     return "relaxed";
@@ -428,7 +428,7 @@ static const char *sem_word(int sem) {
   }
 }
 
-static const char *scope_word(int scope) {
+const char *wl__cuda_scope_word(int scope) {
   return scope == WL_SCOPE_CTA ? "cta" : scope == WL_SCOPE_SYS ? "sys" : "gpu";
 }
 
@@ -440,7 +440,8 @@ static void put_sem(emitter *e, const wl_insn *in, int atomic) {
       wl__buf_puts(e->b, ".weak");
     return;
   }
-  wl__buf_printf(e->b, ".%s.%s", sem_word(in->sem), scope_word(in->scope));
+  wl__buf_printf(e->b, ".%s.%s", wl__cuda_sem_word(in->sem),
+                 wl__cuda_scope_word(in->scope));
 }
 
 static const char *space(emitter *e, const wl_insn *in) {
@@ -618,7 +619,7 @@ static int put_insn(emitter *e, const wl_thread *th, int idx,
   case OP_FENCE:
     wl__buf_printf(b, "    \"fence.%s.%s;\\n\\t\"\n",
                    in->sem == WL_SEM_SC ? "sc" : "acq_rel",
-                   scope_word(in->scope));
+                   wl__cuda_scope_word(in->scope));
     return 0;
   case OP_BRANCH:
   case OP_GOTO:
@@ -675,7 +676,7 @@ static int put_role(emitter *e, int th, int stall) {
                        "more than 28 registers and locations in one "
                        "thread (inline asm takes 30 operands)");
   wl__buf_puts(b, "/* ");
-  put_comment_text(b, tt->name);
+  wl__cuda_put_comment_text(b, tt->name);
   wl__buf_printf(b,
                  " of the test */\n"
                  "static __device__ __forceinline__ void role_%d%s("
@@ -797,11 +798,11 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
   if (!e->two)
     wl__cuda_put_presets(b);
   wl__buf_puts(b, "static const char *const test_name = ");
-  put_str_literal(b, t->name);
+  wl__cuda_put_str_literal(b, t->name);
   wl__buf_puts(b, ";\nstatic const char *const test_file = ");
-  put_str_literal(b, t->filename ? t->filename : "<lua>");
+  wl__cuda_put_str_literal(b, t->filename ? t->filename : "<lua>");
   wl__buf_puts(b, ";\nstatic const char *const cond_text = ");
-  put_str_literal(b, t->cond_text ? t->cond_text : "(true)");
+  wl__cuda_put_str_literal(b, t->cond_text ? t->cond_text : "(true)");
   wl__buf_puts(b, ";\nstatic const int role_group[NROLES] = {");
   for (th = 0; th < t->nthreads; th++)
     wl__buf_printf(b, "%s%d", th ? ", " : "", e->group[th]);
@@ -814,7 +815,7 @@ static void put_tables(emitter *e, const wl_cuda_opts *o) {
   wl__buf_puts(b, "};\nstatic const char *const var_name[NVALS] = {");
   for (v = 0; v < e->lay.nvals; v++) {
     wl__buf_puts(b, v ? ", " : "");
-    put_str_literal(b, wl__layout_name(&e->lay, t, v));
+    wl__cuda_put_str_literal(b, wl__layout_name(&e->lay, t, v));
   }
   wl__buf_puts(b, "};\nstatic const int var_thread[NVALS] = {");
   for (v = 0; v < e->lay.nvals; v++)
@@ -906,14 +907,16 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
       wl_cuda_pattern_name(o.stress_pattern) == NULL ||
       o.stress_lines < 1 || o.stress_lines > (1 << 16) ||
       o.line_words < 1 || o.line_words > 1024 || o.tune < 0 || o.tune > 1 ||
-      o.delay < 0 || o.delay > (1 << 20) || o.gap < 0 || o.gap > (1 << 20))
+      o.delay < 0 || o.delay > (1 << 20) || o.gap < 0 || o.gap > (1 << 20) ||
+      o.stream < 0 || o.stream > (1 << 20))
     return wl__err(ctx, WL_EINVAL,
                    "cuda: blocks 1..1048576, threads 1..1024, launches >= 1, "
                    "stress 0..65536, spacing 1..1024, budget >= 1, rounds "
                    "1..1048576, sm any, same or different, a known harness, sync "
                    "and place 0 or 1, sync_spins >= 1, pre_stress "
                    "0..1048576, a known stress pattern, stress_lines "
-                   "1..65536, line_words 1..1024, delay and gap 0..1048576");
+                   "1..65536, line_words 1..1024, delay, gap and stream "
+                   "0..1048576");
   if (o.threads < t->nthreads)
     return wl__err(ctx, WL_EINVAL,
                    "cuda: %d threads per block cannot hold the test's %d "
@@ -926,6 +929,8 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
   wl__layout_init(&e.lay, t);
   if ((rc = plan(&e)) != 0)
     return rc;
+  if ((rc = wl__cuda_two_opts(ctx, &o, e.two)) != 0 || o.stream > 0)
+    return rc != 0 ? rc : wl__cuda_stream_emit(ctx, t, &o, write, ud);
   /* the test's own SM placement ("P1@cta 1,gpu 0,sm 0") when the options
    * ask none: every CTA on one SM, or each on its own */
   if (o.sm == WL_CUDA_SM_ANY && !e.two && e.ngroups >= 2) {
@@ -961,12 +966,12 @@ int wl_cuda_emit(wl_ctx *ctx, const wl_litmus *t, const wl_cuda_opts *opts,
                    e.ngroups, e.ngroups);
   wl__buf_init(&b, ctx);
   wl__buf_puts(&b, "/* ");
-  put_comment_text(&b, t->name);
+  wl__cuda_put_comment_text(&b, t->name);
   wl__buf_puts(&b, ".cu -- test ");
-  put_comment_text(&b, t->name);
+  wl__cuda_put_comment_text(&b, t->name);
   if (t->filename) {
     wl__buf_puts(&b, " (");
-    put_comment_text(&b, t->filename);
+    wl__cuda_put_comment_text(&b, t->filename);
     wl__buf_puts(&b, ")");
   }
   wl__buf_puts(&b, " on a real GPU, written by warplab cuda.\n");

@@ -106,3 +106,34 @@ void wl__cuda_put_presets(wl_buf *b) {
   }
   wl__buf_puts(b, "  {NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};\n\n");
 }
+
+/* A two-GPU program has one harness (its slots held to rounds, or the
+ * stream): the settings of the one-GPU harness are refused there rather
+ * than dropped.  The first one o sets other than its default. */
+const char *wl__cuda_one_gpu_setting(const wl_cuda_opts *o) {
+  wl_cuda_opts d;
+  wl_cuda_opts_init(&d);
+  if (o->harness != d.harness)
+    return "--harness";
+  if (o->sync != d.sync)
+    return "--sync";
+  if (o->sync_spins != d.sync_spins)
+    return "--sync-spins";
+  if (o->place != d.place)
+    return "--place";
+  if (o->pre_stress != d.pre_stress)
+    return "--pre-stress";
+  if (o->stress_pattern != d.stress_pattern)
+    return "--stress-pattern";
+  if (o->stress_lines != d.stress_lines)
+    return "--stress-lines";
+  if (o->line_words != d.line_words)
+    return "--line-words";
+  if (o->delay != d.delay)
+    return "--delay";
+  if (o->gap != d.gap)
+    return "--gap";
+  if (o->tune != d.tune)
+    return "--tune";
+  return NULL;
+}

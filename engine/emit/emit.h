@@ -2,7 +2,8 @@
  * (build/MODE/gen/harness.c, generated at build time by
  * scripts/embed_cuda.sh from harness_head.cu, harness_check.cu,
  * harness_body.cu and harness_host.cu for one GPU, harness_two_head.cu
- * and harness_two.cu for two), one line per string, NULL at the end. */
+ * and harness_two.cu for two, harness_stream.cu for two GPUs streaming),
+ * one line per string, NULL at the end. */
 #ifndef WL_EMIT_H
 #define WL_EMIT_H
 
@@ -19,6 +20,26 @@ extern const char *const wl__cuda_body[];
 extern const char *const wl__cuda_host[];
 extern const char *const wl__cuda_two_head[];
 extern const char *const wl__cuda_two_body[];
+extern const char *const wl__cuda_stream[];
+
+/* cuda.c: text from the test as a C string literal or inside a comment
+ * (escaped, so that it never becomes code), and the PTX words of a
+ * semantics and a scope */
+void wl__cuda_put_str_literal(wl_buf *b, const char *s);
+void wl__cuda_put_comment_text(wl_buf *b, const char *s);
+const char *wl__cuda_sem_word(int sem);
+const char *wl__cuda_scope_word(int scope);
+/* cuda_harness.c: the option of the one-GPU harness that o sets other
+ * than its default ("--harness", "--sync", ...), or NULL */
+const char *wl__cuda_one_gpu_setting(const wl_cuda_opts *o);
+/* cuda_stream.c: WL_EINVAL (with a message) when o does not fit the
+ * test's program: one-GPU harness settings for a two-GPU test (two),
+ * stream for a one-GPU test; else 0 */
+int wl__cuda_two_opts(wl_ctx *ctx, const wl_cuda_opts *o, int two);
+/* cuda_stream.c: the streaming program of a two-GPU MP test
+ * (wl_cuda_opts.stream; harness_stream.cu) */
+int wl__cuda_stream_emit(wl_ctx *ctx, const wl_litmus *t,
+                         const wl_cuda_opts *o, wl_write_fn write, void *ud);
 
 /* The harness presets (cuda_harness.c): the settings each --harness NAME
  * gives, NULL-named at the end; written into each one-GPU program. */

@@ -323,6 +323,21 @@ static void usage(FILE *f) {
           (unsigned long long)DEF_SEED, DEF_BUDGET);
 }
 
+/* The one-GPU harness's option that a is (--harness or --harness=...),
+ * or NULL. */
+static const char *one_gpu_option(const char *a) {
+  static const char *const names[] = {
+      "--harness", "--sync", "--sync-spins", "--place", "--pre-stress",
+      "--stress-pattern", "--stress-lines", "--line-words", "--delay",
+      "--gap", "--tune", "--check-roles", NULL};
+  for (int k = 0; names[k] != NULL; k++) {
+    size_t n = strlen(names[k]);
+    if (strncmp(a, names[k], n) == 0 && (a[n] == '\0' || a[n] == '='))
+      return names[k];
+  }
+  return NULL;
+}
+
 static void sync_both(void) {
   for (int g = 0; g < 2; g++) {
     CHECK(cudaSetDevice(g));
@@ -384,6 +399,15 @@ int main(int argc, char **argv) {
     } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       usage(stdout);
       return 0;
+    } else if (one_gpu_option(argv[i]) != NULL) {
+      fprintf(stderr, "%s: %s is an option of one-GPU programs; this "
+              "two-GPU program holds the roles of a slot to rounds (see "
+              "--help)\n", prog, one_gpu_option(argv[i]));
+      return 2;
+    } else if (strncmp(argv[i], "--stream", 8) == 0) {
+      fprintf(stderr, "%s: --stream: the streaming program is another "
+              "program (warplab cuda --stream K)\n", prog);
+      return 2;
     } else {
       fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[i]);
       usage(stderr);

@@ -67,6 +67,11 @@
                      * has since ordered memory: see mm_st_sm) */
 #define SE_LOADED 4 /* in an SM buffer: its thread has issued a load
                      * since (see mm_st_sm) */
+#define SE_GFENCED 8 /* on a link: a gpu-scope fence of its thread came
+                      * after it (the thread alone on its GPU: see
+                      * mm_link_gpu_fence) */
+#define SE_SLOW 16   /* on a link: a gpu-fenced store the link passed,
+                      * on a slow lane (mm_drain_step) */
 
 /* One of L2's last writes of a location, oldest first. */
 typedef struct hentry {
@@ -101,6 +106,7 @@ typedef struct wl_mach {
                                     * over the link */
   uint64_t upmask[WL_MAX_THREADS]; /* of those, the ones homed on a
                                     * higher-numbered GPU than th's */
+  uint64_t lone;                   /* the threads alone on their GPU */
 } wl_mach;
 
 /* Empties the machine for a run: mm_reset_unit for each thread i (and
@@ -283,6 +289,42 @@ static inline void mm_link_store(wl_mach *m, int th, int loc, int64_t v) {
   }
 }
 
+/* A gpu-scope fence of thread th, alone on its GPU (lone), with the
+ * gswap knob: its stores on the link stay there, marked SE_GFENCED,
+ * instead of draining; no later load of the thread passes them
+ * (mm_link_load), and a busy link may deliver one ahead of the store
+ * before it (mm_drain_step).  No thread of th's GPU can observe the
+ * order (it has none), and for a thread of another GPU a gpu-scope
+ * fence of th is not morally strong with its accesses: the fence
+ * orders nothing for it in the PTX model (a sys-scope fence does, and
+ * drains the link).  What the fence does for th's SM is mm_release's. */
+static inline int mm_link_gpu_fence_applies(const wl_mach *m, int th) {
+#ifdef WL_MUTANT_LINKLONE /* tests/cli/cuda_stream.sh: any writer */
+  (void)m;
+  (void)th;
+  return 1;
+#else
+  return (int)(m->lone >> th & 1);
+#endif
+}
+
+static inline int mm_link_gpu_fence(wl_mach *m, const knobs *k, int th,
+                                    int scope) {
+  squeue *q = &m->link[m->sm[th]];
+  int i;
+  if (k->gswap == 0 || scope != WL_SCOPE_GPU ||
+      !mm_link_gpu_fence_applies(m, th))
+    return 0;
+  for (i = 0; i < q->n; i++)
+    if (q->e[i].thread == th)
+      q->e[i].flags |= SE_GFENCED;
+  mm_drain_thread(m, th);
+  mm_drain_sm(m, m->sm[th]);
+  if (mm_l1_release_drops(scope))
+    mm_l1_drop_all(m, m->sm[th]);
+  return 1;
+}
+
 /* ---------------------------------------------------------------- */
 /* Loads                                                             */
 
@@ -339,6 +381,16 @@ static WL_HOT int64_t mm_read(wl_mach *m, wl_rng *r, const knobs *k,
   return v;
 }
 
+/* Whether thread th has a store on its SM's link. */
+static inline int mm_link_has(const wl_mach *m, int th) {
+  const squeue *q = &m->link[m->sm[th]];
+  int i;
+  for (i = 0; i < q->n; i++)
+    if (q->e[i].thread == th)
+      return 1;
+  return 0;
+}
+
 /* A load of a location on the link (see mm_link_store). */
 static WL_HOT int64_t mm_link_load(wl_mach *m, wl_rng *r, const knobs *k,
                                    int th, int loc, int sem, int scope) {
@@ -350,10 +402,13 @@ static WL_HOT int64_t mm_link_load(wl_mach *m, wl_rng *r, const knobs *k,
   for (i = 0; i < q->n; i++)
     if (q->e[i].thread == th) {
       last = i;
-      fenced |= q->e[i].flags & SE_FENCED;
+      fenced |= q->e[i].flags & (SE_FENCED | SE_GFENCED);
     }
+  /* no load passes a store a gpu-scope fence came after */
   if (last >= 0 &&
-      !rare(r, k->pass[m->upmask[th] >> loc & 1 ? 0 : 1][fenced]))
+      ((fenced & SE_GFENCED) ||
+       !rare(r, k->pass[m->upmask[th] >> loc & 1 ? 0 : 1]
+                       [fenced & SE_FENCED])))
     while (last-- >= 0)
       mm_link_drain_entry(m, sm, 0);
   return mm_read(m, r, k, th, loc, sem, scope);
@@ -493,9 +548,19 @@ static WL_HOT int mm_drain_step(wl_mach *m, wl_rng *r, const knobs *k,
      * (another location) first */
     squeue *q = &m->link[c - 2 * WL_MAX_THREADS];
     const sentry *e0 = &q->e[0];
-    int e = q->n > 1 && q->e[1].key != e0->key &&
-            rare(r, k->swap[m->upmask[e0->thread] >> e0->key & 1 ? 0 : 1]
-                           [e0->flags & SE_FENCED]);
+    int e;
+    /* a store the link passed (gswap) goes on a slow lane: each pick
+     * delivers it with chance gslow only, and nothing passes it again */
+    if ((e0->flags & SE_SLOW) && !knob(r, k->gslow))
+      return 1;
+    e = q->n > 1 && q->e[1].key != e0->key && !(e0->flags & SE_SLOW) &&
+        ((e0->flags & SE_GFENCED)
+             ? q->n >= 3 && q->e[2].thread == e0->thread &&
+                   rare(r, k->gswap)
+             : rare(r, k->swap[m->upmask[e0->thread] >> e0->key & 1
+                                   ? 0 : 1][e0->flags & SE_FENCED]));
+    if (e && (e0->flags & SE_GFENCED))
+      q->e[0].flags |= SE_SLOW;
     mm_link_drain_entry(m, c - 2 * WL_MAX_THREADS, e);
   } else if (c < WL_MAX_THREADS)
     mm_drain_th_entry(m, c, sb_pick(r, &m->thq[c]));

@@ -76,6 +76,15 @@ typedef struct knobs {
                    * meanwhile (see wait_turn) */
   unsigned wlate; /* (in 1/1024) a turn spent waiting performs one of the
                    * thread's deferred loads */
+  /* two more events of the link, in 1/2^32 (see the link note below): */
+  uint32_t rdefer; /* a thread's load of another GPU's memory is
+                    * deferred (performed later at the home L2) */
+  uint32_t gswap;  /* a busy link (three stores or more of the thread
+                    * queued) delivers a store ahead of an older one
+                    * that a gpu-scope fence of its thread, alone on its
+                    * GPU, came after */
+  unsigned gslow;  /* (in 1/1024) a link pick delivers a store gswap
+                    * passed (else the link delivers nothing that step) */
 } knobs;
 
 /* The H100 profile is calibrated to tests/hw/observed/h100-2026-11-26:
@@ -193,7 +202,31 @@ typedef struct knobs {
  * between the homes (SB: 63,006 against 0) is folded into the
  * directions: tests/hw/two_gpu.cu's handshake lets T1 start each round
  * first, which the sampler does not model.  bench/link_rates.sh samples
- * enough runs to check each rate within 3x. */
+ * enough runs to check each rate within 3x.
+ *
+ * Two events more, from warplab cuda's own programs on two H200s
+ * (tests/hw/observed/h200x2-2026-11-27-stream/link.tsv), rows that
+ * replace two_gpu.tsv's where both measured (tests/hw/link_rows.sh):
+ *   rdefer  a load of another GPU's memory is performed late at the
+ *           home L2 (a deferred load), when the thread has no store on
+ *           the link: MP none, home 0 (the reader remote) 1.26e-2 on
+ *           the hardware (1.14e-2 on 2026-11-26), 1.12e-2 in 3,000,000
+ *           runs at 0.1 (seed 12345); MP cta, home 0 9.7e-3 against
+ *           7.8e-3.  gpu/sys fences perform it (hazards): 0 there.
+ *   gswap   a gpu-scope fence of a thread alone on its GPU leaves its
+ *           stores on the link (mm_link_gpu_fence) and does not wait
+ *           for them; a busy link (a third store of the thread queued)
+ *           delivers the next store ahead of a fenced one, which then
+ *           goes on a slow lane (gslow, 32/1024 a pick).  The stream
+ *           (warplab cuda --stream, writer stores x = k, fence, y = k)
+ *           saw the reader at home read y = k and x < k in 1.50e-5 of
+ *           its reads (59,104 in 3.93e9; issue 22 quotes 1.2e-4 for
+ *           another streaming harness); MPstream+fence.sc.gpu+home1 (two
+ *           rounds, the reader polling) gives c = 0.148 at gswap 0.5,
+ *           and 113 in 3,000,000 runs (3.77e-5, 2.5x) at 2.70e-4.  One
+ *           round never has a busy link: MP fence.sc.gpu stays at 0, as
+ *           in both harnesses' 102,400,000 instances; fence.sc.sys
+ *           drains the link (0, as the stream's 3.93e9 reads). */
 #define LK_PASS_UP 40029000u    /* 9.32e-3 * 2^32 */
 #define LK_PASS_UP_F 35820000u  /* 8.34e-3 */
 #define LK_PASS_DOWN 0u
@@ -202,6 +235,15 @@ typedef struct knobs {
 #define LK_SWAP_UP_F 7216u      /* 1.68e-6 */
 #define LK_SWAP_DOWN 0u
 #define LK_SWAP_DOWN_F 0u
+#ifndef LK_RDEFER /* -D for a calibration build */
+#define LK_RDEFER 429496730u
+#endif
+#ifndef LK_GSWAP
+#define LK_GSWAP 1160000u /* 2.70e-4 * 2^32 */
+#endif
+#ifndef LK_GSLOW
+#define LK_GSLOW 32u
+#endif
 #ifndef SM_OTFWD /* -D for a calibration build */
 #define SM_OTFWD 1856000u /* 4.32e-4 * 2^32 */
 #endif
@@ -216,13 +258,14 @@ typedef struct knobs {
 #endif
 static const knobs wl__profiles[WL_NPROFILES] = {
     {1024, 200, 400, 200, 0, 1024, 256, 0, 0, 0, 0, 0, 0, {{0}}, {{0}}, 0, 0,
-     0, 0, 0},
+     0, 0, 0, 0, 0, 0},
     /* WL_PROFILE_WEAK; thq drain defer evict hold reorder late direct
      * fcta ffree stwait linger link {pass up, pass down} {swap ...} */
     {0, 300, 400, 900, 0, 1000, 0, 400, 300, 1024, 500, 600, 1,
      {{LK_PASS_UP, LK_PASS_UP_F}, {LK_PASS_DOWN, LK_PASS_DOWN_F}},
      {{LK_SWAP_UP, LK_SWAP_UP_F}, {LK_SWAP_DOWN, LK_SWAP_DOWN_F}},
-     SM_OTFWD, SM_OTLD, 1, SM_STALL, SM_WLATE}, /* H100 */
+     SM_OTFWD, SM_OTLD, 1, SM_STALL, SM_WLATE, LK_RDEFER, LK_GSWAP,
+     LK_GSLOW}, /* H100 */
 };
 
 /* A harness's schedule in the profile's turns (wl_sample_opts.harness):

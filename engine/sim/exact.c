@@ -248,7 +248,8 @@ static WL_HOT void code(cod *c, int enc, sim *s, const knobs *k) {
   }
   for (i = 0; i < nth; i++) { /* SM i (SMs are numbered as threads) */
     code_queue(c, enc, &m->smb[i], fmask, 1, k->hold > 0);
-    code_queue(c, enc, &m->link[i], SE_FENCED, 1, k->hold > 0);
+    code_queue(c, enc, &m->link[i], SE_FENCED | SE_GFENCED | SE_SLOW, 1,
+               k->hold > 0);
 #ifndef WL_MUTANT_LAWL1
     FLD(m->l1valid[i], uint64_t);
     for (l = 0; l < t->nlocs; l++)

@@ -174,6 +174,22 @@ static WL_HOT void exec_ld(sim *s, wl_rng *r, const knobs *k, unsigned f,
   if (in->sem == WL_SEM_ACQUIRE)
     mm_ordered(m, k, th);
   if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1)) {
+    /* a load of another GPU's memory is now and then performed late at
+     * its home L2 (rdefer), when nothing of the thread's own is on the
+     * link and nothing nearer could serve it; as a deferred load below */
+    if (k->rdefer > 0 && (m->remote[th] >> in->loc & 1) &&
+        in->sem != WL_SEM_ACQUIRE && t->np < SIM_PEND &&
+        !((f & F_CB) && t->cb) && !mm_link_has(m, th) &&
+        mm_goes_to_l2(m, k, th, in->loc, in->sem, in->scope) &&
+        rare(r, k->rdefer)) {
+      pend *p = &t->p[t->np++];
+      p->reg = in->dst;
+      p->loc = in->loc;
+      p->sem = in->sem;
+      p->scope = in->scope;
+      p->issue = m->smseq[m->sm[th]];
+      return;
+    }
     t->regs[in->dst] = mm_link_load(m, r, k, th, in->loc, in->sem, in->scope);
     if (mm_l1_drops(in->sem, in->scope))
       mm_l1_drop_all(m, m->sm[th]);
@@ -272,7 +288,8 @@ static WL_HOT int exec_insn(sim *s, wl_rng *r, const knobs *k, unsigned f,
     break;
   }
   case OP_FENCE:
-    mm_release(m, th, in->scope);
+    if (!((f & F_LINK) && k->link && mm_link_gpu_fence(m, k, th, in->scope)))
+      mm_release(m, th, in->scope);
     mm_ordered(m, k, th);
     if ((f & F_LINK) && k->link && in->scope == WL_SCOPE_CTA) {
       int i;
@@ -340,6 +357,11 @@ static WL_HOT int wait_turn(sim *s, wl_rng *r, const knobs *k, unsigned f,
   if (!(f & F_WAIT) || k->stall == 0 || in->scope < WL_SCOPE_GPU ||
       !((in->op == OP_FENCE && in->sem == WL_SEM_SC) ||
         (in->op == OP_ATOM && in->sem >= WL_SEM_ACQUIRE)))
+    return 0;
+  /* a gpu-scope fence that leaves the link as it is (mm_link_gpu_fence)
+   * does not wait for it either */
+  if (in->op == OP_FENCE && (f & F_LINK) && k->link && k->gswap > 0 &&
+      in->scope == WL_SCOPE_GPU && mm_link_gpu_fence_applies(&s->m, th))
     return 0;
   if (!t->waited) {
     t->waited = 1;

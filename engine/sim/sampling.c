@@ -78,6 +78,15 @@ static void link_setup(sim *s) {
     }
     m->linked |= m->remote[th];
   }
+  m->lone = 0;
+  for (th = 0; th < t->nthreads; th++) {
+    int o, alone = 1;
+    for (o = 0; o < t->nthreads; o++)
+      if (o != th && t->threads[o].gpu == t->threads[th].gpu)
+        alone = 0;
+    if (alone)
+      m->lone |= 1ull << th;
+  }
 }
 
 

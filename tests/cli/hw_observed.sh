@@ -7,7 +7,8 @@ fail() { echo "$*"; exit 1; }
 n=0
 for h in "$ROOT"/tests/hw/observed/*/*/*.hist; do
   [ -f "$h" ] || continue
-  src=$(sed -n 's/^# warplab cuda: test [^ ]* (\(.*\))$/\1/p' "$h" | head -n 1)
+  src=$(sed -n -e 's/^# warplab cuda: test [^ ]* (\(.*\))$/\1/p' \
+    -e 's/^# warplab cuda --stream: test [^ ]* (\(.*\))$/\1/p' "$h" | head -n 1)
   case "$src" in
     tests/*) f="$ROOT/$src" ;;
     dat3m/*) f="$SHARED/conformance/$src" ;;

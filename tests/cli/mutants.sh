@@ -15,6 +15,10 @@
 #   lawl1    random   states encoded without their L1 lines (exact.c)
 #   lawharn  random   states encoded without the delay harness's waits
 #                     (exact.c)
+# and of its sample property on a kept test:
+#   linklone tests/props/link-samegpu-busylink.litmus: a gpu-scope fence
+#            leaves its thread's stores on the link whether or not the
+#            thread is alone on its GPU (engine/mem/machine.h)
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -60,3 +64,14 @@ for name in lawknob lawl1 lawharn; do
     { tail -n 3 "$T/real"; fail "props --only law: summary"; }
   echo "mutant $name: $(grep -c '^FAIL law ' "$T/mutant") of 60 random tests fail, none with props"
 done
+
+bin="$B/tests/props_mutant_linklone"
+[ -x "$bin" ] || fail "no $bin (make test builds it)"
+kept="$ROOT/tests/props/link-samegpu-busylink.litmus"
+"$bin" --only sample --runs 2000000 --model "$MODEL" --from "$kept" > "$T/mutant" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q '^FAIL sample ' "$T/mutant" ||
+  { tail -n 5 "$T/mutant"; fail "props_mutant_linklone: exit $rc, no FAIL sample line"; }
+"$B/tests/props" --only sample --runs 2000000 --model "$MODEL" --from "$kept" \
+  > "$T/real" 2>&1 || { tail -n 5 "$T/real"; fail "props --from $kept: exit $?"; }
+echo "mutant linklone: fails on link-samegpu-busylink, props does not"

@@ -56,6 +56,15 @@ ok, err = pcall(two.cuda, two, { rounds = 0 })
 assert(not ok and err:find("rounds must be an integer"), err)
 ok, err = pcall(two.cuda, two, { sm = "same" })
 assert(not ok and err:find("several CTAs of one GPU"), err)
+-- stream= writes the streaming program; the one-GPU harness's settings
+-- are refused for a two-GPU test
+local ss = two:cuda { stream = 300 }
+assert(ss:find("#define DEF_STREAM 300", 1, true), "stream: K")
+assert(ss:find("r_ld_flag", 1, true) and not ss:find("DEF_ROUNDS", 1, true))
+ok, err = pcall(two.cuda, two, { harness = "sync" })
+assert(not ok and err:find("setting of the one-GPU harness", 1, true), err)
+ok, err = pcall(t.cuda, t, { stream = 5 })
+assert(not ok and err:find("two GPUs"), err)
 
 local f = wl.litmus {
   name = "fn", init = { x = 0 },
