@@ -367,7 +367,6 @@ typedef struct wll_kstate {
   wll_krun *run;
   unsigned gen;
   const void *arr_mt;   /* the metatable of device arrays */
-  const void *lanes_mt; /* the metatable of lane vectors */
   int fast_lines;     /* the pc cache is usable */
   /* the hook that was set before a launch set its count hook */
   lua_Hook old_hook;
