@@ -118,8 +118,8 @@ static int access_now(lua_State *L, krun *r, const wl_access *acc,
     wll_replay_run(L, r); /* a deferred load read a new value */
     rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
   }
-  if (rc >= 0 && r->defer)
-    wll_log_access(L, r, acc, buf);
+  if (rc >= 0 && r->defer && r->lane_log != WLL_LOG_DEAD) /* the test */
+    wll_log_access(L, r, acc, buf); /* wll_rlog_next starts with, inline */
   return rc;
 }
 
