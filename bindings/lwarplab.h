@@ -13,8 +13,13 @@
 
 #if defined(__GNUC__)
 #define WLL_HIDDEN __attribute__((visibility("hidden")))
+/* a static function of a hot path always inlined into its callers (gcc
+ * keeps large ones out of line, a call and its register saves per
+ * operation), as the engine's WL_HOT */
+#define WLL_HOT inline __attribute__((always_inline))
 #else
 #define WLL_HIDDEN
+#define WLL_HOT inline
 #endif
 
 #define WLL_TEST "warplab.Test"

@@ -198,7 +198,7 @@ typedef struct operand {
 
 /* The operand at idx (a number or a lane vector); raises for anything
  * else, as wll_lanes_operand does. */
-static void get_operand(lua_State *L, int idx, operand *o) {
+static WLL_HOT void get_operand(lua_State *L, int idx, operand *o) {
   int t = lua_type(L, idx);
   if (t == LUA_TNUMBER) {
     o->v = &o->one;
@@ -223,6 +223,9 @@ static void get_operand(lua_State *L, int idx, operand *o) {
       return;
     }
   }
+  o->v = &o->one; /* (luaL_error does not return: for the compiler) */
+  o->step = 0;
+  o->valid = o->isint = 0;
   luaL_error(L, "attempt to perform arithmetic on a %s value (lane "
                 "vectors combine with numbers and lane vectors)",
              luaL_typename(L, idx));
@@ -303,7 +306,7 @@ static int straight_flt(int op, const operand *a, const operand *b,
 /* The metamethods of + - * / // % ^ and unary -, & | ~ << >> and unary
  * ~: one new vector, computed in the lanes that are active and hold a
  * value in both operands. */
-static int arith(lua_State *L, int op) {
+static WLL_HOT int arith(lua_State *L, int op) {
   wll_kstate *ks = wll_lanes_ks(L);
   wll_krun *run = ks->run;
   operand a, b;
