@@ -183,8 +183,8 @@ static void acc_init(wl_access *acc, int kind, int sem, int scope,
 
 /* A lane's load of a[i] (i at arg 2): pushes the value (4- and 8-byte
  * scalars converted in place, as wll_pushbytes converts them). */
-static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
-                    int cache) {
+static WLL_HOT int load_run(lua_State *L, krun *r, darray *a, int sem,
+                            int scope, int cache) {
   uint64_t off = elem_off(L, r, a, 2);
   wl_access acc;
   scalar buf;
@@ -218,8 +218,8 @@ static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
 
 /* A lane's store of the value at arg varg to a[i] (i at arg 2): floats
  * converted in place, as wll_tobytes converts them. */
-static int store_run(lua_State *L, krun *r, darray *a, int sem, int scope,
-                     int cache, int varg) {
+static WLL_HOT int store_run(lua_State *L, krun *r, darray *a, int sem,
+                             int scope, int cache, int varg) {
   uint64_t off = elem_off(L, r, a, 2);
   wl_access acc;
   scalar buf;
