@@ -382,15 +382,17 @@ static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
     cur.sem = sem = (uint8_t)(sem | EP_RMW);
   rf = y != NULL && x->w.blk != 0 && strong(&x->w) &&
        ((rd ^ y->wval) & bits_of(mask)) == 0;
+  /* ordered() first: both tests are pure, and its common cases are
+   * inline (a tile's writes and reads of the last barrier interval) */
   if (x->w.blk != 0 && (EP_MASK(&x->w) & mask) &&
-      !morally_strong(&x->w, &cur) && !ordered(s, t, &x->w) &&
+      !ordered(s, t, &x->w) && !morally_strong(&x->w, &cur) &&
       !(y != NULL && y->obs_blk == cur.blk && y->obs_thread == t))
     wl__chk_race(c, s, &x->w, &cur, a->space, m);
   if (write) {
     for (i = 0; i < 2; i++) {
       ep *r = &x->r[i];
-      if (r->blk != 0 && (EP_MASK(r) & mask) && !morally_strong(r, &cur) &&
-          !ordered(s, t, r))
+      if (r->blk != 0 && (EP_MASK(r) & mask) && !ordered(s, t, r) &&
+          !morally_strong(r, &cur))
         wl__chk_race(c, s, r, &cur, a->space, m);
     }
     dst = &x->w;
