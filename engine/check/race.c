@@ -563,8 +563,9 @@ static int checked_space(int space) {
  * scope and mask) past the first test, which it failed: a weak read has
  * no cold part, so it neither observes nor acquires, and a write races
  * with it unless ordered before it. */
-static void weak_read(wl__chk *c, cslot *s, int t, const wl_access *a,
-                      sword *x, uint8_t bits, const wl__chk_mem *m) {
+static WL_HOT void weak_read(wl__chk *c, cslot *s, int t,
+                             const wl_access *a, sword *x, uint8_t bits,
+                             const wl__chk_mem *m) {
   int32_t blk = s->block + 1;
   ep *dst;
   if (x->w.blk != 0 && (EP_MASK(&x->w) & (bits >> 4)) &&
