@@ -622,7 +622,7 @@ static int w_syncthreads(lua_State *L) {
         in, r->warp, out);
   }
   wll_wlog_unloggable(L, r); /* its loads performed at issue */
-  line = wll_curline(L);
+  line = wll_site_line(L, r->ks); /* cached by pc, as c:syncthreads */
   for (k = 0; k < 32; k++)
     if ((r->exist >> k & 1) &&
         wl_kernel_barrier(r->l, r->block, r->warp * 32 + k, line) != 0)
