@@ -89,12 +89,13 @@ int wll_finish(lua_State *L, krun *r, int rc, int nres) {
   return nres;
 }
 
-static int access_now(lua_State *L, krun *r, const wl_access *acc,
+static inline int access_now(lua_State *L, krun *r, const wl_access *acc,
                       void *buf);
 static int store_wait_k(lua_State *L, int status, lua_KContext ctx);
 
-int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
-                  wl_access *acc, void *buf) {
+/* wll_do_access, inline in a lane's a[i] and a[i] = v */
+static inline int do_access(lua_State *L, krun *r, darray *a, uint64_t off,
+                            wl_access *acc, void *buf) {
   acc->line = wll_site_line(L, r->ks);
   acc->space = a->space;
   acc->id = a->id;
@@ -106,10 +107,27 @@ int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
   return access_now(L, r, acc, buf);
 }
 
+int wll_do_access(lua_State *L, krun *r, darray *a, uint64_t off,
+                  wl_access *acc, void *buf) {
+  return do_access(L, r, a, off, acc, buf);
+}
+
+/* wll_elem_off's common case inline (an integer index in bounds, of an
+ * array of this launch); the rest, a failure, through it. */
+static inline uint64_t elem_off(lua_State *L, krun *r, darray *a, int arg) {
+  int isnum;
+  lua_Integer i = lua_tointegerx(L, arg, &isnum);
+  if (isnum && i >= a->lo && i < a->hi &&
+      ((a->space != WL_SPACE_SHARED && a->space != WL_SPACE_LOCAL) ||
+       a->gen == r->gen))
+    return byte_off(a, i);
+  return wll_elem_off(L, r, a, arg); /* raises */
+}
+
 /* Makes access acc of the running lane: replays it when a deferred load
  * read a new value, and yields when its store waits for its loads
  * (WL_KERNEL_WAIT), making the store when resumed (store_wait_k). */
-static int access_now(lua_State *L, krun *r, const wl_access *acc,
+static inline int access_now(lua_State *L, krun *r, const wl_access *acc,
                       void *buf) {
   int rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
   while (rc == WL_KERNEL_REPLAY || rc == WL_KERNEL_WAIT) {
@@ -118,8 +136,8 @@ static int access_now(lua_State *L, krun *r, const wl_access *acc,
     wll_replay_run(L, r); /* a deferred load read a new value */
     rc = wl_kernel_access(r->l, r->block, r->thread, acc, buf);
   }
-  if (rc >= 0 && r->defer)
-    wll_log_access(L, r, acc, buf);
+  if (rc >= 0 && r->defer && r->lane_log != WLL_LOG_DEAD) /* the test */
+    wll_log_access(L, r, acc, buf); /* wll_rlog_next starts with, inline */
   return rc;
 }
 
@@ -165,9 +183,9 @@ static void acc_init(wl_access *acc, int kind, int sem, int scope,
 
 /* A lane's load of a[i] (i at arg 2): pushes the value (4- and 8-byte
  * scalars converted in place, as wll_pushbytes converts them). */
-static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
-                    int cache) {
-  uint64_t off = wll_elem_off(L, r, a, 2);
+static WLL_HOT int load_run(lua_State *L, krun *r, darray *a, int sem,
+                            int scope, int cache) {
+  uint64_t off = elem_off(L, r, a, 2);
   wl_access acc;
   scalar buf;
   int rc;
@@ -175,7 +193,7 @@ static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
     return vec_misuse(L, r, a);
   acc_init(&acc, WL_ACC_LOAD, sem, scope, cache);
   memset(buf.b, 0, sizeof buf.b);
-  rc = wll_do_access(L, r, a, off, &acc, buf.b);
+  rc = do_access(L, r, a, off, &acc, buf.b);
   if (rc < 0)
     return wll_kernel_raise(L, r);
   switch (a->type) {
@@ -200,9 +218,9 @@ static int load_run(lua_State *L, krun *r, darray *a, int sem, int scope,
 
 /* A lane's store of the value at arg varg to a[i] (i at arg 2): floats
  * converted in place, as wll_tobytes converts them. */
-static int store_run(lua_State *L, krun *r, darray *a, int sem, int scope,
-                     int cache, int varg) {
-  uint64_t off = wll_elem_off(L, r, a, 2);
+static WLL_HOT int store_run(lua_State *L, krun *r, darray *a, int sem,
+                             int scope, int cache, int varg) {
+  uint64_t off = elem_off(L, r, a, 2);
   wl_access acc;
   scalar buf;
   int isnum = 0;
@@ -222,7 +240,7 @@ static int store_run(lua_State *L, krun *r, darray *a, int sem, int scope,
     wll_tobytes(L, a->type, varg, buf.b);
   }
   acc_init(&acc, WL_ACC_STORE, sem, scope, cache);
-  return wll_finish(L, r, wll_do_access(L, r, a, off, &acc, buf.b), 0);
+  return wll_finish(L, r, do_access(L, r, a, off, &acc, buf.b), 0);
 }
 
 int wll_load_with(lua_State *L, int sem, int scope, int cache) {

@@ -13,8 +13,13 @@
 
 #if defined(__GNUC__)
 #define WLL_HIDDEN __attribute__((visibility("hidden")))
+/* a static function of a hot path always inlined into its callers (gcc
+ * keeps large ones out of line, a call and its register saves per
+ * operation), as the engine's WL_HOT */
+#define WLL_HOT inline __attribute__((always_inline))
 #else
 #define WLL_HIDDEN
+#define WLL_HOT inline
 #endif
 
 #define WLL_TEST "warplab.Test"
@@ -367,7 +372,6 @@ typedef struct wll_kstate {
   wll_krun *run;
   unsigned gen;
   const void *arr_mt;   /* the metatable of device arrays */
-  const void *lanes_mt; /* the metatable of lane vectors */
   int fast_lines;     /* the pc cache is usable */
   /* the hook that was set before a launch set its count hook */
   lua_Hook old_hook;

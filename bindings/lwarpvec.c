@@ -169,8 +169,8 @@ static const char *no_value =
 
 /* The byte offset of A[index] for every lane of mask, or the failure of
  * the first lane, in lane order, with a bad index. */
-static void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
-                    uint32_t mask, uint64_t off[32]) {
+static WLL_HOT void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
+                            uint32_t mask, uint64_t off[32]) {
   int k, first = __builtin_ctz(mask), lo = r->warp * 32;
   const wll_lanes *v;
   if (a->type >= WLL_NSCALAR)
@@ -274,8 +274,8 @@ static void lane_bytes(lua_State *L, wll_krun *r, int type,
 }
 
 /* Pushes the values loaded for the lanes of mask as a vector. */
-static void push_loaded(lua_State *L, int type, uint32_t mask,
-                        const uint8_t *buf, int width, int plain) {
+static WLL_HOT void push_loaded(lua_State *L, int type, uint32_t mask,
+                                const uint8_t *buf, int width, int plain) {
   wll_lanes *v = wll_lanes_new(L, lua_upvalueindex(1));
   int k, fl = wll_type_isfloat(type);
   v->valid = mask;
@@ -348,9 +348,9 @@ static void access_init(lua_State *L, wll_krun *r, wll_darray *a,
  * failure. */
 static int store_wait_k(lua_State *L, int status, lua_KContext ctx);
 
-static int warp_access(lua_State *L, wll_krun *r, const wl_access *acc,
-                       uint32_t mask, const uint64_t off[32],
-                       const int64_t *ops, void *buf) {
+static WLL_HOT int warp_access(lua_State *L, wll_krun *r, const wl_access *acc,
+                               uint32_t mask, const uint64_t off[32],
+                               const int64_t *ops, void *buf) {
   int rc;
   if (r->rp != NULL)
     return wll_wreplay_access(L, r, acc, mask, off, ops, buf);
@@ -622,7 +622,7 @@ static int w_syncthreads(lua_State *L) {
         in, r->warp, out);
   }
   wll_wlog_unloggable(L, r); /* its loads performed at issue */
-  line = wll_curline(L);
+  line = wll_site_line(L, r->ks); /* cached by pc, as c:syncthreads */
   for (k = 0; k < 32; k++)
     if ((r->exist >> k & 1) &&
         wl_kernel_barrier(r->l, r->block, r->warp * 32 + k, line) != 0)

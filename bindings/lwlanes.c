@@ -11,8 +11,11 @@
 
 #include "lwlanes.h"
 
+const char wll_lanes_tag = 0;
+
 wll_lanes *wll_lanes_new(lua_State *L, int ks) {
   wll_lanes *v = lua_newuserdatauv(L, sizeof *v, 0);
+  v->tag = &wll_lanes_tag;
   v->valid = v->isint = 0;
   lua_getiuservalue(L, ks, 3);
   lua_setmetatable(L, -2);
@@ -27,19 +30,14 @@ void wll_lanes_seti(wll_lanes *v, int k, lua_Integer i) {
 
 wll_lanes *wll_lanes_push(lua_State *L) {
   wll_lanes *v = lua_newuserdatauv(L, sizeof *v, 0);
+  v->tag = &wll_lanes_tag;
   lua_pushvalue(L, lua_upvalueindex(2));
   lua_setmetatable(L, -2);
   return v;
 }
 
 wll_lanes *wll_lanes_to(lua_State *L, int idx) {
-  wll_lanes *v = lua_touserdata(L, idx);
-  const void *mt;
-  if (v == NULL || !lua_getmetatable(L, idx))
-    return NULL;
-  mt = lua_topointer(L, -1);
-  lua_pop(L, 1);
-  return mt == wll_lanes_ks(L)->lanes_mt ? v : NULL;
+  return wll_lanes_at(L, idx);
 }
 
 /* The running warp-vector kernel, or NULL (a vector used elsewhere). */
@@ -198,9 +196,9 @@ typedef struct operand {
   wll_lane one;
 } operand;
 
-/* The operand at idx (a number or a lane vector, whose metatable is mt);
- * raises for anything else, as wll_lanes_operand does. */
-static void get_operand(lua_State *L, int idx, const void *mt, operand *o) {
+/* The operand at idx (a number or a lane vector); raises for anything
+ * else, as wll_lanes_operand does. */
+static WLL_HOT void get_operand(lua_State *L, int idx, operand *o) {
   int t = lua_type(L, idx);
   if (t == LUA_TNUMBER) {
     o->v = &o->one;
@@ -215,14 +213,9 @@ static void get_operand(lua_State *L, int idx, const void *mt, operand *o) {
     }
     return;
   }
-  if (t == LUA_TUSERDATA) {
+  if (t == LUA_TUSERDATA && lua_rawlen(L, idx) == sizeof(wll_lanes)) {
     const wll_lanes *v = lua_touserdata(L, idx);
-    const void *m = NULL;
-    if (lua_getmetatable(L, idx)) {
-      m = lua_topointer(L, -1);
-      lua_pop(L, 1);
-    }
-    if (m == mt) {
+    if (v->tag == &wll_lanes_tag) {
       o->v = v->v;
       o->step = 1;
       o->valid = v->valid;
@@ -230,6 +223,9 @@ static void get_operand(lua_State *L, int idx, const void *mt, operand *o) {
       return;
     }
   }
+  o->v = &o->one; /* (luaL_error does not return: for the compiler) */
+  o->step = 0;
+  o->valid = o->isint = 0;
   luaL_error(L, "attempt to perform arithmetic on a %s value (lane "
                 "vectors combine with numbers and lane vectors)",
              luaL_typename(L, idx));
@@ -310,15 +306,15 @@ static int straight_flt(int op, const operand *a, const operand *b,
 /* The metamethods of + - * / // % ^ and unary -, & | ~ << >> and unary
  * ~: one new vector, computed in the lanes that are active and hold a
  * value in both operands. */
-static int arith(lua_State *L, int op) {
+static WLL_HOT int arith(lua_State *L, int op) {
   wll_kstate *ks = wll_lanes_ks(L);
   wll_krun *run = ks->run;
   operand a, b;
   wll_lanes *r;
   uint32_t valid, ints;
   int k, bitwise = op >= OP_BAND, plain;
-  get_operand(L, 1, ks->lanes_mt, &a);
-  get_operand(L, 2, ks->lanes_mt, &b);
+  get_operand(L, 1, &a);
+  get_operand(L, 2, &b);
   valid = a.valid & b.valid &
           (run != NULL && run->warp_mode ? run->active : WLL_LANES_ALL);
   plain = run != NULL && run->plain;
@@ -552,11 +548,9 @@ static const luaL_Reg lanes_methods[] = {
     {NULL, NULL}};
 
 void wll_lanes_open(lua_State *L, int ks) {
-  wll_kstate *k = lua_touserdata(L, ks);
   int mt;
   luaL_newmetatable(L, WLL_LANES);
   mt = lua_gettop(L);
-  k->lanes_mt = lua_topointer(L, mt);
   lua_pushvalue(L, ks);
   lua_pushvalue(L, mt);
   luaL_setfuncs(L, lanes_meta, 2);

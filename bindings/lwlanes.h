@@ -16,10 +16,28 @@ typedef union wll_lane {
 } wll_lane;
 
 struct wll_lanes {
+  /* &wll_lanes_tag in every lane vector: with the userdata's size, what
+   * tells a lane vector from other userdata in two API calls (the
+   * metatable's pointer took four, on every operand of every operation;
+   * no other userdata of warplab's has this size and this first field,
+   * and Lua code cannot write a userdata's bytes) */
+  const void *tag;
   uint32_t valid; /* lanes that hold a value */
   uint32_t isint; /* of those, the lanes holding an integer */
   wll_lane v[32];
 };
+
+WLL_HIDDEN extern const char wll_lanes_tag;
+
+/* The lane vector at idx, or NULL (wll_lanes_to, inline). */
+static inline wll_lanes *wll_lanes_at(lua_State *L, int idx) {
+  wll_lanes *v;
+  if (lua_type(L, idx) != LUA_TUSERDATA ||
+      lua_rawlen(L, idx) != sizeof(wll_lanes))
+    return NULL;
+  v = lua_touserdata(L, idx);
+  return v->tag == &wll_lanes_tag ? v : NULL;
+}
 
 /* The kstate: upvalue 1 of every function of lane vectors and of w. */
 static inline wll_kstate *wll_lanes_ks(lua_State *L) {

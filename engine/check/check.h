@@ -88,6 +88,9 @@ typedef struct wl__chk_mem {
   const char *name;
   uint8_t *written;  /* global: the allocation's bitmap of words ever
                       * written (NULL: everything counts as written) */
+  int words;         /* wl__chk_access_lanes: 1 when the caller checked
+                      * that every lane's access is one whole aligned
+                      * 4-byte word (0: unknown) */
 } wl__chk_mem;
 
 int wl__chk_new(wl_ctx *ctx, const wl__chk_cfg *cfg, wl__chk **out);

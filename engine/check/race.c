@@ -382,15 +382,17 @@ static int check_word(wl__chk *c, cslot *s, int t, const wl_access *a,
     cur.sem = sem = (uint8_t)(sem | EP_RMW);
   rf = y != NULL && x->w.blk != 0 && strong(&x->w) &&
        ((rd ^ y->wval) & bits_of(mask)) == 0;
+  /* ordered() first: both tests are pure, and its common cases are
+   * inline (a tile's writes and reads of the last barrier interval) */
   if (x->w.blk != 0 && (EP_MASK(&x->w) & mask) &&
-      !morally_strong(&x->w, &cur) && !ordered(s, t, &x->w) &&
+      !ordered(s, t, &x->w) && !morally_strong(&x->w, &cur) &&
       !(y != NULL && y->obs_blk == cur.blk && y->obs_thread == t))
     wl__chk_race(c, s, &x->w, &cur, a->space, m);
   if (write) {
     for (i = 0; i < 2; i++) {
       ep *r = &x->r[i];
-      if (r->blk != 0 && (EP_MASK(r) & mask) && !morally_strong(r, &cur) &&
-          !ordered(s, t, r))
+      if (r->blk != 0 && (EP_MASK(r) & mask) && !ordered(s, t, r) &&
+          !morally_strong(r, &cur))
         wl__chk_race(c, s, r, &cur, a->space, m);
     }
     dst = &x->w;
@@ -561,8 +563,9 @@ static int checked_space(int space) {
  * scope and mask) past the first test, which it failed: a weak read has
  * no cold part, so it neither observes nor acquires, and a write races
  * with it unless ordered before it. */
-static void weak_read(wl__chk *c, cslot *s, int t, const wl_access *a,
-                      sword *x, uint8_t bits, const wl__chk_mem *m) {
+static WL_HOT void weak_read(wl__chk *c, cslot *s, int t,
+                             const wl_access *a, sword *x, uint8_t bits,
+                             const wl__chk_mem *m) {
   int32_t blk = s->block + 1;
   ep *dst;
   if (x->w.blk != 0 && (EP_MASK(&x->w) & (bits >> 4)) &&
@@ -600,13 +603,15 @@ static void weak_read(wl__chk *c, cslot *s, int t, const wl_access *a,
 
 /* weak_loads' loop for shared memory (global 0: the shadow word's bytes
  * say what was written; no spin detector) or global memory (global 1:
- * the allocation's bitmap; spins): one loop each, so that each keeps
- * fewer values at hand. */
-static inline int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
+ * the allocation's bitmap; spins), and for lanes each reading one whole
+ * aligned word (word4 1, m->words: no lane straddles two words, every
+ * mask is 0xf) or any loads of at most 4 bytes (word4 0): one loop
+ * each, so that each keeps fewer values at hand and tests less. */
+static WL_HOT int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
                                 uint32_t lanes, const wl_access *a,
                                 wl__chk_mem *m, const uint64_t *off,
                                 const uint64_t *addr, const void *data,
-                                const int global) {
+                                const int global, const int word4) {
   int flags = c->cfg.flags, width = a->width, rc;
   int uninit = flags & WL_CHECK_UNINIT, races = flags & WL_CHECK_RACES;
   int spins = global && (flags & WL_CHECK_SPIN);
@@ -627,14 +632,17 @@ static inline int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
   uint8_t pmask = 0;
   int pun = 0, ppass = 0, repeat;
   sword *x = NULL;
+  tstate *tw = s->t + lo; /* the warp's threads */
   if (global && written == NULL)
     uninit = 0; /* everything counts as written */
+  if (word4)
+    width = 4;
   for (; lanes != 0; lanes &= lanes - 1) {
     int lane = __builtin_ctz(lanes), t = lo + lane, un;
     uint64_t o = o_of[lane], w = o / 4;
     uint8_t mask;
     tstate *ts;
-    if ((o + (uint64_t)width - 1) / 4 != w) {
+    if (!word4 && (o + (uint64_t)width - 1) / 4 != w) {
       m->off = o; /* the lane's place, for access_one and its findings */
       m->addr = addr[lane];
       m->aoff = off[lane];
@@ -645,8 +653,8 @@ static inline int weak_loads_in(wl__chk *c, cslot *s, shadow *sh, int lo,
       pw = UINT64_MAX;
       continue;
     }
-    mask = (uint8_t)(wmask << (o % 4));
-    ts = &s->t[t];
+    mask = word4 ? 0xf : (uint8_t)(wmask << (o % 4));
+    ts = tw + lane;
     ts->lobj = obj;
     ts->lword = w + 1;
     repeat = w == pw && mask == pmask && !c->cfg.plain;
@@ -718,9 +726,11 @@ static int weak_loads(wl__chk *c, cslot *s, shadow *sh, int lo,
                       uint32_t lanes, const wl_access *a, wl__chk_mem *m,
                       const uint64_t *off, const uint64_t *addr,
                       const void *data) {
+  if (m->obj < 0 && m->words) /* a warp's tile reads */
+    return weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 0, 1);
   return m->obj >= 0
-             ? weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 1)
-             : weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 0);
+             ? weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 1, 0)
+             : weak_loads_in(c, s, sh, lo, lanes, a, m, off, addr, data, 0, 0);
 }
 
 /* The lanes' weak stores of at most 4 bytes (a warp's tile writes): what
@@ -789,6 +799,7 @@ int wl__chk_access(wl__chk *c, int slot, int thread, const wl_access *a,
      * shared memory, the offset in global memory: as they take it) */
     wl__chk_mem one = *m;
     uint64_t aoff = m->aoff, addr = m->addr;
+    one.words = 0; /* not the warps' whole-word loop */
     return a->kind == WL_ACC_LOAD
                ? weak_loads(c, s, sh, thread, 1u, a, &one, &aoff, &addr, data)
                : weak_stores(c, s, sh, thread, 1u, a, &one, &aoff, &addr,

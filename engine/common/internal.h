@@ -11,6 +11,16 @@
 
 #define WL_ERRMSG_MAX 512
 
+/* WL_HOT: a function always inlined, so that the arguments its callers
+ * pass as constants are constants in its body (the memory machine's
+ * profile knobs, race.c's loop variants); gcc otherwise keeps a large
+ * static inline function out of line, and tests them at run time. */
+#if defined(__GNUC__)
+#define WL_HOT inline __attribute__((always_inline))
+#else
+#define WL_HOT inline
+#endif
+
 /* wl_assert(cond): an invariant the code relies on (Lua's lua_assert),
  * never a check of input: bad input is an error code (wl__err).
  *

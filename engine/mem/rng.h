@@ -9,14 +9,11 @@
 
 #include <stdint.h>
 
-/* The hot path is inlined into one function per profile, so that the
- * profile's knobs are constants there and the generator's state stays in
- * a register. */
-#if defined(__GNUC__)
-#define WL_HOT inline __attribute__((always_inline))
-#else
-#define WL_HOT inline
-#endif
+#include "../common/internal.h" /* WL_HOT: the hot path is inlined into one
+                                 * function per profile, so that the
+                                 * profile's knobs are constants there and
+                                 * the generator's state stays in a
+                                 * register */
 
 /* A run's seed from the sampling's seed and the run's index. */
 static inline uint64_t wl__splitmix(uint64_t x) {

@@ -194,6 +194,7 @@ static int check_mem(wl_launch *l, const wl_access *a, const region *g,
   }
   m->name = g->name;
   m->id = a->id;
+  m->words = 0;
   return 1;
 }
 
@@ -239,6 +240,7 @@ static int check_access(wl_launch *l, slot *s, int thread, const wl_access *a,
   m.name = g->name;
   m.id = a->id;
   m.aoff = a->off;
+  m.words = 0;
   if ((rc = wl__chk_access(l->chk, (int)(s - l->slots), thread, a, &m,
                            data)) != 0) {
     snprintf(l->err, sizeof l->err, "%s", wl_ctx_errmsg(l->ctx));
@@ -432,6 +434,8 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
         any |= req.addr[lane] = g.base + o;
       }
       if (most <= last && (any & 3) == 0) {
+        cm.words = chk; /* every lane one aligned word: the checkers'
+                         * loop for them (chk: cm is set) */
         /* the cost model's bank words, from the lowest and highest
          * address (a shift keeps their order) */
         if (l->bank_shift >= 0) {

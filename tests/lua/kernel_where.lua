@@ -47,4 +47,17 @@ at(function() dev:launch(wl.kernel(function(c) error("boom") end), { grid = 1, b
 at(function() dev:launch(wl.kernel(function(c) if c.threadIdx.x < 2 then c:syncthreads() end end), { grid = 1, block = 4 }) end, "barrier divergence", "thread (2,0,0)")
 at(function() dev:launch(wl.kernel(function(c) dev:launch(k, { grid = 1, block = 1 }, A) end), { grid = 1, block = 1 }) end, "launches do not nest", "thread (0,0,0)")
 at(function() dev:launch(wl.warp_kernel(function(w, A) A[w.lane + 10] = 1 end), { grid = 1, block = 32 }, A) end, "out of bounds", "lane 22")
+-- a lane's index: a fraction, out of bounds (named at its first bad
+-- lane), a shared array kept from an earlier launch (lkarray.c takes
+-- the good case inline; these go through wll_elem_off)
+at(function() dev:launch(wl.kernel(function(c, A) local x = A[c.threadIdx.x + 0.5] end), { grid = 1, block = 4 }, A) end, "array 'A' indexed with a fraction", "thread (0,0,0)")
+at(function() dev:launch(wl.kernel(function(c, A) A[c.threadIdx.x - 1] = 1 end), { grid = 1, block = 4 }, A) end, "index -1 out of bounds", "thread (0,0,0)")
+local kept
+local keep = wl.kernel(function(c, A)
+  local S = c:shared("int32", 4, "S")
+  kept = kept or S
+  local x = kept[c.threadIdx.x]
+end)
+dev:launch(keep, { grid = 1, block = 4 }, A)
+at(function() dev:launch(keep, { grid = 1, block = 4 }, A) end, "shared array 'S' belongs to an earlier launch", "thread (0,0,0)", debug.getinfo(keep.fn, "S").linedefined + 3)
 print("kernel error places ok")

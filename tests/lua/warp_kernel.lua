@@ -172,6 +172,30 @@ fails("lane 3: attempt to perform 'n//0'", dev.launch, dev,
   wl.warp_kernel(function(w)
     local q = 1 // (w.lane - 3)
   end), { block = 32 })
+-- userdata that are no lane vectors (a file handle, a device array, the
+-- context w) are refused as operands, indices and stored values: lane
+-- vectors are told apart by their size and a tag (lwlanes.h)
+for _, other in ipairs({ io.stdout, small, "w" }) do
+  fails("attempt to perform arithmetic on a", dev.launch, dev,
+    wl.warp_kernel(function(w, o)
+      local x = w.lane + (o == "w" and w or o)
+    end), { block = 32 }, other)
+  fails("attempt to perform arithmetic on a", dev.launch, dev,
+    wl.warp_kernel(function(w, o)
+      local x = (o == "w" and w or o) * w.lane
+    end), { block = 32 }, other)
+  if other ~= "w" then
+    fails("array 'small' indexed with userdata", dev.launch, dev,
+      wl.warp_kernel(function(w, A, o) local x = A[o] end), { block = 32 },
+      small, other)
+    fails("array 'small' indexed with userdata", dev.launch, dev,
+      wl.warp_kernel(function(w, A, o) A[o] = 1 end), { block = 32 },
+      small, other)
+    fails("'small' stores numbers or lane vectors", dev.launch, dev,
+      wl.warp_kernel(function(w, A, o) A[w.lane % 4] = o end),
+      { block = 32 }, small, other)
+  end
+end
 -- a division by zero in an inactive lane is not made
 dev:launch(wl.warp_kernel(function(w)
   w:where((w.lane - 3):ne(0), function() local q = 1 // (w.lane - 3) end)
