@@ -55,6 +55,22 @@ int wll_sig_status(int sig);
  * printing the reason. */
 int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out);
 
+/* cmd_ranks_sample.c: wll_sample_parallel with the runs split over
+ * the ranks (ranks.h) of an MPI job: rank r runs its range of the run
+ * indices on its own pool, rank 0 merges the histograms in rank order
+ * into *out (NULL on the other ranks); every rank gets the same answer
+ * and *partial.  With one rank, wll_sample_parallel itself. */
+int wll_sample_ranks(wl_ctx *ctx, const wl_litmus *t,
+                     const wl_sample_opts *base, int jobs, double timeout_s,
+                     int progress, wl_hist **out, int *partial, char *err,
+                     size_t errlen);
+/* cmd_common.c: the file at path as wll_read_file reads it, read on rank
+ * 0 and sent to every rank (ranks.h), so that a file only rank 0 can
+ * read (standard input under mpirun) is every rank's; NULL with the
+ * reason in err on every rank alike. */
+char *wll_read_file_ranks(const char *path, size_t *len, char *err,
+                          size_t errlen);
+
 /* The commands: argv[0] is the command's name (for wll_cmd_run, the
  * program's, argv[1] "run"); each returns the exit status. */
 int wll_cmd_litmus(int argc, char **argv);  /* cmd_litmus.c */

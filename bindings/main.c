@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "lwarplab.h"
+#include "ranks.h"
 
 /* The overview: `warplab help`, `warplab --help`. */
 static const char overview[] =
@@ -460,7 +461,7 @@ int wll_print_help(FILE *f, const char *cmd) {
   return -1;
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     wll_print_usage(stderr);
     return 2;
@@ -505,4 +506,18 @@ int main(int argc, char **argv) {
   fprintf(stderr, "warplab: unknown command '%s'\n\n", argv[1]);
   wll_print_usage(stderr);
   return 2;
+}
+
+/* Under MPI (warplab-mpi, ranks.h) sample splits its work over the
+ * ranks; every other command runs on rank 0 alone, the other ranks
+ * leaving at once with status 0. */
+int main(int argc, char **argv) {
+  int rc;
+  wll_ranks_init(&argc, &argv);
+  if (wll_rank() != 0 && !(argc >= 2 && strcmp(argv[1], "sample") == 0))
+    rc = 0;
+  else
+    rc = dispatch(argc, argv);
+  wll_ranks_fini();
+  return rc;
 }

@@ -1,0 +1,40 @@
+/* ranks.h -- the processes a command's work is split over: the ranks of
+ * an MPI job under warplab-mpi (bindings/ranks_mpi.c, built by make
+ * MPI=1), or this one process alone in warplab (bindings/ranks_one.c).
+ * The commands split their work by rank through these calls only, so
+ * that one code path serves both: with one rank every call is a copy or
+ * nothing.  Every call here is collective (every rank makes it, in the
+ * same order) except wll_rank, wll_nranks and wll_ranks_kind.  A
+ * failure of the transport ends the whole job with MPI's message (the
+ * MPI library's default handler): a rank cannot go on alone.  Part of
+ * the warplab command, not of the Lua module.  Not installed. */
+#ifndef WL_RANKS_H
+#define WL_RANKS_H
+
+#include <stddef.h>
+
+/* Called by main before anything else, and at the end. */
+void wll_ranks_init(int *argc, char ***argv);
+void wll_ranks_fini(void);
+
+/* This process's rank (0 .. wll_nranks() - 1); rank 0 writes the
+ * results. */
+int wll_rank(void);
+int wll_nranks(void);
+/* "mpi" or "one": which of the two this binary has. */
+const char *wll_ranks_kind(void);
+
+/* Rank 0's bytes to every rank: on rank 0 *buf and *len are read; on
+ * the others they are set to a malloc'd copy (free it).  Returns 0, or
+ * -1 out of memory (on every rank alike: the length comes first). */
+int wll_ranks_bcast(void **buf, size_t *len);
+/* Every rank's bytes to rank 0, in rank order: on rank 0 *out is a
+ * malloc'd array of wll_nranks() malloc'd copies and *lens their
+ * lengths (wll_ranks_free_all frees them); on the others both are set
+ * to NULL.  Returns 0, or -1 out of memory (on rank 0). */
+int wll_ranks_gather(const void *buf, size_t len, void ***out, size_t **lens);
+void wll_ranks_free_all(void **out, size_t *lens);
+/* The largest v of every rank, on every rank. */
+long long wll_ranks_max(long long v);
+
+#endif
