@@ -42,7 +42,8 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
 LUA_LMOD ?= $(PREFIX)/share/lua/5.4
-# libuv: only the scheduler (bindings/lsched.c) and main.c include uv.h.
+# libuv: only the schedulers (bindings/lsched.c: sampling; lpool.c: units
+# of work in order) and main.c include uv.h.
 UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
@@ -97,7 +98,8 @@ $(BUILD)/bindings/%.o: bindings/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -c $< -o $@
 
-$(BUILD)/bindings/lsched.o $(BUILD)/bindings/main.o: \
+$(BUILD)/bindings/lsched.o $(BUILD)/bindings/lpool.o \
+  $(BUILD)/bindings/main.o: \
   ALL_CFLAGS += $(UV_CFLAGS)
 
 # Where an installed warplab finds its shipped models (models/) when not

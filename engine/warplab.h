@@ -101,6 +101,75 @@ const char *wl_ctx_errmsg(const wl_ctx *ctx);
 void wl_ctx_set_stop(wl_ctx *ctx, int (*should_stop)(void *ud), void *ud);
 
 /* ------------------------------------------------------------------ */
+/* Sharding: work split into units, results merged in unit order       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One plan for splitting work across workers, whatever the workers are:
+ * the warplab command's libuv pool (bindings/lpool.c) deals files to
+ * its threads with it, and a driver over MPI ranks deals them the same
+ * way.  A unit is a piece of work that runs alone: a .litmus file, a
+ * batch of runs, a prefix of a search, a group of blocks.  Units are
+ * numbered 0..n-1 in the order their results are merged (the files'
+ * order on the command line), and each has a cost estimate on any
+ * scale (a file's size in bytes, a batch's runs).
+ *
+ * Dealing: units go out largest first (cost decreasing, equal costs in
+ * unit order: the longest-processing-time rule), either pulled one at a
+ * time by whichever worker is free (wl_shard_take: a pool), or dealt
+ * up front to k workers (wl_shard_deal: each unit in that order to the
+ * worker with the least cost so far, ties to the lower worker: ranks
+ * that cannot ask).  Merging: the driver records each unit's result as
+ * it comes back (wl_shard_done, in any order) and takes them back in
+ * unit order (wl_shard_next), each as soon as every unit before it is
+ * back, so the merged output is the same for any number of workers and
+ * any timing.  After a stop, the units that came back but were never
+ * merged are found with wl_shard_is_done / wl_shard_result.
+ *
+ * Everything here is a function of the costs, k and the calls made,
+ * never of time.  A plan is used by one thread at a time (the
+ * driver's); results are opaque pointers the plan stores, never frees
+ * and never reads.  ctx allocates the plan and holds its errors.
+ */
+typedef struct wl_shard wl_shard;
+
+/* A plan for n units (n may be 0), costs[i] unit i's estimate (copied).
+ * Returns 0 and sets *out (free it with wl_shard_free, before ctx), or
+ * WL_EINVAL (a NULL argument), WL_ELIMIT or WL_ENOMEM, *out NULL. */
+int wl_shard_new(wl_ctx *ctx, size_t n, const uint64_t *costs,
+                 wl_shard **out);
+/* Frees the plan (not the results it holds); NULL: nothing. */
+void wl_shard_free(wl_shard *s);
+/* The number of units; unit's cost (0 out of range). */
+size_t wl_shard_count(const wl_shard *s);
+uint64_t wl_shard_cost(const wl_shard *s, size_t unit);
+/* The unit dispatched k-th (0 <= k < n), largest first; (size_t)-1 out
+ * of range. */
+size_t wl_shard_order(const wl_shard *s, size_t k);
+/* Pulling: 1 and the next unit in dispatch order in *unit, or 0 when
+ * every unit was taken; wl_shard_taken says how many were. */
+int wl_shard_take(wl_shard *s, size_t *unit);
+size_t wl_shard_taken(const wl_shard *s);
+/* Dealing up front to workers >= 1 workers; then wl_shard_owner(s, u)
+ * is unit u's worker (0..workers-1), -1 before a deal or out of range.
+ * A later deal replaces the earlier.  Returns 0, WL_EINVAL or
+ * WL_ENOMEM. */
+int wl_shard_deal(wl_shard *s, int workers);
+int wl_shard_owner(const wl_shard *s, size_t unit);
+/* Unit came back with result (may be NULL).  Returns 0, or WL_EINVAL
+ * for a unit out of range or one already back. */
+int wl_shard_done(wl_shard *s, size_t unit, void *result);
+/* Merging in unit order: when the first unit not yet merged is back,
+ * returns 1 with it and its result (the plan forgets the result),
+ * else 0.  wl_shard_merged: the units merged so far (a prefix). */
+int wl_shard_next(wl_shard *s, size_t *unit, void **result);
+size_t wl_shard_merged(const wl_shard *s);
+/* Whether unit came back; the result of a unit back and not merged
+ * (NULL otherwise): what a driver frees after a stop. */
+int wl_shard_is_done(const wl_shard *s, size_t unit);
+void *wl_shard_result(const wl_shard *s, size_t unit);
+
+/* ------------------------------------------------------------------ */
 /* Litmus tests                                                        */
 /* ------------------------------------------------------------------ */
 
