@@ -38,3 +38,38 @@ void wll_ranks_free_all(void **out, size_t *lens);
 long long wll_ranks_max(long long v);
 
 #endif
+
+/* ------------------------------------------------------------------ */
+/* Units of work over the ranks (cmd_ranks_pool.c)                      */
+/* ------------------------------------------------------------------ */
+
+#include "lpool.h"
+
+/* How a unit's output crosses from its rank to rank 0: pack makes bytes
+ * of it (malloc'd; the output itself stays the caller's, freed through
+ * fns->drop), unpack makes an output emit takes from them.  Each
+ * returns 0, or non-zero (out of memory, or bytes that are not an
+ * output: the run then stops with an error). */
+typedef struct wll_ranks_codec {
+  int (*pack)(void *ud, size_t unit, const void *out, void **buf,
+              size_t *len);
+  int (*unpack)(void *ud, size_t unit, const void *buf, size_t len,
+                void **out);
+} wll_ranks_codec;
+
+/*
+ * wll_pool_run with the units dealt to the ranks first: the engine's
+ * plan (wl_shard_deal, rank 0's costs, sent to all) gives each unit an
+ * owner rank, and each rank runs its own units on its libuv pool
+ * (wll_pool_run, opts->jobs workers).  Rank 0 then gets every rank's
+ * outputs (packed by codec) and emits them all in unit order, as one
+ * process would, up to the first unit that did not finish after a stop
+ * (a stopped unit is emitted, marked, and is the last); the other ranks
+ * emit nothing.  Every rank returns the same answer and res->stop.
+ * With one rank this is wll_pool_run itself (codec unused).  n must be
+ * the same on every rank (the same command line).
+ */
+int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
+                       const wll_pool_fns *fns, const wll_ranks_codec *codec,
+                       void *ud, wll_pool_result *res, char *note,
+                       size_t notelen, char *err, size_t errlen);
