@@ -1,0 +1,60 @@
+#!/bin/sh
+# mpi_scale.sh BUILD -- warplab-mpi under mpirun at 1, 2 and 4 ranks
+# (one libuv job each, --oversubscribe past the cores): sampled runs
+# per second (step by step, --no-exact, and from the exact law) and
+# .litmus files per second on the conformance corpus, with the speedup
+# over one rank.  Wall-clock time of the whole mpirun (start-up, the
+# work, the merge on rank 0).  Issue 23's target: 2 ranks on two cores
+# at least 1.7x one rank, for sampling and for the corpus.  Skipped,
+# saying why, without Open MPI or warplab-mpi (make MPI=1).
+set -eu
+B=${1:-build/release}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=$(sh "$ROOT/scripts/shared.sh" "$ROOT")
+M="$B/warplab-mpi"
+if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$M" ]; then
+  echo "mpi_scale: skipped: needs mpirun and $M (WARPLAB_DEPS=mpi sh scripts/deps.sh; make MPI=1)"
+  exit 0
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+N=${BENCH_MPI_RUNS:-4000000}
+NX=${BENCH_MPI_EXACT_RUNS:-2000000000}
+now() { date +%s.%N; }
+# scale WHAT UNITS COUNT CMD...: the time at 1, 2, 4 ranks and the rates
+scale() {
+  what=$1 units=$2 count=$3
+  shift 3
+  t1=
+  for np in 1 2 4; do
+    a=$(now)
+    # (exit 1: some file of the corpus failed, as it does in one process)
+    rc=0
+    mpirun --oversubscribe -np $np "$@" > /dev/null 2>&1 || rc=$?
+    [ $rc -le 1 ] || { echo "mpi_scale: $what at $np ranks: exit $rc"; return 1; }
+    b=$(now)
+    t=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b - a }')
+    [ -n "$t1" ] || t1=$t
+    awk -v w="$what" -v u="$units" -v n="$count" -v np=$np -v t="$t" \
+      -v t1="$t1" 'BEGIN {
+      note = ""
+      if (np == 2) note = t1 / t >= 1.7 ? " (target 1.7x: met)" : " (target 1.7x: NOT met)"
+      printf "mpi: %-22s %d ranks  %.2f s  %.3g %s/s  speedup %.2fx%s\n",
+             w, np, t, n / t, u, t1 / t, note
+    }'
+  done
+}
+echo "mpi: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) before"
+scale "sample SB --no-exact" runs "$N" "$M" sample --jobs 1 --no-exact \
+  -n "$N" "$ROOT/scripts/litmus/SB.litmus"
+scale "sample SB (law)" runs "$NX" "$M" sample --jobs 1 -n "$NX" \
+  "$ROOT/scripts/litmus/SB.litmus"
+C="$SHARED/conformance/dat3m/PTX"
+if [ -d "$C" ]; then
+  find "$C" -name '*.litmus' | LC_ALL=C sort > "${TMPDIR:-/tmp}/mpi_scale.$$"
+  nf=$(wc -l < "${TMPDIR:-/tmp}/mpi_scale.$$")
+  # shellcheck disable=SC2046
+  scale "litmus corpus" files "$nf" "$M" litmus \
+    $(cat "${TMPDIR:-/tmp}/mpi_scale.$$")
+  rm -f "${TMPDIR:-/tmp}/mpi_scale.$$"
+fi
+echo "mpi: load $(cut -d' ' -f1-3 /proc/loadavg) after"
