@@ -271,7 +271,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
 
-bench: deps $(BIN) $(BUILD)/bench/litmus_bench
+bench: deps $(BIN) $(BUILD)/bench/litmus_bench $(if $(MPI_HAVE),$(MPI_BIN))
 	@sh bench/run.sh $(BUILD)
 
 demo: deps $(BIN)
