@@ -80,5 +80,7 @@ int wll_cmd_compare(int argc, char **argv); /* cmd_compare.c */
 int wll_cmd_gen(int argc, char **argv);     /* cmd_gen.c */
 int wll_cmd_run(int argc, char **argv);     /* cmd_run.c */
 int wll_cmd_report(int argc, char **argv);  /* cmd_report.c */
+int wll_cmd_merge(int argc, char **argv);   /* cmd_merge.c */
+int wll_cmd_campaign(int argc, char **argv); /* cmd_campaign.c */
 
 #endif

@@ -33,6 +33,12 @@ static const char overview[] =
     "                             a simulated GPU)\n"
     "  report [options] FILE...   one self-contained HTML page about tests\n"
     "                             and scripts\n"
+    "  campaign [options] FILE... a campaign of .litmus files as a Slurm\n"
+    "                             job array over shards, plus a merge job\n"
+    "                             (or the same shards through GNU parallel\n"
+    "                             or xargs -P)\n"
+    "  merge [options] SHARD...   the outputs of litmus on shards of a file\n"
+    "                             list, merged into one process's output\n"
     "  help [COMMAND]             this text, or a command's\n"
     "  version                    the version\n"
     "\n"
@@ -396,6 +402,49 @@ static const char usage_report[] =
     "    is still shown in the page, and the exit status is 1.\n"
     ;
 
+static const char usage_campaign[] =
+    "  campaign [options] FILE... write the scripts of a campaign of\n"
+    "                             .litmus files into a folder: the list cut\n"
+    "                             into contiguous shards of about equal\n"
+    "                             size, shard.sh K (warplab litmus on shard\n"
+    "                             K), array.sbatch (a Slurm job array of the\n"
+    "                             shards), merge.sbatch and merge.sh (warplab\n"
+    "                             merge of the shards into merged.txt,\n"
+    "                             .herd or .json: what one warplab litmus on\n"
+    "                             the list prints), submit.sh (sbatch both,\n"
+    "                             the merge after the array) and local.sh\n"
+    "                             [JOBS] (the shards through GNU parallel or\n"
+    "                             xargs -P, then the merge)\n"
+    "      -o, --dir DIR          the folder (default campaign)\n"
+    "      --shards N             how many shards (default 8, at most one\n"
+    "                             per file)\n"
+    "      --list FILE            more files, one path a line\n"
+    "      --json, --herd         the shards' output (default: litmus's\n"
+    "                             text)\n"
+    "      --litmus-arg ARG       one more option for every shard's warplab\n"
+    "                             litmus (repeat it: --litmus-arg=--unroll\n"
+    "                             --litmus-arg=6)\n"
+    "      --sbatch OPT           one more #SBATCH line for both jobs\n"
+    "                             (--sbatch=--time=1:00:00)\n"
+    "      --warplab PATH         the warplab the jobs run (default: this\n"
+    "                             one)\n"
+    "      --submit               run submit.sh now (sbatch)\n"
+    ;
+static const char usage_merge[] =
+    "  merge [options] SHARD...   merge the outputs of warplab litmus run\n"
+    "                             on consecutive shards of a file list,\n"
+    "                             given in order, into the output one\n"
+    "                             warplab litmus on the whole list prints:\n"
+    "                             JSON arrays (--json) joined, text\n"
+    "                             (default or --herd) concatenated; each\n"
+    "                             shard is checked first (valid JSON, or\n"
+    "                             'Test' blocks; one format), and a shard\n"
+    "                             with a Partial result makes the exit\n"
+    "                             status 1\n"
+    "      -o, --output FILE      write the merged output there (default:\n"
+    "                             stdout)\n"
+    ;
+
 /* One command's help: synopsis, text (up to three pieces), examples. */
 typedef struct cmd_help {
   const char *name, *synopsis;
@@ -428,6 +477,13 @@ static const cmd_help helps[] = {
     {"report", "[options] FILE...",
      {usage_report, NULL, NULL},
      "  warplab report -o mp.html scripts/litmus/MP.litmus\n"},
+    {"campaign", "[options] FILE...",
+     {usage_campaign, NULL, NULL},
+     "  warplab campaign --shards 64 --json --list tests.txt -o run1\n"
+     "  sh run1/submit.sh    # or: sh run1/local.sh 8\n"},
+    {"merge", "[options] SHARD...",
+     {usage_merge, NULL, NULL},
+     "  warplab merge -o all.json out/shard-0.json out/shard-1.json\n"},
 };
 
 void wll_print_usage(FILE *f) {
@@ -486,6 +542,10 @@ static int dispatch(int argc, char **argv) {
     return wll_cmd_cuda(argc - 1, argv + 1);
   if (strcmp(argv[1], "compare") == 0)
     return wll_cmd_compare(argc - 1, argv + 1);
+  if (strcmp(argv[1], "campaign") == 0)
+    return wll_cmd_campaign(argc - 1, argv + 1);
+  if (strcmp(argv[1], "merge") == 0)
+    return wll_cmd_merge(argc - 1, argv + 1);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
     if (argc > 2 && strcmp(argv[1], "help") == 0) {
