@@ -65,6 +65,12 @@ struct pool {
   uint64_t last_draw;
 };
 
+/* Set while this thread runs a unit for a pool (lpool.h,
+ * wll_pool_in_worker). */
+static _Thread_local int in_worker;
+
+int wll_pool_in_worker(void) { return in_worker; }
+
 int wll_pool_should_stop(void *stop_ud) {
   pool *p = stop_ud;
   return (p != NULL &&
@@ -148,7 +154,9 @@ static void work_cb(uv_work_t *req) {
   slot *w = req->data;
   pool *p = w->p;
   w->out = NULL;
+  in_worker = 1;
   w->rc = p->fns->run(p->ud, w->unit, w->ctx, w->worker, p, &w->out);
+  in_worker = 0;
 }
 
 static void after_work_cb(uv_work_t *req, int status);
@@ -307,7 +315,9 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
     return WL_EINVAL;
   }
   jobs = o->jobs;
-  if (o->inline_units || jobs == 1 || n <= 1)
+  /* on a pool thread already (a unit's work uses a pool too): its
+   * threads may all be waiting for this, so this runs here */
+  if (o->inline_units || jobs == 1 || n <= 1 || in_worker)
     jobs = 0; /* the calling thread */
   else {
     if ((size_t)jobs > n)

@@ -119,6 +119,12 @@ WLL_POOL_HIDDEN int wll_pool_run(size_t n, const wll_pool_opts *opts,
  * asked to stop).  ud: run's stop_ud.  Any thread. */
 WLL_POOL_HIDDEN int wll_pool_should_stop(void *stop_ud);
 
+/* Whether the calling thread is running a unit of a pool.  Work that
+ * would queue on libuv's pool from there runs on the calling thread
+ * instead (wll_pool_run does, and lsched.c's sampling): the pool's
+ * threads could all be waiting for it.  The result is the same. */
+WLL_POOL_HIDDEN int wll_pool_in_worker(void);
+
 /* The default of --jobs for commands on many files: the number of CPUs
  * this process may use (wll_ncpus), at most n (no idle workers). */
 WLL_POOL_HIDDEN int wll_pool_default_jobs(size_t n);
