@@ -73,3 +73,26 @@ int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
                        const wll_pool_fns *fns, const wll_ranks_codec *codec,
                        void *ud, wll_pool_result *res, char *note,
                        size_t notelen, char *err, size_t errlen);
+
+/* cmd_pack.c: the pieces a codec packs and unpacks (wll_out: cmd.h). */
+#include <stdint.h>
+struct wll_out;
+typedef struct wll_pack { /* bytes being packed; oom: something failed */
+  unsigned char *p;
+  size_t n, cap;
+  int oom;
+} wll_pack;
+void wll_pack_raw(wll_pack *b, const void *s, size_t n);
+void wll_pack_u64(wll_pack *b, uint64_t v);
+void wll_pack_bytes(wll_pack *b, const void *s, size_t n); /* n, bytes */
+void wll_pack_out(wll_pack *b, const struct wll_out *o);   /* segments */
+typedef struct wll_unpack { /* bytes being read; bad: they ran out */
+  const unsigned char *p;
+  size_t n, at;
+  int bad;
+} wll_unpack;
+uint64_t wll_unpack_u64(wll_unpack *r);
+const void *wll_unpack_bytes(wll_unpack *r, size_t *n); /* into r->p */
+/* o made from the segments (free it with wll_out_free, also on
+ * failure); 0, or -1 (bad bytes: r->bad; or out of memory). */
+int wll_unpack_out(wll_unpack *r, struct wll_out *o);
