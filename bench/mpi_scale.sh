@@ -53,7 +53,7 @@ if [ -d "$C" ]; then
   find "$C" -name '*.litmus' | LC_ALL=C sort > "${TMPDIR:-/tmp}/mpi_scale.$$"
   nf=$(wc -l < "${TMPDIR:-/tmp}/mpi_scale.$$")
   # shellcheck disable=SC2046
-  scale "litmus corpus" files "$nf" "$M" litmus \
+  scale "litmus corpus" files "$nf" "$M" litmus --jobs 1 \
     $(cat "${TMPDIR:-/tmp}/mpi_scale.$$")
   rm -f "${TMPDIR:-/tmp}/mpi_scale.$$"
 fi

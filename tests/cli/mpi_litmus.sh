@@ -1,12 +1,14 @@
-# warplab-mpi litmus under mpirun (issue 23): the files dealt to 1, 2
-# and 4 ranks by size give what one process prints, byte for byte (Time
-# lines and "time" values aside), on stdout and stderr alike, with the
-# same exit status: on a fifth of the conformance corpus, on 150
-# generated tests with a broken and a missing file among them, as text,
-# --json, --herd and -q, with --graph's files; and SIGTERM on mpirun
-# stops every rank, rank 0 printing the files before the interrupted
-# one, its partial states marked Partial, and none after it, exit 143
-# as one process.  Skipped, saying why, where Open MPI is not installed.
+# warplab-mpi litmus and compare under mpirun (issue 23): the files
+# dealt to 1, 2 and 4 ranks by size give what one process prints, byte
+# for byte (Time lines and "time" values aside), on stdout and stderr
+# alike, with the same exit status: on a fifth of the conformance
+# corpus, on 150 generated tests with a broken and a missing file among
+# them, as text, --json, --herd and -q, with --graph's files; compare
+# against a histogram and --summary of a folder of them; and SIGTERM on
+# mpirun stops every rank, rank 0 printing the files before the
+# interrupted one, its partial states marked Partial, and none after it
+# (mpirun itself then exits 1).  Skipped, saying why, where Open MPI is
+# not installed.
 set -u
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${WL:=$ROOT/build/release/warplab}"
@@ -70,6 +72,31 @@ C="$SHARED/conformance/dat3m/PTX"
 F=$(find "$C" -name '*.litmus' | LC_ALL=C sort | awk 'NR % 5 == 1')
 # shellcheck disable=SC2086
 same $F
+
+# compare HIST FILE... and --summary DIR: the same lines, status and
+# Summary (its totals summed on rank 0)
+mkdir "$T/h"
+for f in MP SB LB CoRR; do
+  "$WL" sample -n 2000 --seed 3 "$ROOT/scripts/litmus/$f.litmus" > "$T/h/$f.hist" ||
+    fail "sample $f"
+done
+for mode in "$T/h/MP.hist" "--summary $T/h"; do
+  # shellcheck disable=SC2086
+  "$WL" compare $mode "$ROOT"/scripts/litmus/*.litmus > "$T/one" 2> "$T/one.err"
+  want=$?
+  for np in 2 4; do
+    # shellcheck disable=SC2086
+    $MPI -np $np "$M" compare $mode "$ROOT"/scripts/litmus/*.litmus \
+      > "$T/np" 2> "$T/np.err"
+    rc=$?
+    [ $rc -eq $want ] || fail "np $np compare $mode: exit $rc, one process $want"
+    cmp -s "$T/one" "$T/np" ||
+      { diff "$T/one" "$T/np" | head; fail "np $np compare $mode: differs"; }
+    grep '^warplab' "$T/np.err" | cmp -s "$T/one.err" - ||
+      fail "np $np compare $mode: stderr differs"
+  done
+done
+grep -q "^Summary $T/h: " "$T/one" || fail "compare --summary: no Summary line"
 
 # SIGTERM: once every rank has its handler (SigCgt has SIGTERM's bit),
 # mpirun is sent SIGTERM and sends it on; the long file is interrupted
