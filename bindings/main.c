@@ -568,16 +568,17 @@ static int dispatch(int argc, char **argv) {
   return 2;
 }
 
-/* Under MPI (warplab-mpi, ranks.h) sample, litmus and compare split their work
- * over the ranks; every other command runs on rank 0 alone, the other
- * ranks leaving at once with status 0. */
+/* Under MPI (warplab-mpi, ranks.h) sample, litmus, compare and report
+ * split their work over the ranks; every other command runs on rank 0
+ * alone, the other ranks leaving at once with status 0. */
 int main(int argc, char **argv) {
   int rc;
   wll_ranks_init(&argc, &argv);
   if (wll_rank() != 0 &&
       !(argc >= 2 && (strcmp(argv[1], "sample") == 0 ||
                       strcmp(argv[1], "litmus") == 0 ||
-                      strcmp(argv[1], "compare") == 0)))
+                      strcmp(argv[1], "compare") == 0 ||
+                      strcmp(argv[1], "report") == 0)))
     rc = 0;
   else
     rc = dispatch(argc, argv);

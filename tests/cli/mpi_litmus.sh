@@ -1,10 +1,11 @@
-# warplab-mpi litmus and compare under mpirun (issue 23): the files
+# warplab-mpi litmus, compare and report under mpirun (issue 23): the files
 # dealt to 1, 2 and 4 ranks by size give what one process prints, byte
 # for byte (Time lines and "time" values aside), on stdout and stderr
 # alike, with the same exit status: on a fifth of the conformance
 # corpus, on 150 generated tests with a broken and a missing file among
 # them, as text, --json, --herd and -q, with --graph's files; compare
-# against a histogram and --summary of a folder of them; and SIGTERM on
+# against a histogram and --summary of a folder of them; report's page
+# (with a script among the files: rank 0 alone); and SIGTERM on
 # mpirun stops every rank, rank 0 printing the files before the
 # interrupted one, its partial states marked Partial, and none after it
 # (mpirun itself then exits 1).  Skipped, saying why, where Open MPI is
@@ -97,6 +98,24 @@ for mode in "$T/h/MP.hist" "--summary $T/h"; do
   done
 done
 grep -q "^Summary $T/h: " "$T/one" || fail "compare --summary: no Summary line"
+
+# report: .litmus files over the ranks, the page rank 0 writes is one
+# process's; with a script among them, rank 0 alone writes it
+R="$ROOT/scripts/litmus/MP.litmus $ROOT/scripts/litmus/SB.litmus $ROOT/scripts/litmus/LB.litmus $ROOT/scripts/litmus/CoRR.litmus"
+# shellcheck disable=SC2086
+"$WL" report --runs 200 -o "$T/r1.html" $R 2> /dev/null || fail "report"
+for np in 2 4; do
+  # shellcheck disable=SC2086
+  $MPI -np $np "$M" report --runs 200 -o "$T/r$np.html" $R 2> /dev/null ||
+    fail "np $np report failed"
+  cmp -s "$T/r1.html" "$T/r$np.html" || fail "np $np report: another page"
+done
+E="$ROOT/scripts/examples/04_release_acquire.lua"
+"$WL" report --runs 100 -o "$T/s1.html" "$E" "$ROOT/scripts/litmus/MP.litmus" \
+  2> /dev/null || fail "report with a script"
+$MPI -np 2 "$M" report --runs 100 -o "$T/s2.html" "$E" \
+  "$ROOT/scripts/litmus/MP.litmus" 2> /dev/null || fail "np 2 report with a script"
+cmp -s "$T/s1.html" "$T/s2.html" || fail "np 2 report with a script: another page"
 
 # SIGTERM: once every rank has its handler (SigCgt has SIGTERM's bit),
 # mpirun is sent SIGTERM and sends it on; the long file is interrupted
