@@ -140,7 +140,7 @@ static int read_list(const char *list, char ***files, int *nf, int *cap,
 
 int wll_cmd_campaign(int argc, char **argv) {
   enum { O_SHARDS = 256, O_LIST, O_JSON, O_HERD, O_SBATCH, O_SUBMIT,
-         O_WARPLAB, O_ARG };
+         O_WARPLAB, O_ARG, O_RANKS, O_WLMPI };
   static const struct option longopts[] = {
       {"dir", required_argument, NULL, 'o'},
       {"shards", required_argument, NULL, O_SHARDS},
@@ -151,9 +151,14 @@ int wll_cmd_campaign(int argc, char **argv) {
       {"submit", no_argument, NULL, O_SUBMIT},
       {"warplab", required_argument, NULL, O_WARPLAB},
       {"litmus-arg", required_argument, NULL, O_ARG},
+      {"ranks", required_argument, NULL, O_RANKS},
+      {"warplab-mpi", required_argument, NULL, O_WLMPI},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   const char *dir = "campaign", *wl = NULL, *fmt = "", *ext = "txt";
+  const char *wlmpi = NULL;
+  uint64_t ranks = 0; /* --ranks: one MPI job instead of the array */
+  char selfmpi[PATH_MAX + 8];
   const char **sb = NULL, **args = NULL;
   char **files = NULL, *lists[64];
   int c, nf = 0, cap = 64, nsb = 0, nargs = 0, nlists = 0, submit = 0;
@@ -230,6 +235,16 @@ int wll_cmd_campaign(int argc, char **argv) {
     case O_WARPLAB:
       wl = v;
       break;
+    case O_RANKS:
+      if (wll_parse_count(v, 1, 1000000, &ranks) != 0) {
+        rc = wll_bad_value("campaign", "--ranks", v,
+                           "a number from 1 to 1000000");
+        goto done;
+      }
+      break;
+    case O_WLMPI:
+      wlmpi = v;
+      break;
     case O_ARG:
       args[nargs++] = v;
       break;
@@ -282,6 +297,10 @@ int wll_cmd_campaign(int argc, char **argv) {
     }
     self[n] = '\0';
     wl = self;
+  }
+  if (wlmpi == NULL) { /* warplab-mpi beside the warplab the jobs run */
+    snprintf(selfmpi, sizeof selfmpi, "%s-mpi", wl);
+    wlmpi = selfmpi;
   }
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "warplab campaign: %s: %s\n", dir, strerror(errno));
@@ -469,28 +488,82 @@ int wll_cmd_campaign(int argc, char **argv) {
   adds(&s, "/merge.sh\n");
   if (save(dabs, "merge.sbatch", &s) != 0)
     goto done;
-  /* submit.sh: the array, then the merge once every task ended */
+  /* mpi.sbatch: every file in one MPI job of --ranks tasks (default 4),
+   * warplab-mpi litmus dealing them to its ranks and rank 0 writing
+   * merged.EXT itself */
+  s.n = 0;
+  addf(&s, "#!/bin/sh\n"
+           "# Every file in one MPI job (written by warplab campaign): "
+           "warplab-mpi\n"
+           "# litmus deals them to its ranks; rank 0 writes merged.%s.\n"
+           "#SBATCH --job-name=warplab-mpi\n"
+           "#SBATCH --ntasks=%llu\n"
+           "#SBATCH --output=%s/log/slurm-mpi-%%j.out\n",
+       ext, (unsigned long long)(ranks ? ranks : 4), dabs);
+  for (i = 0; i < nsb; i++)
+    addf(&s, "#SBATCH %s\n", sb[i]);
+  adds(&s, "set -u\nD=");
+  addq(&s, dabs);
+  adds(&s, "\ncd ");
+  addq(&s, cwd);
+  adds(&s, " || exit 1\n"
+           "# Open MPI refuses root unless told (a throw-away CI node)\n"
+           "if [ \"$(id -u)\" = 0 ]; then\n"
+           "  export OMPI_ALLOW_RUN_AS_ROOT=1 "
+           "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\n"
+           "fi\n"
+           "set --\n"
+           "k=0\n"
+           "while [ -f \"$D/shard-$k.list\" ]; do\n"
+           "  while IFS= read -r f; do set -- \"$@\" \"$f\"; done < "
+           "\"$D/shard-$k.list\"\n"
+           "  k=$((k + 1))\n"
+           "done\n"
+           "mpirun -np \"${SLURM_NTASKS:-1}\" ");
+  addq(&s, wlmpi);
+  addf(&s, " litmus %s", fmt);
+  for (i = 0; i < nargs; i++) {
+    addq(&s, args[i]);
+    adds(&s, " ");
+  }
+  addf(&s, "-- \"$@\" > \"$D/merged.%s.tmp\" 2> \"$D/log/mpi.err\"\n"
+           "rc=$?\n"
+           "mv \"$D/merged.%s.tmp\" \"$D/merged.%s\" && echo $rc > "
+           "\"$D/out/mpi.rc\"\n"
+           "exit $rc\n",
+       ext, ext, ext);
+  if (save(dabs, "mpi.sbatch", &s) != 0)
+    goto done;
+  /* submit.sh: the array, then the merge once every task ended; or,
+   * with --ranks, the MPI job */
   s.n = 0;
   adds(&s, "#!/bin/sh\n"
            "# submit.sh -- sbatch the array, then the merge after it, "
            "however its\n"
-           "# tasks end (written by warplab campaign).  Prints the two job "
-           "ids.\n"
+           "# tasks end; with --ranks, the one MPI job (written by warplab "
+           "campaign).\n"
+           "# Prints the job ids.\n"
            "set -u\nD=");
   addq(&s, dabs);
-  adds(&s, "\nid=$(sbatch --parsable \"$D/array.sbatch\") || exit 1\n"
-           "id=${id%%;*}\n"
-           "mid=$(sbatch --parsable --dependency=afterany:$id "
-           "\"$D/merge.sbatch\") || exit 1\n"
-           "echo \"shards $id merge ${mid%%;*}\"\n");
+  if (ranks > 0)
+    adds(&s, "\nid=$(sbatch --parsable \"$D/mpi.sbatch\") || exit 1\n"
+             "echo \"mpi ${id%%;*}\"\n");
+  else
+    adds(&s, "\nid=$(sbatch --parsable \"$D/array.sbatch\") || exit 1\n"
+             "id=${id%%;*}\n"
+             "mid=$(sbatch --parsable --dependency=afterany:$id "
+             "\"$D/merge.sbatch\") || exit 1\n"
+             "echo \"shards $id merge ${mid%%;*}\"\n");
   if (save(dabs, "submit.sh", &s) != 0)
     goto done;
   printf("warplab campaign: %d files in %d shards in %s\n"
-         "  on Slurm:      sh %s/submit.sh    (sbatch the array, then the "
-         "merge)\n"
+         "  on Slurm:      sh %s/submit.sh    (%s)\n"
          "  on this machine: sh %s/local.sh [JOBS]\n"
          "  the result:    %s/merged.%s\n",
-         nf, nshards, dabs, dabs, dabs, dabs, ext);
+         nf, nshards, dabs, dabs,
+         ranks > 0 ? "sbatch mpi.sbatch: one MPI job"
+                   : "sbatch the array, then the merge",
+         dabs, dabs, ext);
   rc = 0;
   if (submit) {
     str cmd = {NULL, 0, 0, 0};

@@ -428,6 +428,13 @@ static const char usage_campaign[] =
     "                             partition, a time limit)\n"
     "      --warplab PATH         the warplab the jobs run (default: this\n"
     "                             one)\n"
+    "      --ranks N              submit.sh runs every file in one MPI job\n"
+    "                             of N tasks instead (mpi.sbatch: mpirun\n"
+    "                             warplab-mpi litmus, rank 0 writing the\n"
+    "                             merged output; written in any case, for\n"
+    "                             4 tasks without this option)\n"
+    "      --warplab-mpi PATH     the warplab-mpi it runs (default: the\n"
+    "                             warplab's path with -mpi)\n"
     "      --submit               run submit.sh now (sbatch)\n"
     ;
 static const char usage_merge[] =

@@ -25,7 +25,7 @@ _warplab_opts() {
   run) echo "--check --check-error --json --help" ;;
   report) echo "-o --output --runs --seed --graphs --title --model --help" ;;
   campaign) echo "-o --dir --shards --list --json --herd --litmus-arg --sbatch
-            --warplab --submit --help" ;;
+            --warplab --warplab-mpi --ranks --submit --help" ;;
   merge) echo "-o --output --help" ;;
   esac
 }
@@ -70,14 +70,14 @@ _warplab() {
   --model) COMPREPLY=($(compgen -f -X '!*.cat' -- "$cur") $(compgen -d -- "$cur"))
     return 0 ;;
   --graph|--dir) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-  --list|--warplab) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+  --list|--warplab|--warplab-mpi) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
   -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
   --unroll|--timeout|--max-memory|-n|--runs|--seed|-j|--jobs|--max-steps|\
   --cycle|--edges|--max-size|--threads|--insns|--locs|--mix|--count|\
   --blocks|--launches|--stress|--stress-iters|--spacing|--budget|--rounds|\
   --sync|--sync-spins|--place|--pre-stress|--stress-lines|--line-words|\
   --delay|--gap|\
-  --graphs|--title|--shards|--litmus-arg|--sbatch)
+  --graphs|--title|--shards|--litmus-arg|--sbatch|--ranks)
     return 0 ;;
   esac
   if [[ $cur == -* ]]; then

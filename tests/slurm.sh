@@ -5,7 +5,8 @@
 # submits `warplab campaign --submit` (a job array of 8 shards, then the
 # merge job), waits for the merge, and checks that the merged report,
 # JSON and text, equals what one warplab litmus over the same list
-# prints (Time lines and "time" values aside).  When Slurm cannot start
+# prints (Time lines and "time" values aside); then the same through
+# one MPI job of 2 tasks (--ranks 2) where warplab-mpi is built.  When Slurm cannot start
 # here (not root, no packages, daemons that will not run) it prints
 # "SKIP slurm: WHY" and exits 0: the stage is skipped, never faked.
 # The last line is "slurm: N passed, N failed".
@@ -41,27 +42,36 @@ wait_jobs() {
     sleep 0.5
   done
 }
-for fmt in json text; do
-  case $fmt in json) opt=--json ext=json ;; text) opt= ext=txt ;; esac
+# the array in JSON and text; then one MPI job of 2 ranks (warplab-mpi
+# under mpirun inside the allocation), where Open MPI is installed
+modes="json text"
+[ -x "$(dirname "$W")/warplab-mpi" ] && command -v mpirun >/dev/null 2>&1 &&
+  modes="$modes mpi"
+for fmt in $modes; do
+  case $fmt in
+  json) opt=--json more= ext=json ;;
+  text) opt= more= ext=txt ;;
+  mpi) opt=--json more="--ranks 2" ext=json ;;
+  esac
   # shellcheck disable=SC2086
   "$W" litmus $opt $(cat list) > one.$ext 2> /dev/null
   want=$?
   # shellcheck disable=SC2086
-  if ! "$W" campaign --submit --shards 8 $opt --list list -o c-$fmt > out 2>&1; then
+  if ! "$W" campaign --submit --shards 8 $opt $more --list list -o c-$fmt > out 2>&1; then
     bad "campaign --submit $opt: $(cat out)"
     continue
   fi
   wait_jobs || { bad "campaign $opt: did not finish"; continue; }
   if [ ! -f c-$fmt/merged.$ext ]; then
     bad "campaign $opt: no merged.$ext"
-    cat c-$fmt/log/slurm-merge-*.out 2>/dev/null | tail -n 5
+    cat c-$fmt/log/slurm-*.out c-$fmt/log/mpi.err 2>/dev/null | tail -n 5
     continue
   fi
   notime one.$ext > a
   notime c-$fmt/merged.$ext > b
   if cmp -s a b; then
     pass=$((pass + 1))
-    echo "slurm: $N tests in 8 array tasks, merged $fmt report equals one process's (exit $want)"
+    echo "slurm: $N tests ($fmt), the merged report equals one process's (exit $want)"
   else
     bad "campaign $opt: the merged report differs from one process's"
     diff a b | head -n 10
