@@ -26,7 +26,8 @@ int wll_ranks_bcast(void **buf, size_t *len) {
 int wll_ranks_gather(const void *buf, size_t len, void ***out, size_t **lens) {
   *out = calloc(1, sizeof **out);
   *lens = calloc(1, sizeof **lens);
-  if (*out == NULL || *lens == NULL || (len > 0 && ((*out)[0] = malloc(len)) == NULL)) {
+  if (*out == NULL || *lens == NULL ||
+      (len > 0 && ((*out)[0] = malloc(len)) == NULL)) {
     wll_ranks_free_all(*out, *lens);
     *out = NULL;
     *lens = NULL;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "../../engine/warplab.h"
+#include "faulty.h"
 #include "sink.h"
 
 static const char sb_src[] =
@@ -230,12 +231,69 @@ static void test_bad_bytes(void **state) {
   wl_litmus_free(mp);
 }
 
+/* Every allocation of an unpacking failing in turn: WL_ENOMEM with a
+ * message, the histogram as it was, nothing leaked. */
+static void test_fault_unpack(void **state) {
+  wl_ctx *ctx = NULL;
+  wl_litmus *t = NULL;
+  wl_hist *into = NULL, *part = NULL;
+  wl_sample_opts o;
+  faulty fa;
+  wl_config cfg;
+  void *buf = NULL;
+  size_t len = 0;
+  long k;
+  int rc;
+  (void)state;
+  memset(&fa, 0, sizeof fa);
+  memset(&cfg, 0, sizeof cfg);
+  cfg.alloc = faulty_alloc;
+  cfg.alloc_ud = &fa;
+  assert_int_equal(wl_ctx_new(&cfg, &ctx), 0);
+  assert_int_equal(wl_litmus_parse(ctx, "t", sb_src, strlen(sb_src), &t), 0);
+  memset(&o, 0, sizeof o);
+  o.profile = WL_PROFILE_WEAK;
+  o.seed = 8;
+  o.step = 1;
+  o.runs = 1;
+  assert_int_equal(wl_sample(ctx, t, &o, &into), 0);
+  o.first = 1;
+  o.runs = 5000;
+  assert_int_equal(wl_sample(ctx, t, &o, &part), 0);
+  assert_true(wl_hist_noutcomes(part) > 1);
+  assert_int_equal(wl_hist_pack(part, &buf, &len), 0);
+  wl_hist_free(part);
+  for (k = 1;; k++) {
+    fa.failed = 0;
+    fa.fail_at = fa.calls + k;
+    rc = wl_hist_unpack_merge(into, buf, len);
+    if (!fa.failed) {
+      assert_int_equal(rc, 0);
+      break;
+    }
+    assert_int_equal(rc, WL_ENOMEM);
+    assert_true(strlen(wl_ctx_errmsg(ctx)) > 0);
+    assert_int_equal(wl_hist_runs(into), 1);
+    assert_int_equal(wl_hist_noutcomes(into), 1);
+  }
+  fa.fail_at = 0;
+  assert_true(k > 2); /* the sweep met allocations */
+  assert_int_equal(wl_hist_runs(into), 5001);
+  free(buf);
+  wl_hist_free(into);
+  wl_litmus_free(t);
+  wl_ctx_free(ctx);
+  assert_int_equal(fa.live, 0);
+  assert_false(fa.bad);
+}
+
 int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
   const struct CMUnitTest tests[] = {
       T(test_ranges_merge_to_whole),
       T(test_callback_results),
       T(test_bad_bytes),
+      T(test_fault_unpack),
   };
 #undef T
   return cmocka_run_group_tests(tests, NULL, NULL);
