@@ -6,7 +6,9 @@
  * here), or text (the default or --herd: blocks starting "Test ").
  * JSON arrays are joined as the writer joins its elements ("[" e1
  * "\n,\n" e2 ... "\n]\n"); text is concatenated.  A shard that was cut
- * short (a Partial result) is merged, and said on stderr (exit 1). */
+ * short (a Partial result) is merged, and said on stderr (exit 1).
+ * Every shard is checked before anything is written; then each is read
+ * again and written, so that one shard is held at a time. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -224,7 +226,7 @@ int wll_cmd_merge(int argc, char **argv) {
   const char **files, *out = NULL;
   shard *sh = NULL;
   int c, nf = 0, i, fmt = FMT_NONE, rc = 0, partial = 0, first = 1;
-  char err[4400], why[200];
+  char err[4400], why[200], tmp[4200];
   FILE *f = stdout;
   if ((files = malloc((size_t)argc * sizeof *files)) == NULL) {
     fprintf(stderr, "warplab: out of memory\n");
@@ -261,7 +263,9 @@ int wll_cmd_merge(int argc, char **argv) {
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
   }
-  /* every shard read and checked before anything is written */
+  /* every shard read and checked before anything is written, one at a
+   * time (a campaign's JSON runs to gigabytes: one shard is held at
+   * once, read again to be written) */
   for (i = 0; i < nf && rc == 0; i++) {
     int k;
     sh[i].path = files[i];
@@ -289,37 +293,56 @@ int wll_cmd_merge(int argc, char **argv) {
               files[i]);
       partial = 1;
     }
+    free(sh[i].s);
+    sh[i].s = NULL;
   }
-  if (rc == 0 && out != NULL && (f = fopen(out, "wb")) == NULL) {
-    fprintf(stderr, "warplab merge: writing %s: %s\n", out, strerror(errno));
-    rc = 1;
+  /* -o: a temporary beside it, renamed over it once whole */
+  if (rc == 0 && out != NULL) {
+    snprintf(tmp, sizeof tmp, "%s.merge-tmp", out);
+    if ((f = fopen(tmp, "wb")) == NULL) {
+      fprintf(stderr, "warplab merge: writing %s: %s\n", tmp,
+              strerror(errno));
+      rc = 1;
+    }
   }
   if (rc == 0) {
     int w = 0;
-    if (fmt == FMT_JSON) {
+    if (fmt == FMT_JSON)
       w |= put_out(f, "[", 1);
-      for (i = 0; i < nf; i++) {
-        if (sh[i].n <= 3)
-          continue; /* [] */
+    for (i = 0; i < nf && rc == 0 && w == 0; i++) {
+      size_t n0 = sh[i].n;
+      sh[i].s = wll_read_file(files[i], &sh[i].n, err, sizeof err);
+      if (sh[i].s == NULL || sh[i].n != n0 ||
+          shard_format(&sh[i], why, sizeof why) != fmt) {
+        fprintf(stderr, "warplab merge: %s: %s\n", files[i],
+                sh[i].s == NULL ? err : "changed while it was merged");
+        rc = 1;
+      } else if (fmt == FMT_JSON && sh[i].n > 3) { /* not [] */
         if (!first)
           w |= put_out(f, "\n,\n", 3);
         first = 0;
         /* the elements: between "[" and "\n]\n" */
         w |= put_out(f, sh[i].s + 1, sh[i].n - 4);
-      }
-      w |= put_out(f, first ? "]\n" : "\n]\n", first ? 2 : 3);
-    } else
-      for (i = 0; i < nf; i++)
+      } else if (fmt != FMT_JSON)
         w |= put_out(f, sh[i].s, sh[i].n);
+      free(sh[i].s);
+      sh[i].s = NULL;
+    }
+    if (rc == 0 && fmt == FMT_JSON)
+      w |= put_out(f, first ? "]\n" : "\n]\n", first ? 2 : 3);
     if (f != stdout) {
       if (fclose(f) != 0)
         w = -1;
-      if (w != 0) {
+      if (rc == 0 && w == 0 && rename(tmp, out) != 0)
+        w = -1;
+      if (w != 0)
         fprintf(stderr, "warplab merge: writing %s: %s\n", out,
                 strerror(errno));
+      if (w != 0 || rc != 0) {
+        remove(tmp);
         rc = 1;
       }
-    } else if (wll_stdout_done() != 0)
+    } else if (wll_stdout_done() != 0 || w != 0)
       rc = 1;
   }
   for (i = 0; i < nf; i++)

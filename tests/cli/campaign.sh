@@ -76,6 +76,11 @@ sed 's/^Time \(.*\)/Partial \1: interrupted\nTime \1/' c-text/out/shard-0.txt > 
 "$W" merge part.txt c-text/out/shard-1.txt > m.txt 2> err
 [ $? = 1 ] || fail "merge of a Partial shard: want exit 1"
 grep -q "part.txt: a result in it was cut short" err || { cat err; fail "merge: partial message"; }
+# -o: written whole or not at all
+"$W" merge -o "$T/no.json" c-json/out/shard-0.json bad.json 2> /dev/null &&
+  fail "merge -o with a bad shard: exit 0"
+[ ! -e "$T/no.json" ] && [ ! -e "$T/no.json.merge-tmp" ] ||
+  fail "merge -o with a bad shard left a file"
 "$W" merge -o "$T/m2.txt" c-text/out/shard-0.txt c-text/out/shard-1.txt ||
   fail "merge -o"
 cat c-text/out/shard-0.txt c-text/out/shard-1.txt | cmp -s - m2.txt ||
