@@ -2,10 +2,10 @@
  * text and the dispatch to a command), cmd_common.c (output, files and
  * the command line), and one file per command: cmd_litmus.c,
  * cmd_sample.c, cmd_cuda.c (its -o through lfile.c's wll_save_file),
- * cmd_compare.c, cmd_gen.c, cmd_run.c,
- * cmd_report.c; cmd_out.c holds a file's output until its turn when
- * files run on the pool (bindings/lpool.h).  Not part of the Lua module (warplab.so).  Not
- * installed. */
+ * cmd_compare.c, cmd_gen.c, cmd_run.c, cmd_report.c; cmd_out.c holds
+ * a file's output until its turn when files run on the pool
+ * (bindings/lpool.h), cmd_graph.c writes litmus --graph's files.  Not
+ * part of the Lua module (warplab.so).  Not installed. */
 #ifndef WL_CMD_H
 #define WL_CMD_H
 

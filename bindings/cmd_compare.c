@@ -286,6 +286,7 @@ static int cmp_emit(void *ud, size_t unit, void *outp, int stopped) {
   j->wka += o->wka;
   j->wko += o->wko;
   cmp_out_free(o);
+  fflush(stdout); /* each file whole as soon as it is out (tail -f) */
   return 0;
 }
 
@@ -372,11 +373,14 @@ static int cmp_files(cmp_job *j, size_t n, int jobs, int *sig) {
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
   }
-  for (k = 0; k < n; k++)
-    costs[k] = wll_file_cost(j->files[k]);
   memset(&po, 0, sizeof po);
   memset(&fns, 0, sizeof fns);
   po.jobs = jobs;
+  for (k = 0; k < n; k++) {
+    costs[k] = wll_file_cost(j->files[k]);
+    if (strcmp(j->files[k], "-") == 0)
+      po.jobs = 1; /* standard input: read in its turn, by one thread */
+  }
   po.progress = jobs > 1 && n > 1 && isatty(2);
   po.what = "compare";
   po.units = "files";

@@ -81,12 +81,13 @@ static void cuda_out_free(cuda_out *c) {
 }
 
 /* The name a file's program gets: its base name, without .litmus (a
- * name that is empty, "." or ".." gets a '_'). */
+ * name that is empty, "." or ".." gets a '_'; standard input, "-", is
+ * "stdin"). */
 static char *cuda_base(const char *file) {
   const char *b = strrchr(file, '/');
   size_t n;
   char *p;
-  b = b != NULL ? b + 1 : file;
+  b = b != NULL ? b + 1 : strcmp(file, "-") == 0 ? "stdin" : file;
   n = strlen(b);
   if (n > 7 && strcmp(b + n - 7, ".litmus") == 0)
     n -= 7;
@@ -232,8 +233,6 @@ static int cuda_many(char **files, size_t n, const wl_cuda_opts *o,
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
   }
-  for (k = 0; k < n; k++)
-    costs[k] = wll_file_cost(files[k]);
   memset(&j, 0, sizeof j);
   j.files = files;
   j.o = o;
@@ -241,6 +240,11 @@ static int cuda_many(char **files, size_t n, const wl_cuda_opts *o,
   memset(&po, 0, sizeof po);
   memset(&fns, 0, sizeof fns);
   po.jobs = jobs > 0 ? jobs : wll_pool_default_jobs(n);
+  for (k = 0; k < n; k++) {
+    costs[k] = wll_file_cost(files[k]);
+    if (strcmp(files[k], "-") == 0)
+      po.jobs = 1; /* standard input: read in its turn, by one thread */
+  }
   po.progress = po.jobs > 1 && isatty(2);
   po.what = "cuda";
   po.units = "files";

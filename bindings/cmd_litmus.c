@@ -480,6 +480,7 @@ static int litmus_emit(void *ud, size_t unit, void *outp, int stopped) {
   if (o->sig != 0)
     j->sig = o->sig;
   litmus_out_free(o);
+  fflush(stdout); /* each file whole as soon as it is out (tail -f) */
   return 0;
 }
 
@@ -877,9 +878,9 @@ int wll_cmd_litmus(int argc, char **argv) {
     if (strcmp(files[i], "-") == 0)
       break;
   if (i < nf) {
-    job.pre = calloc((size_t)nf, sizeof *job.pre);
-    job.prelen = calloc((size_t)nf, sizeof *job.prelen);
-    job.preerr = calloc((size_t)nf, sizeof *job.preerr);
+    job.pre = calloc((size_t)(nf > 0 ? nf : 1), sizeof *job.pre);
+    job.prelen = calloc((size_t)(nf > 0 ? nf : 1), sizeof *job.prelen);
+    job.preerr = calloc((size_t)(nf > 0 ? nf : 1), sizeof *job.preerr);
     if (job.pre == NULL || job.prelen == NULL || job.preerr == NULL)
       pool_rc = WL_ENOMEM;
     for (; pool_rc == 0 && i < nf; i++) {
@@ -891,7 +892,7 @@ int wll_cmd_litmus(int argc, char **argv) {
         strcpy(job.preerr[i], err);
     }
   }
-  costs = malloc((size_t)nf * sizeof *costs);
+  costs = malloc((size_t)(nf > 0 ? nf : 1) * sizeof *costs);
   if (costs == NULL)
     pool_rc = WL_ENOMEM;
   for (i = 0; costs != NULL && i < nf; i++)

@@ -400,12 +400,13 @@ static int report_pool(lua_State *L, report_args *a, int jobs) {
   wll_pool_fns fns;
   wll_pool_result res;
   static const wll_ranks_codec codec = {rep_pack, rep_unpack};
-  uint64_t *costs = malloc((size_t)a->nf * sizeof *costs);
+  size_t nf = (size_t)(a->nf > 0 ? a->nf : 1);
+  uint64_t *costs = malloc(nf * sizeof *costs);
   char note[300], perr[300];
   int i, rc, status = 0;
   memset(&j, 0, sizeof j);
   j.a = a;
-  j.parts = calloc((size_t)a->nf, sizeof *j.parts);
+  j.parts = calloc(nf, sizeof *j.parts);
   if (costs == NULL || j.parts == NULL) {
     free(costs);
     free(j.parts);
