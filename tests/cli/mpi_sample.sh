@@ -69,7 +69,7 @@ partial_ok() { # WHAT: the Partial line and the counts adding up
   grep -q "^Partial MP: interrupted after [0-9]* runs" "$T/np" ||
     { cat "$T/np" "$T/np.err"; fail "$1: no Partial line"; }
   runs=$(sed -n 's/^Partial MP: interrupted after \([0-9]*\) runs$/\1/p' "$T/np")
-  sum=$(awk '/^[0-9]+ *[*:]>/ { s += $1 } END { print s }' "$T/np")
+  sum=$(awk '/^[0-9]+ *[*:]>/ { s += $1 } END { printf "%.0f\n", s }' "$T/np")
   [ "$sum" = "$runs" ] || fail "$1: counts add up to $sum, not $runs"
   [ "$runs" -gt 0 ] || fail "$1: no run merged"
 }
