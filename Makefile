@@ -67,12 +67,25 @@ MOD_OBJ := $(BIND_OBJ) $(EMBED:.c=.o)
 # part of the Lua module).
 CMD_SRC := bindings/main.c $(wildcard bindings/cmd_*.c)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+# The ranks a command splits its work over (bindings/ranks.h): this one
+# process in warplab; the ranks of an MPI job in warplab-mpi, built by
+# make MPI=1 (or by naming it) with Open MPI (libopenmpi-dev; sh
+# scripts/deps.sh installs it with WARPLAB_DEPS=mpi).  make test builds
+# and tests it when Open MPI is installed.  Only ranks_mpi.c includes
+# mpi.h; the engine and the Lua module never see MPI.
+RANKS_ONE_OBJ := $(BUILD)/bindings/ranks_one.o
+RANKS_MPI_OBJ := $(BUILD)/bindings/ranks_mpi.o
+MPI_BIN := $(BUILD)/warplab-mpi
+MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS = $(shell pkg-config --libs ompi-c 2>/dev/null || echo -lmpi)
+MPI_HAVE := $(shell pkg-config --exists ompi-c 2>/dev/null && \
+              command -v mpirun >/dev/null 2>&1 && echo yes)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps test check bench demo install install-lua clean fuzz verify
 
-all: $(BIN) $(SO)
+all: $(BIN) $(SO) $(if $(filter 1,$(MPI)),$(MPI_BIN))
 
 deps:
 	@sh scripts/deps.sh
@@ -123,8 +136,19 @@ $(LIB): $(ENGINE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(CMD_OBJ) $(MOD_OBJ) $(LIB)
+$(BIN): $(CMD_OBJ) $(RANKS_ONE_OBJ) $(MOD_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
+
+$(RANKS_MPI_OBJ): ALL_CFLAGS += $(MPI_CFLAGS)
+$(RANKS_MPI_OBJ): | mpi-check
+$(MPI_BIN): $(CMD_OBJ) $(RANKS_MPI_OBJ) $(MOD_OBJ) $(LIB)
+	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) $(MPI_LIBS) -lm -o $@
+
+.PHONY: mpi-check
+mpi-check:
+	@pkg-config --exists ompi-c 2>/dev/null || { echo \
+	  "warplab-mpi needs Open MPI: WARPLAB_DEPS=mpi sh scripts/deps.sh" \
+	  "(as root) installs libopenmpi-dev and openmpi-bin" >&2; exit 1; }
 
 # The C module for the system lua5.4: Lua's symbols come from the host.
 # It exports luaopen_warplab alone (bindings/warplab.map).
@@ -246,7 +270,7 @@ $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
       $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/props_rare \
       $(BUILD)/tests/props_link $(MUTANT_BINS) \
-      $(BUILD)/tests/lalloc $(REPLAY)
+      $(BUILD)/tests/lalloc $(REPLAY) $(if $(MPI_HAVE),$(MPI_BIN))
 	@sh tests/run.sh $(BUILD)
 
 # The properties of tests/props.c on 50,000 generated tests (make test
@@ -267,7 +291,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
 
-bench: deps $(BIN) $(BUILD)/bench/litmus_bench
+bench: deps $(BIN) $(BUILD)/bench/litmus_bench $(if $(MPI_HAVE),$(MPI_BIN))
 	@sh bench/run.sh $(BUILD)
 
 demo: deps $(BIN)
@@ -313,6 +337,7 @@ clean:
 	rm -rf build
 
 -include $(ENGINE_OBJ:.o=.d) $(BIND_OBJ:.o=.d) $(BUILD)/bindings/main.d \
+  $(CMD_OBJ:.o=.d) $(RANKS_ONE_OBJ:.o=.d) $(RANKS_MPI_OBJ:.o=.d) \
   $(EMBED:.c=.d)
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
   $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d $(BUILD)/tests/lalloc.d \

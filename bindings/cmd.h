@@ -56,6 +56,21 @@ int wll_sig_status(int sig);
  * printing the reason. */
 int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out);
 
+/* cmd_ranks_sample.c: wll_sample_parallel with the runs split over
+ * the ranks (ranks.h) of an MPI job: rank r runs its range of the run
+ * indices on its own pool, rank 0 merges the histograms in rank order
+ * into *out (NULL on the other ranks); every rank gets the same answer
+ * and *partial.  With one rank, wll_sample_parallel itself. */
+int wll_sample_ranks(wl_ctx *ctx, const wl_litmus *t,
+                     const wl_sample_opts *base, int jobs, double timeout_s,
+                     int progress, wl_hist **out, int *partial, char *err,
+                     size_t errlen);
+/* cmd_common.c: the file at path as wll_read_file reads it, read on rank
+ * 0 and sent to every rank (ranks.h), so that a file only rank 0 can
+ * read (standard input under mpirun) is every rank's; NULL with the
+ * reason in err on every rank alike. */
+char *wll_read_file_ranks(const char *path, size_t *len, char *err,
+                          size_t errlen);
 /* The default and the check of --jobs for commands on many files:
  * *jobs is wll_pool_default_jobs(nfiles) until -j/--jobs sets it;
  * wll_parse_jobs checks v (1..1024), 0 or the usage error's status 2
@@ -133,5 +148,7 @@ int wll_cmd_compare(int argc, char **argv); /* cmd_compare.c */
 int wll_cmd_gen(int argc, char **argv);     /* cmd_gen.c */
 int wll_cmd_run(int argc, char **argv);     /* cmd_run.c */
 int wll_cmd_report(int argc, char **argv);  /* cmd_report.c */
+int wll_cmd_merge(int argc, char **argv);   /* cmd_merge.c */
+int wll_cmd_campaign(int argc, char **argv); /* cmd_campaign.c */
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "lwarplab.h"
+#include "ranks.h"
 
 /* The reason of the first write to standard output that failed. */
 static int out_errno;
@@ -109,6 +110,47 @@ char *wll_read_file(const char *path, size_t *len, char *err, size_t errlen) {
   if (!is_stdin)
     fclose(f);
   *len = n;
+  return buf;
+}
+
+/* Rank 0 sends a byte (0: the file follows; 1: the reason it could not
+ * be read follows), then the bytes; every rank answers from them. */
+char *wll_read_file_ranks(const char *path, size_t *len, char *err,
+                          size_t errlen) {
+  char small[700], *msg = small, *buf = NULL;
+  void *p;
+  size_t n = 0, m = 0;
+  if (wll_nranks() == 1)
+    return wll_read_file(path, len, err, errlen);
+  if (wll_rank() == 0) {
+    char *f = wll_read_file(path, &n, err, errlen);
+    if (f != NULL && (msg = malloc(n + 1)) == NULL) {
+      snprintf(err, errlen, "%s: out of memory", path);
+      msg = small;
+    } else if (f != NULL) {
+      msg[0] = 0;
+      memcpy(msg + 1, f, n);
+    }
+    free(f);
+    if (msg == small) {
+      small[0] = 1;
+      snprintf(small + 1, sizeof small - 1, "%s", err);
+      m = strlen(small + 1) + 1;
+    } else
+      m = n + 1;
+  }
+  p = msg;
+  wll_ranks_bcast(&p, &m);
+  msg = p;
+  if (m >= 1 && msg[0] == 0 && (buf = malloc(m > 1 ? m - 1 : 1)) != NULL) {
+    memcpy(buf, msg + 1, m - 1);
+    *len = m - 1;
+  } else if (m >= 1 && msg[0] == 1)
+    snprintf(err, errlen, "%.*s", (int)(m - 1), msg + 1);
+  else
+    snprintf(err, errlen, "%s: out of memory", path);
+  if (msg != small)
+    free(msg);
   return buf;
 }
 

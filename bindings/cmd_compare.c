@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "lpool.h"
 #include "lwarplab.h"
+#include "ranks.h"
 
 /* ------------------------------------------------------------------ */
 /* warplab compare --summary DIR FILE|FOLDER...: coverage of a folder   */
@@ -295,6 +296,66 @@ static void cmp_drop(void *ud, size_t unit, void *outp) {
   cmp_out_free(outp);
 }
 
+/* Under MPI (ranks.h): a file's output from its rank to rank 0. */
+static int cmp_pack(void *ud, size_t unit, const void *outp, void **buf,
+                    size_t *len) {
+  const cmp_out *o = outp;
+  wll_pack b = {NULL, 0, 0, 0};
+  (void)ud;
+  (void)unit;
+  wll_pack_u64(&b, o != NULL);
+  if (o != NULL) {
+    const size_t v[] = {(size_t)o->failed, (size_t)o->forbidden,
+                        (size_t)o->sig,    (size_t)o->test,
+                        (size_t)o->nohist, (size_t)o->unknown,
+                        (size_t)o->allsc,  o->forb,
+                        o->sca,            o->sco,
+                        o->wka,            o->wko};
+    size_t k;
+    for (k = 0; k < sizeof v / sizeof v[0]; k++)
+      wll_pack_u64(&b, (uint64_t)v[k]);
+    wll_pack_out(&b, &o->out);
+  }
+  if (b.oom) {
+    free(b.p);
+    return -1;
+  }
+  *buf = b.p;
+  *len = b.n;
+  return 0;
+}
+
+static int cmp_unpack(void *ud, size_t unit, const void *buf, size_t len,
+                      void **outp) {
+  wll_unpack r = {buf, len, 0, 0};
+  cmp_out *o;
+  (void)ud;
+  (void)unit;
+  *outp = NULL;
+  if (wll_unpack_u64(&r) == 0)
+    return r.bad ? -1 : 0; /* NULL: out of memory there */
+  if ((o = calloc(1, sizeof *o)) == NULL)
+    return -1;
+  o->failed = (int)wll_unpack_u64(&r);
+  o->forbidden = (int)wll_unpack_u64(&r);
+  o->sig = (int)wll_unpack_u64(&r);
+  o->test = (int)wll_unpack_u64(&r);
+  o->nohist = (int)wll_unpack_u64(&r);
+  o->unknown = (int)wll_unpack_u64(&r);
+  o->allsc = (int)wll_unpack_u64(&r);
+  o->forb = (size_t)wll_unpack_u64(&r);
+  o->sca = (size_t)wll_unpack_u64(&r);
+  o->sco = (size_t)wll_unpack_u64(&r);
+  o->wka = (size_t)wll_unpack_u64(&r);
+  o->wko = (size_t)wll_unpack_u64(&r);
+  if (r.bad || wll_unpack_out(&r, &o->out) != 0 || r.at != len) {
+    cmp_out_free(o);
+    return -1;
+  }
+  *outp = o;
+  return 0;
+}
+
 /* Runs j's files on the pool (jobs workers); then *sig is the signal
  * that stopped it (taken), or 0.  0, or 1 after a message (the pool
  * could not run). */
@@ -302,6 +363,7 @@ static int cmp_files(cmp_job *j, size_t n, int jobs, int *sig) {
   wll_pool_opts po;
   wll_pool_fns fns;
   wll_pool_result res;
+  static const wll_ranks_codec codec = {cmp_pack, cmp_unpack};
   uint64_t *costs = malloc((n > 0 ? n : 1) * sizeof *costs);
   char note[300], perr[300];
   size_t k;
@@ -326,19 +388,20 @@ static int cmp_files(cmp_job *j, size_t n, int jobs, int *sig) {
   fns.run = cmp_run;
   fns.emit = cmp_emit;
   fns.drop = cmp_drop;
-  rc = wll_pool_run(n, &po, &fns, j, &res, note, sizeof note, perr,
-                    sizeof perr);
+  /* under MPI the files are dealt to the ranks, and rank 0 prints */
+  rc = wll_ranks_pool_run(n, &po, &fns, &codec, j, &res, note, sizeof note,
+                          perr, sizeof perr);
   free(costs);
   if (note[0] != '\0')
     fprintf(stderr, "warplab compare: %s\n", note);
-  if (rc != 0) {
+  if (rc != 0 && wll_rank() == 0) {
     fflush(stdout);
     fprintf(stderr, "warplab compare: %s\n", perr);
   }
   /* a signal: taken here (one signal, one stop) when it cut the run */
   if (wll_sig_pending() && (j->sig != 0 || res.emitted < n)) {
     *sig = wll_sig_take();
-    if (j->stopped_file == NULL && res.emitted < n) {
+    if (j->stopped_file == NULL && res.emitted < n && wll_rank() == 0) {
       fflush(stdout);
       fprintf(stderr, "warplab compare: interrupted by %s; the files from "
                       "%s on are skipped\n",
@@ -400,27 +463,32 @@ static int summary(wl_explore_opts *opts, const char *dir, char **args,
   if (lf.n > 0)
     failed += cmp_files(&j, lf.n, jobs, &sig);
   failed += j.failed;
-  printf("Summary %s: %zu tests, SC coverage %zu of %zu (%.1f%%), weak "
-         "coverage %zu of %zu (%.1f%%), forbidden observations %zu (in %zu "
-         "tests); every SC state seen in %zu of %zu tests",
-         dir, j.tests, j.sco, j.sca, pct(j.sco, j.sca), j.wko, j.wka,
-         pct(j.wko, j.wka), j.forb, j.ftests, j.allsc, j.tests - j.unknown);
-  if (j.unknown)
-    printf("; SC states unknown in %zu", j.unknown);
-  if (j.nohist)
-    printf("; %zu without a histogram", j.nohist);
-  if (sig)
-    printf("; partial: interrupted by %s", wll_sig_name(sig));
-  printf("\n");
+  if (wll_rank() == 0) { /* under MPI, rank 0 has the totals */
+    printf("Summary %s: %zu tests, SC coverage %zu of %zu (%.1f%%), weak "
+           "coverage %zu of %zu (%.1f%%), forbidden observations %zu (in "
+           "%zu tests); every SC state seen in %zu of %zu tests",
+           dir, j.tests, j.sco, j.sca, pct(j.sco, j.sca), j.wko, j.wka,
+           pct(j.wko, j.wka), j.forb, j.ftests, j.allsc,
+           j.tests - j.unknown);
+    if (j.unknown)
+      printf("; SC states unknown in %zu", j.unknown);
+    if (j.nohist)
+      printf("; %zu without a histogram", j.nohist);
+    if (sig)
+      printf("; partial: interrupted by %s", wll_sig_name(sig));
+    printf("\n");
+  }
   for (k = 0; k < hf.n; k++)
     free(text[k]);
   free(text);
   free(len);
   names_free(&hf);
   names_free(&lf);
-  if (wll_stdout_done() != 0)
-    return 1;
-  return sig ? wll_sig_status(sig) : j.forb ? 4 : failed ? 1 : 0;
+  /* every rank exits with rank 0's status */
+  i = wll_rank() != 0 ? 0
+      : wll_stdout_done() != 0 ? 1
+      : sig ? wll_sig_status(sig) : j.forb ? 4 : failed ? 1 : 0;
+  return (int)wll_ranks_max(i);
 }
 
 /* ------------------------------------------------------------------ */
@@ -496,7 +564,8 @@ int wll_cmd_compare(int argc, char **argv) {
     return 2;
   }
   hist_path = argv[i++];
-  if ((hist = wll_read_file(hist_path, &hlen, err, sizeof err)) == NULL) {
+  if ((hist = wll_read_file_ranks(hist_path, &hlen, err, sizeof err)) ==
+      NULL) {
     fprintf(stderr, "warplab: %s\n", err);
     return 1;
   }
@@ -527,7 +596,9 @@ int wll_cmd_compare(int argc, char **argv) {
   wl_model_free(model);
   wl_ctx_free(ctx);
   free(hist);
-  if (wll_stdout_done() != 0)
-    return 1;
-  return sig ? wll_sig_status(sig) : j.forbidden ? 4 : failed ? 1 : 0;
+  /* every rank exits with rank 0's status */
+  i = wll_rank() != 0 ? 0
+      : wll_stdout_done() != 0 ? 1
+      : sig ? wll_sig_status(sig) : j.forbidden ? 4 : failed ? 1 : 0;
+  return (int)wll_ranks_max(i);
 }

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "lpool.h"
 #include "lwarplab.h"
+#include "ranks.h"
 
 /* ------------------------------------------------------------------ */
 /* warplab litmus [options] FILE...                                    */
@@ -489,6 +490,102 @@ static void litmus_drop(void *ud, size_t unit, void *outp) {
   litmus_out_free(outp);
 }
 
+/* Under MPI (ranks.h): a file's output from the rank that explored it
+ * to rank 0, which emits it in its turn.  NULL (out of memory on that
+ * rank) crosses as such. */
+static int litmus_pack(void *ud, size_t unit, const void *outp, void **buf,
+                       size_t *len) {
+  const litmus_out *o = outp;
+  wll_pack b = {NULL, 0, 0, 0};
+  size_t k;
+  (void)ud;
+  (void)unit;
+  wll_pack_u64(&b, o != NULL);
+  if (o != NULL) {
+    wll_pack_u64(&b, (uint64_t)o->element);
+    wll_pack_u64(&b, (uint64_t)o->failed);
+    wll_pack_u64(&b, (uint64_t)o->nfound);
+    wll_pack_u64(&b, (uint64_t)o->sig);
+    wll_pack_out(&b, &o->out);
+    wll_pack_out(&b, &o->tail);
+    wll_pack_u64(&b, o->name != NULL);
+    if (o->name != NULL)
+      wll_pack_bytes(&b, o->name, strlen(o->name));
+    wll_pack_u64(&b, (uint64_t)o->graphs_failed);
+    wll_pack_u64(&b, (uint64_t)o->ngraphs);
+    for (k = 0; k < o->ngraphs; k++)
+      wll_pack_bytes(&b, o->graphs[k].p, o->graphs[k].n);
+    wll_pack_u64(&b, o->whynot_dot.p != NULL);
+    if (o->whynot_dot.p != NULL)
+      wll_pack_bytes(&b, o->whynot_dot.p, o->whynot_dot.n);
+  }
+  if (b.oom) {
+    free(b.p);
+    return -1;
+  }
+  *buf = b.p;
+  *len = b.n;
+  return 0;
+}
+
+/* A text of the bytes as a NUL-ended membuf's (p NULL out of memory). */
+static int unpack_text(wll_unpack *r, wll_membuf *m) {
+  size_t n;
+  const char *s = wll_unpack_bytes(r, &n);
+  memset(m, 0, sizeof *m);
+  if (r->bad || (m->p = malloc(n + 1)) == NULL)
+    return -1;
+  memcpy(m->p, s, n);
+  m->p[n] = '\0';
+  m->n = n;
+  m->cap = n + 1;
+  return 0;
+}
+
+static int litmus_unpack(void *ud, size_t unit, const void *buf, size_t len,
+                         void **outp) {
+  wll_unpack r = {buf, len, 0, 0};
+  litmus_out *o;
+  wll_membuf m;
+  uint64_t k, ng;
+  (void)ud;
+  (void)unit;
+  *outp = NULL;
+  if (wll_unpack_u64(&r) == 0)
+    return r.bad ? -1 : 0; /* NULL: out of memory there */
+  if ((o = calloc(1, sizeof *o)) == NULL)
+    return -1;
+  o->element = (int)wll_unpack_u64(&r);
+  o->failed = (int)wll_unpack_u64(&r);
+  o->nfound = (int)wll_unpack_u64(&r);
+  o->sig = (int)wll_unpack_u64(&r);
+  if (wll_unpack_out(&r, &o->out) != 0 || wll_unpack_out(&r, &o->tail) != 0)
+    goto bad;
+  if (wll_unpack_u64(&r) != 0) {
+    if (unpack_text(&r, &m) != 0)
+      goto bad;
+    o->name = m.p;
+  }
+  o->graphs_failed = (int)wll_unpack_u64(&r);
+  ng = wll_unpack_u64(&r);
+  if (r.bad || ng > (len - r.at) / 8)
+    goto bad;
+  if (ng > 0 && (o->graphs = calloc((size_t)ng, sizeof *o->graphs)) == NULL)
+    goto bad;
+  for (k = 0; k < ng; k++, o->ngraphs++)
+    if (unpack_text(&r, &o->graphs[k]) != 0)
+      goto bad;
+  if (wll_unpack_u64(&r) != 0 && unpack_text(&r, &o->whynot_dot) != 0)
+    goto bad;
+  if (r.bad || r.at != len)
+    goto bad;
+  *outp = o;
+  return 0;
+bad:
+  litmus_out_free(o);
+  return -1;
+}
+
 int wll_cmd_litmus(int argc, char **argv) {
   enum {
     O_JSON = 256,
@@ -541,7 +638,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   litmus_job job;
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, sig = 0;
   int whynot = 0, full = 0, jobs = 0, pool_rc = 0;
-  int check_error = 0, nfound = 0, herd = 0;
+  int check_error = 0, nfound = 0, herd = 0, root = wll_rank() == 0;
   const char *graph_dir = NULL;
   wl_model *why_model = NULL; /* the default model of --why-not, --graph */
   char why_err[700] = "";
@@ -790,7 +887,7 @@ int wll_cmd_litmus(int argc, char **argv) {
       char err[600];
       if (strcmp(files[i], "-") != 0)
         continue;
-      job.pre[i] = wll_read_file("-", &job.prelen[i], err, sizeof err);
+      job.pre[i] = wll_read_file_ranks("-", &job.prelen[i], err, sizeof err);
       if (job.pre[i] == NULL && (job.preerr[i] = malloc(strlen(err) + 1)))
         strcpy(job.preerr[i], err);
     }
@@ -802,12 +899,13 @@ int wll_cmd_litmus(int argc, char **argv) {
     costs[i] = job.prelen != NULL && job.pre[i] != NULL
                    ? (uint64_t)job.prelen[i]
                    : wll_file_cost(files[i]);
-  if (json)
+  if (json && root)
     fputs("[", stdout);
   if (pool_rc == 0) {
     wll_pool_opts po;
     wll_pool_fns fns;
     wll_pool_result res;
+    static const wll_ranks_codec codec = {litmus_pack, litmus_unpack};
     char note[300], perr[300];
     memset(&po, 0, sizeof po);
     memset(&fns, 0, sizeof fns);
@@ -821,11 +919,12 @@ int wll_cmd_litmus(int argc, char **argv) {
     fns.run = litmus_run;
     fns.emit = litmus_emit;
     fns.drop = litmus_drop;
-    pool_rc = wll_pool_run((size_t)nf, &po, &fns, &job, &res, note,
-                           sizeof note, perr, sizeof perr);
+    /* under MPI the files are dealt to the ranks, and rank 0 prints */
+    pool_rc = wll_ranks_pool_run((size_t)nf, &po, &fns, &codec, &job, &res,
+                                 note, sizeof note, perr, sizeof perr);
     if (note[0] != '\0')
       fprintf(stderr, "warplab litmus: %s\n", note);
-    if (pool_rc != 0) {
+    if (pool_rc != 0 && root) {
       fflush(stdout);
       fprintf(stderr, "warplab litmus: %s\n", perr);
     }
@@ -840,7 +939,7 @@ int wll_cmd_litmus(int argc, char **argv) {
     fflush(stdout);
     fprintf(stderr, "warplab: out of memory\n");
   }
-  if (json)
+  if (json && root)
     fputs("]\n", stdout);
   failed = job.failed + (pool_rc != 0);
   nfound = job.nfound;
@@ -857,7 +956,11 @@ int wll_cmd_litmus(int argc, char **argv) {
   wl_model_free(model);
   wl_ctx_free(ctx);
   free(files);
-  if (wll_stdout_done() != 0)
-    return 1;
-  return sig ? wll_sig_status(sig) : failed ? 1 : check_error && nfound ? 4 : 0;
+  /* every rank exits with rank 0's status (mpirun's is the first
+   * non-zero one); rank 0 alone emitted */
+  i = !root ? 0
+      : wll_stdout_done() != 0 ? 1
+      : sig ? wll_sig_status(sig)
+      : failed ? 1 : check_error && nfound ? 4 : 0;
+  return (int)wll_ranks_max(i);
 }

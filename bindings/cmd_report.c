@@ -19,6 +19,7 @@
 #include "lpool.h"
 #include "lsched.h"
 #include "lwarplab.h"
+#include "ranks.h"
 
 /* warplab report: wl.report{FILE..., output = ...} in a fresh state. */
 typedef struct report_args {
@@ -281,6 +282,82 @@ static void rep_drop(void *ud, size_t unit, void *outp) {
   rep_part_free(outp);
 }
 
+/* Under MPI (ranks.h): a file's part from its rank to rank 0. */
+static int rep_pack(void *ud, size_t unit, const void *outp, void **buf,
+                    size_t *len) {
+  const rep_part *p = outp;
+  wll_pack b = {NULL, 0, 0, 0};
+  size_t k;
+  (void)ud;
+  (void)unit;
+  wll_pack_u64(&b, p != NULL);
+  if (p != NULL) {
+    const char *t[] = {p->body, p->toc, p->error};
+    for (k = 0; k < 3; k++) {
+      wll_pack_u64(&b, t[k] != NULL);
+      if (t[k] != NULL)
+        wll_pack_bytes(&b, t[k], strlen(t[k]));
+    }
+    wll_pack_u64(&b, (uint64_t)p->nproblems);
+    for (k = 0; k < p->nproblems; k++)
+      wll_pack_bytes(&b, p->problems[k], strlen(p->problems[k]));
+  }
+  if (b.oom) {
+    free(b.p);
+    return -1;
+  }
+  *buf = b.p;
+  *len = b.n;
+  return 0;
+}
+
+/* A NUL-ended copy of the next bytes; -1 bad bytes or out of memory. */
+static int rep_text(wll_unpack *r, char **out) {
+  size_t n;
+  const char *s = wll_unpack_bytes(r, &n);
+  if (r->bad || (*out = malloc(n + 1)) == NULL)
+    return -1;
+  memcpy(*out, s, n);
+  (*out)[n] = '\0';
+  return 0;
+}
+
+static int rep_unpack(void *ud, size_t unit, const void *buf, size_t len,
+                      void **outp) {
+  wll_unpack r = {buf, len, 0, 0};
+  rep_part *p;
+  char **t[3];
+  uint64_t n, k;
+  (void)ud;
+  (void)unit;
+  *outp = NULL;
+  if (wll_unpack_u64(&r) == 0)
+    return r.bad ? -1 : 0; /* NULL: out of memory there */
+  if ((p = calloc(1, sizeof *p)) == NULL)
+    return -1;
+  t[0] = &p->body;
+  t[1] = &p->toc;
+  t[2] = &p->error;
+  for (k = 0; k < 3; k++)
+    if (wll_unpack_u64(&r) != 0 && rep_text(&r, t[k]) != 0)
+      goto bad;
+  n = wll_unpack_u64(&r);
+  if (r.bad || n > (len - r.at) / 8)
+    goto bad;
+  if (n > 0 && (p->problems = calloc((size_t)n, sizeof *p->problems)) == NULL)
+    goto bad;
+  for (k = 0; k < n; k++, p->nproblems++)
+    if (rep_text(&r, &p->problems[k]) != 0)
+      goto bad;
+  if (r.bad || r.at != len)
+    goto bad;
+  *outp = p;
+  return 0;
+bad:
+  rep_part_free(p);
+  return -1;
+}
+
 /* The page of the parts, in the calling thread's state. */
 static int rep_page_main(lua_State *L) {
   rep_job *j = lua_touserdata(L, 1);
@@ -322,6 +399,7 @@ static int report_pool(lua_State *L, report_args *a, int jobs) {
   wll_pool_opts po;
   wll_pool_fns fns;
   wll_pool_result res;
+  static const wll_ranks_codec codec = {rep_pack, rep_unpack};
   size_t nf = (size_t)(a->nf > 0 ? a->nf : 1);
   uint64_t *costs = malloc(nf * sizeof *costs);
   char note[300], perr[300];
@@ -349,12 +427,16 @@ static int report_pool(lua_State *L, report_args *a, int jobs) {
   fns.run = rep_run;
   fns.emit = rep_emit;
   fns.drop = rep_drop;
-  rc = wll_pool_run((size_t)a->nf, &po, &fns, &j, &res, note, sizeof note,
-                    perr, sizeof perr);
+  /* under MPI the files are dealt to the ranks, and rank 0 writes the
+   * page */
+  rc = wll_ranks_pool_run((size_t)a->nf, &po, &fns, &codec, &j, &res, note,
+                          sizeof note, perr, sizeof perr);
   free(costs);
   if (note[0] != '\0')
     fprintf(stderr, "warplab report: %s\n", note);
-  if (rc != 0) {
+  if (wll_rank() != 0) {
+    status = rc != 0 || res.stop != WLL_STOP_NONE; /* rank 0's says why */
+  } else if (rc != 0) {
     fprintf(stderr, "warplab: report: %s\n", perr);
     status = 1;
   } else if (res.stop == WLL_STOP_SIGNAL && wll_sig_pending()) {
@@ -501,7 +583,8 @@ int wll_cmd_report(int argc, char **argv) {
   }
   if (jobs == 0)
     jobs = wll_pool_default_jobs((size_t)a.nf);
-  if (pool && jobs > 1 && a.nf > 1) {
+  /* under MPI: .litmus files over the ranks; else rank 0 alone */
+  if (pool && a.nf > 1 && (jobs > 1 || wll_nranks() > 1)) {
     status = report_pool(L, &a, jobs);
     if (status == 0 && a.problems > 0) {
       fprintf(stderr, "warplab report: %s written, with %d error%s\n", a.out,
@@ -512,7 +595,13 @@ int wll_cmd_report(int argc, char **argv) {
     free(a.files);
     if (wll_stdout_done() != 0 && status == 0)
       status = 1;
-    return status;
+    /* every rank exits with rank 0's status */
+    return (int)wll_ranks_max(wll_rank() == 0 ? status : 0);
+  }
+  if (wll_rank() != 0) { /* a script or standard input: rank 0 alone */
+    lua_close(L);
+    free(a.files);
+    return 0;
   }
   lua_pushcfunction(L, report_main);
   lua_pushlightuserdata(L, &a);

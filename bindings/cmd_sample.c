@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "lsched.h"
 #include "lwarplab.h"
+#include "ranks.h"
 
 /* ------------------------------------------------------------------ */
 /* warplab sample [options] FILE...                                    */
@@ -48,7 +49,8 @@ int wll_cmd_sample(int argc, char **argv) {
   const char **files;
   uint64_t u;
   int c, i, nf = 0, jobs = wll_ncpus(), failed = 0, cut = 0, sig = 0;
-  int progress = isatty(2), json = 0, first = 1;
+  int root = wll_rank() == 0, progress = isatty(2) && root, json = 0;
+  int first = 1;
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
   opts.runs = 100000;
@@ -131,13 +133,16 @@ int wll_cmd_sample(int argc, char **argv) {
      * hold them all (libuv would abort): say so, and go on */
     char note[300];
     int w = wll_pool_start(jobs, note, sizeof note);
-    if (note[0] != '\0')
+    if (note[0] != '\0' && root)
       fprintf(stderr, "warplab sample: %s\n", note);
     jobs = w > 0 ? w : 1;
   }
-  if (json)
+  if (json && root)
     fputs("[", stdout);
-  for (i = 0; i < nf && sig == 0; i++) {
+  /* Under MPI every rank goes through every file (each runs its share
+   * of the runs) and only rank 0 writes; whether to stop is agreed on
+   * at the top of each file, so that the ranks stop alike. */
+  for (i = 0; i < nf; i++) {
     const char *f = files[i];
     char err[600];
     size_t len = 0;
@@ -147,11 +152,13 @@ int wll_cmd_sample(int argc, char **argv) {
     wl_hist *h = NULL;
     double t0;
     int rc, partial = WLL_STOP_NONE;
-    if ((sig = wll_sig_take()) != 0)
+    sig = (int)wll_ranks_max(sig != 0 ? sig : wll_sig_take());
+    if (sig != 0)
       break; /* a signal between files: the rest are skipped */
-    src = wll_read_file(f, &len, err, sizeof err);
+    src = wll_read_file_ranks(f, &len, err, sizeof err);
     if (src == NULL) {
-      fprintf(stderr, "warplab: %s\n", err);
+      if (root)
+        fprintf(stderr, "warplab: %s\n", err);
       failed++;
       continue;
     }
@@ -164,7 +171,9 @@ int wll_cmd_sample(int argc, char **argv) {
       const char *m = ctx != NULL ? wl_ctx_errmsg(ctx) : "";
       if (m[0] == '\0')
         m = wl_strerror(rc);
-      if (strncmp(m, f, strlen(f)) == 0)
+      if (!root)
+        ;
+      else if (strncmp(m, f, strlen(f)) == 0)
         fprintf(stderr, "warplab: %s\n", m);
       else
         fprintf(stderr, "warplab: %s: %s\n", f, m);
@@ -173,17 +182,19 @@ int wll_cmd_sample(int argc, char **argv) {
       continue;
     }
     t0 = wll_seconds();
-    rc = wll_sample_parallel(ctx, t, &opts, jobs, timeout, progress, &h,
-                             &partial, err, sizeof err);
-    if (partial == WLL_STOP_SIGNAL)
-      sig = wll_sig_take(); /* reported below; a new one stops the output */
+    rc = wll_sample_ranks(ctx, t, &opts, jobs, timeout, progress, &h,
+                          &partial, err, sizeof err);
+    if (partial == WLL_STOP_SIGNAL) /* reported below; a new one stops */
+      sig = (int)wll_ranks_max(wll_sig_take()); /* the output */
     if (rc != 0) {
-      if (strncmp(err, f, strlen(f)) == 0)
+      if (!root)
+        ;
+      else if (strncmp(err, f, strlen(f)) == 0)
         fprintf(stderr, "warplab: %s\n", err);
       else
         fprintf(stderr, "warplab: %s: %s\n", f, err);
       failed++;
-    } else {
+    } else if (root) {
       /* a signal during the output ends the SC search (no outcome is
        * then called weak) and the output itself */
       wl_hist_set_stop(h, wll_sig_stop, NULL);
@@ -224,10 +235,13 @@ int wll_cmd_sample(int argc, char **argv) {
     wl_litmus_free(t);
     wl_ctx_free(ctx);
   }
-  if (json)
+  if (json && root)
     fputs("]\n", stdout);
   free(files);
-  if (wll_stdout_done() != 0)
-    return 1;
-  return sig ? wll_sig_status(sig) : failed ? 1 : cut ? 3 : 0;
+  /* every rank exits with rank 0's status (mpirun's is the first
+   * non-zero one) */
+  c = !root ? 0
+      : wll_stdout_done() != 0 ? 1
+      : sig ? wll_sig_status(sig) : failed ? 1 : cut ? 3 : 0;
+  return (int)wll_ranks_max(c);
 }

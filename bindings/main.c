@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "lwarplab.h"
+#include "ranks.h"
 
 /* The overview: `warplab help`, `warplab --help`. */
 static const char overview[] =
@@ -32,6 +33,12 @@ static const char overview[] =
     "                             a simulated GPU)\n"
     "  report [options] FILE...   one self-contained HTML page about tests\n"
     "                             and scripts\n"
+    "  campaign [options] FILE... a campaign of .litmus files as a Slurm\n"
+    "                             job array over shards, plus a merge job\n"
+    "                             (or the same shards through GNU parallel\n"
+    "                             or xargs -P)\n"
+    "  merge [options] SHARD...   the outputs of litmus on shards of a file\n"
+    "                             list, merged into one process's output\n"
     "  help [COMMAND]             this text, or a command's\n"
     "  version                    the version\n"
     "\n"
@@ -442,6 +449,56 @@ static const char usage_report[] =
     "    is still shown in the page, and the exit status is 1.\n"
     ;
 
+static const char usage_campaign[] =
+    "  campaign [options] FILE... write the scripts of a campaign of\n"
+    "                             .litmus files into a folder: the list cut\n"
+    "                             into contiguous shards of about equal\n"
+    "                             size, shard.sh K (warplab litmus on shard\n"
+    "                             K), array.sbatch (a Slurm job array of the\n"
+    "                             shards), merge.sbatch and merge.sh (warplab\n"
+    "                             merge of the shards into merged.txt,\n"
+    "                             .herd or .json: what one warplab litmus on\n"
+    "                             the list prints), submit.sh (sbatch both,\n"
+    "                             the merge after the array) and local.sh\n"
+    "                             [JOBS] (the shards through GNU parallel or\n"
+    "                             xargs -P, then the merge)\n"
+    "      -o, --dir DIR          the folder (default campaign)\n"
+    "      --shards N             how many shards (default 8, at most one\n"
+    "                             per file)\n"
+    "      --list FILE            more files, one path a line\n"
+    "      --json, --herd         the shards' output (default: litmus's\n"
+    "                             text)\n"
+    "      --litmus-arg ARG       one more word for every shard's warplab\n"
+    "                             litmus command line (repeat it for an\n"
+    "                             option and its value)\n"
+    "      --sbatch OPT           one more #SBATCH line for both jobs (a\n"
+    "                             partition, a time limit)\n"
+    "      --warplab PATH         the warplab the jobs run (default: this\n"
+    "                             one)\n"
+    "      --ranks N              submit.sh runs every file in one MPI job\n"
+    "                             of N tasks instead (mpi.sbatch: mpirun\n"
+    "                             warplab-mpi litmus, rank 0 writing the\n"
+    "                             merged output; written in any case, for\n"
+    "                             4 tasks without this option)\n"
+    "      --warplab-mpi PATH     the warplab-mpi it runs (default: the\n"
+    "                             warplab's path with -mpi)\n"
+    "      --submit               run submit.sh now (sbatch)\n"
+    ;
+static const char usage_merge[] =
+    "  merge [options] SHARD...   merge the outputs of warplab litmus run\n"
+    "                             on consecutive shards of a file list,\n"
+    "                             given in order, into the output one\n"
+    "                             warplab litmus on the whole list prints:\n"
+    "                             JSON arrays joined, text (litmus's own\n"
+    "                             or herd's) concatenated; each\n"
+    "                             shard is checked first (valid JSON, or\n"
+    "                             'Test' blocks; one format), and a shard\n"
+    "                             with a Partial result makes the exit\n"
+    "                             status 1\n"
+    "      -o, --output FILE      write the merged output there (default:\n"
+    "                             stdout)\n"
+    ;
+
 /* One command's help: synopsis, text (up to three pieces), examples. */
 typedef struct cmd_help {
   const char *name, *synopsis;
@@ -476,6 +533,13 @@ static const cmd_help helps[] = {
     {"report", "[options] FILE...",
      {usage_report, NULL, NULL},
      "  warplab report -o mp.html scripts/litmus/MP.litmus\n"},
+    {"campaign", "[options] FILE...",
+     {usage_campaign, NULL, NULL},
+     "  warplab campaign --shards 64 --json --list tests.txt -o run1\n"
+     "  sh run1/submit.sh    # or: sh run1/local.sh 8\n"},
+    {"merge", "[options] SHARD...",
+     {usage_merge, NULL, NULL},
+     "  warplab merge -o all.json out/shard-0.json out/shard-1.json\n"},
 };
 
 void wll_print_usage(FILE *f) {
@@ -509,7 +573,7 @@ int wll_print_help(FILE *f, const char *cmd) {
   return -1;
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     wll_print_usage(stderr);
     return 2;
@@ -534,6 +598,10 @@ int main(int argc, char **argv) {
     return wll_cmd_cuda(argc - 1, argv + 1);
   if (strcmp(argv[1], "compare") == 0)
     return wll_cmd_compare(argc - 1, argv + 1);
+  if (strcmp(argv[1], "campaign") == 0)
+    return wll_cmd_campaign(argc - 1, argv + 1);
+  if (strcmp(argv[1], "merge") == 0)
+    return wll_cmd_merge(argc - 1, argv + 1);
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0) {
     if (argc > 2 && strcmp(argv[1], "help") == 0) {
@@ -554,4 +622,22 @@ int main(int argc, char **argv) {
   fprintf(stderr, "warplab: unknown command '%s'\n\n", argv[1]);
   wll_print_usage(stderr);
   return 2;
+}
+
+/* Under MPI (warplab-mpi, ranks.h) sample, litmus, compare and report
+ * split their work over the ranks; every other command runs on rank 0
+ * alone, the other ranks leaving at once with status 0. */
+int main(int argc, char **argv) {
+  int rc;
+  wll_ranks_init(&argc, &argv);
+  if (wll_rank() != 0 &&
+      !(argc >= 2 && (strcmp(argv[1], "sample") == 0 ||
+                      strcmp(argv[1], "litmus") == 0 ||
+                      strcmp(argv[1], "compare") == 0 ||
+                      strcmp(argv[1], "report") == 0)))
+    rc = 0;
+  else
+    rc = dispatch(argc, argv);
+  wll_ranks_fini();
+  return rc;
 }

@@ -26,6 +26,9 @@ _warplab_opts() {
   run) echo "--check --check-error --json --help" ;;
   report) echo "-o --output --runs --seed --graphs --title --model -j --jobs
             --help" ;;
+  campaign) echo "-o --dir --shards --list --json --herd --litmus-arg --sbatch
+            --warplab --warplab-mpi --ranks --submit --help" ;;
+  merge) echo "-o --output --help" ;;
   esac
 }
 
@@ -35,7 +38,8 @@ _warplab() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    words="litmus sample gen cuda compare run report help version --help
+    words="litmus sample gen cuda compare run report campaign merge help
+           version --help
            --version"
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
     return 0
@@ -43,7 +47,8 @@ _warplab() {
   cmd=${COMP_WORDS[1]}
   case $cmd in
   help)
-    COMPREPLY=($(compgen -W "litmus sample gen cuda compare run report" \
+    COMPREPLY=($(compgen -W "litmus sample gen cuda compare run report
+      campaign merge" \
       -- "$cur"))
     return 0 ;;
   esac
@@ -66,14 +71,15 @@ _warplab() {
   --summary) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
   --model) COMPREPLY=($(compgen -f -X '!*.cat' -- "$cur") $(compgen -d -- "$cur"))
     return 0 ;;
-  --graph) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+  --graph|--dir) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+  --list|--warplab|--warplab-mpi) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
   -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
   --unroll|--timeout|--max-memory|-n|--runs|--seed|-j|--jobs|--max-steps|\
   --cycle|--edges|--max-size|--threads|--insns|--locs|--mix|--count|\
   --blocks|--launches|--stress|--stress-iters|--spacing|--budget|--rounds|\
   --sync|--sync-spins|--place|--pre-stress|--stress-lines|--line-words|\
   --delay|--gap|--stream|\
-  --graphs|--title)
+  --graphs|--title|--shards|--litmus-arg|--sbatch|--ranks)
     return 0 ;;
   esac
   if [[ $cur == -* ]]; then
@@ -84,7 +90,9 @@ _warplab() {
   litmus|sample|cuda|compare)
     COMPREPLY=($(compgen -f -X '!*.litmus' -- "$cur") $(compgen -d -- "$cur")) ;;
   run) COMPREPLY=($(compgen -f -X '!*.lua' -- "$cur") $(compgen -d -- "$cur")) ;;
-  report) COMPREPLY=($(compgen -f -- "$cur")) ;;
+  report|merge) COMPREPLY=($(compgen -f -- "$cur")) ;;
+  campaign)
+    COMPREPLY=($(compgen -f -X '!*.litmus' -- "$cur") $(compgen -d -- "$cur")) ;;
   esac
   return 0
 }

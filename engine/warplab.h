@@ -1210,6 +1210,20 @@ int wl_sample(wl_ctx *ctx, const wl_litmus *t, const wl_sample_opts *opts,
               wl_hist **out);
 /* Adds the counts of from into into (both from the same test). */
 int wl_hist_merge(wl_hist *into, const wl_hist *from);
+/*
+ * A histogram as bytes, for another process that samples the same test
+ * (the ranks of an MPI sampling): its outcomes with their counts and
+ * condition truths, its runs and hung runs, and the names and types of
+ * its values.  *buf is malloc'd (free it with free); little-endian,
+ * whatever the machine.  wl_hist_unpack_merge adds such bytes to into,
+ * a histogram of a test parsed from the same text (same name, threads,
+ * registers and locations), as wl_hist_merge adds a histogram: all or
+ * nothing.  Bytes that are not such a histogram (truncated, another
+ * test's, counts that do not add up to the runs) give WL_EINVAL and a
+ * message, into unchanged.
+ */
+int wl_hist_pack(const wl_hist *h, void **buf, size_t *len);
+int wl_hist_unpack_merge(wl_hist *into, const void *buf, size_t len);
 void wl_hist_free(wl_hist *h);
 uint64_t wl_hist_runs(const wl_hist *h);     /* runs attempted */
 uint64_t wl_hist_hung(const wl_hist *h);     /* deadlocked / out of steps */

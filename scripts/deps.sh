@@ -24,6 +24,9 @@ for t in ${WARPLAB_DEPS:-}; do
     clang) have_cmd clang || need="$need clang libclang-rt-dev" ;;
     # the report's browser test (tests/cli/report_browser.sh)
     chromium) have_cmd chromium || need="$need chromium" ;;
+    # warplab-mpi (make MPI=1) and its tests under mpirun
+    mpi) { have_pc ompi-c && have_cmd mpirun; } ||
+      need="$need libopenmpi-dev openmpi-bin" ;;
   esac
 done
 

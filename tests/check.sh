@@ -1,6 +1,6 @@
 #!/bin/sh
 # check.sh -- what `make check` adds after the sanitizer run: the
-# layering rule (engine free of Lua and libuv), and valgrind over the
+# layering rule (engine free of Lua, libuv and MPI), and valgrind over the
 # unit tests, the conformance run and the command.
 set -u
 B=build/release
@@ -8,15 +8,20 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=$(sh "$ROOT/scripts/shared.sh" "$ROOT")
 C="$SHARED/conformance/dat3m"
 fail=0
-bad=$(nm -u "$B/libwarplab.a" | grep -E ' (lua_|luaL_|uv_)' || true)
+bad=$(nm -u "$B/libwarplab.a" | grep -E ' (lua_|luaL_|uv_|MPI_)' || true)
 if [ -n "$bad" ]; then
-  echo "check: engine library refers to Lua/libuv symbols:"; echo "$bad"
+  echo "check: engine library refers to Lua/libuv/MPI symbols:"; echo "$bad"
   fail=1
 else
-  echo "check: libwarplab.a has no lua_/luaL_/uv_ symbols"
+  echo "check: libwarplab.a has no lua_/luaL_/uv_/MPI_ symbols"
 fi
-inc=$(grep -rlE '#include *[<"](lua|lauxlib|lualib|uv)\.h' engine || true)
-[ -z "$inc" ] || { echo "check: engine includes Lua/libuv: $inc"; fail=1; }
+inc=$(grep -rlE '#include *[<"](lua|lauxlib|lualib|uv|mpi)\.h' engine || true)
+[ -z "$inc" ] || { echo "check: engine includes Lua/libuv/MPI: $inc"; fail=1; }
+# MPI in one file of the bindings (ranks.h's transport), none elsewhere
+inc=$(grep -rlE '#include *[<"]mpi\.h' bindings |
+  grep -v '^bindings/ranks_mpi\.c$' || true)
+[ -z "$inc" ] ||
+  { echo "check: mpi.h outside bindings/ranks_mpi.c: $inc"; fail=1; }
 if ! command -v valgrind >/dev/null 2>&1; then
   echo "check: valgrind missing: apt-get install -y valgrind"; exit 1
 fi

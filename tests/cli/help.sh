@@ -5,7 +5,7 @@ set -eu
 out=$("$WL" help)
 n=$(printf '%s\n' "$out" | wc -l)
 [ "$n" -lt 60 ] || { echo "the overview is $n lines"; exit 1; }
-for c in litmus sample gen cuda compare run report help version; do
+for c in litmus sample gen cuda compare run report campaign merge help version; do
   printf '%s\n' "$out" | grep -q "^  $c " || { echo "overview lacks $c"; exit 1; }
 done
 printf '%s\n' "$out" | grep -q "Exit status" || { echo "no exit status"; exit 1; }
@@ -13,7 +13,7 @@ printf '%s\n' "$out" | grep -q "warplab <command> --help" || exit 1
 # each command: its own text, starting with its usage, with an example,
 # not another command's options
 prev=""
-for c in litmus sample gen cuda compare run report; do
+for c in litmus sample gen cuda compare run report campaign merge; do
   h=$("$WL" $c --help)
   printf '%s\n' "$h" | head -n 1 | grep -q "^usage: warplab $c " ||
     { echo "$c --help: no usage line"; exit 1; }
@@ -44,7 +44,7 @@ done
 [ $? -eq 2 ] || { echo "help nosuch: want exit 2"; exit 1; }
 "$WL" --version | grep -q '^warplab [0-9]'
 # a usage error points at the command's own help
-for c in litmus sample gen cuda compare report run; do
+for c in litmus sample gen cuda compare report run campaign merge; do
   "$WL" $c --frobnicate > /dev/null 2> "${TMPDIR:-/tmp}/wl_help_$$" && exit 1
   grep -q "see warplab $c --help" "${TMPDIR:-/tmp}/wl_help_$$" ||
     { cat "${TMPDIR:-/tmp}/wl_help_$$"; rm -f "${TMPDIR:-/tmp}/wl_help_$$"; echo "$c: usage error"; exit 1; }

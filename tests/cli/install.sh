@@ -130,7 +130,7 @@ if command -v bash > /dev/null 2>&1; then
   got=$(bash -c ". '$C'; COMP_WORDS=(warplab sample --profile ''); COMP_CWORD=3
                  _warplab; echo \"\${COMPREPLY[*]}\"")
   [ "$got" = "weak h100" ] || fail "completion of --profile: '$got'"
-  for c in litmus sample gen cuda compare run report; do
+  for c in litmus sample gen cuda compare run report campaign merge; do
     opts=$(bash -c ". '$C'; _warplab_opts $c")
     for o in $("$WL" "$c" --help | sed '/^examples\{0,1\}:$/,$d' |
                grep -oE -- '(^      -[a-zA-Z]\b|--[a-z][a-z-]*[a-z])' |

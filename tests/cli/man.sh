@@ -29,7 +29,7 @@ fi
 # the version on the page is the program's
 v=$("$WL" version | sed 's/^warplab //')
 grep -q "^\.TH WARPLAB 1 .*\"warplab $v\"" "$M" || fail "the page is not of warplab $v"
-for c in litmus sample gen cuda compare run report; do
+for c in litmus sample gen cuda compare run report campaign merge; do
   # the man page's section of c: from its heading to the next command's
   awk -v c="$c" '
     /^"?COMMANDS/ { cmds = 1; next }
