@@ -17,6 +17,10 @@ have_pc cmocka || need="$need libcmocka-dev"
 # Graphviz's dot renders execution graphs as SVG (optional at run time;
 # the tests of graphs and of the report use it)
 have_cmd dot || need="$need graphviz"
+# Open MPI: warplab-mpi (make MPI=1) and make test's runs under mpirun
+# (the default build and make test work without it: issue 23)
+{ have_pc ompi-c && have_cmd mpirun; } ||
+  need="$need libopenmpi-dev openmpi-bin"
 # extra tools for some targets: WARPLAB_DEPS="valgrind clang"
 for t in ${WARPLAB_DEPS:-}; do
   case $t in

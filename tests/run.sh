@@ -192,5 +192,20 @@ if [ -x "$B/tests/props_link" ]; then
   rm -rf "$lk"
 fi
 
+# 10. issue 23's Slurm stage: a campaign of 1,000 generated tests through
+# sbatch on a one-node Slurm started here, merged and compared with one
+# process's report (tests/slurm.sh); where Slurm cannot start (not root,
+# no packages, daemons that will not run) it says why and is skipped.
+out=$(sh "$ROOT/tests/slurm.sh" "$B" 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -E '^(SKIP|FAIL|slurm:)' | head -n 20
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^SKIP slurm'; then
+  ok
+elif [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^slurm: [1-9][0-9]* passed, 0 failed$'; then
+  ok
+else
+  bad "slurm: exit $rc"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
