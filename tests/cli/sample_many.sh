@@ -26,6 +26,11 @@ awk 'BEGIN {
   }
   printf "exists (x0=2)\n"
 }' > "$T/many.litmus"
+# the test is big enough (deterministic: a seed's fixed number of runs)
+"$WL" sample -n 20000 --jobs 2 --profile weak "$T/many.litmus" > "$T/fixed" ||
+  fail "sample -n 20000"
+n=$(sed -n 's/^Histogram (\([0-9]*\) states)$/\1/p' "$T/fixed")
+[ "${n:-0}" -gt 5000 ] || fail "only ${n:-0} outcomes: the test is too small"
 timeout 90 "$WL" sample -n 1000000000 --jobs 2 --timeout 2 --profile weak \
   "$T/many.litmus" > "$T/out" 2> "$T/err"
 rc=$?
@@ -33,8 +38,6 @@ rc=$?
 [ $rc -eq 3 ] || { cat "$T/err"; fail "want exit 3, got $rc"; }
 grep -q "^Partial Many: interrupted after [0-9]* runs" "$T/out" ||
   { tail -n 5 "$T/out"; fail "no Partial line"; }
-n=$(sed -n 's/^Histogram (\([0-9]*\) states)$/\1/p' "$T/out")
-[ "${n:-0}" -gt 5000 ] || fail "only ${n:-0} outcomes: the test is too small"
 # every outcome is a line, sorted by value, and the counts add up
 runs=$(sed -n 's/^Partial Many: interrupted after \([0-9]*\) runs$/\1/p' "$T/out")
 sum=$(awk '/^[0-9]+ *[*:]>/ { s += $1 } END { print s }' "$T/out")
