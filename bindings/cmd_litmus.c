@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "cmd.h"
+#include "lexplore.h"
 #include "lwarplab.h"
 
 /* ------------------------------------------------------------------ */
@@ -366,6 +367,7 @@ int wll_cmd_litmus(int argc, char **argv) {
       {"unroll", required_argument, NULL, O_UNROLL},
       {"timeout", required_argument, NULL, O_TIMEOUT},
       {"model", required_argument, NULL, O_MODEL},
+      {"jobs", required_argument, NULL, 'j'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   wl_explore_opts opts;
@@ -376,6 +378,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
   int whynot = 0, no_dot = 0, interrupted = 0, full = 0;
   int check_error = 0, nfound = 0, herd = 0;
+  int jobs = 0; /* --jobs: each file's exploration split (lexplore.h) */
   const char *graph_dir = NULL;
   stems used = {NULL, 0, 0};
   wl_model *why_model = NULL; /* the default model, loaded on first use */
@@ -389,7 +392,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   }
   opterr = 0;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "-:qh", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "-:qhj:", longopts, NULL)) != -1) {
     switch (c) {
     case 1:
       files[nf++] = optarg;
@@ -410,6 +413,14 @@ int wll_cmd_litmus(int argc, char **argv) {
                              "a number from 1 to 1000");
       }
       opts.unroll = (int)u;
+      break;
+    case 'j':
+      if (wll_parse_count(optarg, 1, 1024, &u) != 0) {
+        free(files);
+        return wll_bad_value("litmus", "--jobs", optarg,
+                             "a number from 1 to 1024");
+      }
+      jobs = (int)u;
       break;
     case O_TIMEOUT:
       if (wll_parse_seconds(optarg, &timeout) != 0) {
@@ -603,7 +614,8 @@ int wll_cmd_litmus(int argc, char **argv) {
     rc = wl_litmus_parse(ctx, f, src, len, &t);
     free(src);
     if (rc == 0)
-      rc = wl_explore(ctx, t, &opts, &r);
+      rc = jobs > 0 ? wll_explore_jobs(ctx, t, &opts, jobs, isatty(2), &r)
+                    : wl_explore(ctx, t, &opts, &r);
     litmus_unprogress(&ls);
     interrupted = 0;
     if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {

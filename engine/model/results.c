@@ -126,8 +126,12 @@ int wl__xp_observed_key(xp *x) {
 }
 
 static int res_grow_hash(xp *x, wl_result *r) {
+  return wl__result_grow_hash(x->ctx, r);
+}
+
+int wl__result_grow_hash(wl_ctx *ctx, wl_result *r) {
   size_t cap = r->hcap ? r->hcap * 2 : 64, i;
-  size_t *h = wl__calloc(x->ctx, cap * sizeof *h);
+  size_t *h = wl__calloc(ctx, cap * sizeof *h);
   if (h == NULL)
     return -1;
   for (i = 0; i < r->nstates; i++) {
@@ -136,13 +140,13 @@ static int res_grow_hash(xp *x, wl_result *r) {
       k = (k + 1) & (cap - 1);
     h[k] = i + 1;
   }
-  wl__free(x->ctx, r->htab, r->hcap * sizeof *r->htab);
+  wl__free(ctx, r->htab, r->hcap * sizeof *r->htab);
   r->htab = h;
   r->hcap = cap;
   return 0;
 }
 
-#define NVALS (WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS)
+static long state_find(const wl_result *r, const int64_t *vals);
 
 /* The registers part of the state vector of E's combination of traces
  * (fixed before any reads-from is chosen). */
@@ -164,6 +168,10 @@ void wl__xp_state_regs(const xp *x, const exe *E, int64_t *vals) {
 }
 
 /* The index of the state with these values, or -1. */
+long wl__result_find(const wl_result *r, const int64_t *vals) {
+  return state_find(r, vals);
+}
+
 static long state_find(const wl_result *r, const int64_t *vals) {
   size_t k;
   if (r->hcap == 0)
@@ -527,6 +535,45 @@ int wl__xp_record_perm(xp *x, exe *E, const int *perm) {
   for (i = 0; i < E->nscf; i++)
     st->wit[newi[E->scf[E->scorder[i]]]].sc = (int16_t)i;
   r->htab[k] = r->nstates + 1; /* k: the free slot the probe ended on */
+  r->nstates++;
+  return 0;
+}
+
+int wl__result_add(wl_ctx *ctx, wl_result *r, const wl_state *st) {
+  wl_state *d;
+  size_t k, nw = (size_t)(st->nwit > 0 ? st->nwit : 0);
+  int nv = r->lay.nvals;
+  if (r->hcap == 0 || (r->nstates + 1) * 2 > r->hcap)
+    if (wl__result_grow_hash(ctx, r) != 0)
+      return -1;
+  if (r->nstates == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 16;
+    wl_state *p =
+        wl__realloc(ctx, r->states, r->cap * sizeof *p, cap * sizeof *p);
+    if (p == NULL)
+      return -1;
+    r->states = p;
+    r->cap = cap;
+  }
+  d = &r->states[r->nstates];
+  memset(d, 0, sizeof *d);
+  d->vals = wl__alloc(ctx, (size_t)nv * sizeof *d->vals);
+  d->wit = nw > 0 ? wl__alloc(ctx, nw * sizeof *d->wit) : NULL;
+  if (d->vals == NULL || (nw > 0 && d->wit == NULL)) {
+    wl__free(ctx, d->vals, (size_t)nv * sizeof *d->vals);
+    wl__free(ctx, d->wit, nw * sizeof *d->wit);
+    return -1;
+  }
+  memcpy(d->vals, st->vals, (size_t)nv * sizeof *d->vals);
+  if (nw > 0)
+    memcpy(d->wit, st->wit, nw * sizeof *d->wit);
+  d->nwit = (int)nw;
+  d->sat = st->sat;
+  d->count = st->count;
+  k = state_hash(r, d->vals) & (r->hcap - 1);
+  while (r->htab[k])
+    k = (k + 1) & (r->hcap - 1);
+  r->htab[k] = r->nstates + 1;
   r->nstates++;
   return 0;
 }

@@ -776,6 +776,8 @@ static int combos(xp *x, int th, const wl_trace **chosen, exe *E, bsched *bs,
     if (p >= 0 &&
         k < (size_t)(chosen[p] - WL_VEC_PTR(&x->pool[p].traces, wl_trace, 0)))
       continue; /* identical threads choose non-decreasing skeletons */
+    if (th < x->ulen && k != (size_t)x->upath[th])
+      continue; /* a unit (split.c): the skeletons of its prefix only */
     chosen[th] = tr;
     combos(x, th + 1, chosen, E, bs, S);
     chosen[th] = NULL;
