@@ -6,7 +6,7 @@
 
 _warplab_opts() {
   case $1 in
-  litmus) echo "--json --herd --model --unroll --timeout --max-memory
+  litmus) echo "--json --herd --model --unroll --timeout -j --jobs --max-memory
             --count-executions --full-states -q --quiet --check-error
             --no-checks --no-symmetry --no-prefix --no-stutter
             --no-thin-air-filter --no-commute --search --graph --why-not

@@ -1,0 +1,73 @@
+# warplab litmus --jobs N FILE: one exploration split into units on N
+# workers (bindings/lexplore.c), merged in unit order.  The output is
+# byte-identical (but the Time line and JSON's "time") to the plain
+# exploration's for N = 1, 2, 4: on the 8-block last-block-done
+# reduction (bench/idioms.sh's lastblock: its states, verdict, counts),
+# on the 5-block one with every variable (--full-states) and as JSON
+# (every state, its witness, race and hang), counting executions, and on
+# conformance files as JSON.
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "$*"; exit 1; }
+
+lastblock() { # n blocks, as bench/idioms.sh writes them
+  n=$1
+  awk -v n="$n" 'BEGIN {
+    printf "PTX lastblock_%d\n{ ticket=0; sum=0;", n
+    for (i = 0; i < n; i++) printf " p%d=0;", i
+    print " }"
+    for (i = 0; i < n; i++) printf "%s P%d@cta %d,gpu 0", (i ? " |" : ""), i, i
+    print " ;"
+    k = 0
+    row[k++] = "st.weak p%d, 1"; row[k++] = "fence.sc.gpu"
+    row[k++] = "atom.relaxed.gpu.inc r0, ticket, " (n - 1)
+    row[k++] = "bne r0, " (n - 1) ", LC%d9"; row[k++] = "fence.sc.gpu"
+    row[k++] = "mov r1, 0"
+    for (j = 0; j < n; j++) { row[k++] = "ld.weak r2, p" j; row[k++] = "add r1, r1, r2" }
+    row[k++] = "st.weak sum, r1"; row[k++] = "LC%d9:"
+    for (r = 0; r < k; r++) {
+      for (i = 0; i < n; i++) { printf "%s ", (i ? " |" : ""); printf row[r], i }
+      print " ;"
+    }
+    printf "exists (sum != %d)\n", n
+  }' > "$T/lastblock_$n.litmus"
+}
+
+# same NAME OPTIONS... FILE...: the plain output (stdout, stderr, exit
+# status) and --jobs 1, 2, 4's
+same() {
+  name=$1
+  shift
+  "$WL" litmus "$@" > "$T/plain" 2> "$T/perr"
+  prc=$?
+  sed -e '/^Time /d' -e 's/"time": [0-9.]*//' "$T/plain" > "$T/p"
+  for j in 1 2 4; do
+    "$WL" litmus --jobs $j "$@" > "$T/out" 2> "$T/err"
+    rc=$?
+    [ $rc -eq $prc ] || { cat "$T/err"; fail "$name: --jobs $j: exit $rc, plain $prc"; }
+    sed -e '/^Time /d' -e 's/"time": [0-9.]*//' "$T/out" > "$T/o"
+    cmp -s "$T/p" "$T/o" || { diff "$T/p" "$T/o" | head -20; fail "$name: --jobs $j differs"; }
+    cmp -s "$T/perr" "$T/err" || { diff "$T/perr" "$T/err" | head -20; fail "$name: --jobs $j: stderr differs"; }
+  done
+}
+
+lastblock 8
+lastblock 5
+same "lastblock 8" "$T/lastblock_8.litmus"
+grep -q '^States 1$' "$T/p" && grep -q '^No$' "$T/p" ||
+  { cat "$T/p"; fail "lastblock 8: want one state, No"; }
+same "lastblock 5 --full-states" --full-states "$T/lastblock_5.litmus"
+same "lastblock 5 --json" --json "$T/lastblock_5.litmus"
+grep -q '"witness"' "$T/p" || fail "lastblock 5 --json: no witness"
+same "lastblock 5 --count-executions" --count-executions "$T/lastblock_5.litmus"
+C="$SHARED/conformance/dat3m/PTX"
+if [ -d "$C" ]; then
+  set -- $(ls "$C"/Nvidia/*.litmus | head -n 16)
+  same "conformance --json" --json "$@"
+fi
+# a bad value names the option
+"$WL" litmus --jobs 0 "$T/lastblock_5.litmus" > /dev/null 2> "$T/err"
+[ $? -eq 2 ] || fail "--jobs 0: want exit 2"
+grep -q -- "--jobs" "$T/err" || { cat "$T/err"; fail "--jobs 0: no message"; }
+exit 0
