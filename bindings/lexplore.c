@@ -4,7 +4,17 @@
  * the units' results come back to the calling thread in unit order,
  * where wl_explore_merge folds them into the one result.  The first
  * explorer, which says how many units there are, is prepared here in a
- * context of its own and handed to the first slot. */
+ * context of its own and handed to the first slot.
+ *
+ * What the units merged so far found is published to the workers as an
+ * immutable snapshot (a copy of the merged result, made on the calling
+ * thread after a merge that added states, counted by reference under a
+ * mutex): a unit starts knowing it (wl_explore_unit's known), so that it
+ * skips what the whole search would skip; with one job the units run
+ * in order, each knowing every unit before it, which is wl_explore's
+ * own search.  Which snapshot a unit gets depends on timing; its result
+ * does not (engine/model/split.c says why). */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +45,12 @@ typedef struct xworker {
   void *pool_stop;  /* the unit in flight's stop_ud (lpool) */
 } xworker;
 
+/* A snapshot of the merged result, shared by the units that know it. */
+typedef struct snap {
+  wl_result *r; /* made in xjob.sctx */
+  int refs;     /* under xjob.mu */
+} snap;
+
 /* A unit's output: its result, or its failure. */
 typedef struct xout {
   wl_result *r;
@@ -53,7 +69,61 @@ struct xjob {
   wl_ctx *first_ctx;
   int rc;                         /* the first failure, in unit order */
   int stopped;                    /* a unit came back partial */
+  /* the snapshot the next unit gets, and the context of snapshots
+   * (allocating with the default allocator: freed from any thread) */
+  pthread_mutex_t mu;
+  snap *cur;
+  wl_ctx *sctx;
+  size_t published; /* states in cur */
 };
+
+static snap *snap_get(xjob *j) {
+  snap *s;
+  pthread_mutex_lock(&j->mu);
+  s = j->cur;
+  if (s != NULL)
+    s->refs++;
+  pthread_mutex_unlock(&j->mu);
+  return s;
+}
+
+static void snap_put(xjob *j, snap *s) {
+  int dead;
+  if (s == NULL)
+    return;
+  pthread_mutex_lock(&j->mu);
+  dead = --s->refs == 0;
+  pthread_mutex_unlock(&j->mu);
+  if (dead) {
+    wl_result_free(s->r);
+    free(s);
+  }
+}
+
+/* After a merge that added states: a new snapshot replaces the old
+ * (which lives on while units use it).  Out of memory: the units go on
+ * knowing the older one (they only skip less). */
+static void publish(xjob *j) {
+  snap *s, *old;
+  if (j->sctx == NULL || j->acc == NULL || j->opts.count_executions ||
+      wl_result_nstates(j->acc) <= j->published)
+    return;
+  s = calloc(1, sizeof *s);
+  if (s == NULL)
+    return;
+  if (wl_explore_merge(j->sctx, &s->r, j->acc) != 0) {
+    wl_result_free(s->r);
+    free(s);
+    return;
+  }
+  s->refs = 1; /* the job's */
+  j->published = wl_result_nstates(j->acc);
+  pthread_mutex_lock(&j->mu);
+  old = j->cur;
+  j->cur = s;
+  pthread_mutex_unlock(&j->mu);
+  snap_put(j, old);
+}
 
 /* Every worker polls the pool's stop (a signal, a failed unit) and the
  * caller's should_stop (--timeout). */
@@ -107,8 +177,11 @@ static int unit_run(void *ud, size_t unit, wl_ctx *ctx, void *wp,
     opts.stop_ud = w; /* the explorer keeps a copy */
     o->rc = wl_explore_split(w->ctx, j->t, &opts, &w->e);
   }
-  if (o->rc == 0)
-    o->rc = wl_explore_unit(w->e, unit, &o->r);
+  if (o->rc == 0) {
+    snap *s = snap_get(j);
+    o->rc = wl_explore_unit(w->e, unit, s != NULL ? s->r : NULL, &o->r);
+    snap_put(j, s);
+  }
   if (o->rc != 0)
     snprintf(o->msg, sizeof o->msg, "%s", wl_ctx_errmsg(w->ctx));
   if (o->rc == WL_ESTOPPED ||
@@ -145,6 +218,7 @@ static int unit_emit(void *ud, size_t unit, void *p, int stopped) {
     return 1;
   }
   j->stopped |= stopped;
+  publish(j);
   return 0;
 }
 
@@ -152,6 +226,44 @@ static void unit_drop(void *ud, size_t unit, void *p) {
   (void)ud;
   (void)unit;
   out_free(p);
+}
+
+/* The merged result after the pool's run (rc, perr: its failure). */
+static int finish(xjob *j, int rc, const char *perr, size_t emitted,
+                  size_t n, wl_result **out) {
+  wl_ctx *ctx = j->ctx;
+  const char *name = wl_litmus_name(j->t);
+  if (rc != 0) {
+    wl_result_free(j->acc);
+    return seterr(ctx, rc, "%s", perr);
+  }
+  if (j->rc != 0) {
+    wl_result_free(j->acc);
+    return j->rc;
+  }
+  if (emitted < n && !j->stopped) {
+    /* stopped between units: what was merged, marked partial */
+    if (j->acc == NULL || !j->opts.keep_partial) {
+      wl_result_free(j->acc);
+      return seterr(ctx, WL_ESTOPPED,
+                    "%s: exploration stopped after %zu of %zu units", name,
+                    emitted, n);
+    }
+    rc = wl_result_mark_partial(j->acc, WL_ESTOPPED,
+                                "exploration stopped between units");
+    if (rc != 0) {
+      wl_result_free(j->acc);
+      return seterr(ctx, rc, "out of memory");
+    }
+  }
+  if (j->acc == NULL)
+    return seterr(ctx, WL_ESTOPPED, "%s: exploration stopped", name);
+  if (wl_result_partial(j->acc, NULL) != 0 && !j->opts.keep_partial) {
+    wl_result_free(j->acc);
+    return seterr(ctx, WL_ESTOPPED, "%s: exploration stopped", name);
+  }
+  *out = j->acc;
+  return 0;
 }
 
 int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
@@ -171,6 +283,10 @@ int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
   memset(&j, 0, sizeof j);
   if (opts != NULL)
     j.opts = *opts;
+  if (pthread_mutex_init(&j.mu, NULL) != 0)
+    return seterr(ctx, WL_ENOMEM, "out of memory");
+  if (wl_ctx_new(NULL, &j.sctx) != 0)
+    j.sctx = NULL; /* no snapshots: the units know nothing */
   j.t = t;
   j.ctx = ctx;
   j.user_stop = j.opts.should_stop;
@@ -182,8 +298,10 @@ int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
    * (until then it polls the caller's stop alone) */
   memset(&boot, 0, sizeof boot);
   boot.j = &j;
-  if (wl_ctx_new(NULL, &j.first_ctx) != 0)
-    return seterr(ctx, WL_ENOMEM, "out of memory");
+  if (wl_ctx_new(NULL, &j.first_ctx) != 0) {
+    rc = seterr(ctx, WL_ENOMEM, "out of memory");
+    goto end;
+  }
   {
     wl_explore_opts o1 = j.opts;
     o1.stop_ud = &boot;
@@ -192,7 +310,7 @@ int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
   if (rc != 0) {
     rc = seterr(ctx, rc, "%s", wl_ctx_errmsg(j.first_ctx));
     wl_ctx_free(j.first_ctx);
-    return rc;
+    goto end;
   }
   n = wl_explorer_units(j.first);
   memset(&po, 0, sizeof po);
@@ -212,37 +330,10 @@ int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
   /* a first explorer no slot took (a failure before any slot) */
   wl_explorer_free(j.first);
   wl_ctx_free(j.first_ctx);
-  if (rc != 0) {
-    wl_result_free(j.acc);
-    return seterr(ctx, rc, "%s", perr);
-  }
-  if (j.rc != 0) {
-    wl_result_free(j.acc);
-    return j.rc;
-  }
-  if (res.emitted < n && !j.stopped) {
-    /* stopped between units: what was merged, marked partial */
-    if (j.acc == NULL || !j.opts.keep_partial) {
-      wl_result_free(j.acc);
-      return seterr(ctx, WL_ESTOPPED,
-                           "%s: exploration stopped after %zu of %zu units",
-                           wl_litmus_name(t), res.emitted, n);
-    }
-    rc = wl_result_mark_partial(j.acc, WL_ESTOPPED,
-                                "exploration stopped between units");
-    if (rc != 0) {
-      wl_result_free(j.acc);
-      return seterr(ctx, rc, "out of memory");
-    }
-  }
-  if (j.acc == NULL)
-    return seterr(ctx, WL_ESTOPPED, "%s: exploration stopped",
-                         wl_litmus_name(t));
-  if (wl_result_partial(j.acc, NULL) != 0 && !j.opts.keep_partial) {
-    wl_result_free(j.acc);
-    return seterr(ctx, WL_ESTOPPED, "%s: exploration stopped",
-                         wl_litmus_name(t));
-  }
-  *out = j.acc;
-  return 0;
+  rc = finish(&j, rc, perr, res.emitted, n, out);
+end:
+  snap_put(&j, j.cur);
+  wl_ctx_free(j.sctx);
+  pthread_mutex_destroy(&j.mu);
+  return rc;
 }

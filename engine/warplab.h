@@ -589,7 +589,7 @@ void wl_result_free(wl_result *r);
  *
  *   wl_explore_split(ctx, t, opts, &e);      // per worker
  *   n = wl_explorer_units(e);
- *   wl_explore_unit(e, u, &part);            // any u, any order
+ *   wl_explore_unit(e, u, known, &part);     // any u, any order
  *   wl_explore_merge(mctx, &acc, part);      // in unit order 0..n-1
  *   wl_result_free(part);
  *
@@ -606,7 +606,15 @@ void wl_result_free(wl_result *r);
  * wl_explorer_free (NULL: nothing) before ctx and t.
  *
  * wl_explore_unit runs unit u (0 <= u < n, else WL_EINVAL) into a new
- * result from e's context; it fails as wl_explore's search does, and
+ * result from e's context.  known (may be NULL; read only, from any
+ * context, not changed while the call runs) is what earlier units
+ * found: the merge of some of the units before u (not after: WL_EINVAL
+ * is not detected, the result would be wrong).  The search then skips
+ * what those states make known, as the whole search does, so the unit
+ * costs what it costs in wl_explore; its result lists only the states
+ * it found itself (those known too may be missing from it, which the
+ * merge does not need), and is merged as one without.  Counting
+ * executions, known is not used.  It fails as wl_explore's search does, and
  * with opts.keep_partial a stop gives a partial result instead (as
  * wl_explore).  opts.max_memory bounds each unit's search plus what e
  * holds, not the whole exploration.
@@ -626,7 +634,8 @@ typedef struct wl_explorer wl_explorer;
 int wl_explore_split(wl_ctx *ctx, const wl_litmus *t,
                      const wl_explore_opts *opts, wl_explorer **out);
 size_t wl_explorer_units(const wl_explorer *e);
-int wl_explore_unit(wl_explorer *e, size_t unit, wl_result **out);
+int wl_explore_unit(wl_explorer *e, size_t unit, const wl_result *known,
+                    wl_result **out);
 void wl_explorer_free(wl_explorer *e);
 int wl_explore_merge(wl_ctx *ctx, wl_result **acc, const wl_result *part);
 /* The should_stop the explorer's units poll from now on (replacing the

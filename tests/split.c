@@ -3,7 +3,9 @@
  * split.c), on generated tests:
  *
  *   split    the units run in a shuffled order, alternately on two
- *            explorers of their own contexts (two workers), and merged
+ *            explorers of their own contexts (two workers), each
+ *            knowing (every other test) the merge of the units before
+ *            it that ran already, as a pool's worker does, and merged
  *            in unit order, give a result whose JSON (every state in
  *            order, its witness, counts, verdict, bound flag, race and
  *            hang) and herd text are byte-identical to wl_explore's;
@@ -139,16 +141,40 @@ static int split_run(wl_ctx *c0, wl_ctx *c1, wl_ctx *cm, const wl_litmus *t,
     order[i - 1] = order[j];
     order[j] = tmp;
   }
-  for (i = 0; i < n; i++) {
-    size_t u = order[i];
-    w = (int)(i & 1);
-    rcs[u] = wl_explore_unit(e[w], u, &parts[u]);
-    units_run++;
-    if (rcs[u] != 0)
-      msgs[u] = strdup(wl_ctx_errmsg(cx[w]));
+  /* in the shuffled order; each unit knows (every other seed) the
+   * merge of the units before it that are back, as a pool's worker
+   * does; the merge takes each unit as soon as all before it are in */
+  {
+    size_t merged = 0;
+    int use_known = (seed >> 7 & 1) != 0;
+    for (i = 0; i < n; i++) {
+      size_t u = order[i];
+      const wl_result *known =
+          use_known && !merge_run_order && firstbad == (size_t)-1 ? acc
+                                                                  : NULL;
+      w = (int)(i & 1);
+      rcs[u] = wl_explore_unit(e[w], u, known, &parts[u]);
+      units_run++;
+      if (rcs[u] != 0)
+        msgs[u] = strdup(wl_ctx_errmsg(cx[w]));
+      if (merge_run_order)
+        continue;
+      while (firstbad == (size_t)-1 && merged < n &&
+             (parts[merged] != NULL || rcs[merged] != 0)) {
+        if (rcs[merged] != 0) {
+          firstbad = merged;
+          break;
+        }
+        if ((rc = wl_explore_merge(cm, &acc, parts[merged])) != 0) {
+          *msg = strdup(wl_ctx_errmsg(cm));
+          goto done;
+        }
+        merged++;
+      }
+    }
   }
-  for (i = 0; i < n; i++) {
-    size_t u = merge_run_order ? order[i] : i;
+  for (i = 0; merge_run_order && i < n; i++) {
+    size_t u = order[i];
     if (rcs[u] != 0) {
       firstbad = u;
       break;
@@ -157,8 +183,6 @@ static int split_run(wl_ctx *c0, wl_ctx *c1, wl_ctx *cm, const wl_litmus *t,
       *msg = strdup(wl_ctx_errmsg(cm));
       goto done;
     }
-    if (wl_result_partial(parts[u], NULL))
-      break;
   }
   if (firstbad != (size_t)-1) {
     rc = rcs[firstbad];
