@@ -11,27 +11,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "$*"; exit 1; }
 
-lastblock() { # n blocks, as bench/idioms.sh writes them
-  n=$1
-  awk -v n="$n" 'BEGIN {
-    printf "PTX lastblock_%d\n{ ticket=0; sum=0;", n
-    for (i = 0; i < n; i++) printf " p%d=0;", i
-    print " }"
-    for (i = 0; i < n; i++) printf "%s P%d@cta %d,gpu 0", (i ? " |" : ""), i, i
-    print " ;"
-    k = 0
-    row[k++] = "st.weak p%d, 1"; row[k++] = "fence.sc.gpu"
-    row[k++] = "atom.relaxed.gpu.inc r0, ticket, " (n - 1)
-    row[k++] = "bne r0, " (n - 1) ", LC%d9"; row[k++] = "fence.sc.gpu"
-    row[k++] = "mov r1, 0"
-    for (j = 0; j < n; j++) { row[k++] = "ld.weak r2, p" j; row[k++] = "add r1, r1, r2" }
-    row[k++] = "st.weak sum, r1"; row[k++] = "LC%d9:"
-    for (r = 0; r < k; r++) {
-      for (i = 0; i < n; i++) { printf "%s ", (i ? " |" : ""); printf row[r], i }
-      print " ;"
-    }
-    printf "exists (sum != %d)\n", n
-  }' > "$T/lastblock_$n.litmus"
+lastblock() { # n blocks (bench/lastblock.awk, as bench/idioms.sh's)
+  awk -v n="$1" -f "$ROOT/bench/lastblock.awk" > "$T/lastblock_$1.litmus"
 }
 
 # same NAME OPTIONS... FILE...: the plain output (stdout, stderr, exit
