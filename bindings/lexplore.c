@@ -249,18 +249,32 @@ static int finish(xjob *j, int rc, const char *perr, size_t emitted,
                     "%s: exploration stopped after %zu of %zu units", name,
                     emitted, n);
     }
-    rc = wl_result_mark_partial(j->acc, WL_ESTOPPED,
-                                "exploration stopped between units");
-    if (rc != 0) {
+    if (wl_result_mark_partial(j->acc, WL_ESTOPPED, "stopped") != 0) {
       wl_result_free(j->acc);
-      return seterr(ctx, rc, "out of memory");
+      return seterr(ctx, WL_ENOMEM, "out of memory");
     }
   }
   if (j->acc == NULL)
-    return seterr(ctx, WL_ESTOPPED, "%s: exploration stopped", name);
-  if (wl_result_partial(j->acc, NULL) != 0 && !j->opts.keep_partial) {
-    wl_result_free(j->acc);
-    return seterr(ctx, WL_ESTOPPED, "%s: exploration stopped", name);
+    return seterr(ctx, WL_ESTOPPED, "%s: exploration stopped with 0 "
+                                    "states found", name);
+  if (wl_result_partial(j->acc, NULL) == WL_ESTOPPED) {
+    /* as wl_explore says it, with the states merged */
+    char why[600];
+    snprintf(why, sizeof why, "%s: exploration stopped with %zu states "
+                              "found", name, wl_result_nstates(j->acc));
+    if (wl_result_mark_partial(j->acc, WL_ESTOPPED, why) != 0) {
+      wl_result_free(j->acc);
+      return seterr(ctx, WL_ENOMEM, "out of memory");
+    }
+  }
+  if (wl_result_partial(j->acc, NULL) != 0) {
+    const char *why;
+    int code = wl_result_partial(j->acc, &why);
+    wl_ctx_set_error(ctx, code, why); /* the message, as wl_explore's */
+    if (!j->opts.keep_partial) {
+      wl_result_free(j->acc);
+      return code;
+    }
   }
   *out = j->acc;
   return 0;
