@@ -43,6 +43,12 @@ typedef struct xworker {
   wl_ctx *own;      /* freed with the worker (the first explorer's) */
   wl_explorer *e;
   void *pool_stop;  /* the unit in flight's stop_ud (lpool) */
+  /* the context of the results handed back: the explorer's own context
+   * counts its allocations through a hook it swaps in while a unit runs,
+   * so a result made there must not be freed on the loop thread while
+   * the slot runs its next unit; a copy made here is (this context's
+   * allocator is the default one, never swapped) */
+  wl_ctx *octx;
 } xworker;
 
 /* A snapshot of the merged result, shared by the units that know it. */
@@ -141,6 +147,10 @@ static int worker_new(void *ud, wl_ctx *ctx, void **out) {
     return -1;
   w->j = j;
   w->ctx = ctx;
+  if (wl_ctx_new(NULL, &w->octx) != 0) {
+    free(w);
+    return -1;
+  }
   if (j->first != NULL) { /* the explorer that counted the units */
     w->e = j->first;
     w->ctx = w->own = j->first_ctx;
@@ -159,6 +169,7 @@ static void worker_free(void *ud, void *p) {
     return;
   wl_explorer_free(w->e);
   wl_ctx_free(w->own);
+  wl_ctx_free(w->octx);
   free(w);
 }
 
@@ -179,11 +190,17 @@ static int unit_run(void *ud, size_t unit, wl_ctx *ctx, void *wp,
   }
   if (o->rc == 0) {
     snap *s = snap_get(j);
-    o->rc = wl_explore_unit(w->e, unit, s != NULL ? s->r : NULL, &o->r);
+    wl_result *r = NULL;
+    o->rc = wl_explore_unit(w->e, unit, s != NULL ? s->r : NULL, &r);
     snap_put(j, s);
-  }
-  if (o->rc != 0)
+    if (o->rc != 0)
+      snprintf(o->msg, sizeof o->msg, "%s", wl_ctx_errmsg(w->ctx));
+    else if ((o->rc = wl_explore_merge(w->octx, &o->r, r)) != 0)
+      snprintf(o->msg, sizeof o->msg, "%s", wl_ctx_errmsg(w->octx));
+    wl_result_free(r); /* on this thread, with its context's hook */
+  } else {
     snprintf(o->msg, sizeof o->msg, "%s", wl_ctx_errmsg(w->ctx));
+  }
   if (o->rc == WL_ESTOPPED ||
       (o->rc == 0 && wl_result_partial(o->r, NULL) != 0))
     return WLL_UNIT_STOPPED;
