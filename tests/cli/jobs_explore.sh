@@ -42,6 +42,25 @@ same "lastblock 5 --full-states" --full-states "$T/lastblock_5.litmus"
 same "lastblock 5 --json" --json "$T/lastblock_5.litmus"
 grep -q '"witness"' "$T/p" || fail "lastblock 5 --json: no witness"
 same "lastblock 5 --count-executions" --count-executions "$T/lastblock_5.litmus"
+# loops (the value search): three identical blocks around an exch spin
+# lock (symmetry), without stutters at an unroll bound that cuts (the
+# loop flag), and with every variable
+cat > "$T/lock3.litmus" <<'LITMUS'
+PTX LOCK3
+{ m=0; x=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;
+ LC00: | LC00: | LC00: ;
+ atom.acquire.gpu.exch r0, m, 1 | atom.acquire.gpu.exch r0, m, 1 | atom.acquire.gpu.exch r0, m, 1 ;
+ bne r0, 0, LC00 | bne r0, 0, LC00 | bne r0, 0, LC00 ;
+ ld.relaxed.gpu r1, x | ld.relaxed.gpu r1, x | ld.relaxed.gpu r1, x ;
+ add r1, r1, 1 | add r1, r1, 1 | add r1, r1, 1 ;
+ st.relaxed.gpu x, r1 | st.relaxed.gpu x, r1 | st.relaxed.gpu x, r1 ;
+ st.release.gpu m, 0 | st.release.gpu m, 0 | st.release.gpu m, 0 ;
+exists (x != 3)
+LITMUS
+same "lock3 --no-stutter --unroll 1" --no-stutter --unroll 1 "$T/lock3.litmus"
+grep -q '^Loop ' "$T/p" || { cat "$T/p"; fail "lock3 --no-stutter --unroll 1: want the loop flag"; }
+same "lock3 --full-states" --full-states "$T/lock3.litmus"
 C="$SHARED/conformance/dat3m/PTX"
 if [ -d "$C" ]; then
   set -- $(ls "$C"/Nvidia/*.litmus | head -n 16)
