@@ -614,7 +614,11 @@ void wl_result_free(wl_result *r);
  * costs what it costs in wl_explore; its result lists only the states
  * it found itself (those known too may be missing from it, which the
  * merge does not need), and is merged as one without.  Counting
- * executions, known is not used.  It fails as wl_explore's search does, and
+ * executions, known is not used.  It fails as wl_explore's search does
+ * (one caveat: a limit -- WL_ELIMIT, an execution past 256 events, say
+ * -- met in a combination that the whole search skips because its
+ * states are known already fails the unit that meets it with less
+ * knowledge, where wl_explore succeeds), and
  * with opts.keep_partial a stop gives a partial result instead (as
  * wl_explore).  opts.max_memory bounds each unit's search plus what e
  * holds, not the whole exploration.
