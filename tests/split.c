@@ -16,7 +16,10 @@
  * (observed variables only), every variable, counting executions, and
  * the value search (observed only).  Kinds: random, random3, family,
  * edges, copies (interchangeable threads: symmetry, twins), tickets
- * (tests/tickets.h: the last-block idiom, where inert RMWs commute).
+ * (tests/tickets.h: the last-block idiom, where inert RMWs commute),
+ * loops (spin locks and flag spins: the value search, stutters, and an
+ * unroll bound of 1 to 3, stutters off in one test of four: the loop
+ * flag).
  *
  *   props_split [--count N] [--seed S] [--kind LIST] [--timeout S]
  *               [--merge-order run] [--from FILE...]
@@ -238,6 +241,8 @@ static void check_text(const char *name, const char *text, size_t len,
     o.observed_only = v != 1 && v != 2;
     o.count_executions = v == 2;
     o.search = v == 3 ? WL_SEARCH_VALUES : WL_SEARCH_AUTO;
+    o.unroll = 1 + (int)(seed % 3); /* loops: bounds that cut */
+    o.no_stutter = seed % 4 == 3;
     o.should_stop = past_deadline;
     deadline = now() + per_test;
     prc = wl_explore(ctx, t, &o, &plain);
@@ -293,9 +298,71 @@ out:
   wl_ctx_free(c1);
 }
 
-#define NKINDS 6
+/* A test with spin loops (the value search, its stutters and the
+ * unroll bound): 2 to 4 threads, each a lock (exch or cas spin) around
+ * an increment, or a flag spin (waiting for another thread's store),
+ * or a store then a flag; scopes and orders drawn from the seed.
+ * Written to buf (cap bytes). */
+static char *loop_text(uint64_t seed, char *out, size_t cap) {
+  uint64_t s = seed * 0x9e3779b97f4a7c15ull + 12345;
+  const char *acq[] = {"acquire", "relaxed", "acquire"};
+  const char *rel[] = {"release", "relaxed", "release"};
+  const char *sc[] = {"gpu", "cta", "sys", "gpu"};
+  char col[4][12][80];
+  int nrow[4], T, i, r, maxrow = 0;
+  size_t n = 0;
+  rng(&s);
+  T = 2 + (int)(rng(&s) % 3);
+  for (i = 0; i < T; i++) {
+    int kind = (int)(rng(&s) % 3), k = 0;
+    const char *a = acq[rng(&s) % 3], *l = rel[rng(&s) % 3];
+    const char *p = sc[rng(&s) % 4];
+    if (kind == 0) { /* lock around x++ */
+      snprintf(col[i][k++], 80, "LC%d0:", i);
+      if (rng(&s) % 2)
+        snprintf(col[i][k++], 80, "atom.%s.%s.exch r0, m, 1", a, p);
+      else
+        snprintf(col[i][k++], 80, "atom.%s.%s.cas r0, m, 0, 1", a, p);
+      snprintf(col[i][k++], 80, "bne r0, 0, LC%d0", i);
+      snprintf(col[i][k++], 80, "ld.relaxed.%s r1, x", p);
+      snprintf(col[i][k++], 80, "add r1, r1, 1");
+      snprintf(col[i][k++], 80, "st.relaxed.%s x, r1", p);
+      snprintf(col[i][k++], 80, "st.%s.%s m, 0", l, p);
+    } else if (kind == 1) { /* wait for the flag, then read y */
+      snprintf(col[i][k++], 80, "LC%d0:", i);
+      snprintf(col[i][k++], 80, "ld.%s.%s r0, f", a, p);
+      snprintf(col[i][k++], 80, "bne r0, 1, LC%d0", i);
+      snprintf(col[i][k++], 80, "ld.weak r1, y");
+    } else { /* publish y, raise the flag */
+      snprintf(col[i][k++], 80, "st.weak y, %d", 1 + (int)(rng(&s) % 2));
+      if (rng(&s) % 2)
+        snprintf(col[i][k++], 80, "fence.sc.%s", p);
+      snprintf(col[i][k++], 80, "st.%s.%s f, 1", l, p);
+    }
+    nrow[i] = k;
+    if (k > maxrow)
+      maxrow = k;
+  }
+  n += (size_t)snprintf(out + n, cap - n, "PTX loops\n{ m=0; x=0; f=0; y=0; }\n");
+  for (i = 0; i < T; i++)
+    n += (size_t)snprintf(out + n, cap - n, "%s P%d@cta %d,gpu 0",
+                          i ? " |" : "", i, (int)(rng(&s) % 2) ? i : 0);
+  n += (size_t)snprintf(out + n, cap - n, " ;\n");
+  for (r = 0; r < maxrow && n < cap; r++) {
+    for (i = 0; i < T; i++)
+      n += (size_t)snprintf(out + n, cap - n, "%s %s", i ? " |" : "",
+                            r < nrow[i] ? col[i][r] : "");
+    n += (size_t)snprintf(out + n, cap - n, " ;\n");
+  }
+  n += (size_t)snprintf(out + n, cap - n, "%s\n",
+                        rng(&s) % 2 ? "exists (x != 0 /\\ f == 1)"
+                                    : "forall (m == 0)");
+  return n < cap ? out : NULL;
+}
+
+#define NKINDS 7
 static const char *const kind_names[NKINDS] = {
-    "random", "random3", "family", "edges", "copies", "tickets"};
+    "random", "random3", "family", "edges", "copies", "tickets", "loops"};
 
 static void gen_opts(int kind, uint64_t seed, wl_gen_opts *o) {
   memset(o, 0, sizeof *o);
@@ -377,7 +444,8 @@ int main(int argc, char **argv) {
             break;
         if (k == NKINDS || nkinds == NKINDS) {
           fprintf(stderr, "props_split: --kind takes a list of random, "
-                          "random3, family, edges, copies, tickets\n");
+                          "random3, family, edges, copies, tickets, "
+                          "loops\n");
           return 2;
         }
         kinds[nkinds++] = k;
@@ -413,8 +481,8 @@ int main(int argc, char **argv) {
         kinds[nkinds++] = k;
     for (k = 0; k < nkinds; k++) {
       wl_gen_opts o;
-      if (kinds[k] == 5)
-        continue; /* tickets.h */
+      if (kinds[k] >= 5)
+        continue; /* tickets.h, loop_text */
       gen_opts(kinds[k], seed * 7 + (uint64_t)kinds[k], &o);
       if (wl_gen_new(ctx, &o, &gens[k]) != 0) {
         fprintf(stderr, "props_split: %s\n", wl_ctx_errmsg(ctx));
@@ -425,6 +493,18 @@ int main(int argc, char **argv) {
       int kk = (int)(i % (unsigned long)nkinds);
       const char *text;
       size_t len;
+      if (kinds[kk] == 6) {
+        static char lbuf[4096];
+        char lname[64];
+        uint64_t ls = seed * 1000003u + i;
+        if (loop_text(ls, lbuf, sizeof lbuf) == NULL) {
+          fprintf(stderr, "props_split: a loop test does not fit\n");
+          return 2;
+        }
+        snprintf(lname, sizeof lname, "loops-%llu", (unsigned long long)ls);
+        check_text(lname, lbuf, strlen(lbuf), seed + i);
+        continue;
+      }
       if (kinds[kk] == 5) {
         static char tbuf[16384];
         char tname[64];

@@ -329,7 +329,8 @@ static int colast_dfs(xp *x, exe *E, int li) {
   if (x->err || x->combo_done || wl__xp_stop(x))
     return x->err;
   if (li == E->nlocs) {
-    if (x->mode == XP_STATES && wl__xp_target_known(x, E))
+    if (x->mode == XP_STATES && !wl__xp_cut_unreported(x, E) &&
+        wl__xp_target_known(x, E))
       return 0;
     sc_start(x, E);
     x->found = 0;
@@ -484,6 +485,7 @@ static int explore_combo(xp *x, exe *E, bsched *bs) {
   for (th = 0; th < x->t->nthreads; th++)
     bars |= trace_has_barrier(x, th, E->tr[th]);
   skip = !x->all && x->cand == NULL && x->mode == XP_STATES;
+  skip = skip && !wl__xp_cut_unreported(x, E);
   if (skip && !bars && wl__xp_combo_known(x, E))
     return 0;
   x->found = x->combo_done = 0;

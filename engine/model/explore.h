@@ -183,6 +183,9 @@ int wl__xp_barrier_outcomes(xp *x, bsched *s, const exe *E);
 void wl__xp_state_regs(const xp *x, const exe *E, int64_t *vals);
 int wl__xp_target_known(xp *x, const exe *E);
 int wl__xp_combo_known(const xp *x, const exe *E);
+/* A trace of E's combination was cut by the bound, which is not
+ * reported yet: the known-state pruning must not skip it. */
+int wl__xp_cut_unreported(const xp *x, const exe *E);
 int wl__xp_record_state(xp *x, exe *E);
 void wl__xp_set_verdict(wl_result *r);
 int wl__xp_observed_key(xp *x);

@@ -241,6 +241,22 @@ static int known(const xp *x, const int64_t *vals) {
   return images_known(x, vals, img, 0, 0, 0);
 }
 
+/* Whether E's combination has a trace the unroll bound cut while the
+ * bound is not reported yet: then its executions are searched whatever
+ * states are known, since one consistent execution of it is what the
+ * loop flag reports (wl_result_bound_hit); skipping it as known would
+ * make the flag depend on what the search happened to find first (and
+ * a split exploration's units know less than the whole search). */
+int wl__xp_cut_unreported(const xp *x, const exe *E) {
+  int th;
+  if (x->res->bound_hit || x->mode != XP_STATES)
+    return 0;
+  for (th = 0; th < x->t->nthreads; th++)
+    if (E->tr[th]->cut == 1)
+      return 1;
+  return 0;
+}
+
 /* States mode: whether the state aimed at (the combination's registers,
  * the co-last writes chosen in E->last) is known already. */
 int wl__xp_target_known(xp *x, const exe *E) {
