@@ -18,6 +18,8 @@ sh "$ROOT/bench/cat_load.sh" "$B"
 # the explorer's growth: time and peak memory per size, family by family
 sh "$ROOT/bench/scale.sh" "$B"
 sh "$ROOT/bench/sample_rate.sh" "$B"
+# files across cores: litmus --jobs 2 against --jobs 1 on 1,434 tests
+sh "$ROOT/bench/jobs_files.sh" "$B"
 # one exploration across cores: --jobs 2 against --jobs 1 (issue 24)
 sh "$ROOT/bench/jobs_explore.sh" "$B"
 # kernels: warp memory instructions per second for the tiled matmul

@@ -2,9 +2,10 @@
  * text and the dispatch to a command), cmd_common.c (output, files and
  * the command line), and one file per command: cmd_litmus.c,
  * cmd_sample.c, cmd_cuda.c (its -o through lfile.c's wll_save_file),
- * cmd_compare.c, cmd_gen.c, cmd_run.c,
- * cmd_report.c.  Not part of the Lua module (warplab.so).  Not
- * installed. */
+ * cmd_compare.c, cmd_gen.c, cmd_run.c, cmd_report.c; cmd_out.c holds
+ * a file's output until its turn when files run on the pool
+ * (bindings/lpool.h), cmd_graph.c writes litmus --graph's files.  Not
+ * part of the Lua module (warplab.so).  Not installed. */
 #ifndef WL_CMD_H
 #define WL_CMD_H
 
@@ -54,6 +55,74 @@ int wll_sig_status(int sig);
 /* Loads the model named by --model; 0, or the exit status after
  * printing the reason. */
 int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out);
+
+/* The default and the check of --jobs for commands on many files:
+ * *jobs is wll_pool_default_jobs(nfiles) until -j/--jobs sets it;
+ * wll_parse_jobs checks v (1..1024), 0 or the usage error's status 2
+ * after "warplab CMD: --jobs takes a number from 1 to 1024". */
+int wll_parse_jobs(const char *cmd, const char *v, int *jobs);
+/* Each file's cost for the pool's dealing: its size in bytes (0 when it
+ * cannot be read: its error comes in its turn). */
+uint64_t wll_file_cost(const char *path);
+
+/* cmd_graph.c: --graph's files (the calling thread only). */
+typedef struct wll_membuf { /* text held in memory */
+  char *p;
+  size_t n, cap;
+  int oom;
+} wll_membuf;
+/* A wl_write_fn appending to a wll_membuf (ud), NUL-ended. */
+int wll_membuf_write(void *ud, const char *s, size_t n);
+/* dot -Tsvg IN -o IN-with-.svg; 0 when it worked or dot is not
+ * installed (said once: *missing is set, later calls do nothing), -1
+ * after a message when dot failed. */
+int wll_render_svg(const char *in, int *missing);
+/* The graph file names of a run: STEM per test, unique in the run. */
+typedef struct wll_stems {
+  char **p;
+  size_t n, cap;
+} wll_stems;
+/* The stem of test name (from file) in out (n bytes): letters, digits
+ * and ".+-_" kept, other bytes '_'; a stem the run had gets -2, -3, ...
+ * (a note on stderr).  0, or -1 out of memory (said). */
+int wll_graph_stem(wll_stems *u, const char *file, const char *name,
+                   char *out, size_t n);
+void wll_stems_free(wll_stems *u);
+/* DIR/STEM.what.dot in buf; 0, or -1 after a message. */
+int wll_graph_path(char *buf, size_t n, const char *dir, const char *stem,
+                   const char *what);
+/* path's text, written whole or not at all; 0, or -1 after a message. */
+int wll_save_text(const char *path, const wll_membuf *m);
+
+/* cmd_out.c: one unit's output, held until its turn. */
+enum { WLL_OUT_STDOUT = 1, WLL_OUT_STDERR = 2 };
+typedef struct wll_out_seg {
+  int stream; /* WLL_OUT_* */
+  size_t off, len;
+} wll_out_seg;
+typedef struct wll_out {
+  char *text; /* every segment's bytes, in order */
+  size_t len, cap;
+  wll_out_seg *seg;
+  size_t nseg, segcap;
+  int oom; /* something could not be held: said when flushed */
+} wll_out;
+void wll_out_init(wll_out *o);
+void wll_out_free(wll_out *o);
+/* Appends n bytes for stream (a WLL_OUT_*); 0, or -1 out of memory. */
+int wll_out_write(wll_out *o, int stream, const char *s, size_t n);
+int wll_out_printf(wll_out *o, int stream, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* wl_write_fn's to o's stdout and stderr (ud: the wll_out). */
+int wll_out_stdout(void *ud, const char *s, size_t n);
+int wll_out_stderr(void *ud, const char *s, size_t n);
+/* Writes o's segments in order (stdout flushed before each stderr
+ * segment); 0, or -1 when stdout failed (wll_stdout_done says why) or
+ * o ran out of memory (said on stderr). */
+int wll_out_flush(const wll_out *o);
 
 /* The commands: argv[0] is the command's name (for wll_cmd_run, the
  * program's, argv[1] "run"); each returns the exit status. */

@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "cmd.h"
 #include "lwarplab.h"
 
@@ -199,4 +201,23 @@ int wll_load_model(wl_ctx *ctx, const char *name, wl_model **out) {
     return 0;
   fprintf(stderr, "warplab: %s\n", err);
   return rc == WL_ESYNTAX ? 1 : 2;
+}
+
+/* ------------------------------------------------------------------ */
+/* many files on the pool (bindings/lpool.h)                           */
+/* ------------------------------------------------------------------ */
+
+int wll_parse_jobs(const char *cmd, const char *v, int *jobs) {
+  uint64_t u;
+  if (wll_parse_count(v, 1, 1024, &u) != 0)
+    return wll_bad_value(cmd, "--jobs", v, "a number from 1 to 1024");
+  *jobs = (int)u;
+  return 0;
+}
+
+uint64_t wll_file_cost(const char *path) {
+  struct stat st;
+  if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || st.st_size < 0)
+    return 0;
+  return (uint64_t)st.st_size;
 }

@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cmd.h"
+#include "lpool.h"
+#include "lwarplab.h"
 
 /* ------------------------------------------------------------------ */
 /* warplab compare --summary DIR FILE|FOLDER...: coverage of a folder   */
@@ -94,16 +98,265 @@ static double pct(size_t a, size_t b) {
   return b ? 100.0 * (double)a / (double)b : 100.0;
 }
 
+/* ------------------------------------------------------------------ */
+/* the files on the pool (bindings/lpool.h)                            */
+/* ------------------------------------------------------------------ */
+
+/* What every file's run reads (set before the pool, unchanged during)
+ * and the totals the main thread adds up in file order. */
+typedef struct cmp_job {
+  char **files;
+  const wl_explore_opts *opts; /* its model read once, shared read-only */
+  const char *hist_path;       /* HIST, or --summary's folder */
+  const char *hist;            /* HIST's text */
+  size_t hlen;
+  char **text;                 /* --summary: the histograms' texts */
+  size_t *len;
+  char **hnames;
+  size_t nh;
+  int summary;
+  /* the main thread's */
+  int failed, forbidden, sig;
+  const char *stopped_file;
+  size_t tests, nohist, unknown, allsc, forb, ftests;
+  size_t sca, sco, wka, wko;
+} cmp_job;
+
+/* A file's output and what it adds to the totals. */
+typedef struct cmp_out {
+  wll_out out;
+  int failed, forbidden, sig;
+  int test, nohist, unknown, allsc; /* --summary: 0 or 1 each */
+  size_t forb, sca, sco, wka, wko;
+} cmp_out;
+
+static void cmp_out_free(cmp_out *o) {
+  if (o != NULL)
+    wll_out_free(&o->out);
+  free(o);
+}
+
+/* On a pool thread: one file, explored and put beside its histogram. */
+static int cmp_run(void *ud, size_t unit, wl_ctx *ctx, void *worker,
+                   void *stop_ud, void **outp) {
+  cmp_job *j = ud;
+  const char *f = j->files[unit];
+  cmp_out *o = calloc(1, sizeof *o);
+  wll_out *out;
+  wl_explore_opts opts = *j->opts;
+  char err[600];
+  size_t slen = 0;
+  char *src;
+  wl_litmus *t = NULL;
+  wl_result *r = NULL;
+  wl_compare_report rep;
+  long h = -1;
+  int rc;
+  (void)worker;
+  *outp = o;
+  if (o == NULL)
+    return WLL_UNIT_DONE;
+  out = &o->out;
+  if (wll_sig_pending())
+    return WLL_UNIT_STOPPED; /* a signal between files */
+  if ((src = wll_read_file(f, &slen, err, sizeof err)) == NULL) {
+    wll_out_printf(out, WLL_OUT_STDERR, "warplab: %s\n", err);
+    o->failed++;
+    return WLL_UNIT_DONE;
+  }
+  opts.should_stop = wll_pool_should_stop; /* SIGINT, SIGTERM */
+  opts.stop_ud = stop_ud;
+  rc = wl_litmus_parse(ctx, f, src, slen, &t);
+  free(src);
+  if (j->summary && rc == 0 &&
+      (h = find_hist(j->text, j->len, j->nh, wl_litmus_name(t))) < 0) {
+    wll_out_printf(out, WLL_OUT_STDOUT, "Coverage %s: no histogram in %s\n",
+                   wl_litmus_name(t), j->hist_path);
+    o->nohist = 1;
+    wl_litmus_free(t);
+    return WLL_UNIT_DONE;
+  }
+  if (rc == 0)
+    rc = wl_explore(ctx, t, &opts, &r);
+  if (rc == 0 && j->summary)
+    rc = wl_compare(ctx, t, r, j->hnames[h], j->text[h], j->len[h], NULL,
+                    NULL, &rep);
+  else if (rc == 0)
+    rc = wl_compare(ctx, t, r, j->hist_path, j->hist, j->hlen,
+                    wll_out_stdout, out, &rep);
+  if (rc == WL_ESTOPPED && wll_sig_pending()) {
+    o->sig = wll_sig_pending();
+    wll_out_printf(out, WLL_OUT_STDERR,
+                   "warplab: %s: interrupted by %s; the files after it are "
+                   "skipped\n",
+                   f, wll_sig_name(o->sig));
+    wl_litmus_free(t);
+    return WLL_UNIT_STOPPED;
+  }
+  if (rc != 0) {
+    const char *m = wl_ctx_errmsg(ctx);
+    if (j->summary || (strncmp(m, f, strlen(f)) != 0 &&
+                       strncmp(m, j->hist_path, strlen(j->hist_path)) != 0))
+      wll_out_printf(out, WLL_OUT_STDERR, "warplab: %s: %s\n", f, m);
+    else
+      wll_out_printf(out, WLL_OUT_STDERR, "warplab: %s\n", m);
+    o->failed++;
+  } else if (j->summary) {
+    o->test = 1;
+    if (rep.forbidden > 0) {
+      wll_out_printf(out, WLL_OUT_STDERR,
+                     "warplab: %s: %zu outcome%s the model forbids "
+                     "observed in %s (%llu runs)\n",
+                     wl_litmus_name(t), rep.forbidden,
+                     rep.forbidden > 1 ? "s" : "", j->hnames[h],
+                     (unsigned long long)rep.forbidden_runs);
+      o->forb = rep.forbidden;
+    }
+    if (!rep.sc_known) {
+      o->unknown = 1;
+      wll_out_printf(out, WLL_OUT_STDOUT,
+                     "Coverage %s: unknown (the search for SC states gave "
+                     "up)\n",
+                     wl_litmus_name(t));
+    } else {
+      o->sca = rep.sc_allowed;
+      o->sco = rep.sc_observed;
+      o->wka = rep.weak_allowed;
+      o->wko = rep.weak_observed;
+      o->allsc = rep.sc_observed == rep.sc_allowed;
+      wll_out_printf(out, WLL_OUT_STDOUT,
+                     "Coverage %s: SC states %zu of %zu observed (%.1f%%), "
+                     "weak states %zu of %zu (%.1f%%), %llu runs\n",
+                     wl_litmus_name(t), rep.sc_observed, rep.sc_allowed,
+                     pct(rep.sc_observed, rep.sc_allowed), rep.weak_observed,
+                     rep.weak_allowed,
+                     pct(rep.weak_observed, rep.weak_allowed),
+                     (unsigned long long)rep.runs);
+    }
+  } else {
+    if (rep.forbidden > 0) {
+      wll_out_printf(out, WLL_OUT_STDERR,
+                     "warplab: %s: %zu outcome%s the model forbids observed "
+                     "in %s (%llu runs): a model or hardware bug, or a "
+                     "harness that does not run the test as written\n",
+                     wl_litmus_name(t), rep.forbidden,
+                     rep.forbidden > 1 ? "s" : "", j->hist_path,
+                     (unsigned long long)rep.forbidden_runs);
+      o->forbidden = 1;
+    }
+    if (wl_result_bound_hit(r))
+      wll_out_printf(out, WLL_OUT_STDOUT,
+                     "Warning %s: the unroll bound cut some executions; "
+                     "allowed states may be missing\n",
+                     wl_litmus_name(t));
+    wll_out_printf(out, WLL_OUT_STDOUT, "\n");
+  }
+  wl_result_free(r);
+  wl_litmus_free(t);
+  return WLL_UNIT_DONE;
+}
+
+static int cmp_emit(void *ud, size_t unit, void *outp, int stopped) {
+  cmp_job *j = ud;
+  cmp_out *o = outp;
+  (void)stopped;
+  if (o == NULL) {
+    fflush(stdout);
+    fprintf(stderr, "warplab: %s: out of memory\n", j->files[unit]);
+    j->failed++;
+    return 0;
+  }
+  if (wll_out_flush(&o->out) != 0 && o->out.oom)
+    j->failed++;
+  j->failed += o->failed;
+  j->forbidden += o->forbidden;
+  if (o->sig != 0) {
+    j->sig = o->sig;
+    j->stopped_file = j->files[unit];
+  }
+  j->tests += (size_t)o->test;
+  j->nohist += (size_t)o->nohist;
+  j->unknown += (size_t)o->unknown;
+  j->allsc += (size_t)o->allsc;
+  j->forb += o->forb;
+  j->ftests += o->forb > 0;
+  j->sca += o->sca;
+  j->sco += o->sco;
+  j->wka += o->wka;
+  j->wko += o->wko;
+  cmp_out_free(o);
+  fflush(stdout); /* each file whole as soon as it is out (tail -f) */
+  return 0;
+}
+
+static void cmp_drop(void *ud, size_t unit, void *outp) {
+  (void)ud;
+  (void)unit;
+  cmp_out_free(outp);
+}
+
+/* Runs j's files on the pool (jobs workers); then *sig is the signal
+ * that stopped it (taken), or 0.  0, or 1 after a message (the pool
+ * could not run). */
+static int cmp_files(cmp_job *j, size_t n, int jobs, int *sig) {
+  wll_pool_opts po;
+  wll_pool_fns fns;
+  wll_pool_result res;
+  uint64_t *costs = malloc((n > 0 ? n : 1) * sizeof *costs);
+  char note[300], perr[300];
+  size_t k;
+  int rc;
+  *sig = 0;
+  if (costs == NULL) {
+    fprintf(stderr, "warplab: out of memory\n");
+    return 1;
+  }
+  memset(&po, 0, sizeof po);
+  memset(&fns, 0, sizeof fns);
+  po.jobs = jobs;
+  for (k = 0; k < n; k++) {
+    costs[k] = wll_file_cost(j->files[k]);
+    if (strcmp(j->files[k], "-") == 0)
+      po.jobs = 1; /* standard input: read in its turn, by one thread */
+  }
+  po.progress = jobs > 1 && n > 1 && isatty(2);
+  po.what = "compare";
+  po.units = "files";
+  po.costs = costs;
+  fns.run = cmp_run;
+  fns.emit = cmp_emit;
+  fns.drop = cmp_drop;
+  rc = wll_pool_run(n, &po, &fns, j, &res, note, sizeof note, perr,
+                    sizeof perr);
+  free(costs);
+  if (note[0] != '\0')
+    fprintf(stderr, "warplab compare: %s\n", note);
+  if (rc != 0) {
+    fflush(stdout);
+    fprintf(stderr, "warplab compare: %s\n", perr);
+  }
+  /* a signal: taken here (one signal, one stop) when it cut the run */
+  if (wll_sig_pending() && (j->sig != 0 || res.emitted < n)) {
+    *sig = wll_sig_take();
+    if (j->stopped_file == NULL && res.emitted < n) {
+      fflush(stdout);
+      fprintf(stderr, "warplab compare: interrupted by %s; the files from "
+                      "%s on are skipped\n",
+              wll_sig_name(*sig), j->files[res.emitted]);
+    }
+  }
+  return rc != 0;
+}
+
 /* One line per test, then the summary: tests, SC coverage, weak
  * coverage, forbidden observations, tests that saw every SC state. */
-static int summary(wl_ctx *ctx, wl_explore_opts *opts, const char *dir,
-                   char **args, int nargs) {
+static int summary(wl_explore_opts *opts, const char *dir, char **args,
+                   int nargs, int jobs) {
   names hf = {NULL, 0, 0}, lf = {NULL, 0, 0};
   char **text = NULL, err[600];
   size_t *len = NULL, k;
-  size_t tests = 0, nohist = 0, unknown = 0, allsc = 0, forb = 0, ftests = 0;
-  size_t sca = 0, sco = 0, wka = 0, wko = 0;
-  int failed = 0, i;
+  cmp_job j;
+  int failed = 0, i, sig = 0;
   if (list_dir(dir, NULL, &hf) != 0) {
     fprintf(stderr, "warplab compare: --summary %s: not a readable folder\n",
             dir);
@@ -133,75 +386,31 @@ static int summary(wl_ctx *ctx, wl_explore_opts *opts, const char *dir,
       fprintf(stderr, "warplab: %s\n", err);
       failed++;
     }
-  for (k = 0; k < lf.n; k++) {
-    size_t slen = 0;
-    char *src = wll_read_file(lf.v[k], &slen, err, sizeof err);
-    wl_litmus *t = NULL;
-    wl_result *r = NULL;
-    wl_compare_report rep;
-    long h = -1;
-    int rc;
-    if (src == NULL) {
-      fprintf(stderr, "warplab: %s\n", err);
-      failed++;
-      continue;
-    }
-    rc = wl_litmus_parse(ctx, lf.v[k], src, slen, &t);
-    free(src);
-    if (rc == 0 && (h = find_hist(text, len, hf.n, wl_litmus_name(t))) < 0) {
-      printf("Coverage %s: no histogram in %s\n", wl_litmus_name(t), dir);
-      nohist++;
-      wl_litmus_free(t);
-      continue;
-    }
-    if (rc == 0)
-      rc = wl_explore(ctx, t, opts, &r);
-    if (rc == 0)
-      rc = wl_compare(ctx, t, r, hf.v[h], text[h], len[h], NULL, NULL, &rep);
-    if (rc != 0) {
-      fprintf(stderr, "warplab: %s: %s\n", lf.v[k], wl_ctx_errmsg(ctx));
-      failed++;
-    } else {
-      tests++;
-      if (rep.forbidden > 0) {
-        fprintf(stderr, "warplab: %s: %zu outcome%s the model forbids "
-                        "observed in %s (%llu runs)\n",
-                wl_litmus_name(t), rep.forbidden,
-                rep.forbidden > 1 ? "s" : "", hf.v[h],
-                (unsigned long long)rep.forbidden_runs);
-        forb += rep.forbidden;
-        ftests++;
-      }
-      if (!rep.sc_known) {
-        unknown++;
-        printf("Coverage %s: unknown (the search for SC states gave up)\n",
-               wl_litmus_name(t));
-      } else {
-        sca += rep.sc_allowed;
-        sco += rep.sc_observed;
-        wka += rep.weak_allowed;
-        wko += rep.weak_observed;
-        allsc += rep.sc_observed == rep.sc_allowed;
-        printf("Coverage %s: SC states %zu of %zu observed (%.1f%%), weak "
-               "states %zu of %zu (%.1f%%), %llu runs\n",
-               wl_litmus_name(t), rep.sc_observed, rep.sc_allowed,
-               pct(rep.sc_observed, rep.sc_allowed), rep.weak_observed,
-               rep.weak_allowed, pct(rep.weak_observed, rep.weak_allowed),
-               (unsigned long long)rep.runs);
-      }
-    }
-    wl_result_free(r);
-    wl_litmus_free(t);
-  }
+  memset(&j, 0, sizeof j);
+  j.files = lf.v;
+  j.opts = opts;
+  j.hist_path = dir;
+  j.text = text;
+  j.len = len;
+  j.hnames = hf.v;
+  j.nh = hf.n;
+  j.summary = 1;
+  if (lf.n > 0 && jobs == 0)
+    jobs = wll_pool_default_jobs(lf.n);
+  if (lf.n > 0)
+    failed += cmp_files(&j, lf.n, jobs, &sig);
+  failed += j.failed;
   printf("Summary %s: %zu tests, SC coverage %zu of %zu (%.1f%%), weak "
          "coverage %zu of %zu (%.1f%%), forbidden observations %zu (in %zu "
          "tests); every SC state seen in %zu of %zu tests",
-         dir, tests, sco, sca, pct(sco, sca), wko, wka, pct(wko, wka), forb,
-         ftests, allsc, tests - unknown);
-  if (unknown)
-    printf("; SC states unknown in %zu", unknown);
-  if (nohist)
-    printf("; %zu without a histogram", nohist);
+         dir, j.tests, j.sco, j.sca, pct(j.sco, j.sca), j.wko, j.wka,
+         pct(j.wko, j.wka), j.forb, j.ftests, j.allsc, j.tests - j.unknown);
+  if (j.unknown)
+    printf("; SC states unknown in %zu", j.unknown);
+  if (j.nohist)
+    printf("; %zu without a histogram", j.nohist);
+  if (sig)
+    printf("; partial: interrupted by %s", wll_sig_name(sig));
   printf("\n");
   for (k = 0; k < hf.n; k++)
     free(text[k]);
@@ -211,7 +420,7 @@ static int summary(wl_ctx *ctx, wl_explore_opts *opts, const char *dir,
   names_free(&lf);
   if (wll_stdout_done() != 0)
     return 1;
-  return forb ? 4 : failed ? 1 : 0;
+  return sig ? wll_sig_status(sig) : j.forb ? 4 : failed ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -226,10 +435,12 @@ int wll_cmd_compare(int argc, char **argv) {
   char *hist;
   size_t hlen = 0;
   wl_ctx *ctx;
-  int i = 0, failed = 0, forbidden = 0;
+  int i = 0, failed = 0, jobs = 0, sig = 0;
+  cmp_job j;
   static const struct option longopts[] = {
       {"model", required_argument, NULL, 'm'},
       {"summary", required_argument, NULL, 's'},
+      {"jobs", required_argument, NULL, 'j'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int c;
@@ -238,9 +449,12 @@ int wll_cmd_compare(int argc, char **argv) {
   optind = 1;
   /* GNU getopt_long moves the histogram and the files after the options,
    * wherever they were written */
-  while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":hj:", longopts, NULL)) != -1) {
     if (c == 'm') {
       model_path = optarg;
+    } else if (c == 'j') {
+      if (wll_parse_jobs("compare", optarg, &jobs) != 0)
+        return 2;
     } else if (c == 's') {
       sum_dir = optarg;
     } else if (c == 'h') {
@@ -271,7 +485,7 @@ int wll_cmd_compare(int argc, char **argv) {
       return rc;
     }
     opts.model = model;
-    rc = summary(ctx, &opts, sum_dir, argv + i, argc - i);
+    rc = summary(&opts, sum_dir, argv + i, argc - i, jobs);
     wl_model_free(model);
     wl_ctx_free(ctx);
     return rc;
@@ -300,57 +514,20 @@ int wll_cmd_compare(int argc, char **argv) {
     }
     opts.model = model;
   }
-  for (; i < argc; i++) {
-    size_t len = 0;
-    char *src = wll_read_file(argv[i], &len, err, sizeof err);
-    wl_litmus *t = NULL;
-    wl_result *r = NULL;
-    wl_compare_report rep;
-    int rc;
-    if (src == NULL) {
-      fprintf(stderr, "warplab: %s\n", err);
-      failed++;
-      continue;
-    }
-    rc = wl_litmus_parse(ctx, argv[i], src, len, &t);
-    free(src);
-    if (rc == 0)
-      rc = wl_explore(ctx, t, &opts, &r);
-    if (rc == 0)
-      rc = wl_compare(ctx, t, r, hist_path, hist, hlen, wll_write_stdout, NULL,
-                      &rep);
-    if (rc != 0) {
-      const char *m = wl_ctx_errmsg(ctx);
-      if (strncmp(m, argv[i], strlen(argv[i])) == 0 ||
-          strncmp(m, hist_path, strlen(hist_path)) == 0)
-        fprintf(stderr, "warplab: %s\n", m);
-      else
-        fprintf(stderr, "warplab: %s: %s\n", argv[i], m);
-      failed++;
-    } else {
-      if (rep.forbidden > 0) {
-        fflush(stdout);
-        fprintf(stderr,
-                "warplab: %s: %zu outcome%s the model forbids observed in "
-                "%s (%llu runs): a model or hardware bug, or a harness "
-                "that does not run the test as written\n",
-                wl_litmus_name(t), rep.forbidden,
-                rep.forbidden > 1 ? "s" : "", hist_path,
-                (unsigned long long)rep.forbidden_runs);
-        forbidden++;
-      }
-      if (wl_result_bound_hit(r))
-        printf("Warning %s: the unroll bound cut some executions; allowed "
-               "states may be missing\n", wl_litmus_name(t));
-      fputs("\n", stdout);
-    }
-    wl_result_free(r);
-    wl_litmus_free(t);
-  }
+  memset(&j, 0, sizeof j);
+  j.files = argv + i;
+  j.opts = &opts;
+  j.hist_path = hist_path;
+  j.hist = hist;
+  j.hlen = hlen;
+  if (jobs == 0)
+    jobs = wll_pool_default_jobs((size_t)(argc - i));
+  failed = cmp_files(&j, (size_t)(argc - i), jobs, &sig);
+  failed += j.failed;
   wl_model_free(model);
   wl_ctx_free(ctx);
   free(hist);
   if (wll_stdout_done() != 0)
     return 1;
-  return forbidden ? 4 : failed ? 1 : 0;
+  return sig ? wll_sig_status(sig) : j.forbidden ? 4 : failed ? 1 : 0;
 }

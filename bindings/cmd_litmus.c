@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "lexplore.h"
+#include "lpool.h"
 #include "lwarplab.h"
 
 /* ------------------------------------------------------------------ */
@@ -83,229 +84,25 @@ static int litmus_should_stop(void *ud) {
 
 /* A file's exploration ended by a signal with no result to print (the
  * explorer normally keeps the states found so far, keep_partial, and
- * those are printed instead): the Partial line alone. */
-static void litmus_partial(const char *name, int sig, int json, int quiet,
-                           int first, double secs) {
+ * those are printed instead): the Partial line alone, into o. */
+static void litmus_partial(wll_out *o, const char *name, int sig, int json,
+                           int quiet, double secs) {
   if (quiet)
-    printf("%s Partial\n", name);
+    wll_out_printf(o, WLL_OUT_STDOUT, "%s Partial\n", name);
   else if (json) {
-    printf("%s{\"test\": ", first ? "" : ",\n");
-    wl_json_string(name, wll_write_stdout, NULL);
-    printf(", \"partial\": true, \"interrupted\": \"%s\", \"time\": %.2f}",
-           wll_sig_name(sig), secs);
+    wll_out_printf(o, WLL_OUT_STDOUT, "{\"test\": ");
+    wl_json_string(name, wll_out_stdout, o);
+    wll_out_printf(o, WLL_OUT_STDOUT,
+                   ", \"partial\": true, \"interrupted\": \"%s\", "
+                   "\"time\": %.2f}",
+                   wll_sig_name(sig), secs);
   }
   else
-    printf("Test %s Partial\nStates 0\nPartial %s: interrupted by %s "
-           "after %.2f s, before the exploration ended (no states)\n\n",
-           name, name, wll_sig_name(sig), secs);
-}
-
-
-/* ---------------- graphs and why-not for litmus ---------------- */
-
-typedef struct membuf {
-  char *p;
-  size_t n, cap;
-  int oom;
-} membuf;
-
-static int write_mem(void *ud, const char *s, size_t n) {
-  membuf *m = ud;
-  if (m->n + n + 1 > m->cap) {
-    size_t cap = (m->cap ? m->cap * 2 : 4096) + n;
-    char *p = realloc(m->p, cap);
-    if (p == NULL) {
-      m->oom = 1;
-      return -1;
-    }
-    m->p = p;
-    m->cap = cap;
-  }
-  memcpy(m->p + m->n, s, n);
-  m->n += n;
-  m->p[m->n] = '\0';
-  return 0;
-}
-
-/* dot -Tsvg in -o out; 0 when it worked or dot is not installed (said
- * once: *missing is set, and later calls do nothing), -1 after a
- * message when dot failed (its own message first). */
-static int render_svg(const char *in, int *missing) {
-  char out[1200], tmp[1300];
-  size_t n = strlen(in);
-  struct stat ls;
-  pid_t pid;
-  int st, fd;
-  if (*missing)
-    return 0;
-  if (n < 4 || n + 1 > sizeof out)
-    return -1;
-  memcpy(out, in, n - 4);
-  memcpy(out + n - 4, ".svg", 5);
-  /* dot writes a temporary renamed over the .svg (lfile.c's rule: a
-   * device or a link there is written in place) */
-  snprintf(tmp, sizeof tmp, "%s.XXXXXX", out);
-  if (lstat(out, &ls) == 0 && !S_ISREG(ls.st_mode)) {
-    snprintf(tmp, sizeof tmp, "%s", out);
-  } else if ((fd = mkstemp(tmp)) < 0) {
-    fprintf(stderr, "warplab: writing %s: %s\n", out, strerror(errno));
-    return -1;
-  } else {
-    mode_t um = umask(0);
-    umask(um);
-    fchmod(fd, 0666 & ~um); /* a new file's mode, not mkstemp's 0600 */
-    close(fd);
-  }
-  fflush(NULL);
-  pid = fork();
-  if (pid < 0) {
-    fprintf(stderr, "warplab: cannot run dot: %s\n", strerror(errno));
-    if (strcmp(tmp, out) != 0)
-      unlink(tmp); /* ours: made by mkstemp above */
-    return -1;
-  }
-  if (pid == 0) {
-    execlp("dot", "dot", "-Tsvg", in, "-o", tmp, (char *)NULL);
-    _exit(127);
-  }
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) {
-      st = -1;
-      break;
-    }
-  if (strcmp(tmp, out) != 0) { /* the temporary is ours (mkstemp) */
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-      unlink(tmp);
-    } else if (rename(tmp, out) != 0) {
-      fprintf(stderr, "warplab: writing %s: %s\n", out, strerror(errno));
-      unlink(tmp);
-      return -1;
-    }
-  }
-  if (st == -1)
-    return -1;
-  if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-    *missing = 1;
-    fprintf(stderr, "warplab: Graphviz's dot is not installed: only the "
-                    ".dot files are written (Debian: apt-get install "
-                    "graphviz)\n");
-    return 0;
-  }
-  if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-    return 0;
-  fprintf(stderr, "warplab: dot -Tsvg %s -o %s failed\n", in, out);
-  return -1;
-}
-
-/* The graphs' file names: DIR/STEM.N.dot (N: the state), STEM the
- * test's name made a file name (letters, digits and ".+-_" kept, other
- * bytes as '_').  Two tests of one run whose stems are the same (the
- * same name, or names that differ only in what became '_') would
- * overwrite each other's graphs: the second gets STEM-2, the third
- * STEM-3, and a note says so. */
-typedef struct stems {
-  char **p;
-  size_t n, cap;
-} stems;
-
-static int stem_used(const stems *u, const char *s) {
-  size_t k;
-  for (k = 0; k < u->n; k++)
-    if (strcmp(u->p[k], s) == 0)
-      return 1;
-  return 0;
-}
-
-/* The stem of the test name in out (n bytes), made unique among u and
- * added to it; 0, or -1 out of memory. */
-static int graph_stem(stems *u, const char *file, const char *name,
-                      char *out, size_t n) {
-  size_t k, len = 0;
-  int dup;
-  for (k = 0; name[k] && len + 16 < n; k++) {
-    char c = name[k];
-    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-             (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' ||
-             c == '_';
-    out[len++] = ok ? c : '_';
-  }
-  if (len == 0 || (len <= 2 && strspn(out, ".") == len))
-    out[len++] = '_'; /* never "", "." or ".." */
-  out[len] = '\0';
-  for (dup = 1; stem_used(u, out); dup++)
-    snprintf(out + len, n - len, "-%d", dup + 1);
-  if (dup > 1)
-    fprintf(stderr,
-            "warplab: %s: another test of this run makes graphs named "
-            "%.*s: this one's are %s.*.dot\n",
-            file, (int)len, out, out);
-  if (u->n == u->cap) {
-    size_t cap = u->cap ? 2 * u->cap : 16;
-    char **p = realloc(u->p, cap * sizeof *p);
-    if (p == NULL) {
-      fprintf(stderr, "warplab: out of memory\n");
-      return -1;
-    }
-    u->p = p;
-    u->cap = cap;
-  }
-  if ((u->p[u->n] = malloc(strlen(out) + 1)) == NULL) {
-    fprintf(stderr, "warplab: out of memory\n");
-    return -1;
-  }
-  strcpy(u->p[u->n++], out);
-  return 0;
-}
-
-static void stems_free(stems *u) {
-  size_t k;
-  for (k = 0; k < u->n; k++)
-    free(u->p[k]);
-  free(u->p);
-}
-
-/* DIR/STEM.what.dot in buf; 0, or -1 after a message when it does not
- * fit. */
-static int graph_path(char *buf, size_t n, const char *dir,
-                      const char *stem, const char *what) {
-  int k = snprintf(buf, n, "%s/%s.%s.dot", dir, stem, what);
-  if (k < 0 || (size_t)k >= n) {
-    fprintf(stderr, "warplab: --graph %s: the path of %s's graphs is too "
-                    "long\n", dir, stem);
-    return -1;
-  }
-  return 0;
-}
-
-/* path's text, written whole or not at all (lfile.c). */
-static int save_text(const char *path, const membuf *m) {
-  char err[1300];
-  if (wll_save_file(path, m->p ? m->p : "", m->n, err, sizeof err) != 0) {
-    fprintf(stderr, "warplab: %s\n", err);
-    return -1;
-  }
-  return 0;
-}
-
-/* Writes every state's witness graph of r under dir; 0 or -1. */
-static int write_graphs(const wl_result *r, const char *dir,
-                        const char *name, int *missing) {
-  size_t s;
-  for (s = 0; s < wl_result_nstates(r); s++) {
-    char path[1200], what[32];
-    membuf m = {NULL, 0, 0, 0};
-    snprintf(what, sizeof what, "%zu", s + 1);
-    if (graph_path(path, sizeof path, dir, name, what) != 0 ||
-        wl_result_write_dot(r, s, write_mem, &m) != 0 || m.oom ||
-        save_text(path, &m) != 0) {
-      free(m.p);
-      return -1;
-    }
-    free(m.p);
-    if (render_svg(path, missing) != 0)
-      return -1;
-  }
-  return 0;
+    wll_out_printf(o, WLL_OUT_STDOUT,
+                   "Test %s Partial\nStates 0\nPartial %s: interrupted by "
+                   "%s after %.2f s, before the exploration ended (no "
+                   "states)\n\n",
+                   name, name, wll_sig_name(sig), secs);
 }
 
 /* Whether no final state is in the condition's outcome (what why-not
@@ -320,10 +117,380 @@ static int outcome_absent(const wl_result *r) {
   return 1;
 }
 
-/* A wl_write_fn to standard error (--herd's findings). */
-static int write_stderr(void *ud, const char *s, size_t n) {
+/* ---------------- one file: a unit of the pool ---------------- */
+
+/* What every file's run reads: set before the pool runs and unchanged
+ * while it does (the pool threads read it at once), and the main
+ * thread's totals, which only litmus_emit writes. */
+typedef struct litmus_job {
+  const char **files;
+  char **pre;          /* a "-" file's text, read before (else NULL) */
+  size_t *prelen;
+  char **preerr;       /* why a "-" could not be read (else NULL) */
+  wl_explore_opts opts;
+  int json, quiet, herd, whynot, detail; /* detail: the explorer's own
+                                          * progress line (one thread) */
+  double timeout;
+  int split; /* --jobs N on one file: its exploration split (lexplore.h) */
+  const char *graph_dir;
+  const wl_model *model;     /* --model: read once, shared read-only */
+  const wl_model *why_model; /* the default model of --why-not/--graph */
+  const char *why_err;       /* why that one is missing (--graph) */
+  /* the main thread's, in file order */
+  int first, failed, nfound, sig, no_dot;
+  wll_stems used;
+} litmus_job;
+
+/* A slot's own: the stop of the file it runs (deadline, progress). */
+typedef struct litmus_worker {
+  litmus_stop ls;
+} litmus_worker;
+
+/* What a file's run hands back: its text, and what the main thread does
+ * with it in the file's turn (the graphs, the totals). */
+typedef struct litmus_out {
+  wll_out out;  /* stdout and stderr, before the graphs */
+  wll_out tail; /* after them: the partial and interrupt notes */
+  int element;  /* --json: out holds an element of the array */
+  int failed, nfound;
+  int sig;      /* interrupted by this signal: the files after are skipped */
+  char *name;   /* --graph: the test's name (NULL: no graphs) */
+  wll_membuf *graphs; /* --graph: each state's witness as DOT */
+  size_t ngraphs;
+  int graphs_failed;  /* a state's DOT could not be made */
+  wll_membuf whynot_dot; /* the why-not graph, when forbidden (p NULL: none) */
+} litmus_out;
+
+static int litmus_worker_new(void *ud, wl_ctx *ctx, void **worker) {
+  litmus_worker *w = calloc(1, sizeof *w);
   (void)ud;
-  return fwrite(s, 1, n, stderr) == n ? 0 : -1;
+  if (w == NULL)
+    return -1;
+  /* reading nothing, explaining an outcome: stops as the search does */
+  wl_ctx_set_stop(ctx, litmus_should_stop, &w->ls);
+  *worker = w;
+  return 0;
+}
+
+static void litmus_worker_free(void *ud, void *worker) {
+  (void)ud;
+  free(worker);
+}
+
+static void litmus_out_free(litmus_out *o) {
+  size_t k;
+  if (o == NULL)
+    return;
+  wll_out_free(&o->out);
+  wll_out_free(&o->tail);
+  for (k = 0; k < o->ngraphs; k++)
+    free(o->graphs[k].p);
+  free(o->graphs);
+  free(o->whynot_dot.p);
+  free(o->name);
+  free(o);
+}
+
+/* The graphs of r (and w's, when it shows the outcome forbidden) as DOT
+ * text, for the main thread to write in the file's turn. */
+static void litmus_dots(litmus_out *o, const wl_result *r,
+                        const wl_whynot *w, const char *name) {
+  size_t n = wl_result_nstates(r), s;
+  if ((o->name = malloc(strlen(name) + 1)) == NULL ||
+      (n > 0 && (o->graphs = calloc(n, sizeof *o->graphs)) == NULL)) {
+    o->graphs_failed = 1;
+    return;
+  }
+  strcpy(o->name, name);
+  for (s = 0; s < n; s++) {
+    wll_membuf *m = &o->graphs[s];
+    o->ngraphs = s + 1;
+    if (wl_result_write_dot(r, s, wll_membuf_write, m) != 0 || m->oom) {
+      o->graphs_failed = 1;
+      return;
+    }
+  }
+  if (w != NULL && wl_whynot_status(w) == WL_WHYNOT_FORBIDDEN &&
+      (wl_whynot_write_dot(w, wll_membuf_write, &o->whynot_dot) != 0 ||
+       o->whynot_dot.oom))
+    o->graphs_failed = 1;
+}
+
+/*
+ * One file, on a pool thread (or the calling one with --jobs 1): read,
+ * parse, explore, explain, and every line it prints, into its output.
+ * The context is the slot's; what it shares (the job, the models) it
+ * only reads.  The signal is polled, never taken: the main thread takes
+ * it when the run ends.
+ */
+static int litmus_run(void *ud, size_t unit, wl_ctx *ctx, void *worker,
+                      void *stop_ud, void **outp) {
+  litmus_job *j = ud;
+  litmus_stop *ls = &((litmus_worker *)worker)->ls;
+  const char *f = j->files[unit];
+  wl_explore_opts opts = j->opts;
+  litmus_out *o = calloc(1, sizeof *o);
+  wll_out *out;
+  char err[600];
+  size_t len = 0;
+  char *src;
+  wl_litmus *t = NULL;
+  wl_result *r = NULL;
+  double t0;
+  int rc, interrupted = 0, sig;
+  (void)stop_ud;
+  *outp = o;
+  if (o == NULL)
+    return WLL_UNIT_DONE; /* said in its turn */
+  out = &o->out;
+  if (wll_sig_pending())
+    return WLL_UNIT_STOPPED; /* a signal between files: the rest skipped */
+  if (j->pre != NULL && j->pre[unit] != NULL) {
+    len = j->prelen[unit];
+    src = malloc(len > 0 ? len : 1);
+    if (src != NULL)
+      memcpy(src, j->pre[unit], len);
+    else
+      snprintf(err, sizeof err, "%s: out of memory", f);
+  } else if (j->preerr != NULL && j->preerr[unit] != NULL) {
+    snprintf(err, sizeof err, "%s", j->preerr[unit]);
+    src = NULL;
+  } else {
+    src = wll_read_file(f, &len, err, sizeof err);
+  }
+  if (src == NULL) {
+    wll_out_printf(out, WLL_OUT_STDERR, "warplab: %s\n", err);
+    o->failed++;
+    return WLL_UNIT_DONE;
+  }
+  t0 = wll_seconds();
+  ls->deadline = j->timeout > 0 ? t0 + j->timeout : 0;
+  ls->started = t0;
+  ls->file = f;
+  opts.should_stop = litmus_should_stop;
+  opts.stop_ud = ls;
+  opts.progress = j->detail ? litmus_progress : NULL;
+  opts.progress_ud = ls;
+  rc = wl_litmus_parse(ctx, f, src, len, &t);
+  free(src);
+  if (rc == 0)
+    rc = j->split > 0 ? wll_explore_jobs(ctx, t, &opts, j->split,
+                                         isatty(2), &r)
+                      : wl_explore(ctx, t, &opts, &r);
+  if (j->detail)
+    litmus_unprogress(ls);
+  if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
+    /* a signal: what was found is printed, marked partial, and the
+     * files after it are skipped; --timeout: the file failed */
+    if ((interrupted = wll_sig_pending()) == 0) {
+      rc = WL_ESTOPPED;
+      wl_result_free(r);
+      r = NULL;
+    }
+  }
+  if (rc == WL_ESTOPPED && (sig = wll_sig_pending()) != 0) {
+    litmus_partial(out, wl_litmus_name(t), sig, j->json, j->quiet,
+                   wll_seconds() - t0);
+    o->element = j->json && !j->quiet;
+    wll_out_printf(&o->tail, WLL_OUT_STDERR,
+                   "warplab: %s: interrupted by %s; the files after it "
+                   "are skipped\n",
+                   f, wll_sig_name(sig));
+    o->sig = sig;
+    wl_litmus_free(t);
+    return WLL_UNIT_STOPPED;
+  }
+  if (rc != 0) {
+    const char *m = wl_ctx_errmsg(ctx);
+    if (strncmp(m, f, strlen(f)) == 0)
+      wll_out_printf(out, WLL_OUT_STDERR, "warplab: %s\n", m);
+    else
+      wll_out_printf(out, WLL_OUT_STDERR, "warplab: %s: %s\n", f, m);
+    if (rc == WL_ESTOPPED)
+      wll_out_printf(out, WLL_OUT_STDERR,
+                     "warplab: %s: gave up after --timeout %g s\n", f,
+                     j->timeout);
+    wl_litmus_free(t);
+    o->failed++;
+    return WLL_UNIT_DONE;
+  }
+  {
+    double secs = wll_seconds() - t0;
+    wl_whynot *w = NULL;
+    wll_membuf wj = {NULL, 0, 0, 0};
+    if ((j->whynot || j->graph_dir != NULL) && outcome_absent(r)) {
+      const wl_model *m = j->model != NULL ? j->model : j->why_model;
+      if (m == NULL) {
+        /* --graph alone: the why-not graph needs the default model */
+        wll_out_printf(out, WLL_OUT_STDERR,
+                       "warplab: %s: no why-not graph: %s\n", f,
+                       j->why_err != NULL ? j->why_err : "no model");
+        o->failed++;
+      } else if (wl_whynot_explain(ctx, t, m, opts.unroll, &w) != 0) {
+        /* an explanation asked for and not given fails the file (the
+         * JSON has no "whynot" then: never silently) */
+        wll_out_printf(out, WLL_OUT_STDERR, "warplab: %s: why-not: %s\n", f,
+                       wl_ctx_errmsg(ctx));
+        w = NULL;
+        o->failed++;
+      }
+    }
+    if (j->quiet) {
+      wll_out_printf(out, WLL_OUT_STDOUT, "%s %s%s\n", wl_litmus_name(t),
+                     wl_result_bound_hit(r) ? "Loop " : "",
+                     wl_result_verdict(r) ? "Ok" : "No");
+    } else if (j->json) {
+      wll_membuf rj = {NULL, 0, 0, 0};
+      o->element = 1;
+      if (j->whynot && w != NULL &&
+          wl_result_write_json(r, secs, wll_membuf_write, &rj) == 0 &&
+          wl_whynot_write_json(w, wll_membuf_write, &wj) == 0 && rj.n > 2 &&
+          wj.n > 1) {
+        /* the result's object, with "whynot" added before its end */
+        while (rj.n > 0 && (rj.p[rj.n - 1] == '\n' || rj.p[rj.n - 1] == '}'))
+          if (rj.p[--rj.n] == '}')
+            break;
+        while (wj.n > 0 && wj.p[wj.n - 1] == '\n')
+          wj.n--;
+        wll_out_write(out, WLL_OUT_STDOUT, rj.p, rj.n);
+        wll_out_printf(out, WLL_OUT_STDOUT, ",\n  \"whynot\": ");
+        wll_out_write(out, WLL_OUT_STDOUT, wj.p, wj.n);
+        wll_out_printf(out, WLL_OUT_STDOUT, "}\n");
+      } else {
+        if (j->whynot && w != NULL) { /* out of memory: said, and failed */
+          wll_out_printf(out, WLL_OUT_STDERR,
+                         "warplab: %s: why-not: out of memory\n", f);
+          o->failed++;
+        }
+        wl_result_write_json(r, secs, wll_out_stdout, out);
+      }
+      free(rj.p);
+    } else if (j->herd) {
+      /* herd7's text alone on stdout, for msort7 and mcompare7: what
+       * herd has no line for goes to stderr */
+      wl_result_write_herd7(r, secs, wll_out_stdout, out);
+      if (wl_result_bound_hit(r))
+        wll_out_printf(out, WLL_OUT_STDERR,
+                       "warplab: %s: loop unroll bound %d reached; outcomes "
+                       "that need more iterations are not listed\n",
+                       f, opts.unroll ? opts.unroll : WL_DEFAULT_UNROLL);
+      wl_result_write_findings(r, wll_out_stderr, out);
+      if (j->whynot && w != NULL)
+        wl_whynot_write_text(w, wll_out_stderr, out);
+    } else {
+      wl_result_write_herd(r, secs, wll_out_stdout, out);
+      wl_result_write_findings(r, wll_out_stdout, out);
+      if (j->whynot && w != NULL)
+        wl_whynot_write_text(w, wll_out_stdout, out);
+    }
+    o->nfound += wl_result_nfindings(r);
+    if (j->graph_dir != NULL)
+      litmus_dots(o, r, w, wl_litmus_name(t));
+    free(wj.p);
+    wl_whynot_free(w);
+  }
+  {
+    const char *why;
+    if (interrupted) {
+      if (j->quiet)
+        wll_out_printf(&o->tail, WLL_OUT_STDOUT, "%s Partial\n",
+                       wl_litmus_name(t));
+      else if (!j->json)
+        wll_out_printf(&o->tail, WLL_OUT_STDOUT,
+                       "Partial %s: interrupted by %s after %.2f s; the "
+                       "states above were found before it\n\n",
+                       wl_litmus_name(t), wll_sig_name(interrupted),
+                       wll_seconds() - t0);
+      wll_out_printf(&o->tail, WLL_OUT_STDERR,
+                     "warplab: %s: interrupted by %s; the result above "
+                     "is partial and the files after it are skipped\n",
+                     f, wll_sig_name(interrupted));
+      o->sig = interrupted;
+      wl_result_free(r);
+      wl_litmus_free(t);
+      return WLL_UNIT_STOPPED;
+    }
+    if (wl_result_partial(r, &why)) {
+      wll_out_printf(&o->tail, WLL_OUT_STDERR,
+                     "warplab: %s: %s; the result above is partial\n", f,
+                     why);
+      o->failed++;
+    }
+  }
+  wl_result_free(r);
+  wl_litmus_free(t);
+  return WLL_UNIT_DONE;
+}
+
+/* --graph: a file's graphs written under the run's names, in its turn
+ * (the names of earlier files decide its stem). */
+static void litmus_graphs(litmus_job *j, const char *f, litmus_out *o) {
+  char stem[300], path[1200];
+  size_t s;
+  if (o->name == NULL || /* out of memory */
+      wll_graph_stem(&j->used, f, o->name, stem, sizeof stem) != 0) {
+    j->failed++;
+    return;
+  }
+  for (s = 0; s < o->ngraphs; s++) {
+    char what[32];
+    if (s + 1 == o->ngraphs && o->graphs_failed)
+      break; /* its text could not be made */
+    snprintf(what, sizeof what, "%zu", s + 1);
+    if (wll_graph_path(path, sizeof path, j->graph_dir, stem, what) != 0 ||
+        wll_save_text(path, &o->graphs[s]) != 0 ||
+        wll_render_svg(path, &j->no_dot) != 0) {
+      j->failed++;
+      return;
+    }
+  }
+  if (o->graphs_failed) {
+    j->failed++;
+    return;
+  }
+  if (o->whynot_dot.p != NULL &&
+      (wll_graph_path(path, sizeof path, j->graph_dir, stem, "whynot") != 0 ||
+       wll_save_text(path, &o->whynot_dot) != 0 ||
+       wll_render_svg(path, &j->no_dot) != 0))
+    j->failed++;
+}
+
+/* On the main thread, in file order: the file's text, its graphs, its
+ * notes, its totals. */
+static int litmus_emit(void *ud, size_t unit, void *outp, int stopped) {
+  litmus_job *j = ud;
+  litmus_out *o = outp;
+  (void)stopped;
+  if (o == NULL) {
+    fflush(stdout);
+    fprintf(stderr, "warplab: %s: out of memory\n", j->files[unit]);
+    j->failed++;
+    return 0;
+  }
+  if (o->element) {
+    if (!j->first)
+      wll_write_stdout(NULL, ",\n", 2);
+    j->first = 0;
+  }
+  if (wll_out_flush(&o->out) != 0 && o->out.oom)
+    j->failed++;
+  if (o->name != NULL || o->graphs_failed)
+    litmus_graphs(j, j->files[unit], o);
+  if (wll_out_flush(&o->tail) != 0 && o->tail.oom)
+    j->failed++;
+  j->failed += o->failed;
+  j->nfound += o->nfound;
+  if (o->sig != 0)
+    j->sig = o->sig;
+  litmus_out_free(o);
+  fflush(stdout); /* each file whole as soon as it is out (tail -f) */
+  return 0;
+}
+
+static void litmus_drop(void *ud, size_t unit, void *outp) {
+  (void)ud;
+  (void)unit;
+  litmus_out_free(outp);
 }
 
 int wll_cmd_litmus(int argc, char **argv) {
@@ -375,14 +542,14 @@ int wll_cmd_litmus(int argc, char **argv) {
   wl_model *model = NULL;
   const char *model_path = NULL, **files;
   litmus_stop ls = {0};
-  int c, i, nf = 0, json = 0, quiet = 0, failed = 0, first = 1, sig = 0;
-  int whynot = 0, no_dot = 0, interrupted = 0, full = 0;
+  litmus_job job;
+  int c, i, nf = 0, json = 0, quiet = 0, failed = 0, sig = 0;
+  int whynot = 0, full = 0, jobs = 0, pool_rc = 0, split = 0;
   int check_error = 0, nfound = 0, herd = 0;
-  int jobs = 0; /* --jobs: each file's exploration split (lexplore.h) */
   const char *graph_dir = NULL;
-  stems used = {NULL, 0, 0};
-  wl_model *why_model = NULL; /* the default model, loaded on first use */
-  uint64_t u;
+  wl_model *why_model = NULL; /* the default model of --why-not, --graph */
+  char why_err[700] = "";
+  uint64_t u, *costs = NULL;
   double timeout = 0;
   memset(&opts, 0, sizeof opts);
   opts.keep_partial = 1; /* a signal prints what was found */
@@ -396,6 +563,12 @@ int wll_cmd_litmus(int argc, char **argv) {
     switch (c) {
     case 1:
       files[nf++] = optarg;
+      break;
+    case 'j':
+      if (wll_parse_jobs("litmus", optarg, &jobs) != 0) {
+        free(files);
+        return 2;
+      }
       break;
     case O_JSON:
       json = 1;
@@ -413,14 +586,6 @@ int wll_cmd_litmus(int argc, char **argv) {
                              "a number from 1 to 1000");
       }
       opts.unroll = (int)u;
-      break;
-    case 'j':
-      if (wll_parse_count(optarg, 1, 1024, &u) != 0) {
-        free(files);
-        return wll_bad_value("litmus", "--jobs", optarg,
-                             "a number from 1 to 1024");
-      }
-      jobs = (int)u;
       break;
     case O_TIMEOUT:
       if (wll_parse_seconds(optarg, &timeout) != 0) {
@@ -524,10 +689,10 @@ int wll_cmd_litmus(int argc, char **argv) {
                     "--help)\n");
     return 2;
   }
-  opts.should_stop = litmus_should_stop;
-  opts.stop_ud = &ls;
-  opts.progress = litmus_progress;
-  opts.progress_ud = &ls;
+  /* --jobs N (N > 1) on one file: its exploration is split instead */
+  split = jobs > 1 && nf == 1 ? jobs : 0;
+  if (jobs == 0)
+    jobs = wll_pool_default_jobs((size_t)nf);
   if (wl_ctx_new(NULL, &ctx) != 0) {
     free(files);
     fprintf(stderr, "warplab: out of memory\n");
@@ -588,204 +753,113 @@ int wll_cmd_litmus(int argc, char **argv) {
     }
     opts.model = model;
   }
+  /* --graph alone: the why-not graph of a forbidden outcome needs the
+   * default model, read once here (each file that needs it and finds it
+   * missing says so in its turn, and fails) */
+  if (graph_dir != NULL && model == NULL && why_model == NULL) {
+    char found[1200];
+    const char *path = wll_find_shipped(WHYNOT_MODEL, found, sizeof found);
+    if (path == NULL)
+      snprintf(why_err, sizeof why_err, "the model " WHYNOT_MODEL " is not "
+                                        "installed (see --model)");
+    else if (wl_model_load(ctx, path, &why_model) != 0)
+      snprintf(why_err, sizeof why_err, "%s", wl_ctx_errmsg(ctx));
+  }
+  memset(&job, 0, sizeof job);
+  job.files = files;
+  job.opts = opts;
+  job.json = json;
+  job.quiet = quiet;
+  job.herd = herd;
+  job.whynot = whynot;
+  job.timeout = timeout;
+  job.graph_dir = graph_dir;
+  job.model = model;
+  job.why_model = why_model;
+  job.why_err = why_err[0] ? why_err : NULL;
+  job.first = 1;
+  /* the explorer's own line (states, combinations) when one file runs at
+   * a time; else the pool's (files done) */
+  job.detail = jobs == 1 || nf == 1;
+  job.split = split;
+  /* standard input is read here, once, in order (the pool's threads
+   * must not race for it) */
+  for (i = 0; i < nf; i++)
+    if (strcmp(files[i], "-") == 0)
+      break;
+  if (i < nf) {
+    job.pre = calloc((size_t)(nf > 0 ? nf : 1), sizeof *job.pre);
+    job.prelen = calloc((size_t)(nf > 0 ? nf : 1), sizeof *job.prelen);
+    job.preerr = calloc((size_t)(nf > 0 ? nf : 1), sizeof *job.preerr);
+    if (job.pre == NULL || job.prelen == NULL || job.preerr == NULL)
+      pool_rc = WL_ENOMEM;
+    for (; pool_rc == 0 && i < nf; i++) {
+      char err[600];
+      if (strcmp(files[i], "-") != 0)
+        continue;
+      job.pre[i] = wll_read_file("-", &job.prelen[i], err, sizeof err);
+      if (job.pre[i] == NULL && (job.preerr[i] = malloc(strlen(err) + 1)))
+        strcpy(job.preerr[i], err);
+    }
+  }
+  costs = malloc((size_t)(nf > 0 ? nf : 1) * sizeof *costs);
+  if (costs == NULL)
+    pool_rc = WL_ENOMEM;
+  for (i = 0; costs != NULL && i < nf; i++)
+    costs[i] = job.prelen != NULL && job.pre[i] != NULL
+                   ? (uint64_t)job.prelen[i]
+                   : wll_file_cost(files[i]);
   if (json)
     fputs("[", stdout);
-  for (i = 0; i < nf && sig == 0; i++) {
-    const char *f = files[i];
-    char err[600];
-    size_t len = 0;
-    char *src;
-    wl_litmus *t = NULL;
-    wl_result *r = NULL;
-    double t0;
-    int rc;
-    if ((sig = wll_sig_take()) != 0)
-      break; /* a signal between files: the rest are skipped */
-    src = wll_read_file(f, &len, err, sizeof err);
-    if (src == NULL) {
-      fprintf(stderr, "warplab: %s\n", err);
-      failed++;
-      continue;
-    }
-    t0 = wll_seconds();
-    ls.deadline = timeout > 0 ? t0 + timeout : 0;
-    ls.started = t0;
-    ls.file = f;
-    rc = wl_litmus_parse(ctx, f, src, len, &t);
-    free(src);
-    if (rc == 0)
-      rc = jobs > 0 ? wll_explore_jobs(ctx, t, &opts, jobs, isatty(2), &r)
-                    : wl_explore(ctx, t, &opts, &r);
-    litmus_unprogress(&ls);
-    interrupted = 0;
-    if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
-      /* a signal: what was found is printed, marked partial, and the
-       * files after it are skipped; --timeout: the file failed */
-      if ((interrupted = wll_sig_take()) == 0) {
-        rc = WL_ESTOPPED;
-        wl_result_free(r);
-        r = NULL;
-      }
-    }
-    if (rc == WL_ESTOPPED && (sig = wll_sig_take()) != 0) {
-      litmus_partial(wl_litmus_name(t), sig, json, quiet, first,
-                     wll_seconds() - t0);
-      first = 0;
+  if (pool_rc == 0) {
+    wll_pool_opts po;
+    wll_pool_fns fns;
+    wll_pool_result res;
+    char note[300], perr[300];
+    memset(&po, 0, sizeof po);
+    memset(&fns, 0, sizeof fns);
+    po.jobs = jobs;
+    po.progress = !job.detail && isatty(2);
+    po.what = "litmus";
+    po.units = "files";
+    po.costs = costs;
+    fns.worker_new = litmus_worker_new;
+    fns.worker_free = litmus_worker_free;
+    fns.run = litmus_run;
+    fns.emit = litmus_emit;
+    fns.drop = litmus_drop;
+    pool_rc = wll_pool_run((size_t)nf, &po, &fns, &job, &res, note,
+                           sizeof note, perr, sizeof perr);
+    if (note[0] != '\0')
+      fprintf(stderr, "warplab litmus: %s\n", note);
+    if (pool_rc != 0) {
       fflush(stdout);
-      fprintf(stderr,
-              "warplab: %s: interrupted by %s; the files after it "
-              "are skipped\n",
-              f, wll_sig_name(sig));
-      wl_litmus_free(t);
-      break;
+      fprintf(stderr, "warplab litmus: %s\n", perr);
     }
-    if (rc != 0) {
-      const char *m = wl_ctx_errmsg(ctx);
-      if (strncmp(m, f, strlen(f)) == 0)
-        fprintf(stderr, "warplab: %s\n", m);
-      else
-        fprintf(stderr, "warplab: %s: %s\n", f, m);
-      if (rc == WL_ESTOPPED)
-        fprintf(stderr, "warplab: %s: gave up after --timeout %g s\n", f,
-                timeout);
-      wl_litmus_free(t);
-      failed++;
-      continue;
-    }
-    {
-      double secs = wll_seconds() - t0;
-      wl_whynot *w = NULL;
-      membuf wj = {NULL, 0, 0, 0};
-      if ((whynot || graph_dir != NULL) && outcome_absent(r)) {
-        const wl_model *m = model;
-        if (m == NULL && why_model == NULL) {
-          /* --graph alone: the why-not graph needs the default model */
-          char found[1200];
-          const char *path = wll_find_shipped(WHYNOT_MODEL, found,
-                                              sizeof found);
-          if (path == NULL || wl_model_load(ctx, path, &why_model) != 0) {
-            fprintf(stderr, "warplab: %s: no why-not graph: %s\n", f,
-                    path == NULL ? "the model " WHYNOT_MODEL " is not "
-                                   "installed (see --model)"
-                                 : wl_ctx_errmsg(ctx));
-            failed++;
-          }
-        }
-        if (m == NULL)
-          m = why_model;
-        if (m != NULL &&
-            wl_whynot_explain(ctx, t, m, opts.unroll, &w) != 0) {
-          /* an explanation asked for and not given fails the file (the
-           * JSON has no "whynot" then: never silently) */
-          fprintf(stderr, "warplab: %s: why-not: %s\n", f,
-                  wl_ctx_errmsg(ctx));
-          w = NULL;
-          failed++;
-        }
-      }
-      if (quiet) {
-        printf("%s %s%s\n", wl_litmus_name(t),
-               wl_result_bound_hit(r) ? "Loop " : "",
-               wl_result_verdict(r) ? "Ok" : "No");
-      } else if (json) {
-        membuf rj = {NULL, 0, 0, 0};
-        if (!first)
-          fputs(",\n", stdout);
-        if (whynot && w != NULL &&
-            wl_result_write_json(r, secs, write_mem, &rj) == 0 &&
-            wl_whynot_write_json(w, write_mem, &wj) == 0 && rj.n > 2 &&
-            wj.n > 1) {
-          /* the result's object, with "whynot" added before its end */
-          while (rj.n > 0 && (rj.p[rj.n - 1] == '\n' || rj.p[rj.n - 1] == '}'))
-            if (rj.p[--rj.n] == '}')
-              break;
-          while (wj.n > 0 && wj.p[wj.n - 1] == '\n')
-            wj.n--;
-          fwrite(rj.p, 1, rj.n, stdout);
-          fputs(",\n  \"whynot\": ", stdout);
-          fwrite(wj.p, 1, wj.n, stdout);
-          fputs("}\n", stdout);
-        } else {
-          if (whynot && w != NULL) { /* out of memory: said, and failed */
-            fprintf(stderr, "warplab: %s: why-not: out of memory\n", f);
-            failed++;
-          }
-          wl_result_write_json(r, secs, wll_write_stdout, NULL);
-        }
-        free(rj.p);
-        first = 0;
-      } else if (herd) {
-        /* herd7's text alone on stdout, for msort7 and mcompare7: what
-         * herd has no line for goes to stderr */
-        wl_result_write_herd7(r, secs, wll_write_stdout, NULL);
-        fflush(stdout);
-        if (wl_result_bound_hit(r))
-          fprintf(stderr,
-                  "warplab: %s: loop unroll bound %d reached; outcomes "
-                  "that need more iterations are not listed\n",
-                  f, opts.unroll ? opts.unroll : WL_DEFAULT_UNROLL);
-        wl_result_write_findings(r, write_stderr, NULL);
-        if (whynot && w != NULL)
-          wl_whynot_write_text(w, write_stderr, NULL);
-      } else {
-        wl_result_write_herd(r, secs, wll_write_stdout, NULL);
-        wl_result_write_findings(r, wll_write_stdout, NULL);
-        if (whynot && w != NULL)
-          wl_whynot_write_text(w, wll_write_stdout, NULL);
-      }
-      nfound += wl_result_nfindings(r);
-      if (graph_dir != NULL) {
-        char stem[300];
-        if (graph_stem(&used, f, wl_litmus_name(t), stem, sizeof stem) !=
-                0 ||
-            write_graphs(r, graph_dir, stem, &no_dot) != 0)
-          failed++;
-        if (w != NULL && wl_whynot_status(w) == WL_WHYNOT_FORBIDDEN) {
-          char path[1200];
-          membuf m = {NULL, 0, 0, 0};
-          if (graph_path(path, sizeof path, graph_dir, stem, "whynot") != 0 ||
-              wl_whynot_write_dot(w, write_mem, &m) != 0 ||
-              save_text(path, &m) != 0 || render_svg(path, &no_dot) != 0)
-            failed++;
-          free(m.p);
-        }
-      }
-      free(wj.p);
-      wl_whynot_free(w);
-    }
-    {
-      const char *why;
-      if (interrupted) {
-        if (quiet)
-          printf("%s Partial\n", wl_litmus_name(t));
-        else if (!json)
-          printf("Partial %s: interrupted by %s after %.2f s; the states "
-                 "above were found before it\n\n",
-                 wl_litmus_name(t), wll_sig_name(interrupted),
-                 wll_seconds() - t0);
-        fflush(stdout);
-        fprintf(stderr,
-                "warplab: %s: interrupted by %s; the result above "
-                "is partial and the files after it are skipped\n",
-                f, wll_sig_name(interrupted));
-        sig = interrupted;
-        wl_result_free(r);
-        wl_litmus_free(t);
-        break;
-      }
-      if (wl_result_partial(r, &why)) {
-        fflush(stdout);
-        fprintf(stderr, "warplab: %s: %s; the result above is partial\n", f,
-                why);
-        failed++;
-      }
-    }
-    wl_result_free(r);
-    wl_litmus_free(t);
+    /* one signal is one stop: taken here; a run cut before a file
+     * started (nothing of it printed) ends with its status too */
+    sig = job.sig;
+    if (wll_sig_pending() && (sig != 0 || res.emitted < (size_t)nf))
+      sig = wll_sig_take();
+    else if (sig != 0)
+      (void)wll_sig_take();
+  } else {
+    fflush(stdout);
+    fprintf(stderr, "warplab: out of memory\n");
   }
   if (json)
     fputs("]\n", stdout);
-  stems_free(&used);
+  failed = job.failed + (pool_rc != 0);
+  nfound = job.nfound;
+  for (i = 0; job.pre != NULL && i < nf; i++) {
+    free(job.pre[i]);
+    free(job.preerr[i]);
+  }
+  free(job.pre);
+  free(job.prelen);
+  free(job.preerr);
+  free(costs);
+  wll_stems_free(&job.used);
   wl_model_free(why_model);
   wl_model_free(model);
   wl_ctx_free(ctx);

@@ -1,8 +1,13 @@
 /* lpool.c -- units of work on libuv's thread pool, outputs in unit order
  * (lpool.h says what the caller sees).  The plan is the engine's
  * (wl_shard: largest first out, unit order back); this file is its
- * libuv driver: slots with their own contexts, uv_queue_work, the loop
- * that emits, the progress timer, and SIGINT/SIGTERM (lsignal.c).  With
+ * libuv driver: one piece of pool work per slot, which pulls units from
+ * the plan until none is left (a unit is often a tenth of a millisecond:
+ * handing each out from the loop thread left the workers waiting for it
+ * on a busy machine), the loop that is told of each unit back
+ * (uv_async_send) and emits in unit order, the progress timer, and
+ * SIGINT/SIGTERM (lsignal.c).  The plan is shared under one mutex: the
+ * workers take units from it, the loop records and merges them.  With
  * bindings/lsched.c (the pool's start, shared) and main.c, one of the
  * files that include uv.h. */
 #include <stdatomic.h>
@@ -23,20 +28,18 @@ enum { SLOT_IDLE, SLOT_RUNNING };
 
 typedef struct pool pool;
 
-/* One worker's place: at most one unit in it at a time, and its own
- * context, which only that unit's thread touches meanwhile. */
+/* One worker's place: one piece of pool work that runs units one after
+ * another with its own context, which only that thread touches. */
 typedef struct slot {
   uv_work_t req;
   pool *p;
   wl_ctx *ctx;
   void *worker; /* fns->worker_new's, or NULL */
-  size_t unit;  /* the unit it holds */
-  void *out;    /* its output, until handed to the plan */
-  int rc;       /* run's WLL_UNIT_* */
-  int state;
+  int queued;   /* its pool work was queued and has not come back */
 } slot;
 
-/* What the plan keeps per unit that came back. */
+/* What came back of a unit (written by its worker under mu, read by
+ * the loop under mu; after that only the loop touches it). */
 typedef struct back {
   void *out;
   int stopped;
@@ -45,17 +48,23 @@ typedef struct back {
 struct pool {
   uv_loop_t loop;
   uv_timer_t tick;
-  int have_tick;
+  uv_async_t async; /* a unit came back */
+  uv_mutex_t mu;    /* plan, backs, doneq */
+  int have_tick, have_async, have_mu;
   const wll_pool_opts *o;
   const wll_pool_fns *fns;
   void *ud;
   wl_ctx *ctx; /* the plan's */
   wl_shard *plan;
-  back *backs; /* per unit */
+  back *backs;   /* per unit */
+  size_t *doneq; /* units back, not yet recorded in the plan (n) */
+  size_t dq_n;
+  size_t *emitq; /* units merged, to emit (n) */
   size_t n, ndone;
-  atomic_int stop;
-  int why;   /* WLL_STOP_* */
-  int ended; /* emission ended: a stopped unit, a gap, or emit's stop */
+  atomic_int stop;  /* no more units are taken */
+  int emit_stopped; /* emit asked to stop */
+  int collected;    /* a stopped unit was merged: nothing after it */
+  int ended;        /* emission ended (a stopped unit, or emit's stop) */
   int nslots, running;
   slot *slots;
   int rc;
@@ -64,6 +73,12 @@ struct pool {
   int drawn; /* width of the progress line on stderr */
   uint64_t last_draw;
 };
+
+/* Set while this thread runs a unit for a pool (lpool.h,
+ * wll_pool_in_worker). */
+static _Thread_local int in_worker;
+
+int wll_pool_in_worker(void) { return in_worker; }
 
 int wll_pool_should_stop(void *stop_ud) {
   pool *p = stop_ud;
@@ -84,10 +99,14 @@ static void set_err(pool *p, const char *fmt, const char *a) {
     snprintf(p->err, p->errlen, fmt, a);
 }
 
-static void stop_all(pool *p, int why) {
-  atomic_store(&p->stop, 1);
-  if (p->why == WLL_STOP_NONE)
-    p->why = why;
+static void lock(pool *p) {
+  if (p->have_mu)
+    uv_mutex_lock(&p->mu);
+}
+
+static void unlock(pool *p) {
+  if (p->have_mu)
+    uv_mutex_unlock(&p->mu);
 }
 
 /* ---------------- the progress line ---------------- */
@@ -118,104 +137,118 @@ static void draw_progress(pool *p) {
 
 static void tick_cb(uv_timer_t *h) { draw_progress(h->data); }
 
-/* ---------------- emission, in unit order ---------------- */
+/* ---------------- back, merged, emitted: in unit order ---------------- */
 
-/* Emits what can go out now: the units back, in unit order, up to the
- * first not back; once stopping, a stopped unit is the last emitted and
- * a unit not back (never to come, or dropped) ends the emission. */
-static void emit_ready(pool *p) {
-  size_t u;
-  void *r;
-  while (!p->ended && wl_shard_next(p->plan, &u, &r)) {
-    back *b = r;
-    void *out = b->out;
-    int stopped = b->stopped;
-    b->out = NULL;
-    erase_progress(p); /* the output, then the line again */
-    if (p->fns->emit(p->ud, u, out, stopped) != 0) {
-      p->ended = 1;
-      stop_all(p, WLL_STOP_ERROR);
+/* A unit came back (any thread): into the queue the loop drains. */
+static void put_back(pool *p, size_t u, void *out, int rc) {
+  lock(p);
+  p->backs[u].out = out;
+  p->backs[u].stopped = rc == WLL_UNIT_STOPPED;
+  p->doneq[p->dq_n++] = u;
+  unlock(p);
+  if (rc == WLL_UNIT_STOPPED)
+    atomic_store(&p->stop, 1);
+}
+
+/* On the loop: records the units back in the plan, takes the ones that
+ * can go out now (unit order, up to the first not back; a stopped unit
+ * is the last), and emits them outside the lock. */
+static void drain(pool *p) {
+  size_t k, nq, ne = 0, u;
+  lock(p);
+  nq = p->dq_n;
+  for (k = 0; k < nq; k++) {
+    u = p->doneq[k];
+    p->ndone++;
+    /* fails only for a unit out of range or back twice, which the
+     * workers never give */
+    if (wl_shard_done(p->plan, u, &p->backs[u]) != 0 && p->rc == 0) {
+      p->rc = WL_EINVAL;
+      set_err(p, "%s", wl_ctx_errmsg(p->ctx));
+      atomic_store(&p->stop, 1);
     }
-    if (stopped)
+  }
+  p->dq_n = 0;
+  while (!p->collected && wl_shard_next(p->plan, &u, NULL)) {
+    p->emitq[ne++] = u;
+    if (p->backs[u].stopped)
+      p->collected = 1;
+  }
+  unlock(p);
+  for (k = 0; k < ne; k++) {
+    back *b = &p->backs[p->emitq[k]];
+    void *out = b->out;
+    b->out = NULL;
+    if (p->ended) { /* emit asked to stop: the rest is dropped */
+      if (out != NULL && p->fns->drop != NULL)
+        p->fns->drop(p->ud, p->emitq[k], out);
+      continue;
+    }
+    erase_progress(p); /* the output, then the line again */
+    if (p->fns->emit(p->ud, p->emitq[k], out, b->stopped) != 0) {
+      p->ended = p->emit_stopped = 1;
+      atomic_store(&p->stop, 1);
+    }
+    if (b->stopped)
       p->ended = 1;
   }
 }
 
 /* ---------------- the workers ---------------- */
 
-/* On a pool thread: one unit. */
+/* On a pool thread: units one after another, largest first, until none
+ * is left or the run stops. */
 static void work_cb(uv_work_t *req) {
   slot *w = req->data;
   pool *p = w->p;
-  w->out = NULL;
-  w->rc = p->fns->run(p->ud, w->unit, w->ctx, w->worker, p, &w->out);
-}
-
-static void after_work_cb(uv_work_t *req, int status);
-
-/* Fills idle slots with the next units (largest first), unless
- * stopping. */
-static void dispatch(pool *p) {
-  int i;
-  for (i = 0; i < p->nslots; i++) {
-    slot *w = &p->slots[i];
+  in_worker = 1;
+  for (;;) {
     size_t u;
-    int rc;
+    void *out = NULL;
+    int got, rc;
     if (wll_sig_pending())
-      stop_all(p, WLL_STOP_SIGNAL);
+      atomic_store(&p->stop, 1);
     if (atomic_load(&p->stop))
       break;
-    if (w->state != SLOT_IDLE)
-      continue;
-    if (!wl_shard_take(p->plan, &u))
+    lock(p);
+    got = wl_shard_take(p->plan, &u);
+    unlock(p);
+    if (!got)
       break;
-    w->unit = u;
-    w->req.data = w;
-    rc = uv_queue_work(&p->loop, &w->req, work_cb, after_work_cb);
-    if (rc != 0) {
-      if (p->rc == 0) {
-        p->rc = WL_EIO;
-        set_err(p, "cannot queue work: %s", uv_strerror(rc));
-      }
-      stop_all(p, WLL_STOP_ERROR);
-      break;
-    }
-    w->state = SLOT_RUNNING;
-    p->running++;
+    rc = p->fns->run(p->ud, u, w->ctx, w->worker, p, &out);
+    put_back(p, u, out, rc);
+    uv_async_send(&p->async);
+  }
+  in_worker = 0;
+}
+
+static void close_handles(pool *p) {
+  if (p->have_tick) {
+    uv_close((uv_handle_t *)&p->tick, NULL);
+    p->have_tick = 0;
+  }
+  if (p->have_async) {
+    uv_close((uv_handle_t *)&p->async, NULL);
+    p->have_async = 0;
   }
 }
 
-/* A unit came back: into the plan, out in order, and the slot refilled. */
-static void unit_back(pool *p, size_t u, void *out, int rc) {
-  back *b = &p->backs[u];
-  b->out = out;
-  b->stopped = rc == WLL_UNIT_STOPPED;
-  p->ndone++;
-  /* wl_shard_done fails only for a unit out of range or back twice,
-   * which the dispatch never makes */
-  if (wl_shard_done(p->plan, u, b) != 0 && p->rc == 0) {
-    p->rc = WL_EINVAL;
-    set_err(p, "%s", wl_ctx_errmsg(p->ctx));
-    stop_all(p, WLL_STOP_ERROR);
-  }
-  if (b->stopped)
-    stop_all(p, WLL_STOP_SIGNAL);
-  emit_ready(p);
+static void async_cb(uv_async_t *h) {
+  pool *p = h->data;
+  if (wll_sig_pending())
+    atomic_store(&p->stop, 1);
+  drain(p);
 }
 
 static void after_work_cb(uv_work_t *req, int status) {
   slot *w = req->data;
   pool *p = w->p;
   (void)status; /* UV_ECANCELED: never, nothing is cancelled */
-  w->state = SLOT_IDLE;
+  w->queued = 0;
   p->running--;
-  unit_back(p, w->unit, w->out, w->rc);
-  w->out = NULL;
-  dispatch(p);
-  if (p->running == 0 && p->have_tick) {
-    uv_close((uv_handle_t *)&p->tick, NULL);
-    p->have_tick = 0;
-  }
+  drain(p);
+  if (p->running == 0)
+    close_handles(p); /* every unit back: the loop ends */
 }
 
 /* ---------------- inline: the calling thread ---------------- */
@@ -229,11 +262,12 @@ static void run_inline(pool *p) {
     void *out = NULL;
     int rc;
     if (wll_sig_pending()) {
-      stop_all(p, WLL_STOP_SIGNAL);
+      atomic_store(&p->stop, 1);
       break;
     }
     rc = p->fns->run(p->ud, u, w->ctx, w->worker, p, &out);
-    unit_back(p, u, out, rc);
+    put_back(p, u, out, rc);
+    drain(p);
     if (p->o->progress) {
       uint64_t now = uv_hrtime();
       if (now - p->last_draw >= (uint64_t)PROGRESS_MS * 1000000u) {
@@ -263,27 +297,52 @@ static int loop_teardown(uv_loop_t *loop) {
 }
 
 static void run_threads(pool *p) {
-  int urc = uv_loop_init(&p->loop);
+  int i, urc = uv_loop_init(&p->loop);
   if (urc != 0) {
     p->rc = WL_EIO;
     set_err(p, "cannot start the event loop: %s", uv_strerror(urc));
     return;
   }
-  if (p->o->progress && uv_timer_init(&p->loop, &p->tick) == 0) {
+  if ((urc = uv_mutex_init(&p->mu)) == 0)
+    p->have_mu = 1;
+  if (urc == 0 && (urc = uv_async_init(&p->loop, &p->async, async_cb)) == 0) {
+    p->have_async = 1;
+    p->async.data = p;
+  }
+  if (urc != 0) {
+    p->rc = WL_EIO;
+    set_err(p, "cannot start the event loop: %s", uv_strerror(urc));
+  }
+  if (urc == 0 && p->o->progress &&
+      uv_timer_init(&p->loop, &p->tick) == 0) {
     p->have_tick = 1;
     p->tick.data = p;
     uv_timer_start(&p->tick, tick_cb, PROGRESS_MS, PROGRESS_MS);
   }
-  dispatch(p);
-  if (p->running == 0 && p->have_tick) { /* nothing could be queued */
-    uv_close((uv_handle_t *)&p->tick, NULL);
-    p->have_tick = 0;
+  for (i = 0; urc == 0 && i < p->nslots; i++) {
+    slot *w = &p->slots[i];
+    w->req.data = w;
+    urc = uv_queue_work(&p->loop, &w->req, work_cb, after_work_cb);
+    if (urc != 0) {
+      p->rc = WL_EIO;
+      set_err(p, "cannot queue work: %s", uv_strerror(urc));
+      atomic_store(&p->stop, 1);
+      break;
+    }
+    w->queued = 1;
+    p->running++;
   }
+  if (p->running == 0)
+    close_handles(p); /* nothing could be queued */
   uv_run(&p->loop, UV_RUN_DEFAULT);
   urc = loop_teardown(&p->loop);
   if (urc != 0 && p->rc == 0) {
     p->rc = WL_EIO;
     set_err(p, "cannot close the event loop: %s", uv_strerror(urc));
+  }
+  if (p->have_mu) {
+    uv_mutex_destroy(&p->mu);
+    p->have_mu = 0;
   }
 }
 
@@ -292,7 +351,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
                  char *err, size_t errlen) {
   pool *p;
   uint64_t *ones = NULL;
-  size_t u;
+  size_t u, cap = n > 0 ? n : 1;
   int i, jobs, rc;
   if (err != NULL && errlen > 0)
     err[0] = '\0';
@@ -307,7 +366,9 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
     return WL_EINVAL;
   }
   jobs = o->jobs;
-  if (o->inline_units || jobs == 1 || n <= 1)
+  /* on a pool thread already (a unit's work uses a pool too): its
+   * threads may all be waiting for this, so this runs here */
+  if (o->inline_units || jobs == 1 || n <= 1 || in_worker)
     jobs = 0; /* the calling thread */
   else {
     if ((size_t)jobs > n)
@@ -325,14 +386,19 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   atomic_init(&p->stop, 0);
   p->nslots = jobs > 0 ? jobs : 1;
   p->slots = calloc((size_t)p->nslots, sizeof *p->slots);
-  p->backs = calloc(n > 0 ? n : 1, sizeof *p->backs);
+  p->backs = calloc(cap, sizeof *p->backs);
+  p->doneq = calloc(cap, sizeof *p->doneq);
+  p->emitq = calloc(cap, sizeof *p->emitq);
   if (o->costs == NULL)
-    ones = calloc(n > 0 ? n : 1, sizeof *ones);
-  if (p->slots == NULL || p->backs == NULL ||
-      (o->costs == NULL && ones == NULL) || wl_ctx_new(NULL, &p->ctx) != 0) {
+    ones = calloc(cap, sizeof *ones);
+  if (p->slots == NULL || p->backs == NULL || p->doneq == NULL ||
+      p->emitq == NULL || (o->costs == NULL && ones == NULL) ||
+      wl_ctx_new(NULL, &p->ctx) != 0) {
     free(ones);
     free(p->slots);
     free(p->backs);
+    free(p->doneq);
+    free(p->emitq);
     free(p);
     goto nomem;
   }
@@ -364,7 +430,11 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
     if (p->backs[u].out != NULL && fns->drop != NULL)
       fns->drop(ud, u, p->backs[u].out);
   res->emitted = wl_shard_merged(p->plan);
-  res->stop = p->why;
+  res->stop = p->emit_stopped ? WLL_STOP_ERROR
+              : atomic_load(&p->stop) || res->emitted < n ? WLL_STOP_SIGNAL
+                                                          : WLL_STOP_NONE;
+  if (p->rc != 0)
+    res->stop = WLL_STOP_ERROR;
   res->workers = jobs;
   rc = p->rc;
   for (i = 0; i < p->nslots; i++) {
@@ -376,6 +446,8 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   wl_ctx_free(p->ctx);
   free(p->slots);
   free(p->backs);
+  free(p->doneq);
+  free(p->emitq);
   free(p);
   return rc;
 

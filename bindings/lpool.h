@@ -12,9 +12,10 @@
  *     and, when fns->worker_new is set, a worker state of the caller's,
  *     both made on the calling thread before any unit runs and freed
  *     there after the last;
- *   - units are handed to free slots largest first (wl_shard_take: the
- *     costs in opts->costs), each run by fns->run on a pool thread with
- *     its slot's context and worker, one unit per slot at a time;
+ *   - each slot is one piece of libuv pool work that takes units from
+ *     the plan one after another, largest first (wl_shard_take under
+ *     the pool's mutex: the costs in opts->costs), and runs each by
+ *     fns->run on its pool thread with its own context and worker;
  *   - each unit's output comes back to the calling thread (the loop),
  *     and fns->emit gets the outputs strictly in unit order, each as
  *     soon as every unit before it was emitted (wl_shard_next): what
@@ -37,6 +38,31 @@
  *
  * When opts->progress is set, "WHAT: 41% 587/1434 UNITS" is redrawn on
  * stderr every 100 ms and erased at the end (as sample's line).
+ */
+/*
+ * Use (a sketch: cmd_litmus.c, cmd_compare.c, cmd_cuda.c and
+ * cmd_report.c are four whole ones):
+ *
+ *   static int run(void *ud, size_t u, wl_ctx *ctx, void *worker,
+ *                  void *stop_ud, void **out) {
+ *     ... work on unit u with ctx, polling wll_pool_should_stop(stop_ud)
+ *     (or giving it as should_stop/stop_ud to the engine) ...
+ *     *out = the unit's result (its text, its states);
+ *     return stopped early ? WLL_UNIT_STOPPED : WLL_UNIT_DONE;
+ *   }
+ *   static int emit(void *ud, size_t u, void *out, int stopped) {
+ *     ... print or merge out: called for u = 0, 1, 2, ... in order ...
+ *     free(out); return 0;
+ *   }
+ *   wll_pool_opts o = {jobs, 0, isatty(2), "litmus", "files", costs};
+ *   wll_pool_fns f = {NULL, NULL, run, emit, drop};
+ *   rc = wll_pool_run(n, &o, &f, &job, &res, note, sizeof note, err,
+ *                     sizeof err);
+ *
+ * The units' results are merged in unit order whatever the timing, so
+ * a merge that is a function of the results in that order (text
+ * appended, states added to a set in order) gives the same for any
+ * jobs.
  */
 #ifndef LPOOL_H
 #define LPOOL_H
@@ -118,6 +144,12 @@ WLL_POOL_HIDDEN int wll_pool_run(size_t n, const wll_pool_opts *opts,
  * unit's run: non-zero once the run is stopping (a signal, or emit
  * asked to stop).  ud: run's stop_ud.  Any thread. */
 WLL_POOL_HIDDEN int wll_pool_should_stop(void *stop_ud);
+
+/* Whether the calling thread is running a unit of a pool.  Work that
+ * would queue on libuv's pool from there runs on the calling thread
+ * instead (wll_pool_run does, and lsched.c's sampling): the pool's
+ * threads could all be waiting for it.  The result is the same. */
+WLL_POOL_HIDDEN int wll_pool_in_worker(void);
 
 /* The default of --jobs for commands on many files: the number of CPUs
  * this process may use (wll_ncpus), at most n (no idle workers). */

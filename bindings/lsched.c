@@ -14,6 +14,7 @@
 
 #include <uv.h>
 
+#include "lpool.h"
 #include "lsched.h"
 #include "lwarplab.h"
 
@@ -506,7 +507,8 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
   /* no pool thread could start: the batches run here, one at a time */
   pool_jobs = runner != NULL && runner->inline_batches
                   ? 1
-                  : wll_pool_start(jobs, NULL, 0);
+                  : wll_pool_in_worker() ? 0 /* nested: here (lpool.h) */
+                                         : wll_pool_start(jobs, NULL, 0);
   s = calloc(1, sizeof *s);
   if (s == NULL)
     goto nomem;

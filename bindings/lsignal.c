@@ -29,7 +29,8 @@
 #include "lwarplab.h"
 
 static atomic_int pending;      /* the signal not yet taken, or 0 */
-static int depth;               /* wll_sig_enter nesting */
+static atomic_int depth;        /* wll_sig_enter nesting (pool threads
+                                 * running Lua enter and leave too) */
 static struct sigaction old_int, old_term;
 static lua_State *script;       /* wll_sig_lua */
 static atomic_int armed;        /* the hook is set on script */
@@ -59,7 +60,7 @@ static void on_signal(int sig) {
 
 void wll_sig_enter(void) {
   struct sigaction sa;
-  if (depth++ > 0)
+  if (atomic_fetch_add(&depth, 1) > 0)
     return;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
@@ -70,7 +71,13 @@ void wll_sig_enter(void) {
 }
 
 void wll_sig_leave(void) {
-  if (depth == 0 || --depth > 0)
+  int d = atomic_load(&depth);
+  /* never below 0 (a leave without its enter is ignored) */
+  do {
+    if (d == 0)
+      return;
+  } while (!atomic_compare_exchange_weak(&depth, &d, d - 1));
+  if (d > 1)
     return;
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
@@ -79,6 +86,12 @@ void wll_sig_leave(void) {
 int wll_sig_pending(void) { return atomic_load(&pending); }
 
 int wll_sig_take(void) { return atomic_exchange(&pending, 0); }
+
+void wll_sig_put_back(int sig) {
+  int none = 0;
+  if (sig != 0)
+    atomic_compare_exchange_strong(&pending, &none, sig);
+}
 
 int wll_sig_stop(void *ud) {
   (void)ud;

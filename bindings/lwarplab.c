@@ -107,9 +107,11 @@ int wll_checkword(lua_State *L, int arg, const char *def,
 }
 
 const char *const *wll_profile_words(void) {
-  static const char *w[WL_NPROFILES + 1];
+  /* one per thread: Lua states on libuv's pool threads (warplab report
+   * --jobs) ask at once, and filling one shared array was a data race */
+  static _Thread_local const char *w[WL_NPROFILES + 1];
   int i;
-  if (w[0] == NULL) /* the same names each time: no harm if repeated */
+  if (w[0] == NULL)
     for (i = 0; i < WL_NPROFILES; i++)
       w[i] = wl_profile_name(i);
   return w;

@@ -509,6 +509,9 @@ WLL_HIDDEN void wll_sig_enter(void);
 WLL_HIDDEN void wll_sig_leave(void);
 WLL_HIDDEN int wll_sig_pending(void);
 WLL_HIDDEN int wll_sig_take(void);
+/* Makes sig pending again when none is (a pool thread whose Lua took
+ * it with wll_sig_error gives it back, so that the whole run stops). */
+WLL_HIDDEN void wll_sig_put_back(int sig);
 WLL_HIDDEN int wll_sig_stop(void *ud);
 WLL_HIDDEN const char *wll_sig_name(int sig); /* "SIGINT", "SIGTERM" */
 WLL_HIDDEN void wll_sig_lua(lua_State *L);

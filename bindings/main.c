@@ -23,8 +23,8 @@ static const char overview[] =
     "                             histogram of outcomes, as litmus7 prints\n"
     "  gen [options]              write litmus tests: families from cycles\n"
     "                             of relations (diy7-style), random programs\n"
-    "  cuda [options] FILE        write a CUDA program that runs a test on\n"
-    "                             an NVIDIA GPU\n"
+    "  cuda [options] FILE...     write a CUDA program that runs a test on\n"
+    "                             an NVIDIA GPU (-o DIR: one per test)\n"
     "  compare HIST FILE...       a histogram (from cuda or sample) beside\n"
     "                             the outcomes the model allows\n"
     "  run SCRIPT.lua [ARGS...]   run a Lua script with the warplab module\n"
@@ -89,10 +89,6 @@ static const char usage_litmus[] =
     "                             follows\n"
     "      --timeout SECONDS      give up on a file after this long (the\n"
     "                             file counts as failed; the rest go on)\n"
-    "  -j, --jobs N               split each file's exploration into units\n"
-    "                             (prefixes of the search) run by N\n"
-    "                             workers and merged in order: the output\n"
-    "                             is the same for every N (1 to 1024)\n"
     "      --max-memory SIZE      stop a file's exploration when it holds\n"
     "                             more than SIZE (MiB, or with a K, M or G\n"
     "                             suffix): the states found so far are\n"
@@ -172,8 +168,24 @@ static const char usage_litmus2[] =
     "                             object in the test's result); exit 2\n"
     "                             when the model cannot be read, 1 when\n"
     "                             an explanation fails\n"
-    "  A progress line is drawn on stderr (a terminal only) when a file\n"
-    "  takes longer than a second.\n"
+    ;
+/* litmus's options, continued */
+static const char usage_litmus3[] =
+    "      -j, --jobs J           explore J files at a time on worker\n"
+    "                             threads, largest first (default: the\n"
+    "                             number of CPUs, at most one per file);\n"
+    "                             the output is the same for any J: files\n"
+    "                             in the order given; --timeout and\n"
+    "                             --max-memory hold for each file; one\n"
+    "                             file with J > 1: its exploration split\n"
+    "                             into units (prefixes of the search) on\n"
+    "                             J workers, merged in order, the same\n"
+    "                             states, witnesses and counts\n"
+    "  A progress line is drawn on stderr (a terminal only): with one\n"
+    "  job, when a file takes longer than a second; with several, the\n"
+    "  files done.  Ctrl-C (SIGINT) or SIGTERM stops the explorations:\n"
+    "  the files before the interrupted one are printed, it is marked\n"
+    "  Partial, the rest are skipped.\n"
     ;
 static const char usage_sample[] =
     "  sample [options] FILE...   run each .litmus file many times on the\n"
@@ -264,7 +276,7 @@ static const char usage_gen[] =
     "      --families             print the classic shapes' cycles\n"
     ;
 static const char usage_cuda[] =
-    "  cuda [options] FILE        write a CUDA program that runs the test\n"
+    "  cuda [options] FILE...     write a CUDA program that runs the test\n"
     "                             on an NVIDIA GPU (nvcc -arch=sm_70 or\n"
     "                             later): the test's instructions as\n"
     "                             inline PTX, many instances per launch,\n"
@@ -277,7 +289,18 @@ static const char usage_cuda[] =
     "                             access, each location on its home GPU)\n"
     "      -o FILE.cu             write there (default: stdout): made\n"
     "                             whole first, a file replaced by rename,\n"
-    "                             a device written as it is\n"
+    "                             a device written as it is; with several\n"
+    "                             files -o DIR (made if missing): one\n"
+    "                             program per file, DIR/NAME.cu (NAME: the\n"
+    "                             file's name without .litmus, stdin for\n"
+    "                             '-'; NAME-2.cu when an earlier file had\n"
+    "                             it, noted)\n"
+    "      -j, --jobs J           several files: J at a time on worker\n"
+    "                             threads (default: the number of CPUs);\n"
+    "                             the programs are the same for any J\n"
+    ;
+/* cuda's options, continued */
+static const char usage_cuda2[] =
     "      --blocks N             test blocks per launch (default 1024)\n"
     "      --threads N            threads per block (default 256)\n"
     "      --launches N           launches (default 200)\n"
@@ -337,6 +360,12 @@ static const char usage_compare[] =
     "                             status 4), allowed outcomes never seen\n"
     "                             are listed\n"
     "      --model FILE.cat       judge with this cat model (as litmus)\n"
+    "      -j, --jobs J           explore J files at a time on worker\n"
+    "                             threads (default: the number of CPUs);\n"
+    "                             the output is the same for any J, in\n"
+    "                             the files' order; Ctrl-C prints the\n"
+    "                             files done (--summary: its line marked\n"
+    "                             partial) and exits 130\n"
     "      --summary DIR          DIR holds histograms (any files; each\n"
     "                             test's found by its 'Test NAME' line);\n"
     "                             the FILEs are .litmus files or folders\n"
@@ -395,6 +424,12 @@ static const char usage_report[] =
     "      --graphs N             witness graphs per test (default 4)\n"
     "      --title TEXT           the page's title\n"
     "      --model FILE.cat       the model of the why-not explanations\n"
+    "      -j, --jobs J           .litmus files only: J at a time, each in\n"
+    "                             a Lua state of its own on a worker\n"
+    "                             thread (default: the number of CPUs);\n"
+    "                             the page is the same for any J (with a\n"
+    "                             .lua script, the items run in order on\n"
+    "                             one thread: a script may share state)\n"
     "    A file that fails, or a script that fails or calls os.exit(N),\n"
     "    is still shown in the page, and the exit status is 1.\n"
     ;
@@ -408,9 +443,10 @@ typedef struct cmd_help {
 
 static const cmd_help helps[] = {
     {"litmus", "[options] FILE...",
-     {usage_litmus, usage_litmus2, NULL},
+     {usage_litmus, usage_litmus2, usage_litmus3},
      "  warplab litmus scripts/litmus/MP.litmus\n"
-     "  warplab litmus -q scripts/litmus/*.litmus\n"},
+     "  warplab litmus -q scripts/litmus/*.litmus\n"
+     "  warplab litmus --jobs 8 tests/*.litmus > all.txt\n"},
     {"sample", "[options] FILE...",
      {usage_sample, NULL, NULL},
      "  warplab sample -n 100000 --seed 2 scripts/litmus/SB.litmus\n"},
@@ -418,10 +454,11 @@ static const cmd_help helps[] = {
      {usage_gen, NULL, NULL},
      "  warplab gen --family MP --explore\n"
      "  warplab gen --random --count 20 -o generated/\n"},
-    {"cuda", "[options] FILE",
-     {usage_cuda, NULL, NULL},
+    {"cuda", "[options] FILE...",
+     {usage_cuda, usage_cuda2, NULL},
      "  warplab cuda -o mp.cu scripts/litmus/MP.litmus\n"
-     "  nvcc -O3 -arch=sm_90 -o mp mp.cu && ./mp > mp.hist\n"},
+     "  nvcc -O3 -arch=sm_90 -o mp mp.cu && ./mp > mp.hist\n"
+     "  warplab cuda --jobs 4 -o progs/ scripts/litmus/*.litmus\n"},
     {"compare", "[options] HIST FILE...",
      {usage_compare, NULL, NULL},
      "  warplab compare mp.hist scripts/litmus/MP.litmus\n"},

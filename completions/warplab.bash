@@ -6,11 +6,11 @@
 
 _warplab_opts() {
   case $1 in
-  litmus) echo "--json --herd --model --unroll --timeout -j --jobs --max-memory
+  litmus) echo "--json --herd --model --unroll --timeout --max-memory
             --count-executions --full-states -q --quiet --check-error
             --no-checks --no-symmetry --no-prefix --no-stutter
             --no-thin-air-filter --no-commute --search --graph --why-not
-            --help" ;;
+            -j --jobs --help" ;;
   sample) echo "--json -n --runs --seed --profile -j --jobs --timeout
             --max-steps --no-exact --help" ;;
   gen) echo "--cycle --family --edges --max-size --random --copies --threads
@@ -20,10 +20,12 @@ _warplab_opts() {
   cuda) echo "-o --blocks --threads --launches --stress --stress-iters
             --spacing --seed --budget --no-shuffle --rounds --sm --harness
             --sync --sync-spins --place --pre-stress --stress-pattern
-            --stress-lines --line-words --delay --gap --tune --help" ;;
-  compare) echo "--model --summary --help" ;;
+            --stress-lines --line-words --delay --gap --tune -j --jobs
+            --help" ;;
+  compare) echo "--model --summary -j --jobs --help" ;;
   run) echo "--check --check-error --json --help" ;;
-  report) echo "-o --output --runs --seed --graphs --title --model --help" ;;
+  report) echo "-o --output --runs --seed --graphs --title --model -j --jobs
+            --help" ;;
   esac
 }
 

@@ -309,7 +309,7 @@ int wl_whynot_explain(wl_ctx *ctx, const wl_litmus *t, const wl_model *m,
   w->ctx = ctx;
   w->t = t;
   w->check = -1;
-  if ((r = wl__cat_copy(m, &w->m)) != 0)
+  if ((r = wl__cat_copy(ctx, m, &w->m)) != 0)
     goto fail;
   nchecks = wl__cat_nchecks(w->m);
   if (nchecks > 64)

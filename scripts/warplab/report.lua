@@ -511,19 +511,9 @@ local function page(title, body, toc)
     "</p></footer></body></html>\n" }
 end
 
--- wl.report{items..., output = "report.html", title =, runs = 1000,
--- seed = 1, graphs = 4, whynot = true, model =, max_entries = 200,
--- kernels = 6 (launches kept per script), heatmaps = 3 (per launch)}
--- -> the HTML text (also written to output when given, whole or not at
--- all: an error says why), and the list of problems (a file that does
--- not parse, a model that cannot be read, a script that fails or calls
--- os.exit with a failure status, a failed graph or sampling), each
--- "ITEM: message", also shown on the page.  A script's os.exit ends the
--- script, not the report.  SIGINT and SIGTERM end the report (raised).
-function wl.report(spec)
-  if type(spec) ~= "table" then
-    error("wl.report{FILE or test..., output = PATH}: a table expected", 2)
-  end
+-- The options of a report (spec's fields with their defaults), and its
+-- list of problems: each "ITEM: message", added by opts.problem.
+local function report_opts(spec)
   local opts = {
     runs = spec.runs or 1000, seed = spec.seed or 1,
     graphs = spec.graphs or 4, whynot = spec.whynot ~= false,
@@ -541,33 +531,102 @@ function wl.report(spec)
     end
     problems[#problems + 1] = msg
   end
-  local title = spec.title or "warplab report"
-  local body, toc, n = {}, {}, 0
-  local function add_entries(entries)
-    for _, e in ipairs(entries) do
-      n = n + 1
-      if e.kind == "test" then
-        if not e.sample and e.result and opts.runs > 0 and e.test then
-          local ok, h = pcall(e.test.sample, e.test,
-            { n = opts.runs, seed = opts.seed })
-          pass_interrupt(h)
-          if ok then e.sample = h
-          else
-            e.findings = e.findings or {}
-            e.findings[#e.findings + 1] = "sample: " .. tostring(h)
-            opts.problem(e.name, e.findings[#e.findings])
-          end
+  return opts, problems
+end
+
+-- The page's entries so far: body and toc pieces, and n, the number of
+-- the last entry (anchors test-N, kernel-N).
+local function add_entries(st, entries, opts)
+  for _, e in ipairs(entries) do
+    st.n = st.n + 1
+    local n = st.n
+    if e.kind == "test" then
+      if not e.sample and e.result and opts.runs > 0 and e.test then
+        local ok, h = pcall(e.test.sample, e.test,
+          { n = opts.runs, seed = opts.seed })
+        pass_interrupt(h)
+        if ok then e.sample = h
+        else
+          e.findings = e.findings or {}
+          e.findings[#e.findings + 1] = "sample: " .. tostring(h)
+          opts.problem(e.name, e.findings[#e.findings])
         end
-        body[#body + 1] = test_html(e, opts, n)
-        toc[#toc + 1] = ('<li><a href="#test-%d">%s</a></li>'):format(n,
-          esc(e.name))
-      else
-        body[#body + 1] = kernel_html(e, n, opts)
-        toc[#toc + 1] = ('<li><a href="#kernel-%d">%s</a></li>'):format(n,
-          esc(e.name))
       end
+      st.body[#st.body + 1] = test_html(e, opts, n)
+      st.toc[#st.toc + 1] = ('<li><a href="#test-%d">%s</a></li>'):format(n,
+        esc(e.name))
+    else
+      st.body[#st.body + 1] = kernel_html(e, n, opts)
+      st.toc[#st.toc + 1] = ('<li><a href="#kernel-%d">%s</a></li>'):format(
+        n, esc(e.name))
     end
   end
+end
+
+-- A .litmus file's part of the page: its heading and its one entry.
+local function litmus_item(st, item, opts)
+  st.body[#st.body + 1] = "<h2>" .. esc(item) .. "</h2>"
+  local ok, t = pcall(wl.load, item)
+  pass_interrupt(t)
+  local e = { kind = "test", name = item, origin = item }
+  if ok then
+    e.test, e.name = t, t.name
+    local ok2, r = pcall(t.explore, t,
+      opts.model and { model = opts.model } or nil)
+    pass_interrupt(r)
+    if ok2 then e.result = r else
+      e.findings = { tostring(r) }
+      opts.problem(item, tostring(r))
+    end
+  else
+    e.findings = { tostring(t) }
+    opts.problem(nil, tostring(t))
+  end
+  add_entries(st, { e }, opts)
+end
+
+-- wl._report_file(path, spec, n) -> the body and toc text of .litmus
+-- file path as entry n of a report with spec's options, and its problems
+-- (a list): what wl.report makes of the file, made apart so that
+-- `warplab report --jobs` builds each file's part in a Lua state of its
+-- own on the pool (bindings/cmd_report.c) and wl._report_page puts the
+-- parts together: the page is the one wl.report makes.
+function wl._report_file(path, spec, n)
+  local opts, problems = report_opts(spec)
+  local st = { body = {}, toc = {}, n = n - 1 }
+  litmus_item(st, path, opts)
+  return table.concat(st.body, "\n"), table.concat(st.toc), problems
+end
+
+-- wl._report_page(spec, bodies, tocs) -> the page of the parts made by
+-- wl._report_file, in order, written to spec.output when given (as
+-- wl.report writes it).
+function wl._report_page(spec, bodies, tocs)
+  local html = page(spec.title or "warplab report", bodies, tocs)
+  if spec.output then -- whole or not at all (lfile.c)
+    local ok, err = wl._write_file(spec.output, html)
+    if not ok then error("wl.report: " .. err, 2) end
+  end
+  return html
+end
+
+-- wl.report{items..., output = "report.html", title =, runs = 1000,
+-- seed = 1, graphs = 4, whynot = true, model =, max_entries = 200,
+-- kernels = 6 (launches kept per script), heatmaps = 3 (per launch)}
+-- -> the HTML text (also written to output when given, whole or not at
+-- all: an error says why), and the list of problems (a file that does
+-- not parse, a model that cannot be read, a script that fails or calls
+-- os.exit with a failure status, a failed graph or sampling), each
+-- "ITEM: message", also shown on the page.  A script's os.exit ends the
+-- script, not the report.  SIGINT and SIGTERM end the report (raised).
+function wl.report(spec)
+  if type(spec) ~= "table" then
+    error("wl.report{FILE or test..., output = PATH}: a table expected", 2)
+  end
+  local opts, problems = report_opts(spec)
+  local title = spec.title or "warplab report"
+  local st = { body = {}, toc = {}, n = 0 }
+  local body, toc = st.body, st.toc
   for i, item in ipairs(spec) do
     if type(item) == "string" and item:match("%.lua$") then
       local chunk, lerr = loadfile(item)
@@ -590,33 +649,16 @@ function wl.report(spec)
         elseif err ~= nil then -- os.exit(0): noted, not an error
           body[#body + 1] = '<p class="note">' .. esc(err) .. "</p>"
         end
-        add_entries(entries)
+        add_entries(st, entries, opts)
       end
     elseif type(item) == "string" then
-      body[#body + 1] = "<h2>" .. esc(item) .. "</h2>"
-      local ok, t = pcall(wl.load, item)
-      pass_interrupt(t)
-      local e = { kind = "test", name = item, origin = item }
-      if ok then
-        e.test, e.name = t, t.name
-        local ok2, r = pcall(t.explore, t,
-          opts.model and { model = opts.model } or nil)
-        pass_interrupt(r)
-        if ok2 then e.result = r else
-          e.findings = { tostring(r) }
-          opts.problem(item, tostring(r))
-        end
-      else
-        e.findings = { tostring(t) }
-        opts.problem(nil, tostring(t))
-      end
-      add_entries { e }
+      litmus_item(st, item, opts)
     elseif type(item) == "userdata" and item.explore then
-      add_entries { { kind = "test", test = item, name = item.name,
-                      result = item:explore() } }
+      add_entries(st, { { kind = "test", test = item, name = item.name,
+                          result = item:explore() } }, opts)
     elseif type(item) == "table" and item.sites and item.occupancy then
-      add_entries { { kind = "kernel", report = item,
-                      name = "launch " .. i } }
+      add_entries(st, { { kind = "kernel", report = item,
+                          name = "launch " .. i } }, opts)
     else
       error(("wl.report: item %d is not a file, a test or a launch " ..
              "report"):format(i), 2)

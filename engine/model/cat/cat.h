@@ -213,9 +213,11 @@ int wl__cat_uses_set(const wl_cat *m, int set);
 typedef int (*wl__cat_observe_fn)(void *ud, const wl__cand *c,
                                   const void *exe);
 
-/* A copy of m that may be changed by the calls below (m never is).
- * WL_ENOMEM. */
-int wl__cat_copy(const wl_cat *m, wl_cat **out);
+/* A copy of m that may be changed by the calls below (m never is),
+ * allocated from ctx (the caller's: m may be shared read-only by
+ * threads each with a context of its own, bindings/lpool.c), which
+ * frees it.  WL_ENOMEM. */
+int wl__cat_copy(wl_ctx *ctx, const wl_cat *m, wl_cat **out);
 /* Non-flag checks (bit k: check k) that no longer decide consistency:
  * a candidate failing only them is consistent.  0 restores the model. */
 void wl__cat_set_waived(wl_cat *m, uint64_t waived);

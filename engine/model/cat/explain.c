@@ -6,14 +6,14 @@
 
 #include "catint.h"
 
-int wl__cat_copy(const wl_cat *m, wl_cat **out) {
-  wl_ctx *ctx = m->ctx;
+int wl__cat_copy(wl_ctx *ctx, const wl_cat *m, wl_cat **out) {
   wl_cat *c = wl__calloc(ctx, sizeof *c);
   size_t noff = (size_t)(m->nchecks + m->nflags + 1);
   *out = NULL;
   if (c == NULL)
     return wl__err(ctx, WL_ENOMEM, "out of memory");
   *c = *m;
+  c->ctx = ctx;
   c->ops = NULL;
   c->info = NULL;
   c->names = NULL;
