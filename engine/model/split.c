@@ -182,6 +182,7 @@ static wl_result *result_like(wl_ctx *ctx, const wl_result *tm) {
   r->counted = tm->counted;
   r->lay = tm->lay;
   if (tm->key != NULL) {
+    r->nkey = tm->nkey; /* the sizes wl_result_free frees them with */
     r->key = wl__alloc(ctx, (size_t)tm->nkey * sizeof *r->key);
     r->keep = wl__alloc(ctx, (size_t)tm->lay.nvals);
     if (r->key == NULL || r->keep == NULL) {
@@ -190,7 +191,6 @@ static wl_result *result_like(wl_ctx *ctx, const wl_result *tm) {
     }
     memcpy(r->key, tm->key, (size_t)tm->nkey * sizeof *r->key);
     memcpy(r->keep, tm->keep, (size_t)tm->lay.nvals);
-    r->nkey = tm->nkey;
   }
   return r;
 }
