@@ -253,13 +253,13 @@ static void check_text(const char *name, const char *text, size_t len,
     }
     if (prc != 0)
       pmsg = strdup(wl_ctx_errmsg(ctx));
-    deadline = now() + 4 * per_test;
+    deadline = now() + 2 * per_test;
     src = split_run(c0, c1, ctx, t, &o, seed * 4 + (uint64_t)v, &merged,
                     &smsg);
     if (src == WL_ESTOPPED) {
       skipped++;
       printf("SKIP %s (%s): the split over %.1f s\n", name, variants[v],
-             4 * per_test);
+             2 * per_test);
     } else if (prc != src) {
       snprintf(why, sizeof why, "wl_explore returns %d (%s), the split %d "
                                 "(%s)",
@@ -509,7 +509,7 @@ int main(int argc, char **argv) {
         static char tbuf[16384];
         char tname[64];
         uint64_t ts = seed * 1000003u + i;
-        if (ticket_text(ts, 0, tbuf, sizeof tbuf) == NULL) {
+        if (ticket_text(ts, 1, tbuf, sizeof tbuf) == NULL) {
           fprintf(stderr, "props_split: a ticket test does not fit\n");
           return 2;
         }

@@ -199,6 +199,8 @@ int wl__xp_record_perm(xp *x, exe *E, const int *perm);
  * or -1. */
 int wl__result_grow_hash(wl_ctx *ctx, wl_result *r);
 long wl__result_find(const wl_result *r, const int64_t *vals);
+/* Whether r has a state, found or given as known (r->known). */
+int wl__result_any_known(const wl_result *r);
 /* A copy of st (values, witness, truth, count) appended to r's states
  * (0, or -1 out of memory): split.c's merge. */
 int wl__result_add(wl_ctx *ctx, wl_result *r, const wl_state *st);

@@ -172,6 +172,20 @@ long wl__result_find(const wl_result *r, const int64_t *vals) {
   return state_find(r, vals);
 }
 
+/* Whether the state is known: found by this search, or in the states
+ * it was given as known (r->known: a unit of a split exploration). */
+static int found(const wl_result *r, const int64_t *vals) {
+  return state_find(r, vals) >= 0 ||
+         (r->known != NULL && state_find(r->known, vals) >= 0);
+}
+
+/* Whether any state is known (found, or given). */
+static int any_known(const wl_result *r) {
+  return r->nstates > 0 || (r->known != NULL && r->known->nstates > 0);
+}
+
+int wl__result_any_known(const wl_result *r) { return any_known(r); }
+
 static long state_find(const wl_result *r, const int64_t *vals) {
   size_t k;
   if (r->hcap == 0)
@@ -207,7 +221,7 @@ static int images_known(const xp *x, const int64_t *vals, int64_t *img,
   const wl_result *r = x->res;
   int p, s, m;
   if (c == x->nsym)
-    return state_find(r, img) >= 0;
+    return found(r, img);
   if (k == x->nsymkey[c])
     return images_known(x, vals, img, c + 1, 0, 0);
   p = x->symkey[c][k]; /* the observed member whose registers are chosen */
@@ -228,7 +242,7 @@ static int images_known(const xp *x, const int64_t *vals, int64_t *img,
 static int known(const xp *x, const int64_t *vals) {
   const wl_result *r = x->res;
   int64_t img[NVALS];
-  if (state_find(r, vals) < 0)
+  if (!found(r, vals))
     return 0;
 #ifdef WL_MUTANT_IMAGES
   /* the mutation check (tests/cli/mutant_images.sh): the identity only,
@@ -319,7 +333,7 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
   const wl_litmus *t = x->t;
   int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
   int ncv[WL_MAX_LOCS], loc[WL_MAX_LOCS], th, i, l, off;
-  if (x->res->nstates == 0 || !pruning(x) || x->rf)
+  if (!any_known(x->res) || !pruning(x) || x->rf)
     return 0; /* the rf search's traces hold no values */
   off = x->res->lay.regoff[t->nthreads];
   wl__xp_state_regs(x, E, vals);
@@ -358,7 +372,7 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
   int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
   int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS], nkl = 0;
   int i, o, off = r->lay.regoff[t->nthreads];
-  if (r->key == NULL || r->nstates == 0 || th < x->key_threads ||
+  if (r->key == NULL || !any_known(r) || th < x->key_threads ||
       !pruning(x) || x->rf)
     return 0;
   if (!r->bound_hit)
@@ -417,7 +431,7 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
 int wl__xp_obs_known(const xp *x, int64_t *vals, int nkl, const int *kl,
                      int64_t (*cv)[KNOWN_VALS], const int *ncv) {
   const wl_result *r = x->res;
-  if (r->key == NULL || r->nstates == 0 || !pruning(x))
+  if (r->key == NULL || !any_known(r) || !pruning(x))
     return 0;
   return tuples_known(x, vals, r->lay.regoff[x->t->nthreads], nkl, kl, cv,
                       ncv);

@@ -278,7 +278,8 @@ static int obs_known(xp *x, exe *E, rfs *S) {
   int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS], cw[WL_MAX_LOCS][KNOWN_VALS];
   uint8_t need[WL_MAX_THREADS];
   if (x->mode != XP_STATES || x->all || res->key == NULL ||
-      res->nstates == 0 || (x->opts != NULL && x->opts->no_prefix))
+      !wl__result_any_known(res) ||
+      (x->opts != NULL && x->opts->no_prefix))
     return 0;
   off = res->lay.regoff[t->nthreads];
   memset(need, 0, sizeof need);

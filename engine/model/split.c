@@ -195,44 +195,10 @@ static wl_result *result_like(wl_ctx *ctx, const wl_result *tm) {
   return r;
 }
 
-/* Seeds r (a unit's fresh result) with the states of known, values
- * only: the search skips what they make known.  0, or -1 out of
- * memory. */
-static int seed(wl_ctx *ctx, wl_result *r, const wl_result *known) {
-  size_t s;
-  for (s = 0; s < known->nstates; s++) {
-    wl_state st = known->states[s];
-    st.nwit = 0; /* no witness: the seed is dropped after the search */
-    st.wit = NULL;
-    if (wl__result_find(r, st.vals) < 0 && wl__result_add(ctx, r, &st) != 0)
-      return -1;
-  }
-  return 0;
-}
-
-/* Drops r's first n states (the seeds) and rehashes the rest. */
-static int unseed(wl_ctx *ctx, wl_result *r, size_t n) {
-  size_t s;
-  if (n == 0)
-    return 0;
-  for (s = 0; s < n; s++) {
-    wl__free(ctx, r->states[s].vals, (size_t)r->lay.nvals * sizeof(int64_t));
-    wl__free(ctx, r->states[s].wit,
-             (size_t)r->states[s].nwit * sizeof(wl_wit_ev));
-  }
-  memmove(r->states, r->states + n, (r->nstates - n) * sizeof *r->states);
-  r->nstates -= n;
-  wl__free(ctx, r->htab, r->hcap * sizeof *r->htab);
-  r->htab = NULL;
-  r->hcap = 0;
-  return r->nstates > 0 ? wl__result_grow_hash(ctx, r) : 0;
-}
-
 int wl_explore_unit(wl_explorer *e, size_t unit, const wl_result *known,
                     wl_result **out) {
   xp *x;
   wl_result *tm, *r;
-  size_t nseed = 0;
   int err, th;
   if (e == NULL || out == NULL)
     return WL_EINVAL;
@@ -256,15 +222,10 @@ int wl_explore_unit(wl_explorer *e, size_t unit, const wl_result *known,
     return wl__err(e->ctx, WL_ENOMEM, "out of memory");
   }
   /* what earlier units found: skipped as the whole search skips it
-   * (not when counting executions: every one is counted) */
-  if (known != NULL && !r->counted) {
-    if (seed(e->ctx, r, known) != 0) {
-      wl__xp_unwrap(x);
-      wl_result_free(r);
-      return wl__err(e->ctx, WL_ENOMEM, "out of memory");
-    }
-    nseed = r->nstates;
-  }
+   * (not when counting executions: every one is counted); looked up
+   * there, never copied */
+  if (known != NULL && !r->counted)
+    r->known = known;
   x->res = r;
   x->err = 0;
   x->found = x->combo_done = x->ub_done = 0;
@@ -275,10 +236,7 @@ int wl_explore_unit(wl_explorer *e, size_t unit, const wl_result *known,
   for (th = 0; th < e->depth; th++)
     x->upath[th] = e->path[unit * (size_t)e->depth + (size_t)th];
   err = wl__xp_conclude(x, wl__xp_search(x));
-  if (err == 0 && unseed(e->ctx, r, nseed) != 0)
-    err = wl__err(e->ctx, WL_ENOMEM, "out of memory");
-  if (err == 0)
-    wl__xp_set_verdict(r);
+  r->known = NULL;
   x->ulen = 0;
   x->res = tm;
   wl__xp_unwrap(x);
