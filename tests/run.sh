@@ -142,8 +142,9 @@ if [ -x "$B/tests/props" ] && [ -d "$SHARED/spec" ]; then
   # one exploration split into units (tests/split.c): the units in a
   # shuffled order on two explorers, merged in unit order, against
   # wl_explore, on PROPS_SPLIT_COUNT generated tests (every kind: random
-  # programs, families, interchangeable copies, the ticket idiom)
-  sn=${PROPS_SPLIT_COUNT:-300}
+  # programs, families, interchangeable copies, the ticket idiom, spin
+  # loops; about 25 s)
+  sn=${PROPS_SPLIT_COUNT:-1000}
   out=$("$B/tests/props_split" --count "$sn" --timeout 0.5 2>&1)
   rc=$?
   printf '%s\n' "$out" | grep -E '^FAIL|^props_split:' -A 8 | head -n 40
