@@ -172,6 +172,26 @@ $(BUILD)/tests/props: tests/props.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
 
+# One exploration split into units and merged (tests/split.c: the
+# split property against wl_explore); its mutants (tests/cli/
+# split_mutants.sh) link engine/model/split.c built with
+# WL_MUTANT_SPLITDROP (the last unit left out) or WL_MUTANT_SPLITWIT (a
+# state found again keeps the later unit's witness).
+$(BUILD)/tests/props_split: tests/split.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@
+SPLIT_MUTANTS := splitdrop splitwit
+SPLIT_MUTANT_BINS := $(SPLIT_MUTANTS:%=$(BUILD)/tests/props_split_%)
+$(BUILD)/mutant/split_%/engine/model/split.o: engine/model/split.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DWL_MUTANT_$(shell echo $* | tr a-z A-Z) -c $< -o $@
+.PRECIOUS: $(BUILD)/mutant/split_%/engine/model/split.o
+$(BUILD)/tests/props_split_%: tests/split.c \
+  $(BUILD)/mutant/split_%/engine/model/split.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(BUILD)/mutant/split_$*/engine/model/split.o \
+	  $(LIB) $(ALL_LDFLAGS) -o $@
+
 # props with the h100 profile's rare in-SM events (engine/mem/machine.h,
 # mm_st_sm, inlined into engine/sim/sample.c's runs) at 1/4 each instead of ~1e-4 and ~1e-6, so that the sample
 # property meets them often: its own copy of sample.c is linked ahead
@@ -270,6 +290,7 @@ $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
       $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/props_rare \
       $(BUILD)/tests/props_link $(MUTANT_BINS) \
+      $(BUILD)/tests/props_split $(SPLIT_MUTANT_BINS) \
       $(BUILD)/tests/lalloc $(REPLAY) $(if $(MPI_HAVE),$(MPI_BIN))
 	@sh tests/run.sh $(BUILD)
 
@@ -341,6 +362,7 @@ clean:
   $(EMBED:.c=.d)
 -include $(UNIT_BIN:=.d) $(BUILD)/tests/conformance.d \
   $(BUILD)/tests/soundness.d $(BUILD)/tests/props.d $(BUILD)/tests/lalloc.d \
+  $(BUILD)/tests/props_split.d \
   $(BUILD)/tests/sample_rare.d $(BUILD)/tests/exact_rare.d \
   $(BUILD)/tests/props_rare.d $(BUILD)/tests/props_link.d \
   $(MUTANT_BINS:=.d) $(MUTANT_OBJ:.o=.d) \

@@ -20,6 +20,8 @@ sh "$ROOT/bench/scale.sh" "$B"
 sh "$ROOT/bench/sample_rate.sh" "$B"
 # files across cores: litmus --jobs 2 against --jobs 1 on 1,434 tests
 sh "$ROOT/bench/jobs_files.sh" "$B"
+# one exploration across cores: --jobs 2 against --jobs 1 (issue 24)
+sh "$ROOT/bench/jobs_explore.sh" "$B"
 # the same over MPI ranks (issue 23): 1, 2, 4 ranks of warplab-mpi
 sh "$ROOT/bench/mpi_scale.sh" "$B"
 # kernels: warp memory instructions per second for the tiled matmul

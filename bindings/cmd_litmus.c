@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "cmd.h"
+#include "lexplore.h"
 #include "lpool.h"
 #include "lwarplab.h"
 #include "ranks.h"
@@ -131,6 +132,7 @@ typedef struct litmus_job {
   int json, quiet, herd, whynot, detail; /* detail: the explorer's own
                                           * progress line (one thread) */
   double timeout;
+  int split; /* --jobs N on one file: its exploration split (lexplore.h) */
   const char *graph_dir;
   const wl_model *model;     /* --model: read once, shared read-only */
   const wl_model *why_model; /* the default model of --why-not/--graph */
@@ -273,7 +275,9 @@ static int litmus_run(void *ud, size_t unit, wl_ctx *ctx, void *worker,
   rc = wl_litmus_parse(ctx, f, src, len, &t);
   free(src);
   if (rc == 0)
-    rc = wl_explore(ctx, t, &opts, &r);
+    rc = j->split > 0 ? wll_explore_jobs(ctx, t, &opts, j->split,
+                                         isatty(2), &r)
+                      : wl_explore(ctx, t, &opts, &r);
   if (j->detail)
     litmus_unprogress(ls);
   if (rc == 0 && wl_result_partial(r, NULL) == WL_ESTOPPED) {
@@ -637,7 +641,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   litmus_stop ls = {0};
   litmus_job job;
   int c, i, nf = 0, json = 0, quiet = 0, failed = 0, sig = 0;
-  int whynot = 0, full = 0, jobs = 0, pool_rc = 0;
+  int whynot = 0, full = 0, jobs = 0, pool_rc = 0, split = 0;
   int check_error = 0, nfound = 0, herd = 0, root = wll_rank() == 0;
   const char *graph_dir = NULL;
   wl_model *why_model = NULL; /* the default model of --why-not, --graph */
@@ -782,6 +786,8 @@ int wll_cmd_litmus(int argc, char **argv) {
                     "--help)\n");
     return 2;
   }
+  /* --jobs N (N > 1) on one file: its exploration is split instead */
+  split = jobs > 1 && nf == 1 ? jobs : 0;
   if (jobs == 0)
     jobs = wll_pool_default_jobs((size_t)nf);
   if (wl_ctx_new(NULL, &ctx) != 0) {
@@ -872,6 +878,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   /* the explorer's own line (states, combinations) when one file runs at
    * a time; else the pool's (files done) */
   job.detail = jobs == 1 || nf == 1;
+  job.split = split;
   /* standard input is read here, once, in order (the pool's threads
    * must not race for it) */
   for (i = 0; i < nf; i++)

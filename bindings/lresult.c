@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lexplore.h"
 #include "lwarplab.h"
 
 typedef struct wll_result {
@@ -162,7 +163,7 @@ static int explore_stop(void *ud) {
 /* test:explore([{unroll = N, timeout = S, max_memory = BYTES,
  * count_executions = B, observed_only = B, model = M, checks = B,
  * symmetry = B, prefix = B, stutter = B, thin_air_filter = B,
- * commute = B, search = "auto"|"values"|"rf"}]) ->
+ * commute = B, search = "auto"|"values"|"rf", jobs = N}]) ->
  * warplab.Result.  A timeout or
  * the memory limit stops the exploration with the states found so far:
  * result.partial says why (nil for a complete result).
@@ -177,13 +178,17 @@ static int explore_stop(void *ud) {
  * order: wl_explore_opts.no_commute).  search: "auto" (the default: the reads-from search where
  * it applies, instruction threads without backward branches, else the
  * value search), "values", or "rf" (an error where it does not
- * apply). */
+ * apply).  jobs = N (1 to 1024): the exploration split into units
+ * (wl_explore_split) that N workers of libuv's pool run, merged in unit
+ * order (bindings/lexplore.c): the same result for every N; a test with
+ * threads written as Lua functions runs its units on the calling
+ * thread (its lua_State is not for other threads). */
 int wll_test_explore(lua_State *L) {
   wll_test *t = wll_checktest(L, 1);
   wl_explore_opts o;
   wll_result *r;
   double t0, deadline = 0;
-  int rc;
+  int rc, jobs = 0;
   memset(&o, 0, sizeof o);
   if (t->exploring)
     return luaL_error(L, "explore: this test is already being explored");
@@ -193,7 +198,7 @@ int wll_test_explore(lua_State *L) {
                                        "observed_only", "checks",
                                        "symmetry", "prefix", "stutter",
                                        "thin_air_filter", "commute",
-                                       "search", NULL};
+                                       "search", "jobs", NULL};
     static const char *const searches[] = {"auto", "values", "rf", NULL};
     luaL_checktype(L, 2, LUA_TTABLE);
     wll_checkopts(L, 2, "explore", keys, 0);
@@ -244,6 +249,17 @@ int wll_test_explore(lua_State *L) {
     /* checks = false: no data-race or hang search (r.race, r.hang nil) */
     if (lua_getfield(L, 2, "checks") != LUA_TNIL)
       o.no_checks = !lua_toboolean(L, -1);
+    if (lua_getfield(L, 2, "jobs") != LUA_TNIL) {
+      int isnum, i;
+      lua_Integer n = lua_tointegerx(L, -1, &isnum);
+      if (!isnum || n < 1 || n > 1024)
+        return luaL_error(L, "explore: jobs must be an integer from 1 to "
+                             "1024");
+      jobs = (int)n;
+      for (i = 0; i < t->nthreads; i++)
+        if (t->th[i].dev != NULL)
+          jobs = 1; /* Lua functions: on this thread, unit by unit */
+    }
   }
   o.keep_partial = 1;
   if (o.max_memory == 0) /* never the out-of-memory killer */
@@ -277,7 +293,8 @@ int wll_test_explore(lua_State *L) {
   o.should_stop = explore_stop;
   o.stop_ud = &deadline;
   wll_sig_enter();
-  rc = wl_explore(t->ctx, t->lt, &o, &r->r);
+  rc = jobs > 0 ? wll_explore_jobs(t->ctx, t->lt, &o, jobs, 0, &r->r)
+                : wl_explore(t->ctx, t->lt, &o, &r->r);
   wll_sig_leave();
   r->seconds = now() - t0;
   t->exploring = 0;

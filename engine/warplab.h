@@ -93,6 +93,10 @@ int wl_ctx_new(const wl_config *cfg, wl_ctx **out);
 void wl_ctx_free(wl_ctx *ctx);
 /* The message of the last failure on ctx ("" if none).  Owned by ctx. */
 const char *wl_ctx_errmsg(const wl_ctx *ctx);
+/* Sets ctx's message (copied, cut to the message's size) to msg and
+ * returns err: for a driver that reports, through the context it was
+ * given, a failure that happened in another (a worker's). */
+int wl_ctx_set_error(wl_ctx *ctx, int err, const char *msg);
 /* Sets (NULL: removes) the stop hook of work on ctx that has no
  * should_stop of its own: reading a model (wl_model_load, _parse) and
  * explaining an outcome (wl_whynot_explain) poll it now and then, and a
@@ -567,6 +571,86 @@ typedef struct wl_result wl_result;
 int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
                wl_result **out);
 void wl_result_free(wl_result *r);
+
+/*
+ * One exploration split into units (Sharding, above): the units run
+ * apart, in any order, on any workers, and merged in unit order they
+ * give what wl_explore gives -- the same states in the same order, the
+ * same witnesses, counts, verdict, bound flag, race and hang.
+ *
+ * A unit is a prefix of the search: the traces chosen for the first
+ * threads (the same number of threads for every unit, chosen so that
+ * there are about 256 units, at most 4096; one unit when nothing
+ * splits).  Each worker (a pool thread, an MPI rank) makes its own
+ * explorer with wl_explore_split from its own context: the preparation
+ * (traces, value domains, symmetry) is deterministic, so every
+ * explorer of (t, opts) numbers the units alike, and a unit is named by
+ * its number alone.  Then:
+ *
+ *   wl_explore_split(ctx, t, opts, &e);      // per worker
+ *   n = wl_explorer_units(e);
+ *   wl_explore_unit(e, u, known, &part);     // any u, any order
+ *   wl_explore_merge(mctx, &acc, part);      // in unit order 0..n-1
+ *   wl_result_free(part);
+ *
+ * The merged result is made in mctx (the driver's context) and is
+ * complete once every unit is merged; merging a unit's result into an
+ * acc that came from another exploration is WL_EINVAL.  A unit's result
+ * alone is a valid result of that part of the search (its verdict
+ * covers that part only).
+ *
+ * wl_explore_split prepares e from ctx and opts (copied; its callbacks
+ * and model must outlive e), failing as wl_explore fails before its
+ * search (WL_EINVAL, WL_EUNSUPPORTED, WL_ELIMIT, WL_ESTOPPED,
+ * WL_ENOMEM); e is used by one thread at a time and freed by
+ * wl_explorer_free (NULL: nothing) before ctx and t.
+ *
+ * wl_explore_unit runs unit u (0 <= u < n, else WL_EINVAL) into a new
+ * result from e's context.  known (may be NULL; read only, from any
+ * context, not changed while the call runs) is what earlier units
+ * found: the merge of some of the units before u (not after: WL_EINVAL
+ * is not detected, the result would be wrong).  The search then skips
+ * what those states make known, as the whole search does, so the unit
+ * costs what it costs in wl_explore; its result lists only the states
+ * it found itself (those known too may be missing from it, which the
+ * merge does not need), and is merged as one without.  Counting
+ * executions, known is not used.  It fails as wl_explore's search does
+ * (one caveat: a limit -- WL_ELIMIT, an execution past 256 events, say
+ * -- met in a combination that the whole search skips because its
+ * states are known already fails the unit that meets it with less
+ * knowledge, where wl_explore succeeds), and
+ * with opts.keep_partial a stop gives a partial result instead (as
+ * wl_explore).  opts.max_memory bounds each unit's search plus what e
+ * holds, not the whole exploration.
+ *
+ * wl_explore_merge merges part (unchanged; it may come from any
+ * context) into *acc, making *acc (in ctx) when it is NULL: the states
+ * part found that no earlier unit found, in part's order, with part's
+ * witnesses; with count_executions the counts of the states found
+ * before are added to; the bound flag is or-ed; the race (hang) is the
+ * first unit's that has one; a partial part makes *acc partial with
+ * its reason, and nothing may be merged after it (WL_EINVAL).  The
+ * verdict is recomputed after each merge.  Returns 0, WL_EINVAL or
+ * WL_ENOMEM (then *acc is as before the call, but may hold some of
+ * part's states: free it).
+ */
+typedef struct wl_explorer wl_explorer;
+int wl_explore_split(wl_ctx *ctx, const wl_litmus *t,
+                     const wl_explore_opts *opts, wl_explorer **out);
+size_t wl_explorer_units(const wl_explorer *e);
+int wl_explore_unit(wl_explorer *e, size_t unit, const wl_result *known,
+                    wl_result **out);
+void wl_explorer_free(wl_explorer *e);
+int wl_explore_merge(wl_ctx *ctx, wl_result **acc, const wl_result *part);
+/* The should_stop the explorer's units poll from now on (replacing the
+ * one in the options it was made with): a driver that hands a prepared
+ * explorer to another worker. */
+void wl_explorer_set_stop(wl_explorer *e, int (*should_stop)(void *ud),
+                          void *ud);
+/* Marks a result partial (a driver that stopped between units: the units
+ * merged so far), with code (WL_ESTOPPED) and why (copied) as
+ * wl_result_partial gives them.  WL_EINVAL (NULL, code 0), WL_ENOMEM. */
+int wl_result_mark_partial(wl_result *r, int code, const char *why);
 
 /* 1 when the test's condition holds (Dat3M's convention: for exists,
  * the outcome is reachable; for ~exists and forall, the property holds). */

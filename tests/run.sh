@@ -139,6 +139,20 @@ if [ -x "$B/tests/props" ] && [ -d "$SHARED/spec" ]; then
   else
     bad "props reduce: exit $rc1 and $rc2, $rt tests, $rf failures"
   fi
+  # one exploration split into units (tests/split.c): the units in a
+  # shuffled order on two explorers, merged in unit order, against
+  # wl_explore, on PROPS_SPLIT_COUNT generated tests (every kind: random
+  # programs, families, interchangeable copies, the ticket idiom, spin
+  # loops; about 25 s)
+  sn=${PROPS_SPLIT_COUNT:-1000}
+  out=$("$B/tests/props_split" --count "$sn" --timeout 0.5 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | grep -E '^FAIL|^props_split:' -A 8 | head -n 40
+  if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "^props_split: $sn tests, 0 failures"; then
+    ok
+  else
+    bad "props_split: exit $rc"
+  fi
   out=$("$B/tests/props" --runs 20000 --model "$SHARED/spec/ptx-v6.0-isa.cat" \
         --from "$ROOT"/tests/props/*.litmus 2>&1)
   rc=$?

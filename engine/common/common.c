@@ -113,6 +113,12 @@ const char *wl_ctx_errmsg(const wl_ctx *ctx) {
   return ctx == NULL ? "no context" : ctx->errmsg;
 }
 
+int wl_ctx_set_error(wl_ctx *ctx, int err, const char *msg) {
+  if (ctx != NULL)
+    snprintf(ctx->errmsg, sizeof ctx->errmsg, "%s", msg != NULL ? msg : "");
+  return err;
+}
+
 int wl__err(wl_ctx *ctx, int err, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -329,7 +329,8 @@ static int colast_dfs(xp *x, exe *E, int li) {
   if (x->err || x->combo_done || wl__xp_stop(x))
     return x->err;
   if (li == E->nlocs) {
-    if (x->mode == XP_STATES && wl__xp_target_known(x, E))
+    if (x->mode == XP_STATES && !wl__xp_cut_unreported(x, E) &&
+        wl__xp_target_known(x, E))
       return 0;
     sc_start(x, E);
     x->found = 0;
@@ -484,6 +485,7 @@ static int explore_combo(xp *x, exe *E, bsched *bs) {
   for (th = 0; th < x->t->nthreads; th++)
     bars |= trace_has_barrier(x, th, E->tr[th]);
   skip = !x->all && x->cand == NULL && x->mode == XP_STATES;
+  skip = skip && !wl__xp_cut_unreported(x, E);
   if (skip && !bars && wl__xp_combo_known(x, E))
     return 0;
   x->found = x->combo_done = 0;
@@ -687,6 +689,8 @@ static int combo_dfs(xp *x, int th, const wl_trace **chosen, exe *E,
     if (!x->collecting && x->symprev[th] >= 0 &&
         k < trace_index(x, x->symprev[th], chosen[x->symprev[th]]))
       continue; /* identical threads choose non-decreasing traces */
+    if (!x->collecting && th < x->ulen && k != (size_t)x->upath[th])
+      continue; /* a unit (split.c): the traces of its prefix only */
     chosen[th] = tr;
     /* reads of this thread must be satisfiable by what is chosen or
      * could still be chosen; reads of earlier threads may now have lost
@@ -762,16 +766,16 @@ static void xp_free(xp *x) {
   }
 }
 
-int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
-               wl_result **out) {
-  xp *x = NULL;
-  exe *E = NULL;
-  bsched *bs = NULL;
-  const wl_trace *chosen[WL_MAX_THREADS];
+/* Allocates the exploration of t (x, its result, execution and barrier
+ * scheduler) and starts counting its memory through ctx's allocator
+ * (wl__xp_unwrap stops).  On failure nothing is left allocated. */
+int wl__xp_open(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
+                xp **out) {
+  xp *x;
   wl_result *r;
-  int i, l, err = 0, rounds = 0, laid = 0;
-  if (ctx == NULL || t == NULL || out == NULL)
-    return WL_EINVAL;
+  exe *E;
+  bsched *bs;
+  int err, i;
   *out = NULL;
   ctx->errmsg[0] = '\0';
   if (opts != NULL && opts->unroll < 0)
@@ -787,16 +791,15 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   /* the barrier scheduler's arrays are set per combination
    * (wl__xp_barrier_outcomes): only its outcome buffer starts empty */
   bs = wl__alloc(ctx, sizeof *bs);
-  if (bs != NULL) {
-    bs->out = NULL;
-    bs->nout = bs->capout = 0;
-  }
-  if (r != NULL)
-    r->ctx = ctx; /* wl_result_free needs it on every path */
   if (r == NULL || x == NULL || E == NULL || bs == NULL) {
-    err = wl__err(ctx, WL_ENOMEM, "out of memory");
-    goto done;
+    wl__free(ctx, r, sizeof *r);
+    wl__free(ctx, x, sizeof *x);
+    wl__free(ctx, E, sizeof *E);
+    wl__free(ctx, bs, sizeof *bs);
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
   }
+  bs->out = NULL;
+  bs->nout = bs->capout = 0;
   r->ctx = ctx;
   r->t = t;
   r->cond_kind = t->cond_kind;
@@ -805,22 +808,13 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
   x->t = t;
   x->opts = opts;
   x->res = r;
+  x->E = E;
+  x->bs = bs;
   x->unroll =
       (opts != NULL && opts->unroll > 0) ? opts->unroll : WL_DEFAULT_UNROLL;
   r->unroll = x->unroll;
   x->all = opts != NULL && opts->count_executions;
-  /* count what the exploration holds from here on (the four blocks
-   * above included) */
-  x->alloc = ctx->alloc;
-  x->alloc_ud = ctx->alloc_ud;
-  x->mem = sizeof *r + sizeof *x + sizeof *E + sizeof *bs;
-  ctx->alloc = count_alloc;
-  ctx->alloc_ud = x;
-  if (opts != NULL && opts->model != NULL &&
-      wl__candx_new(ctx, opts->model, t, &x->cand) != 0) {
-    err = WL_ENOMEM;
-    goto done;
-  }
+  r->counted = x->all;
   for (i = 0; i < WL_MAX_THREADS; i++) {
     wl__vec_init(&x->pool[i].ev, sizeof(wl_ev));
     wl__vec_init(&x->pool[i].regs, sizeof(int64_t));
@@ -828,97 +822,164 @@ int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
     wl__vec_init(&x->pool[i].ch, sizeof(int));
     wl__vec_init(&x->pool[i].dtaint, sizeof(uint64_t));
   }
+  /* count what the exploration holds from here on (the four blocks
+   * above included) */
+  x->alloc = ctx->alloc;
+  x->alloc_ud = ctx->alloc_ud;
+  x->mem = sizeof *r + sizeof *x + sizeof *E + sizeof *bs;
+  wl__xp_wrap(x);
+  *out = x;
+  return 0;
+}
+
+void wl__xp_wrap(xp *x) {
+  x->ctx->alloc = count_alloc;
+  x->ctx->alloc_ud = x;
+}
+
+void wl__xp_unwrap(xp *x) {
+  x->ctx->alloc = x->alloc;
+  x->ctx->alloc_ud = x->alloc_ud;
+}
+
+/* Everything before the search: the model's candidates, the traces (or
+ * the skeletons), the value domains, symmetry, the state layout and the
+ * observed values.  Non-zero on failure (x->err). */
+int wl__xp_prepare(xp *x) {
+  wl_ctx *ctx = x->ctx;
+  const wl_litmus *t = x->t;
+  const wl_explore_opts *opts = x->opts;
+  const wl_trace *chosen[WL_MAX_THREADS];
+  wl_result *r = x->res;
+  int l, rounds = 0;
+  if (opts != NULL && opts->model != NULL &&
+      wl__candx_new(ctx, opts->model, t, &x->cand) != 0)
+    return x->err = WL_ENOMEM;
   for (l = 0; l < t->nlocs; l++)
     if (wl__xp_dom_add(x, &x->dom[l], t->locinit[l], l, -1, NULL) < 0)
-      goto fail;
+      return 1;
   /* the reads-from search where it applies (rfsearch.c), else the
    * value search */
   {
     const char *why = NULL;
     int want = opts != NULL ? opts->search : WL_SEARCH_AUTO;
     if (want != WL_SEARCH_VALUES && opts != NULL && opts->search != 0 &&
-        want != WL_SEARCH_RF && want != WL_SEARCH_AUTO) {
-      x->err = wl__err(ctx, WL_EINVAL, "unknown search %d", want);
-      goto fail;
-    }
+        want != WL_SEARCH_RF && want != WL_SEARCH_AUTO)
+      return x->err = wl__err(ctx, WL_EINVAL, "unknown search %d", want);
     if (want != WL_SEARCH_VALUES && wl__xp_rf_applies(x, &why))
       x->rf = 1;
-    else if (want == WL_SEARCH_RF) {
-      x->err = wl__err(ctx, WL_EUNSUPPORTED,
-                       "%s: the reads-from search does not apply: %s",
-                       t->name, why);
-      goto fail;
-    }
+    else if (want == WL_SEARCH_RF)
+      return x->err = wl__err(ctx, WL_EUNSUPPORTED,
+                              "%s: the reads-from search does not apply: %s",
+                              t->name, why);
   }
   if (x->rf && wl__xp_rf_skeletons(x))
-    goto fail;
+    return 1;
   /* the value-domain fixpoint */
   for (; !x->rf;) {
     r->traces_cut = 0;
     if (wl__xp_gen_traces(x) || written_values(x))
-      goto fail;
+      return 1;
     x->collecting = 1;
     x->grew = 0;
     rest_new(x);
     memset(chosen, 0, sizeof chosen);
-    if (combo_dfs(x, 0, chosen, E, bs))
-      goto fail;
+    if (combo_dfs(x, 0, chosen, x->E, x->bs))
+      return 1;
     x->collecting = 0;
     if (!x->grew)
       break;
-    if (++rounds > 10000) {
-      x->err =
-          wl__err(ctx, WL_ELIMIT, "%s: value domains do not converge", t->name);
-      goto fail;
-    }
+    if (++rounds > 10000)
+      return x->err = wl__err(ctx, WL_ELIMIT,
+                              "%s: value domains do not converge", t->name);
   }
   if (wl__xp_check_shared(x))
-    goto fail;
+    return 1;
   wl__xp_symmetry(x);
   /* the state vector: every register (callback threads may have added
    * results while they ran), then every location */
   wl__layout_init(&r->lay, t);
-  laid = 1;
+  x->laid = 1;
   if (opts != NULL && opts->observed_only && wl__xp_observed_key(x))
-    goto fail;
+    return 1;
+  return 0;
+}
+
+/* The search of the states, then the searches for a race and a hang,
+ * into x->res: over every combination, or over those that start with
+ * x->upath (x->ulen threads' traces chosen: a unit, split.c).  Non-zero
+ * on failure (x->err). */
+int wl__xp_search(xp *x) {
+  const wl_explore_opts *opts = x->opts;
+  const wl_trace *chosen[WL_MAX_THREADS];
+  exe *E = x->E;
+  bsched *bs = x->bs;
   memset(chosen, 0, sizeof chosen);
   if (x->rf ? wl__xp_rf_search(x, E, bs) : combo_dfs(x, 0, chosen, E, bs))
-    goto fail;
+    return 1;
   if ((opts == NULL || !opts->no_checks) && x->cand == NULL &&
       (ub_pass(x, E, bs, XP_RACE) || ub_pass(x, E, bs, XP_LIVE)))
-    goto fail;
-  wl__xp_set_verdict(r);
-  r->name = NULL;
-  goto done;
-fail:
-  err = x->err;
-  if (opts != NULL && opts->keep_partial &&
+    return 1;
+  return 0;
+}
+
+/* Ends the search of x->res: failed, a stop with keep_partial keeps
+ * what was found (marked partial, 0 returned), any other failure
+ * returns x->err; else the verdict is set.  The result is left in
+ * x->res either way (the caller frees it on failure). */
+int wl__xp_conclude(xp *x, int failed) {
+  wl_ctx *ctx = x->ctx;
+  const wl_explore_opts *opts = x->opts;
+  wl_result *r = x->res;
+  int err = failed ? x->err : 0;
+  if (failed && err == 0)
+    err = x->err = wl__err(ctx, WL_ENOMEM, "out of memory");
+  if (failed && opts != NULL && opts->keep_partial &&
       (err == WL_ESTOPPED || (err == WL_ELIMIT && x->mem_stop))) {
     /* a stop, not a failure: keep what was found, saying why */
     const char *m = ctx->errmsg;
-    if (!laid)
-      wl__layout_init(&r->lay, t);
+    if (!x->laid)
+      wl__layout_init(&r->lay, x->t);
     r->partial = err;
     r->why = wl__strndup(ctx, m, strlen(m));
-    if (r->why == NULL) {
-      err = wl__err(ctx, WL_ENOMEM, "out of memory");
-    } else {
-      wl__xp_set_verdict(r);
-      err = 0;
-    }
+    err = r->why == NULL ? wl__err(ctx, WL_ENOMEM, "out of memory") : 0;
   }
-done:
-  if (x != NULL && x->alloc != NULL) {
-    ctx->alloc = x->alloc;
-    ctx->alloc_ud = x->alloc_ud;
+  if (err == 0) {
+    wl__xp_set_verdict(r);
+    r->name = NULL;
   }
-  if (x != NULL)
-    xp_free(x);
-  if (bs != NULL)
-    wl__free(ctx, bs->out, (size_t)bs->capout * sizeof *bs->out);
-  wl__free(ctx, bs, sizeof *bs);
-  wl__free(ctx, E, sizeof *E);
+  return err;
+}
+
+/* Frees x, its execution and barrier scheduler (not x->res), with the
+ * context's own allocator back in place. */
+void wl__xp_close(xp *x) {
+  wl_ctx *ctx;
+  if (x == NULL)
+    return;
+  ctx = x->ctx;
+  wl__xp_unwrap(x);
+  xp_free(x);
+  if (x->bs != NULL)
+    wl__free(ctx, x->bs->out, (size_t)x->bs->capout * sizeof *x->bs->out);
+  wl__free(ctx, x->bs, sizeof *x->bs);
+  wl__free(ctx, x->E, sizeof *x->E);
   wl__free(ctx, x, sizeof *x);
+}
+
+int wl_explore(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
+               wl_result **out) {
+  xp *x = NULL;
+  wl_result *r;
+  int err;
+  if (ctx == NULL || t == NULL || out == NULL)
+    return WL_EINVAL;
+  *out = NULL;
+  if ((err = wl__xp_open(ctx, t, opts, &x)) != 0)
+    return err;
+  err = wl__xp_conclude(x, wl__xp_prepare(x) || wl__xp_search(x));
+  r = x->res;
+  wl__xp_close(x);
   if (err) {
     wl_result_free(r);
     return err;

@@ -107,6 +107,14 @@ typedef struct xp {
    * values are placeholders until an execution gives them */
   int rf;
   struct rfs *rfs; /* its state while it runs */
+  /* the execution being built and the barrier scheduler (wl__xp_open) */
+  exe *E;
+  struct bsched *bs;
+  int laid; /* the result's layout is set */
+  /* a unit of a split exploration (split.c): only the combinations whose
+   * threads 0..ulen-1 choose the traces upath[] (ulen 0: every one) */
+  int ulen;
+  int upath[WL_MAX_THREADS];
 } xp;
 
 enum { XP_STATES, XP_RACE, XP_LIVE };
@@ -131,6 +139,23 @@ typedef struct bsched {
   int nout, capout;
   long steps;
 } bsched;
+
+/* explore.c: one exploration in steps (wl_explore, split.c).  open
+ * allocates x with its result (x->res), execution and scheduler, and
+ * counts the memory through ctx's allocator until close (wrap/unwrap
+ * turn the counting on and off); prepare makes the traces, symmetry,
+ * the layout and the observed values; search runs the states, race
+ * and hang searches (over the unit x->upath when x->ulen > 0); conclude
+ * sets the verdict, or keeps a stop's partial result (keep_partial),
+ * else returns the error; close frees everything but x->res. */
+int wl__xp_open(wl_ctx *ctx, const wl_litmus *t, const wl_explore_opts *opts,
+                xp **out);
+void wl__xp_wrap(xp *x);
+void wl__xp_unwrap(xp *x);
+int wl__xp_prepare(xp *x);
+int wl__xp_search(xp *x);
+int wl__xp_conclude(xp *x, int failed);
+void wl__xp_close(xp *x);
 
 /* The state vector's size bound: every register, then every location. */
 #define NVALS (WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS)
@@ -158,6 +183,9 @@ int wl__xp_barrier_outcomes(xp *x, bsched *s, const exe *E);
 void wl__xp_state_regs(const xp *x, const exe *E, int64_t *vals);
 int wl__xp_target_known(xp *x, const exe *E);
 int wl__xp_combo_known(const xp *x, const exe *E);
+/* A trace of E's combination was cut by the bound, which is not
+ * reported yet: the known-state pruning must not skip it. */
+int wl__xp_cut_unreported(const xp *x, const exe *E);
 int wl__xp_record_state(xp *x, exe *E);
 void wl__xp_set_verdict(wl_result *r);
 int wl__xp_observed_key(xp *x);
@@ -166,6 +194,16 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th);
 int wl__xp_obs_known(const xp *x, int64_t *vals, int nkl, const int *kl,
                      int64_t (*cv)[KNOWN_VALS], const int *ncv);
 int wl__xp_record_perm(xp *x, exe *E, const int *perm);
+/* results.c: the state table's hash grown (0, or -1 out of memory); the
+ * index of the state with these values (told apart as r tells them),
+ * or -1. */
+int wl__result_grow_hash(wl_ctx *ctx, wl_result *r);
+long wl__result_find(const wl_result *r, const int64_t *vals);
+/* Whether r has a state, found or given as known (r->known). */
+int wl__result_any_known(const wl_result *r);
+/* A copy of st (values, witness, truth, count) appended to r's states
+ * (0, or -1 out of memory): split.c's merge. */
+int wl__result_add(wl_ctx *ctx, wl_result *r, const wl_state *st);
 /* symmetry.c: the classes of interchangeable threads (x->sym), once the
  * traces are final; and the images of E's state under them. */
 void wl__xp_symmetry(xp *x);

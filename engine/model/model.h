@@ -90,6 +90,11 @@ struct wl_result {
   int partial;     /* 0, or why the exploration stopped early */
   char *why;       /* the stop's message when partial */
   int unroll;
+  int counted;   /* count_executions: pos, neg and counts are of
+                  * executions (else of states) */
+  /* a unit of a split exploration, while it runs: the states earlier
+   * units found, known as if found (borrowed, read only; split.c) */
+  const struct wl_result *known;
   wl_layout lay; /* the state vector's layout */
   /* observed_only: the values that tell states apart (indices into a
    * state vector, nkey of them); NULL: every value */

@@ -126,8 +126,12 @@ int wl__xp_observed_key(xp *x) {
 }
 
 static int res_grow_hash(xp *x, wl_result *r) {
+  return wl__result_grow_hash(x->ctx, r);
+}
+
+int wl__result_grow_hash(wl_ctx *ctx, wl_result *r) {
   size_t cap = r->hcap ? r->hcap * 2 : 64, i;
-  size_t *h = wl__calloc(x->ctx, cap * sizeof *h);
+  size_t *h = wl__calloc(ctx, cap * sizeof *h);
   if (h == NULL)
     return -1;
   for (i = 0; i < r->nstates; i++) {
@@ -136,13 +140,13 @@ static int res_grow_hash(xp *x, wl_result *r) {
       k = (k + 1) & (cap - 1);
     h[k] = i + 1;
   }
-  wl__free(x->ctx, r->htab, r->hcap * sizeof *r->htab);
+  wl__free(ctx, r->htab, r->hcap * sizeof *r->htab);
   r->htab = h;
   r->hcap = cap;
   return 0;
 }
 
-#define NVALS (WL_MAX_THREADS * WL_MAX_REGS + WL_MAX_LOCS)
+static long state_find(const wl_result *r, const int64_t *vals);
 
 /* The registers part of the state vector of E's combination of traces
  * (fixed before any reads-from is chosen). */
@@ -164,6 +168,24 @@ void wl__xp_state_regs(const xp *x, const exe *E, int64_t *vals) {
 }
 
 /* The index of the state with these values, or -1. */
+long wl__result_find(const wl_result *r, const int64_t *vals) {
+  return state_find(r, vals);
+}
+
+/* Whether the state is known: found by this search, or in the states
+ * it was given as known (r->known: a unit of a split exploration). */
+static int found(const wl_result *r, const int64_t *vals) {
+  return state_find(r, vals) >= 0 ||
+         (r->known != NULL && state_find(r->known, vals) >= 0);
+}
+
+/* Whether any state is known (found, or given). */
+static int any_known(const wl_result *r) {
+  return r->nstates > 0 || (r->known != NULL && r->known->nstates > 0);
+}
+
+int wl__result_any_known(const wl_result *r) { return any_known(r); }
+
 static long state_find(const wl_result *r, const int64_t *vals) {
   size_t k;
   if (r->hcap == 0)
@@ -199,7 +221,7 @@ static int images_known(const xp *x, const int64_t *vals, int64_t *img,
   const wl_result *r = x->res;
   int p, s, m;
   if (c == x->nsym)
-    return state_find(r, img) >= 0;
+    return found(r, img);
   if (k == x->nsymkey[c])
     return images_known(x, vals, img, c + 1, 0, 0);
   p = x->symkey[c][k]; /* the observed member whose registers are chosen */
@@ -220,7 +242,7 @@ static int images_known(const xp *x, const int64_t *vals, int64_t *img,
 static int known(const xp *x, const int64_t *vals) {
   const wl_result *r = x->res;
   int64_t img[NVALS];
-  if (state_find(r, vals) < 0)
+  if (!found(r, vals))
     return 0;
 #ifdef WL_MUTANT_IMAGES
   /* the mutation check (tests/cli/mutant_images.sh): the identity only,
@@ -231,6 +253,22 @@ static int known(const xp *x, const int64_t *vals) {
     return 1;
   memcpy(img, vals, (size_t)r->lay.nvals * sizeof img[0]);
   return images_known(x, vals, img, 0, 0, 0);
+}
+
+/* Whether E's combination has a trace the unroll bound cut while the
+ * bound is not reported yet: then its executions are searched whatever
+ * states are known, since one consistent execution of it is what the
+ * loop flag reports (wl_result_bound_hit); skipping it as known would
+ * make the flag depend on what the search happened to find first (and
+ * a split exploration's units know less than the whole search). */
+int wl__xp_cut_unreported(const xp *x, const exe *E) {
+  int th;
+  if (x->res->bound_hit || x->mode != XP_STATES)
+    return 0;
+  for (th = 0; th < x->t->nthreads; th++)
+    if (E->tr[th]->cut == 1)
+      return 1;
+  return 0;
 }
 
 /* States mode: whether the state aimed at (the combination's registers,
@@ -295,7 +333,7 @@ int wl__xp_combo_known(const xp *x, const exe *E) {
   const wl_litmus *t = x->t;
   int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
   int ncv[WL_MAX_LOCS], loc[WL_MAX_LOCS], th, i, l, off;
-  if (x->res->nstates == 0 || !pruning(x) || x->rf)
+  if (!any_known(x->res) || !pruning(x) || x->rf)
     return 0; /* the rf search's traces hold no values */
   off = x->res->lay.regoff[t->nthreads];
   wl__xp_state_regs(x, E, vals);
@@ -334,7 +372,7 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
   int64_t vals[NVALS], cv[WL_MAX_LOCS][KNOWN_VALS];
   int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS], nkl = 0;
   int i, o, off = r->lay.regoff[t->nthreads];
-  if (r->key == NULL || r->nstates == 0 || th < x->key_threads ||
+  if (r->key == NULL || !any_known(r) || th < x->key_threads ||
       !pruning(x) || x->rf)
     return 0;
   if (!r->bound_hit)
@@ -393,7 +431,7 @@ int wl__xp_prefix_known(const xp *x, const wl_trace *const *chosen, int th) {
 int wl__xp_obs_known(const xp *x, int64_t *vals, int nkl, const int *kl,
                      int64_t (*cv)[KNOWN_VALS], const int *ncv) {
   const wl_result *r = x->res;
-  if (r->key == NULL || r->nstates == 0 || !pruning(x))
+  if (r->key == NULL || !any_known(r) || !pruning(x))
     return 0;
   return tuples_known(x, vals, r->lay.regoff[x->t->nthreads], nkl, kl, cv,
                       ncv);
@@ -527,6 +565,45 @@ int wl__xp_record_perm(xp *x, exe *E, const int *perm) {
   for (i = 0; i < E->nscf; i++)
     st->wit[newi[E->scf[E->scorder[i]]]].sc = (int16_t)i;
   r->htab[k] = r->nstates + 1; /* k: the free slot the probe ended on */
+  r->nstates++;
+  return 0;
+}
+
+int wl__result_add(wl_ctx *ctx, wl_result *r, const wl_state *st) {
+  wl_state *d;
+  size_t k, nw = (size_t)(st->nwit > 0 ? st->nwit : 0);
+  int nv = r->lay.nvals;
+  if (r->hcap == 0 || (r->nstates + 1) * 2 > r->hcap)
+    if (wl__result_grow_hash(ctx, r) != 0)
+      return -1;
+  if (r->nstates == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 16;
+    wl_state *p =
+        wl__realloc(ctx, r->states, r->cap * sizeof *p, cap * sizeof *p);
+    if (p == NULL)
+      return -1;
+    r->states = p;
+    r->cap = cap;
+  }
+  d = &r->states[r->nstates];
+  memset(d, 0, sizeof *d);
+  d->vals = wl__alloc(ctx, (size_t)nv * sizeof *d->vals);
+  d->wit = nw > 0 ? wl__alloc(ctx, nw * sizeof *d->wit) : NULL;
+  if (d->vals == NULL || (nw > 0 && d->wit == NULL)) {
+    wl__free(ctx, d->vals, (size_t)nv * sizeof *d->vals);
+    wl__free(ctx, d->wit, nw * sizeof *d->wit);
+    return -1;
+  }
+  memcpy(d->vals, st->vals, (size_t)nv * sizeof *d->vals);
+  if (nw > 0)
+    memcpy(d->wit, st->wit, nw * sizeof *d->wit);
+  d->nwit = (int)nw;
+  d->sat = st->sat;
+  d->count = st->count;
+  k = state_hash(r, d->vals) & (r->hcap - 1);
+  while (r->htab[k])
+    k = (k + 1) & (r->hcap - 1);
+  r->htab[k] = r->nstates + 1;
   r->nstates++;
   return 0;
 }

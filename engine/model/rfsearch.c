@@ -278,7 +278,8 @@ static int obs_known(xp *x, exe *E, rfs *S) {
   int ncv[WL_MAX_LOCS], kl[WL_MAX_LOCS], cw[WL_MAX_LOCS][KNOWN_VALS];
   uint8_t need[WL_MAX_THREADS];
   if (x->mode != XP_STATES || x->all || res->key == NULL ||
-      res->nstates == 0 || (x->opts != NULL && x->opts->no_prefix))
+      !wl__result_any_known(res) ||
+      (x->opts != NULL && x->opts->no_prefix))
     return 0;
   off = res->lay.regoff[t->nthreads];
   memset(need, 0, sizeof need);
@@ -776,6 +777,8 @@ static int combos(xp *x, int th, const wl_trace **chosen, exe *E, bsched *bs,
     if (p >= 0 &&
         k < (size_t)(chosen[p] - WL_VEC_PTR(&x->pool[p].traces, wl_trace, 0)))
       continue; /* identical threads choose non-decreasing skeletons */
+    if (th < x->ulen && k != (size_t)x->upath[th])
+      continue; /* a unit (split.c): the skeletons of its prefix only */
     chosen[th] = tr;
     combos(x, th + 1, chosen, E, bs, S);
     chosen[th] = NULL;

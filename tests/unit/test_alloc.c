@@ -41,6 +41,33 @@ static void outcome_free(outcome *o) {
   memset(o, 0, sizeof *o);
 }
 
+/* The pipeline's exploration: wl_explore, or (use_split) the split one:
+ * wl_explore_split, then every unit in order, each knowing the merge of
+ * those before it, merged (engine/model/split.c). */
+static int use_split;
+
+static int split_explore(wl_ctx *ctx, const wl_litmus *t,
+                         const wl_explore_opts *opts, wl_result **out) {
+  wl_explorer *e = NULL;
+  wl_result *acc = NULL;
+  size_t u;
+  int rc = wl_explore_split(ctx, t, opts, &e);
+  for (u = 0; rc == 0 && u < wl_explorer_units(e); u++) {
+    wl_result *part = NULL;
+    rc = wl_explore_unit(e, u, acc, &part);
+    if (rc == 0)
+      rc = wl_explore_merge(ctx, &acc, part);
+    wl_result_free(part);
+  }
+  wl_explorer_free(e);
+  if (rc != 0) {
+    wl_result_free(acc);
+    return rc;
+  }
+  *out = acc;
+  return 0;
+}
+
 /* ctx_new, parse, explore, write_herd, write_json; frees everything. */
 static void pipeline(const wl_config *cfg, const char *src,
                      const wl_explore_opts *opts, outcome *o) {
@@ -57,8 +84,9 @@ static void pipeline(const wl_config *cfg, const char *src,
   o->stage = "wl_litmus_parse";
   o->rc = wl_litmus_parse(ctx, "f.litmus", src, strlen(src), &t);
   if (o->rc == 0) {
-    o->stage = "wl_explore";
-    o->rc = wl_explore(ctx, t, opts, &r);
+    o->stage = use_split ? "wl_explore_split/unit/merge" : "wl_explore";
+    o->rc = use_split ? split_explore(ctx, t, opts, &r)
+                      : wl_explore(ctx, t, opts, &r);
   }
   if (o->rc == 0) {
     o->stage = "wl_result_write_herd";
@@ -190,6 +218,38 @@ static void test_fault_many_states(void **state) {
   assert_true(fault_sweep(src, NULL) > 162);
 }
 
+/* The split exploration (wl_explore_split, wl_explore_unit with the
+ * states known so far, wl_explore_merge): every allocation failure
+ * returns WL_ENOMEM and leaks nothing, and without failures the output
+ * is wl_explore's (the reference run uses the split too: compared
+ * below with the plain one). */
+static void test_fault_split(void **state) {
+  static const char src[] =
+      "PTX many\n"
+      "{ x=0; y=0; }\n"
+      " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n"
+      " st.weak x, 1   | ld.weak r0, x  | ld.weak r0, y  ;\n"
+      " st.weak y, 2   | ld.weak r1, y  | ld.weak r1, x  ;\n"
+      " st.weak x, 3   |                |                ;\n"
+      " st.weak y, 4   |                |                ;\n";
+  wl_explore_opts opts;
+  outcome plain, split;
+  (void)state;
+  memset(&opts, 0, sizeof opts);
+  opts.observed_only = 1;
+  pipeline(NULL, mp_bar_loop, &opts, &plain);
+  use_split = 1;
+  pipeline(NULL, mp_bar_loop, &opts, &split);
+  assert_int_equal(plain.rc, 0);
+  assert_int_equal(split.rc, 0);
+  assert_string_equal(plain.json.p, split.json.p);
+  outcome_free(&plain);
+  outcome_free(&split);
+  assert_true(fault_sweep(mp_bar_loop, &opts) > 10);
+  assert_true(fault_sweep(src, NULL) > 162);
+  use_split = 0;
+}
+
 /* Failing parses: every allocation of an error path. */
 static void test_fault_parse_errors(void **state) {
   static const char *const bad[] = {
@@ -238,6 +298,7 @@ int main(void) {
       cmocka_unit_test(test_fault_bound_hit),
       cmocka_unit_test(test_fault_sb_fences),
       cmocka_unit_test(test_fault_many_states),
+      cmocka_unit_test(test_fault_split),
       cmocka_unit_test(test_fault_parse_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
