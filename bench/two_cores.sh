@@ -1,0 +1,16 @@
+#!/bin/sh
+# two_cores.sh [BUILD] -- the speed benches of issues 21 and 24 pinned to
+# two cores (taskset -c 0,1), for a machine with more cores and nothing
+# else running (the numbers in README's "Measured" came from one).
+# BUILD holds warplab (and, when copied to a machine without the
+# packages, liblua5.4.so.0 and libuv.so.1 beside it).
+cd "$(dirname "$0")/.." || exit 1
+B=$(cd "${1:-build/release}" && pwd)
+export LD_LIBRARY_PATH=$B
+echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+echo "load: $(cat /proc/loadavg)"
+"$B/warplab" --version | head -n 1
+echo "== jobs_files"; taskset -c 0,1 sh bench/jobs_files.sh "$B" 7
+echo "== kernel_rate"; taskset -c 0,1 "$B/warplab" run bench/kernel_rate.lua 5
+echo "== sample_rate"; taskset -c 0,1 sh bench/sample_rate.sh "$B"
+echo "== jobs_explore"; taskset -c 0,1 sh bench/jobs_explore.sh "$B"
