@@ -934,7 +934,7 @@ static int l_device_array(lua_State *L) {
   if (a == NULL)
     lua_pushnil(L);
   else
-    lua_pushboolean(L, a->base == 0 && a->lo == 0);
+    lua_pushboolean(L, a->base == 0 && a->lo == 0 && a->hi == a->len);
   return 1;
 }
 

@@ -381,8 +381,12 @@ function methods.runs(dev, k, cfg, opts, ...)
   local run = { kernel_opts = kopts, cfg = c, device = dev.config,
                 cache = dev.cache_config, args = args, nargs = nargs,
                 allocs = allocs }
-  local r = wl._kernel_runs(fn, opts.out, run, n, seed, jobs,
-                            opts.progress and true or false)
+  local ok, r = pcall(wl._kernel_runs, fn, opts.out, run, n, seed, jobs,
+                      opts.progress and true or false)
+  if not ok then -- the caller's line, not this file's
+    error(type(r) == "string" and (r:gsub("^[^\n]-: dev:runs: ", "dev:runs: "))
+          or r, 2)
+  end
   local counts, outs, seen = {}, {}, 0
   for _, o in ipairs(r.outcomes) do
     counts[o.outcome] = o.count
