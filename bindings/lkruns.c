@@ -30,6 +30,7 @@
  * shared an upvalue get copies of its value, not one shared variable
  * (each run is a fresh device and a fresh launch: nothing a run writes
  * to a Lua variable is meant to outlive it). */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -753,6 +754,16 @@ static int run_unit(void *ud, size_t unit, wl_ctx *ctx, void *worker,
   lua_pushvalue(W, 4);
   lua_pushinteger(W, (lua_Integer)run_seed(j->seed, unit));
   rc = lua_pcall(W, 4, 1, 0);
+  if (rc != LUA_OK && lua_type(W, -1) == LUA_TSTRING) {
+    /* a launch that SIGINT/SIGTERM ended took the signal to report it
+     * (lklaunch.c): it is put back, so that the whole run stops and
+     * dev:runs reports it */
+    s = lua_tostring(W, -1);
+    if (strstr(s, "interrupted by SIGINT") != NULL)
+      wll_sig_put_back(SIGINT);
+    else if (strstr(s, "interrupted by SIGTERM") != NULL)
+      wll_sig_put_back(SIGTERM);
+  }
   if (rc != LUA_OK && wll_pool_should_stop(stop_ud)) {
     lua_settop(W, 4);
     return WLL_UNIT_STOPPED;

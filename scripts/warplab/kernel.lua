@@ -228,12 +228,12 @@ function hist_mt.__tostring(h)
     table.insert(out, 1, ("dev:runs: interrupted by %s after %d of %d runs"
                           ):format(h.signal, h.runs, h.n))
   end
-  if h.partial then
-    out[#out + 1] = ("Partial: %d of %d runs"):format(h.runs, h.n)
-  end
   for _, o in ipairs(h.outcomes) do
     out[#out + 1] = ("%-10d%s %s"):format(o.count,
       o.flag and "*>" or ":>", o.outcome)
+  end
+  if h.partial then
+    out[#out + 1] = ("Partial: %d of %d runs"):format(h.runs, h.n)
   end
   if h.condition then
     out[#out + 1] = ("Observation %s %s %d %d"):format(h.name or "kernel",
