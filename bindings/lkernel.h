@@ -18,6 +18,8 @@
  *   lwreplay.c  the same for the warps of warp-vector kernels
  *   lkwatch.c   the time bound's watch: a timer that stops Lua code
  *               making no device call, without a count hook
+ *   lkruns.c    dev:runs: a kernel run many times across cores, packed
+ *               into each pool worker's own lua_State
  *
  * Warp-vector kernels: lwarpvec.c (w:method(...), warp-wide accesses)
  * computes with lane vectors (lwlanes.c, lwlanes.h). */

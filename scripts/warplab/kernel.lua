@@ -1,6 +1,8 @@
 -- warplab/kernel.lua -- kernels on the simulated device: wl.kernel,
 -- dev:launch (with a printable report), dev:sample (outcome histograms
--- over seeds), and the text report of a launch's counters.
+-- over seeds), dev:runs (the same across cores, each worker with its own
+-- lua_State: bindings/lkruns.c), and the text report of a launch's
+-- counters.
 local wl = ...
 if type(wl) ~= "table" then wl = require "warplab" end
 local methods = wl._device_methods
