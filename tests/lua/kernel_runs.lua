@@ -7,7 +7,9 @@
 -- standard library, the module, globals) and the errors that name what
 -- cannot (a device array, a coroutine, a C function, a table with a
 -- metatable); a failing run's error names its index and the script's
--- line, the same for any jobs.  Signals: tests/cli/kernel_runs_signal.sh.
+-- line, the same for any jobs; each run starts afresh (upvalues,
+-- tables, globals), and closures sharing an upvalue share it in the
+-- worker.  Signals: tests/cli/kernel_runs_signal.sh.
 local wl = require "warplab"
 
 local function same_for_jobs(what, run)
@@ -227,4 +229,23 @@ for _, j in ipairs { 1, 2, 4 } do
 end
 assert(firsts[1]:match("run %d+: ") and firsts[1] == firsts[2] and
        firsts[1] == firsts[3], table.concat(firsts, "\n"))
+-- 6. a run starts afresh in its worker: an upvalue, a table and a
+-- global that a run changes are as the script has them in the next run
+-- (else the outcome would depend on how many runs its worker made
+-- before: on jobs); two closures sharing an upvalue share it there too
+local counter, seen = 0, { n = 0 }
+local function bump() counter = counter + 1 end
+local function read() return counter end
+local ks = wl.kernel(function(c, o)
+  if c.threadIdx.x ~= 0 then return end
+  bump(); bump()
+  seen.n = seen.n + 1
+  MADE_BY_A_RUN = (MADE_BY_A_RUN or 0) + 1 -- luacheck: ignore
+  o[0] = read() * 100 + seen.n * 10 + MADE_BY_A_RUN
+end)
+local fresh = same_for_jobs("fresh", function(j)
+  return dev:runs(ks, { block = 1 }, { n = 12, jobs = j }, out)
+end)
+assert(fresh:find("12 +:> out=211"), fresh)
+assert(counter == 0 and seen.n == 0 and MADE_BY_A_RUN == nil)
 print("kernel_runs: ok")
