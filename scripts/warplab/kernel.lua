@@ -303,7 +303,8 @@ end
 -- string.dump, with their upvalues rebuilt (numbers, strings, booleans,
 -- plain tables, other Lua functions, the warplab module and the standard
 -- libraries; globals as the worker's own, with the script's global data
--- and functions that can cross).  An upvalue that cannot cross (a device
+-- and functions that can cross), fresh for every run (bindings/lkpack.c):
+-- nothing a run changes in them reaches another run.  An upvalue that cannot cross (a device
 -- array, a device, a coroutine, a C function of no library, a table with
 -- a metatable) is an error naming it: "kernel upvalue 'A' (a device
 -- array) cannot cross ...; pass it as an argument".  A run that fails
