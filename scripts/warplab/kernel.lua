@@ -402,7 +402,7 @@ function methods.runs(dev, k, cfg, opts, ...)
     return a.outcome < b.outcome
   end)
   local h = setmetatable({ runs = r.runs, n = n, seed = seed,
-                           profile = c.profile or "h100", outcomes = outs,
+                           profile = c.profile or "weak", outcomes = outs,
                            counts = counts, seen = seen,
                            condition = opts.condition ~= nil,
                            name = opts.name, partial = r.partial,
