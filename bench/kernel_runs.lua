@@ -42,4 +42,3 @@ else
   error("kernel_runs.lua: matmul or mp, not " .. tostring(what))
 end
 print(h)
-if os.getenv("KR_DEBUG") then io.stderr:write("workers ", tostring(h.workers), " note ", tostring(h.note), "\n") end
