@@ -387,7 +387,7 @@ function methods.runs(dev, k, cfg, opts, ...)
   local ok, r = pcall(wl._kernel_runs, fn, opts.out, run, n, seed, jobs,
                       opts.progress and true or false)
   if not ok then -- the caller's line, not this file's
-    error(type(r) == "string" and (r:gsub("^[^\n]-: dev:runs: ", "dev:runs: "))
+    error(type(r) == "string" and (r:gsub("^[^\n]-:%d+: (dev:runs: )", "%1"))
           or r, 2)
   end
   local counts, outs, seen = {}, {}, 0
@@ -423,7 +423,7 @@ local function outcome_key(v)
       local e = v[i]
       if type(e) ~= "number" and type(e) ~= "string" and
          type(e) ~= "boolean" then
-        error("dev:runs: out returned a table whose element " .. i ..
+        error("out returned a table whose element " .. i ..
               " is a " .. type(e) .. " (a flat table of numbers, strings "
               .. "or booleans expected)", 0)
       end
@@ -431,7 +431,7 @@ local function outcome_key(v)
     end
     return table.concat(parts, ",")
   end
-  error("dev:runs: out returned a " .. t .. " (a string, a number or a "
+  error("out returned a " .. t .. " (a string, a number or a "
         .. "flat table expected)", 0)
 end
 

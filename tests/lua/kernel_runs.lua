@@ -191,6 +191,33 @@ do
   assert(not ok and err:find("a view of 'B'", 1, true), err)
 end
 
+-- out's result must be a key; a C function is no kernel; n = 0 runs
+-- nothing; a warp-vector kernel runs as well
+do
+  local nop = function() end
+  local ok, err = pcall(dev.runs, dev, nop, { block = 1 },
+                        { n = 2, out = function(a) return { a } end }, A)
+  assert(not ok and err:find("dev:runs: run 0: out returned a table whose "
+                             .. "element 1 is a userdata", 1, true), err)
+  ok, err = pcall(dev.runs, dev, nop, { block = 1 },
+                  { n = 2, out = function() return nil end })
+  assert(not ok and err:find("run 0: out returned a nil", 1, true), err)
+  ok, err = pcall(dev.runs, dev, print, { block = 1 }, { n = 2 })
+  assert(not ok and err:find("the kernel is a C function", 1, true), err)
+  local h0 = dev:runs(nop, { block = 1 }, { n = 0 })
+  assert(h0.runs == 0 and #h0.outcomes == 0 and not h0.partial)
+  local o32 = dev:malloc("int32", 32, "o32")
+  local wk = wl.warp_kernel(function(w, o) o[w.lane] = w.lane * 2 end)
+  local hw = same_for_jobs("warp kernel", function(j)
+    return dev:runs(wk, { block = 32 }, { n = 4, jobs = j,
+                    out = function(o)
+                      local v = o:read()
+                      return { v[1], v[2], v[32] }
+                    end }, o32)
+  end)
+  assert(hw:find("4 +:> 0,2,62"), hw)
+end
+
 -- 5. a run that fails: its index and the script's line, the same for any
 -- jobs (the first failing run in run order, whatever finished first)
 local LINE = debug.getinfo(1, "l").currentline + 4
