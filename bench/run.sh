@@ -36,6 +36,8 @@ r1=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t1" | head -n 1)
 r2=$(sed -n 's/.*-> \([0-9]*\) warp.*/\1/p' "$t2" | head -n 1)
 echo "kernel: 2 processes at once: $r1 + $r2 = $((r1 + r2)) warp memory instructions/s"
 rm -f "$t1" "$t2"
+# one kernel run many times across cores (dev:runs): jobs 2 against 1
+sh "$ROOT/bench/kernel_runs.sh" "$B"
 # kernels against the sampler: the nine shapes of tests/hw/shapes as
 # per-thread and warp-vector kernels, at the launch's own slice and one
 # access per turn (about 2 minutes each on one core)

@@ -455,6 +455,10 @@ static int kd_index(lua_State *L) {
     push_cfg(L, wl_device_config(d->d));
     return 1;
   }
+  if (strcmp(k, "cache_config") == 0) { /* dev:set_cache_config's */
+    lua_pushstring(L, wll_pref_words[d->cache_pref]);
+    return 1;
+  }
   lua_pushvalue(L, 2);
   lua_rawget(L, lua_upvalueindex(1));
   return 1;

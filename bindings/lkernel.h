@@ -18,6 +18,8 @@
  *   lwreplay.c  the same for the warps of warp-vector kernels
  *   lkwatch.c   the time bound's watch: a timer that stops Lua code
  *               making no device call, without a count hook
+ *   lkruns.c    dev:runs: a kernel run many times across cores, packed
+ *               into each pool worker's own lua_State
  *
  * Warp-vector kernels: lwarpvec.c (w:method(...), warp-wide accesses)
  * computes with lane vectors (lwlanes.c, lwlanes.h). */
@@ -224,6 +226,19 @@ WLL_HIDDEN void wll_waited_store(krun *r, wl_access *a, void *data);
 /* Replays the running lane after WL_KERNEL_REPLAY: 0 when the load keeps
  * its first value (make the call again); else the lane yields for good. */
 WLL_HIDDEN int wll_replay_run(lua_State *L, krun *r);
+
+/* lkpack.c (see the file's comment) */
+/* Packs the values at L's stack indices idx[0..n-1] (positive), paths[k]
+ * naming each in errors ("kernel"), then the script's globals that can
+ * cross; pushes the box that owns the bytes (freed with it) and sets
+ * *bytes, *len to them.  Raises on a value that cannot cross. */
+WLL_HIDDEN void wll_kpack(lua_State *L, const int *idx,
+                          const char *const *paths, int n,
+                          const char **bytes, size_t *len);
+/* Pushes onto W the n values of a pack, then a table of the globals it
+ * holds; raises (W) on damaged bytes.  Each call makes fresh copies. */
+WLL_HIDDEN void wll_kunpack(lua_State *W, const char *bytes, size_t len,
+                            int n);
 
 /* lklaunch.c */
 /* The words of the cache preferences (WL_CACHE_PREFER_* order). */

@@ -630,6 +630,7 @@ int luaopen_warplab(lua_State *L) {
   lua_pushinteger(L, WL_DEFAULT_UNROLL);
   lua_setfield(L, -2, "default_unroll");
   wll_kernel_open(L);
+  wll_kruns_open(L);
   wll_perf_open(L);
   wll_model_open(L);
   wll_gen_open(L);

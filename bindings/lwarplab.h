@@ -246,6 +246,9 @@ WLL_HIDDEN const char *wll_atomic16_refusal(int base, int op, int ptx, int sm,
                                             const char *name, char *msg,
                                             size_t n);
 WLL_HIDDEN void wll_kernel_open(lua_State *L);
+/* lkruns.c: wl._kernel_runs (dev:runs' C half) on the module table at
+ * the top. */
+WLL_HIDDEN void wll_kruns_open(lua_State *L);
 
 /* Kernels on the simulated device: what lkernel.c and its siblings
  * (lkarray.c: device memory, lkapi.c: the per-thread API, lkrun.c and

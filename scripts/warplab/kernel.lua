@@ -1,6 +1,8 @@
 -- warplab/kernel.lua -- kernels on the simulated device: wl.kernel,
 -- dev:launch (with a printable report), dev:sample (outcome histograms
--- over seeds), and the text report of a launch's counters.
+-- over seeds), dev:runs (the same across cores, each worker with its own
+-- lua_State: bindings/lkruns.c), and the text report of a launch's
+-- counters.
 local wl = ...
 if type(wl) ~= "table" then wl = require "warplab" end
 local methods = wl._device_methods
@@ -224,9 +226,16 @@ local hist_mt = { __name = "warplab.KernelHistogram" }
 function hist_mt.__tostring(h)
   local out = { ("Histogram (%d runs, seed %d, profile %s)"):format(
     h.runs, h.seed, h.profile) }
+  if h.signal then
+    table.insert(out, 1, ("dev:runs: interrupted by %s after %d of %d runs"
+                          ):format(h.signal, h.runs, h.n))
+  end
   for _, o in ipairs(h.outcomes) do
     out[#out + 1] = ("%-10d%s %s"):format(o.count,
       o.flag and "*>" or ":>", o.outcome)
+  end
+  if h.partial then
+    out[#out + 1] = ("Partial: %d of %d runs"):format(h.runs, h.n)
   end
   if h.condition then
     out[#out + 1] = ("Observation %s %s %d %d"):format(h.name or "kernel",
@@ -272,4 +281,197 @@ function methods.sample(dev, opts)
                         outcomes = outs, counts = counts, seen = seen,
                         condition = opts.condition ~= nil,
                         name = opts.name }, hist_mt)
+end
+
+-- dev:runs(kernel, cfg, {n =, seed =, jobs =, profile =, out =,
+-- condition =, name =, progress =}, args...) -> a histogram, as
+-- dev:sample's: the outcomes of n runs of the kernel, spread over `jobs`
+-- cores (default: the CPUs this process may use).  Run i launches the
+-- kernel once on a fresh device built like dev (its preset and settings,
+-- its cache configuration), with fresh copies of the device arrays among
+-- args holding what they hold now (an array passed twice is one
+-- allocation), with cfg's options and a launch seed derived from (seed,
+-- i) alone (cfg.seed is not allowed; profile= or cfg.profile the
+-- memory profile).  Its outcome: out(args...) called after the launch
+-- with the run's own arguments (a string, a number, or a flat table of
+-- numbers, strings and booleans, joined by ","), or by default the
+-- contents of its arrays, "name=v,v,... name=...".  The histogram is
+-- the same for any jobs: every run is a function of its index, and the
+-- outcomes are counted in run order.
+--
+-- Each worker has its own lua_State: the kernel and out go there through
+-- string.dump, with their upvalues rebuilt (numbers, strings, booleans,
+-- plain tables, other Lua functions, the warplab module and the standard
+-- libraries; globals as the worker's own, with the script's global data
+-- and functions that can cross), fresh for every run (bindings/lkpack.c):
+-- nothing a run changes in them reaches another run.  An upvalue that cannot cross (a device
+-- array, a device, a coroutine, a C function of no library, a table with
+-- a metatable) is an error naming it: "kernel upvalue 'A' (a device
+-- array) cannot cross ...; pass it as an argument".  A run that fails
+-- raises "dev:runs: run I: FILE:LINE: ...".  SIGINT or SIGTERM stops the
+-- runs: the error raised is the histogram of the runs that finished,
+-- marked partial (h.partial, h.signal; tostring gives "dev:runs:
+-- interrupted by SIGINT after K of N runs" then the histogram), so that
+-- pcall gets it and an uncaught one ends `warplab run` with 130 / 143.
+function methods.runs(dev, k, cfg, opts, ...)
+  if type(cfg) ~= "table" then
+    error("dev:runs(kernel, {grid = ..., block = ...}, {n = ...}, args...): "
+          .. "a configuration table expected", 2)
+  end
+  if type(opts) ~= "table" then
+    error("dev:runs(kernel, cfg, {n = ...}, args...): an options table "
+          .. "expected", 2)
+  end
+  wl._checkopts(opts, "dev:runs", { "n", "seed", "jobs", "profile", "out",
+                                    "condition", "name", "progress" })
+  if cfg.seed ~= nil then
+    error("dev:runs: give the seed in the options (seed =), not in the "
+          .. "launch configuration: each run gets its own", 2)
+  end
+  local function int(key, def, lo)
+    local v = opts[key]
+    if v == nil then return def end
+    if math.type(v) ~= "integer" or v < lo then
+      error(("dev:runs: %s must be an integer of at least %d"):format(key, lo),
+            3)
+    end
+    return v
+  end
+  local n, seed = int("n", 100, 0), int("seed", 1, 0)
+  local jobs = int("jobs", 0, 1) -- 0: lkruns.c's default
+  if jobs > 1024 then error("dev:runs: jobs must be at most 1024", 2) end
+  if opts.out ~= nil and type(opts.out) ~= "function" then
+    error("dev:runs: out must be a function", 2)
+  end
+  local fn, kopts = k, nil
+  if type(k) == "table" and getmetatable(k) == kernel_mt then
+    fn = k.fn
+    kopts = { name = k.name, static_shared = k.static_shared, regs = k.regs,
+              cache = k.cache, mode = k.mode }
+  elseif type(k) ~= "function" then
+    error("dev:runs: a kernel (wl.kernel, wl.warp_kernel) or a function "
+          .. "expected, got " .. type(k), 2)
+  end
+  local c = {}
+  for key, v in pairs(cfg) do c[key] = v end
+  if opts.profile ~= nil then c.profile = opts.profile end
+  -- the arguments: device arrays as their allocation and contents
+  local nargs, args, allocs = select("#", ...), {}, {}
+  for i = 1, nargs do
+    local a = select(i, ...)
+    local whole = wl._device_array(a)
+    if whole ~= nil then
+      if a.space ~= "global" and a.space ~= "managed" and
+         a.space ~= "constant" then
+        error(("dev:runs: argument %d is a %s array; only device memory "
+               .. "(malloc, malloc_managed, constant) goes to a run")
+              :format(i, a.space), 2)
+      end
+      local key = a.address
+      if allocs[key] == nil then
+        allocs[key] = { type = a.type, space = a.space, name = a.name,
+                        values = a:read() }
+      end
+      if not whole then
+        error(("dev:runs: argument %d is a view of '%s'; pass whole "
+               .. "allocations"):format(i, a.name), 2)
+      end
+      args[i] = { array = key }
+    else
+      args[i] = { value = a }
+    end
+  end
+  local run = { kernel_opts = kopts, cfg = c, device = dev.config,
+                cache = dev.cache_config, args = args, nargs = nargs,
+                allocs = allocs }
+  local ok, r = pcall(wl._kernel_runs, fn, opts.out, run, n, seed, jobs,
+                      opts.progress and true or false)
+  if not ok then -- the caller's line, not this file's
+    error(type(r) == "string" and (r:gsub("^[^\n]-:%d+: (dev:runs: )", "%1"))
+          or r, 2)
+  end
+  local counts, outs, seen = {}, {}, 0
+  for _, o in ipairs(r.outcomes) do
+    counts[o.outcome] = o.count
+    local flag = opts.condition and opts.condition(o.outcome) and true or false
+    if flag then seen = seen + o.count end
+    outs[#outs + 1] = { outcome = o.outcome, count = o.count, flag = flag }
+  end
+  table.sort(outs, function(a, b)
+    if a.count ~= b.count then return a.count > b.count end
+    return a.outcome < b.outcome
+  end)
+  local h = setmetatable({ runs = r.runs, n = n, seed = seed,
+                           profile = c.profile or "weak", outcomes = outs,
+                           counts = counts, seen = seen,
+                           condition = opts.condition ~= nil,
+                           name = opts.name, partial = r.partial,
+                           signal = r.signal, workers = r.workers,
+                           note = r.note }, hist_mt)
+  if r.signal then error(h, 0) end
+  return h
+end
+
+-- The outcome of a run's value v (out's result) as a histogram key.
+local function outcome_key(v)
+  local t = type(v)
+  if t == "string" then return v end
+  if t == "number" or t == "boolean" then return tostring(v) end
+  if t == "table" and getmetatable(v) == nil then
+    local parts = {}
+    for i = 1, #v do
+      local e = v[i]
+      if type(e) ~= "number" and type(e) ~= "string" and
+         type(e) ~= "boolean" then
+        error("out returned a table whose element " .. i ..
+              " is a " .. type(e) .. " (a flat table of numbers, strings "
+              .. "or booleans expected)", 0)
+      end
+      parts[i] = tostring(e)
+    end
+    return table.concat(parts, ",")
+  end
+  error("out returned a " .. t .. " (a string, a number or a "
+        .. "flat table expected)", 0)
+end
+
+-- One run on a worker's state (lkruns.c calls it): a fresh device, the
+-- arguments' copies, one launch with seed, the outcome's key.
+function wl._kernel_run_one(fn, out, run, seed)
+  local d = wl.device(run.device)
+  if run.cache and run.cache ~= "none" then d:set_cache_config(run.cache) end
+  local made, args = {}, {}
+  for key, a in pairs(run.allocs) do
+    local alloc = a.space == "managed" and d.malloc_managed or
+                  a.space == "constant" and d.constant or d.malloc
+    made[key] = alloc(d, a.type, #a.values > 0 and a.values or 0, a.name)
+  end
+  for i = 1, run.nargs do
+    local a = run.args[i]
+    if a.array ~= nil then args[i] = made[a.array] else args[i] = a.value end
+  end
+  local k = fn
+  if run.kernel_opts then
+    local o = run.kernel_opts
+    k = wl.kernel(fn, { name = o.name, static_shared = o.static_shared,
+                        regs = o.regs, cache = o.cache })
+    k.mode = o.mode
+  end
+  local cfg = {}
+  for key, v in pairs(run.cfg) do cfg[key] = v end
+  cfg.seed = seed
+  d:launch(k, cfg, table.unpack(args, 1, run.nargs))
+  if out then return outcome_key(out(table.unpack(args, 1, run.nargs))) end
+  local parts, seen = {}, {}
+  for i = 1, run.nargs do
+    local a = run.args[i]
+    if a.array ~= nil and not seen[a.array] then
+      seen[a.array] = true
+      local v = args[i]:read()
+      for j = 1, #v do v[j] = tostring(v[j]) end
+      parts[#parts + 1] = run.allocs[a.array].name .. "=" ..
+                          table.concat(v, ",")
+    end
+  end
+  return table.concat(parts, " ")
 end
