@@ -176,10 +176,15 @@ static WL_HOT void exec_ld(sim *s, wl_rng *r, const knobs *k, unsigned f,
   if ((f & F_LINK) && k->link && (m->linked >> in->loc & 1)) {
     /* a load of another GPU's memory is now and then performed late at
      * its home L2 (rdefer), when nothing of the thread's own is on the
-     * link and nothing nearer could serve it; as a deferred load below */
+     * link and nothing nearer could serve it (its SM's link holds no
+     * store to the location: a load served from there reads newer than
+     * L2 holds, and a late one after it must not read older: CoRR); as
+     * a deferred load below */
+    int64_t lv;
     if (k->rdefer > 0 && (m->remote[th] >> in->loc & 1) &&
         in->sem != WL_SEM_ACQUIRE && t->np < SIM_PEND &&
         !((f & F_CB) && t->cb) && !mm_link_has(m, th) &&
+        !mm_q_find(&m->link[m->sm[th]], in->loc, &lv) &&
         mm_goes_to_l2(m, k, th, in->loc, in->sem, in->scope) &&
         rare(r, k->rdefer)) {
       pend *p = &t->p[t->np++];
