@@ -246,8 +246,10 @@ static int litmus_run(void *ud, size_t unit, wl_ctx *ctx, void *worker,
   if (o == NULL)
     return WLL_UNIT_DONE; /* said in its turn */
   out = &o->out;
-  if (wll_sig_pending())
-    return WLL_UNIT_STOPPED; /* a signal between files: the rest skipped */
+  /* a signal between files: the rest skipped (not ranked: every rank
+   * must go on to the exploration's collective calls, which stop) */
+  if (!j->ranked && wll_sig_pending())
+    return WLL_UNIT_STOPPED;
   if (j->pre != NULL && j->pre[unit] != NULL) {
     len = j->prelen[unit];
     src = malloc(len > 0 ? len : 1);
@@ -952,13 +954,27 @@ int wll_cmd_litmus(int argc, char **argv) {
     fns.emit = litmus_emit;
     fns.drop = litmus_drop;
     if (job.ranked) {
-      /* one file under MPI: every rank runs it on this thread (the one
-       * that talks to the other ranks), its units over the ranks */
-      po.jobs = 1;
-      if (!root)
-        fns.emit = litmus_emit_none;
-      pool_rc = wll_pool_run(1, &po, &fns, &job, &res, note, sizeof note,
-                             perr, sizeof perr);
+      /* one file under MPI: every rank runs it here, on the thread that
+       * talks to the other ranks, its units over the ranks; not through
+       * the pool, whose look at a pending signal before a unit could
+       * let one rank skip the exploration's collective calls */
+      wl_ctx *uctx = NULL;
+      void *w = NULL, *out = NULL;
+      memset(&res, 0, sizeof res);
+      note[0] = perr[0] = '\0';
+      if (wl_ctx_new(NULL, &uctx) != 0 ||
+          litmus_worker_new(&job, uctx, &w) != 0) {
+        snprintf(perr, sizeof perr, "out of memory");
+        pool_rc = WL_ENOMEM;
+      } else {
+        int st = litmus_run(&job, 0, uctx, w, NULL, &out);
+        res.emitted = 1;
+        (root ? litmus_emit : litmus_emit_none)(&job, 0, out,
+                                                st == WLL_UNIT_STOPPED);
+      }
+      if (w != NULL)
+        litmus_worker_free(&job, w);
+      wl_ctx_free(uctx);
     } else
       /* under MPI the files are dealt to the ranks, and rank 0 prints */
       pool_rc = wll_ranks_pool_run((size_t)nf, &po, &fns, &codec, &job,

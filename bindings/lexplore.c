@@ -340,6 +340,47 @@ static int x_unpack(void *ud, size_t unit, const void *buf, size_t len,
   return 0;
 }
 
+/* A process whose preparation failed (out of memory, a signal while it
+ * prepared) still takes part in spread's collective calls, with no
+ * units: the other processes then fail ("different work") instead of
+ * waiting for it forever; where every process failed alike (the same
+ * test), none has units and each returns its own failure. */
+static int none_run(void *ud, size_t unit, wl_ctx *ctx, void *w,
+                    void *stop_ud, void **out) {
+  (void)ud;
+  (void)unit;
+  (void)ctx;
+  (void)w;
+  (void)stop_ud;
+  *out = NULL;
+  return WLL_UNIT_DONE;
+}
+
+static int none_emit(void *ud, size_t unit, void *out, int stopped) {
+  (void)ud;
+  (void)unit;
+  (void)out;
+  (void)stopped;
+  return 0;
+}
+
+static void spread_none(wll_explore_spread spread, xjob *j) {
+  static const wll_ranks_codec codec = {x_pack, x_unpack};
+  wll_pool_opts po;
+  wll_pool_fns fns;
+  wll_pool_result res;
+  char note[300], perr[300];
+  memset(&po, 0, sizeof po);
+  memset(&fns, 0, sizeof fns);
+  po.jobs = 1;
+  po.what = "explore";
+  po.units = "units";
+  fns.run = none_run;
+  fns.emit = none_emit;
+  (void)spread(0, &po, &fns, &codec, j, &res, note, sizeof note, perr,
+               sizeof perr);
+}
+
 /* The merged result after the pool's run (rc, perr: its failure). */
 static int finish(xjob *j, int rc, const char *perr, size_t emitted,
                   size_t n, int emits, wl_result **out) {
@@ -420,8 +461,11 @@ int wll_explore_spread_run(wl_ctx *ctx, const wl_litmus *t,
   memset(&j, 0, sizeof j);
   if (opts != NULL)
     j.opts = *opts;
-  if (pthread_mutex_init(&j.mu, NULL) != 0)
+  if (pthread_mutex_init(&j.mu, NULL) != 0) {
+    if (spread != NULL)
+      spread_none(spread, &j);
     return seterr(ctx, WL_ENOMEM, "out of memory");
+  }
   if (wl_ctx_new(NULL, &j.sctx) != 0)
     j.sctx = NULL; /* no snapshots: the units know nothing */
   j.t = t;
@@ -437,6 +481,8 @@ int wll_explore_spread_run(wl_ctx *ctx, const wl_litmus *t,
   boot.j = &j;
   if (wl_ctx_new(NULL, &j.first_ctx) != 0) {
     rc = seterr(ctx, WL_ENOMEM, "out of memory");
+    if (spread != NULL)
+      spread_none(spread, &j);
     goto end;
   }
   {
@@ -447,6 +493,8 @@ int wll_explore_spread_run(wl_ctx *ctx, const wl_litmus *t,
   if (rc != 0) {
     rc = seterr(ctx, rc, "%s", wl_ctx_errmsg(j.first_ctx));
     wl_ctx_free(j.first_ctx);
+    if (spread != NULL)
+      spread_none(spread, &j);
     goto end;
   }
   n = wl_explorer_units(j.first);
