@@ -282,6 +282,7 @@ static void test_bad_bytes(void **state) {
   /* the bytes themselves are still good */
   assert_int_equal(wl_result_unpack(f->ctx, e, buf, len, &r), 0);
   assert_int_equal(wl_result_nstates(r), wl_result_nstates(part));
+  wl_result_free(r);
   {
     void *none = (void *)buf;
     assert_int_equal(wl_result_pack(NULL, &none, &n), WL_EINVAL);
