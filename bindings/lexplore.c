@@ -488,6 +488,11 @@ int wll_explore_spread_run(wl_ctx *ctx, const wl_litmus *t,
   {
     wl_explore_opts o1 = j.opts;
     o1.stop_ud = &boot;
+    /* spread: not stopped (a signal would stop one process here and
+     * another past it); the units, which every process runs through
+     * spread, stop instead */
+    if (spread != NULL)
+      o1.should_stop = NULL;
     rc = wl_explore_split(j.first_ctx, t, &o1, &j.first);
   }
   if (rc != 0) {

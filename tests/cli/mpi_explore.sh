@@ -11,8 +11,9 @@
 # witness, race and hang) on the 5-block reduction and a 3 x 2 counter
 # (the 4 x 3 counter's JSON is 1.3 GB of witnesses); with 2 workers on
 # each rank (--jobs 2); a test with a data race (its race crosses);
-# and a file that does not parse (every rank fails alike, rank 0 says
-# so).  Skipped, saying why, where Open MPI is not installed.
+# a file that does not parse (every rank fails alike, rank 0 says so);
+# and SIGTERM to the ranks (rank 0 prints what was merged, marked
+# partial).  Skipped, saying why, where Open MPI is not installed.
 set -u
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${WL:=$ROOT/build/release/warplab}"
@@ -99,4 +100,34 @@ same "$T/mp.litmus"
 printf 'PTX broken\n{ x=0; }\n P0 ;\n' > "$T/broken.litmus"
 same "$T/broken.litmus"
 [ "$want" -ne 0 ] || fail "broken: exit 0"
+# SIGTERM to every rank once each can take it (the 10-block reduction
+# takes seconds): every rank stops, and rank 0 prints the units merged
+# before the stop, marked partial, as one process does
+awk -v n=10 -f "$ROOT/bench/lastblock.awk" > "$T/lastblock_10.litmus"
+$MPI -np 2 "$M" litmus "$T/lastblock_10.litmus" > "$T/out" 2> "$T/err" &
+pid=$!
+n=0
+while :; do
+  ranks=
+  for p in $(pgrep -x warplab-mpi); do
+    tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null |
+      grep -q "$T/lastblock_10" || continue # another's
+    m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null)
+    [ -n "$m" ] && [ $((0x$m & 0x4000)) -ne 0 ] && ranks="$ranks $p"
+  done
+  [ "$(echo $ranks | wc -w)" -ge 2 ] && break
+  n=$((n + 1))
+  [ $n -le 600 ] || { kill $pid; fail "the ranks did not start in 60 s"; }
+  sleep 0.1
+done
+# shellcheck disable=SC2086
+kill -TERM $ranks
+wait $pid
+rc=$?
+[ $rc -ne 0 ] || fail "SIGTERM to the ranks: exit 0"
+grep -q "lastblock_10.litmus: interrupted by SIGTERM" "$T/err" ||
+  { cat "$T/err"; fail "SIGTERM: no message"; }
+grep -q "^Partial lastblock_10: interrupted by SIGTERM after" "$T/out" &&
+  grep -q "^Warning lastblock_10: partial result" "$T/out" ||
+  { cat "$T/out"; fail "SIGTERM: the partial result is not marked"; }
 echo "mpi_explore: ok"
