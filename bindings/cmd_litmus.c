@@ -133,6 +133,8 @@ typedef struct litmus_job {
                                           * progress line (one thread) */
   double timeout;
   int split; /* --jobs N on one file: its exploration split (lexplore.h) */
+  int ranked; /* under MPI, one file: its units over the ranks, split
+               * workers (at least 1) on each; rank 0 prints */
   const char *graph_dir;
   const wl_model *model;     /* --model: read once, shared read-only */
   const wl_model *why_model; /* the default model of --why-not/--graph */
@@ -244,8 +246,10 @@ static int litmus_run(void *ud, size_t unit, wl_ctx *ctx, void *worker,
   if (o == NULL)
     return WLL_UNIT_DONE; /* said in its turn */
   out = &o->out;
-  if (wll_sig_pending())
-    return WLL_UNIT_STOPPED; /* a signal between files: the rest skipped */
+  /* a signal between files: the rest skipped (not ranked: every rank
+   * must go on to the exploration's collective calls, which stop) */
+  if (!j->ranked && wll_sig_pending())
+    return WLL_UNIT_STOPPED;
   if (j->pre != NULL && j->pre[unit] != NULL) {
     len = j->prelen[unit];
     src = malloc(len > 0 ? len : 1);
@@ -274,7 +278,18 @@ static int litmus_run(void *ud, size_t unit, wl_ctx *ctx, void *worker,
   opts.progress_ud = ls;
   rc = wl_litmus_parse(ctx, f, src, len, &t);
   free(src);
-  if (rc == 0)
+  if (rc == 0 && j->ranked) {
+    /* every rank runs this (the same file, parsed alike): the units are
+     * dealt to the ranks, and rank 0 merges them (lexplore.h) */
+    rc = wll_explore_spread_run(ctx, t, &opts, j->split, isatty(2),
+                                wll_ranks_pool_run, wll_rank() == 0, &r);
+    if (rc == 0 && r == NULL) { /* not rank 0: nothing to print */
+      if (j->detail)
+        litmus_unprogress(ls);
+      wl_litmus_free(t);
+      return WLL_UNIT_DONE;
+    }
+  } else if (rc == 0)
     rc = j->split > 0 ? wll_explore_jobs(ctx, t, &opts, j->split,
                                          isatty(2), &r)
                       : wl_explore(ctx, t, &opts, &r);
@@ -492,6 +507,13 @@ static void litmus_drop(void *ud, size_t unit, void *outp) {
   (void)ud;
   (void)unit;
   litmus_out_free(outp);
+}
+
+/* A rank other than 0 of a ranked exploration: rank 0 prints. */
+static int litmus_emit_none(void *ud, size_t unit, void *outp, int stopped) {
+  (void)stopped;
+  litmus_drop(ud, unit, outp);
+  return 0;
 }
 
 /* Under MPI (ranks.h): a file's output from the rank that explored it
@@ -790,6 +812,10 @@ int wll_cmd_litmus(int argc, char **argv) {
   split = jobs > 1 && nf == 1 ? jobs : 0;
   if (jobs == 0)
     jobs = wll_pool_default_jobs((size_t)nf);
+  /* under MPI, one file: its exploration split over the ranks, with
+   * --jobs workers (default 1) on each */
+  if (nf == 1 && wll_nranks() > 1)
+    split = jobs;
   if (wl_ctx_new(NULL, &ctx) != 0) {
     free(files);
     fprintf(stderr, "warplab: out of memory\n");
@@ -879,6 +905,7 @@ int wll_cmd_litmus(int argc, char **argv) {
    * a time; else the pool's (files done) */
   job.detail = jobs == 1 || nf == 1;
   job.split = split;
+  job.ranked = nf == 1 && wll_nranks() > 1;
   /* standard input is read here, once, in order (the pool's threads
    * must not race for it) */
   for (i = 0; i < nf; i++)
@@ -926,9 +953,33 @@ int wll_cmd_litmus(int argc, char **argv) {
     fns.run = litmus_run;
     fns.emit = litmus_emit;
     fns.drop = litmus_drop;
-    /* under MPI the files are dealt to the ranks, and rank 0 prints */
-    pool_rc = wll_ranks_pool_run((size_t)nf, &po, &fns, &codec, &job, &res,
-                                 note, sizeof note, perr, sizeof perr);
+    if (job.ranked) {
+      /* one file under MPI: every rank runs it here, on the thread that
+       * talks to the other ranks, its units over the ranks; not through
+       * the pool, whose look at a pending signal before a unit could
+       * let one rank skip the exploration's collective calls */
+      wl_ctx *uctx = NULL;
+      void *w = NULL, *out = NULL;
+      memset(&res, 0, sizeof res);
+      note[0] = perr[0] = '\0';
+      if (wl_ctx_new(NULL, &uctx) != 0 ||
+          litmus_worker_new(&job, uctx, &w) != 0) {
+        snprintf(perr, sizeof perr, "out of memory");
+        pool_rc = WL_ENOMEM;
+      } else {
+        int st = litmus_run(&job, 0, uctx, w, NULL, &out);
+        res.emitted = 1;
+        (root ? litmus_emit : litmus_emit_none)(&job, 0, out,
+                                                st == WLL_UNIT_STOPPED);
+      }
+      if (w != NULL)
+        litmus_worker_free(&job, w);
+      wl_ctx_free(uctx);
+    } else
+      /* under MPI the files are dealt to the ranks, and rank 0 prints */
+      pool_rc = wll_ranks_pool_run((size_t)nf, &po, &fns, &codec, &job,
+                                   &res, note, sizeof note, perr,
+                                   sizeof perr);
     if (note[0] != '\0')
       fprintf(stderr, "warplab litmus: %s\n", note);
     if (pool_rc != 0 && root) {

@@ -16,6 +16,7 @@
  * does not (engine/model/split.c says why). */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "lexplore.h"
 #include "lpool.h"
 #include "lwarplab.h"
+#include "ranks.h" /* the codec's type only: no call into the ranks */
 
 typedef struct xjob xjob;
 
@@ -81,6 +83,14 @@ struct xjob {
   snap *cur;
   wl_ctx *sctx;
   size_t published; /* states in cur */
+  /* spread over processes (wll_explore_spread): the explorer that the
+   * other ranks' results are unpacked against (in its own context), and
+   * the merge of this rank's own units, in unit order, that the next of
+   * them know (in sctx) */
+  int spread, packed;
+  wl_explorer *tmpl;
+  wl_ctx *tmpl_ctx;
+  wl_result *lacc;
 };
 
 static snap *snap_get(xjob *j) {
@@ -109,21 +119,21 @@ static void snap_put(xjob *j, snap *s) {
 /* After a merge that added states: a new snapshot replaces the old
  * (which lives on while units use it).  Out of memory: the units go on
  * knowing the older one (they only skip less). */
-static void publish(xjob *j) {
+static void publish(xjob *j, const wl_result *acc) {
   snap *s, *old;
-  if (j->sctx == NULL || j->acc == NULL || j->opts.count_executions ||
-      wl_result_nstates(j->acc) <= j->published)
+  if (j->sctx == NULL || acc == NULL || j->opts.count_executions ||
+      wl_result_nstates(acc) <= j->published)
     return;
   s = calloc(1, sizeof *s);
   if (s == NULL)
     return;
-  if (wl_explore_merge(j->sctx, &s->r, j->acc) != 0) {
+  if (wl_explore_merge(j->sctx, &s->r, acc) != 0) {
     wl_result_free(s->r);
     free(s);
     return;
   }
   s->refs = 1; /* the job's */
-  j->published = wl_result_nstates(j->acc);
+  j->published = wl_result_nstates(acc);
   pthread_mutex_lock(&j->mu);
   old = j->cur;
   j->cur = s;
@@ -235,7 +245,8 @@ static int unit_emit(void *ud, size_t unit, void *p, int stopped) {
     return 1;
   }
   j->stopped |= stopped;
-  publish(j);
+  if (!j->packed) /* else the ranks' run is over: no unit to know it */
+    publish(j, j->acc);
   return 0;
 }
 
@@ -245,9 +256,134 @@ static void unit_drop(void *ud, size_t unit, void *p) {
   out_free(p);
 }
 
+/* ---------------- across processes (wll_explore_spread) ---------------- */
+
+/* A unit's output as bytes, on the rank that ran it (in unit order):
+ * its failure (code and message), else its result (wl_result_pack).
+ * The result is also merged into this rank's own units' merge, which
+ * the rank's next units know (a merge of units before them: what
+ * wl_explore_unit's known may be). */
+/* v as 8 bytes little-endian, then the n bytes of s */
+static void put_rec(unsigned char *p, uint64_t v, const void *s, size_t n) {
+  int i;
+  for (i = 0; i < 8; i++)
+    *p++ = (unsigned char)(v >> (8 * i));
+  if (n > 0)
+    memcpy(p, s, n);
+}
+
+static int x_pack(void *ud, size_t unit, const void *p, void **buf,
+                  size_t *len) {
+  xjob *j = ud;
+  const xout *o = p;
+  void *rb = NULL;
+  size_t rl = 0;
+  unsigned char *b;
+  (void)unit;
+  j->packed = 1;
+  if (o == NULL)
+    return -1;
+  if (o->rc != 0) {
+    rb = (void *)o->msg;
+    rl = strlen(o->msg);
+  } else if (wl_result_pack(o->r, &rb, &rl) != 0)
+    return -1;
+  b = malloc(8 + rl > 0 ? 8 + rl : 1);
+  if (b != NULL)
+    put_rec(b, (uint64_t)(int64_t)o->rc, rb, rl);
+  if (o->rc == 0)
+    free(rb);
+  if (b == NULL)
+    return -1;
+  if (o->rc == 0 && j->sctx != NULL && wl_result_partial(o->r, NULL) == 0 &&
+      (j->lacc == NULL || wl_result_partial(j->lacc, NULL) == 0)) {
+    /* out of memory: the next units know less (and cost more) */
+    if (wl_explore_merge(j->sctx, &j->lacc, o->r) == 0)
+      publish(j, j->lacc);
+  }
+  *buf = b;
+  *len = 8 + rl;
+  return 0;
+}
+
+/* On rank 0: the bytes as an output emit merges (the result unpacked
+ * against the explorer kept for it). */
+static int x_unpack(void *ud, size_t unit, const void *buf, size_t len,
+                    void **outp) {
+  xjob *j = ud;
+  const unsigned char *p = buf, *s = p + 8;
+  xout *o;
+  uint64_t v = 0;
+  int64_t rc;
+  size_t n = len - 8;
+  int i;
+  (void)unit;
+  *outp = NULL;
+  if (len < 8 || j->tmpl == NULL)
+    return -1;
+  for (i = 7; i >= 0; i--)
+    v = v << 8 | p[i];
+  rc = (int64_t)v;
+  if (rc > 0 || rc < -1000)
+    return -1;
+  if ((o = calloc(1, sizeof *o)) == NULL)
+    return -1;
+  o->rc = (int)rc;
+  if (rc != 0)
+    snprintf(o->msg, sizeof o->msg, "%.*s", (int)(n < 599 ? n : 599),
+             (const char *)s);
+  else if (wl_result_unpack(j->sctx, j->tmpl, s, n, &o->r) != 0) {
+    free(o);
+    return -1;
+  }
+  *outp = o;
+  return 0;
+}
+
+/* A process whose preparation failed (out of memory, a signal while it
+ * prepared) still takes part in spread's collective calls, with no
+ * units: the other processes then fail ("different work") instead of
+ * waiting for it forever; where every process failed alike (the same
+ * test), none has units and each returns its own failure. */
+static int none_run(void *ud, size_t unit, wl_ctx *ctx, void *w,
+                    void *stop_ud, void **out) {
+  (void)ud;
+  (void)unit;
+  (void)ctx;
+  (void)w;
+  (void)stop_ud;
+  *out = NULL;
+  return WLL_UNIT_DONE;
+}
+
+static int none_emit(void *ud, size_t unit, void *out, int stopped) {
+  (void)ud;
+  (void)unit;
+  (void)out;
+  (void)stopped;
+  return 0;
+}
+
+static void spread_none(wll_explore_spread spread, xjob *j) {
+  static const wll_ranks_codec codec = {x_pack, x_unpack};
+  wll_pool_opts po;
+  wll_pool_fns fns;
+  wll_pool_result res;
+  char note[300], perr[300];
+  memset(&po, 0, sizeof po);
+  memset(&fns, 0, sizeof fns);
+  po.jobs = 1;
+  po.what = "explore";
+  po.units = "units";
+  fns.run = none_run;
+  fns.emit = none_emit;
+  (void)spread(0, &po, &fns, &codec, j, &res, note, sizeof note, perr,
+               sizeof perr);
+}
+
 /* The merged result after the pool's run (rc, perr: its failure). */
 static int finish(xjob *j, int rc, const char *perr, size_t emitted,
-                  size_t n, wl_result **out) {
+                  size_t n, int emits, wl_result **out) {
   wl_ctx *ctx = j->ctx;
   const char *name = wl_litmus_name(j->t);
   if (rc != 0) {
@@ -257,6 +393,10 @@ static int finish(xjob *j, int rc, const char *perr, size_t emitted,
   if (j->rc != 0) {
     wl_result_free(j->acc);
     return j->rc;
+  }
+  if (!emits) { /* a rank other than 0: the result is rank 0's */
+    wl_result_free(j->acc);
+    return 0;
   }
   if (emitted < n && !j->stopped) {
     /* stopped between units: what was merged, marked partial */
@@ -300,6 +440,13 @@ static int finish(xjob *j, int rc, const char *perr, size_t emitted,
 int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
                      const wl_explore_opts *opts, int jobs, int progress,
                      wl_result **out) {
+  return wll_explore_spread_run(ctx, t, opts, jobs, progress, NULL, 1, out);
+}
+
+int wll_explore_spread_run(wl_ctx *ctx, const wl_litmus *t,
+                           const wl_explore_opts *opts, int jobs,
+                           int progress, wll_explore_spread spread,
+                           int emits, wl_result **out) {
   xjob j;
   wll_pool_opts po;
   wll_pool_fns fns;
@@ -314,8 +461,11 @@ int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
   memset(&j, 0, sizeof j);
   if (opts != NULL)
     j.opts = *opts;
-  if (pthread_mutex_init(&j.mu, NULL) != 0)
+  if (pthread_mutex_init(&j.mu, NULL) != 0) {
+    if (spread != NULL)
+      spread_none(spread, &j);
     return seterr(ctx, WL_ENOMEM, "out of memory");
+  }
   if (wl_ctx_new(NULL, &j.sctx) != 0)
     j.sctx = NULL; /* no snapshots: the units know nothing */
   j.t = t;
@@ -331,19 +481,37 @@ int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
   boot.j = &j;
   if (wl_ctx_new(NULL, &j.first_ctx) != 0) {
     rc = seterr(ctx, WL_ENOMEM, "out of memory");
+    if (spread != NULL)
+      spread_none(spread, &j);
     goto end;
   }
   {
     wl_explore_opts o1 = j.opts;
     o1.stop_ud = &boot;
+    /* spread: not stopped (a signal would stop one process here and
+     * another past it); the units, which every process runs through
+     * spread, stop instead */
+    if (spread != NULL)
+      o1.should_stop = NULL;
     rc = wl_explore_split(j.first_ctx, t, &o1, &j.first);
   }
   if (rc != 0) {
     rc = seterr(ctx, rc, "%s", wl_ctx_errmsg(j.first_ctx));
     wl_ctx_free(j.first_ctx);
+    if (spread != NULL)
+      spread_none(spread, &j);
     goto end;
   }
   n = wl_explorer_units(j.first);
+  if (spread != NULL) {
+    /* kept to unpack the other ranks' results against; the slots
+     * prepare their own */
+    j.spread = 1;
+    j.tmpl = j.first;
+    j.tmpl_ctx = j.first_ctx;
+    j.first = NULL;
+    j.first_ctx = NULL;
+  }
   memset(&po, 0, sizeof po);
   memset(&fns, 0, sizeof fns);
   snprintf(what, sizeof what, "explore %s", wl_litmus_name(t));
@@ -356,13 +524,21 @@ int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
   fns.run = unit_run;
   fns.emit = unit_emit;
   fns.drop = unit_drop;
-  rc = wll_pool_run(n, &po, &fns, &j, &res, note, sizeof note, perr,
-                    sizeof perr);
+  if (spread != NULL) {
+    static const wll_ranks_codec codec = {x_pack, x_unpack};
+    rc = spread(n, &po, &fns, &codec, &j, &res, note, sizeof note, perr,
+                sizeof perr);
+  } else
+    rc = wll_pool_run(n, &po, &fns, &j, &res, note, sizeof note, perr,
+                      sizeof perr);
   /* a first explorer no slot took (a failure before any slot) */
   wl_explorer_free(j.first);
   wl_ctx_free(j.first_ctx);
-  rc = finish(&j, rc, perr, res.emitted, n, out);
+  rc = finish(&j, rc, perr, res.emitted, n, emits, out);
+  wl_explorer_free(j.tmpl);
+  wl_ctx_free(j.tmpl_ctx);
 end:
+  wl_result_free(j.lacc);
   snap_put(&j, j.cur);
   wl_ctx_free(j.sctx);
   pthread_mutex_destroy(&j.mu);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "../engine/warplab.h"
+#include "ranks.h" /* wll_ranks_codec, wll_pool_*: types only */
 
 #if defined(__GNUC__)
 #define WLL_EXPLORE_HIDDEN __attribute__((visibility("hidden")))
@@ -39,5 +40,28 @@ WLL_EXPLORE_HIDDEN int wll_explore_jobs(wl_ctx *ctx, const wl_litmus *t,
                                         const wl_explore_opts *opts,
                                         int jobs, int progress,
                                         wl_result **out);
+
+/*
+ * wll_explore_jobs with the units spread over processes: spread has
+ * wll_ranks_pool_run's shape (the command passes that function under
+ * MPI: ranks.h), and is given the units, the pool's functions and a
+ * codec that packs a unit's result (wl_result_pack) on the rank that
+ * ran it and unpacks it (wl_result_unpack) on the rank that emits.  A
+ * rank's units know what its own earlier units found (a merge of units
+ * before them: wl_explore_unit's known), never another rank's.  emits:
+ * whether spread emits here (rank 0); where it does not, the call
+ * returns 0 with *out NULL, or the failure every rank returns.  Every
+ * process must make the call with the same test and options.
+ */
+typedef int (*wll_explore_spread)(size_t n, const wll_pool_opts *opts,
+                                  const wll_pool_fns *fns,
+                                  const wll_ranks_codec *codec, void *ud,
+                                  wll_pool_result *res, char *note,
+                                  size_t notelen, char *err, size_t errlen);
+WLL_EXPLORE_HIDDEN int wll_explore_spread_run(wl_ctx *ctx, const wl_litmus *t,
+                                              const wl_explore_opts *opts,
+                                              int jobs, int progress,
+                                              wll_explore_spread spread,
+                                              int emits, wl_result **out);
 
 #endif

@@ -42,6 +42,8 @@ long long wll_ranks_max(long long v);
 /* ------------------------------------------------------------------ */
 /* Units of work over the ranks (cmd_ranks_pool.c)                      */
 /* ------------------------------------------------------------------ */
+#ifndef WL_RANKS_POOL_H
+#define WL_RANKS_POOL_H
 
 #include "lpool.h"
 
@@ -96,3 +98,5 @@ const void *wll_unpack_bytes(wll_unpack *r, size_t *n); /* into r->p */
 /* o made from the segments (free it with wll_out_free, also on
  * failure); 0, or -1 (bad bytes: r->bad; or out of memory). */
 int wll_unpack_out(wll_unpack *r, struct wll_out *o);
+
+#endif

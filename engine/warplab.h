@@ -651,6 +651,26 @@ void wl_explorer_set_stop(wl_explorer *e, int (*should_stop)(void *ud),
  * merged so far), with code (WL_ESTOPPED) and why (copied) as
  * wl_result_partial gives them.  WL_EINVAL (NULL, code 0), WL_ENOMEM. */
 int wl_result_mark_partial(wl_result *r, int code, const char *why);
+/*
+ * A unit's result as bytes, for a driver whose units run in other
+ * processes (the ranks of an MPI job: bindings/lexplore.c).
+ * wl_result_pack writes what wl_explore_merge reads of r -- its states
+ * (values, truth, count, witness), counts, bound flag, race, hang and a
+ * stop's reason -- into *buf (malloc'd: free it with free; little-endian,
+ * whatever the machine).  WL_EINVAL (NULL), WL_ENOMEM.
+ *
+ * wl_result_unpack makes *out (in ctx) from such bytes: a result like
+ * the units of e (an explorer prepared with wl_explore_split from the
+ * same test text and options: its test, layout and observed values) and
+ * with the bytes' states, to be merged as the unit's own result.  Bytes
+ * that are not such a result -- truncated, another layout, an index out
+ * of range, a state given twice, bytes after the end -- give WL_EINVAL
+ * and a message ("not a packed result of this exploration: ..."),
+ * WL_ENOMEM out of memory; *out is then NULL and nothing is held.
+ */
+int wl_result_pack(const wl_result *r, void **buf, size_t *len);
+int wl_result_unpack(wl_ctx *ctx, const wl_explorer *e, const void *buf,
+                     size_t len, wl_result **out);
 
 /* 1 when the test's condition holds (Dat3M's convention: for exists,
  * the outcome is reachable; for ~exists and forall, the property holds). */

@@ -153,6 +153,18 @@ if [ -x "$B/tests/props" ] && [ -d "$SHARED/spec" ]; then
   else
     bad "props_split: exit $rc"
   fi
+  # the same units as MPI ranks run them (--ranks own: dealt to 2 to 4
+  # ranks, each knowing its own earlier units' states, each result
+  # through wl_result_pack/unpack: bindings/lexplore.c's spread)
+  rn=${PROPS_SPLIT_RANKS_COUNT:-300}
+  out=$("$B/tests/props_split" --count "$rn" --timeout 0.5 --ranks own 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | grep -E '^FAIL|^props_split:' -A 8 | head -n 40
+  if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "^props_split: $rn tests, 0 failures"; then
+    ok
+  else
+    bad "props_split --ranks own: exit $rc"
+  fi
   out=$("$B/tests/props" --runs 20000 --model "$SHARED/spec/ptx-v6.0-isa.cat" \
         --from "$ROOT"/tests/props/*.litmus 2>&1)
   rc=$?

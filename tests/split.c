@@ -22,12 +22,18 @@
  * flag).
  *
  *   props_split [--count N] [--seed S] [--kind LIST] [--timeout S]
- *               [--merge-order run] [--from FILE...]
+ *               [--merge-order run] [--ranks own|all] [--from FILE...]
  *
  * --merge-order run merges the units in the order they ran instead
  * (what a driver must not do): the property must then fail (the
  * mutation check of the driver's side, tests/cli/split_mutants.sh;
  * the engine's side is WL_MUTANT_SPLITDROP and WL_MUTANT_SPLITWIT).
+ * --ranks own runs the units as MPI ranks do (bindings/lexplore.c's
+ * spread): dealt round-robin to 2 to 4 ranks, each rank's units in unit
+ * order knowing the merge of that rank's earlier units, each result
+ * through wl_result_pack and wl_result_unpack; --ranks all (the
+ * mutation check) lets a unit know every unit run before it on any
+ * rank, the last rank first: later units' states, so it must fail.
  * One line per failure ("FAIL split NAME: why", then the test's text),
  * then "props_split: N tests, F failures, K skipped".  Exit status 1 on
  * a failure. */
@@ -44,6 +50,8 @@
 
 static double per_test = 5.0, deadline;
 static int merge_run_order;
+/* --ranks own|all: the units dealt to ranks (0 none) */
+static int ranks_mode; /* 1 own, 2 all */
 static unsigned long tests, failures, skipped, units_run;
 
 static double now(void) {
@@ -144,6 +152,67 @@ static int split_run(wl_ctx *c0, wl_ctx *c1, wl_ctx *cm, const wl_litmus *t,
     order[i - 1] = order[j];
     order[j] = tmp;
   }
+  if (ranks_mode) {
+    /* as MPI ranks run them (bindings/lexplore.c's spread): the units
+     * dealt round-robin to R ranks, each rank running its own in unit
+     * order and knowing (every other seed) the merge of its own
+     * earlier units, each result packed (wl_result_pack) and unpacked
+     * against the other explorer (another process's), then all merged
+     * in unit order.  --ranks all: a unit knows every unit run before
+     * it on any rank, the ranks run last first (later units' states:
+     * what a driver must not give) */
+    int R = 2 + (int)(seed % 3), r;
+    int use_known = (seed >> 7 & 1) != 0 || ranks_mode == 2;
+    wl_result *all = NULL;
+    for (r = R - 1; r >= 0; r--) {
+      wl_result *own = NULL;
+      size_t u;
+      w = r & 1;
+      for (u = (size_t)r; u < n; u += (size_t)R) {
+        wl_result *part = NULL;
+        const wl_result *known =
+            !use_known ? NULL : ranks_mode == 2 ? all : own;
+        void *b = NULL;
+        size_t bl = 0;
+        rcs[u] = wl_explore_unit(e[w], u, known, &part);
+        units_run++;
+        if (rcs[u] != 0) {
+          msgs[u] = strdup(wl_ctx_errmsg(cx[w]));
+          continue;
+        }
+        if (wl_result_pack(part, &b, &bl) != 0 ||
+            wl_result_unpack(cm, e[1 - w], b, bl, &parts[u]) != 0) {
+          rc = WL_ENOMEM;
+          *msg = strdup("a unit's result did not cross as bytes");
+          free(b);
+          wl_result_free(part);
+          wl_result_free(own);
+          wl_result_free(all);
+          goto done;
+        }
+        free(b);
+        if (wl_result_partial(part, NULL) == 0) {
+          if (own == NULL || wl_result_partial(own, NULL) == 0)
+            (void)wl_explore_merge(cm, &own, part);
+          if (all == NULL || wl_result_partial(all, NULL) == 0)
+            (void)wl_explore_merge(cm, &all, part);
+        }
+        wl_result_free(part);
+      }
+      wl_result_free(own);
+    }
+    wl_result_free(all);
+    for (i = 0; i < n && firstbad == (size_t)-1; i++) {
+      if (rcs[i] != 0) {
+        firstbad = i;
+        break;
+      }
+      if ((rc = wl_explore_merge(cm, &acc, parts[i])) != 0) {
+        *msg = strdup(wl_ctx_errmsg(cm));
+        goto done;
+      }
+    }
+  } else {
   /* in the shuffled order; each unit knows (every other seed) the
    * merge of the units before it that are back, as a pool's worker
    * does; the merge takes each unit as soon as all before it are in */
@@ -175,6 +244,7 @@ static int split_run(wl_ctx *c0, wl_ctx *c1, wl_ctx *cm, const wl_litmus *t,
         merged++;
       }
     }
+  }
   }
   for (i = 0; merge_run_order && i < n; i++) {
     size_t u = order[i];
@@ -406,6 +476,7 @@ int main(int argc, char **argv) {
       {"kind", required_argument, NULL, 'K'},
       {"timeout", required_argument, NULL, 't'},
       {"merge-order", required_argument, NULL, 'M'},
+      {"ranks", required_argument, NULL, 'R'},
       {"from", no_argument, NULL, 'f'},
       {NULL, 0, NULL, 0}};
   unsigned long count = 300, i;
@@ -435,6 +506,13 @@ int main(int argc, char **argv) {
       }
       merge_run_order = strcmp(optarg, "run") == 0;
       break;
+    case 'R':
+      if (strcmp(optarg, "own") != 0 && strcmp(optarg, "all") != 0) {
+        fprintf(stderr, "props_split: --ranks takes own or all\n");
+        return 2;
+      }
+      ranks_mode = strcmp(optarg, "own") == 0 ? 1 : 2;
+      break;
     case 'K': {
       const char *p = optarg;
       while (*p) {
@@ -456,6 +534,7 @@ int main(int argc, char **argv) {
     default:
       fprintf(stderr, "usage: props_split [--count N] [--seed S] [--kind "
                       "LIST] [--timeout S] [--merge-order unit|run] "
+                      "[--ranks own|all] "
                       "[--from FILE...]\n");
       return 2;
     }

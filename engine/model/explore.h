@@ -204,6 +204,11 @@ int wl__result_any_known(const wl_result *r);
 /* A copy of st (values, witness, truth, count) appended to r's states
  * (0, or -1 out of memory): split.c's merge. */
 int wl__result_add(wl_ctx *ctx, wl_result *r, const wl_state *st);
+/* split.c: a fresh result (in ctx) with tm's test, layout, observed
+ * values and flags, no states (NULL out of memory); and the template
+ * result a prepared explorer makes its units' results like. */
+wl_result *wl__result_like(wl_ctx *ctx, const wl_result *tm);
+const wl_result *wl__explorer_template(const wl_explorer *e);
 /* symmetry.c: the classes of interchangeable threads (x->sym), once the
  * traces are final; and the images of E's state under them. */
 void wl__xp_symmetry(xp *x);

@@ -168,8 +168,13 @@ size_t wl_explorer_units(const wl_explorer *e) {
   return e != NULL ? e->nunits : 0;
 }
 
-/* A fresh result with the template's layout and observed values. */
-static wl_result *result_like(wl_ctx *ctx, const wl_result *tm) {
+const wl_result *wl__explorer_template(const wl_explorer *e) {
+  return e->x->res;
+}
+
+/* A fresh result with the template's layout and observed values
+ * (explore.h). */
+wl_result *wl__result_like(wl_ctx *ctx, const wl_result *tm) {
   wl_result *r = wl__calloc(ctx, sizeof *r);
   if (r == NULL)
     return NULL;
@@ -216,7 +221,7 @@ int wl_explore_unit(wl_explorer *e, size_t unit, const wl_result *known,
   wl__xp_wrap(x);
   x->mem = e->mem;
   x->mem_stop = 0;
-  r = result_like(e->ctx, tm);
+  r = wl__result_like(e->ctx, tm);
   if (r == NULL) {
     wl__xp_unwrap(x);
     return wl__err(e->ctx, WL_ENOMEM, "out of memory");
@@ -261,7 +266,7 @@ int wl_explore_merge(wl_ctx *ctx, wl_result **accp, const wl_result *part) {
   if (acc != NULL && acc->partial)
     return wl__err(ctx, WL_EINVAL, "merging past a partial result");
   if (acc == NULL) {
-    acc = result_like(ctx, part);
+    acc = wl__result_like(ctx, part);
     if (acc == NULL)
       return wl__err(ctx, WL_ENOMEM, "out of memory");
     acc->race_checked = part->race_checked;

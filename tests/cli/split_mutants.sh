@@ -2,8 +2,11 @@
 # linked with engine/model/split.c built with WL_MUTANT_SPLITDROP (the
 # last unit left out) or WL_MUTANT_SPLITWIT (a state found again keeps
 # the later unit's witness), and props_split merging the units in the
-# order they ran instead of unit order (--merge-order run), must each
-# print a FAIL line on generated tests; the real props_split none.
+# order they ran instead of unit order (--merge-order run), and
+# props_split's ranks giving a unit the states of units after it
+# (--ranks all, where MPI ranks must give their own earlier units'
+# only), must each print a FAIL line on generated tests; the real
+# props_split none.
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -26,6 +29,7 @@ check() { # NAME BINARY [OPTION]: must fail
 check splitdrop "$B/tests/props_split_splitdrop"
 check splitwit "$B/tests/props_split_splitwit"
 check merge-order-run "$P" --merge-order run
+check ranks-all "$P" --ranks all
 # shellcheck disable=SC2086
 "$P" $args > "$T/real" 2>&1 || { grep -A 8 '^FAIL' "$T/real" | head -n 30; fail "props_split: exit $?"; }
 ! grep -q '^FAIL' "$T/real" || fail "props_split: a FAIL line"
