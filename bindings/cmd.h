@@ -79,6 +79,10 @@ int wll_parse_jobs(const char *cmd, const char *v, int *jobs);
 /* Each file's cost for the pool's dealing: its size in bytes (0 when it
  * cannot be read: its error comes in its turn). */
 uint64_t wll_file_cost(const char *path);
+/* mkdir -p: makes dir and the folders above it that are missing (each
+ * mode 0777 less the umask); 0, or -1 with errno (EEXIST when dir or a
+ * folder above it is there but no folder). */
+int wll_mkdir_p(const char *dir);
 
 /* cmd_graph.c: --graph's files (the calling thread only). */
 typedef struct wll_membuf { /* text held in memory */

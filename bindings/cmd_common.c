@@ -257,6 +257,36 @@ int wll_parse_jobs(const char *cmd, const char *v, int *jobs) {
   return 0;
 }
 
+int wll_mkdir_p(const char *dir) {
+  char *p, *q;
+  struct stat st;
+  int rc = 0;
+  if ((p = strdup(dir)) == NULL)
+    return -1;
+  /* each prefix ending before a '/' (past the leading ones), then dir */
+  for (q = p; *q == '/'; q++)
+    ;
+  for (;; q++) {
+    if (*q == '/' || *q == '\0') {
+      char c = *q;
+      *q = '\0';
+      if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        rc = -1;
+      else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        errno = EEXIST;
+        rc = -1;
+      }
+      *q = c;
+      if (rc != 0 || c == '\0')
+        break;
+      while (q[1] == '/')
+        q++;
+    }
+  }
+  free(p);
+  return rc;
+}
+
 uint64_t wll_file_cost(const char *path) {
   struct stat st;
   if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || st.st_size < 0)

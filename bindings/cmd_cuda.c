@@ -221,8 +221,7 @@ static int cuda_many(char **files, size_t n, const wl_cuda_opts *o,
   struct stat st;
   size_t k;
   int rc, sig = 0;
-  if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || stat(dir, &st) != 0 ||
-      !S_ISDIR(st.st_mode)) {
+  if (wll_mkdir_p(dir) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
     fprintf(stderr, "warplab cuda: -o %s: %s\n", dir,
             errno == EEXIST ? "not a directory (several files need a "
                               "folder: one program per test)"

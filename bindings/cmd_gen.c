@@ -239,8 +239,9 @@ int wll_cmd_gen(int argc, char **argv) {
     wl_ctx_free(ctx);
     return rc == WL_ENOMEM ? 1 : 2;
   }
-  if (dir != NULL && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "warplab gen: %s: %s\n", dir, strerror(errno));
+  if (dir != NULL && wll_mkdir_p(dir) != 0) {
+    fprintf(stderr, "warplab gen: %s: %s\n", dir,
+            errno == EEXIST ? "not a directory" : strerror(errno));
     wl_gen_free(g);
     wl_ctx_free(ctx);
     return 1;

@@ -114,5 +114,21 @@ done
 "$WL" gen --cycle "PodWR Fre" 2> "$T/err"
 grep -q "a cycle needs at least two external edges" "$T/err" ||
   { cat "$T/err"; fail "cycle message"; }
+# -o makes the folders above DIR too (mkdir -p), as does cuda's -o DIR
+# (litmus --graph DIR makes DIR only: tests/cli/graph_files.sh); a file
+# in the way is an error, not a crash
+N=$(mktemp -d)
+"$WL" gen --family MP --count 2 -o "$N/a/b//c" > /dev/null 2>&1 ||
+  { echo "gen -o a/b//c: failed"; exit 1; }
+[ "$(ls "$N/a/b/c" | wc -l)" -eq 2 ] || { echo "gen -o a/b/c: not 2 files"; exit 1; }
+"$WL" cuda -o "$N/x/y" "$N"/a/b/c/*.litmus > /dev/null 2>&1 ||
+  { echo "cuda -o x/y: failed"; exit 1; }
+[ "$(ls "$N/x/y" | wc -l)" -eq 2 ] || { echo "cuda -o x/y: not 2 programs"; exit 1; }
+: > "$N/file"
+"$WL" gen --family MP --count 1 -o "$N/file/sub" > /dev/null 2> "$N/err"
+[ $? -eq 1 ] || { echo "gen -o through a file: not exit 1"; exit 1; }
+grep -q "not a directory\|Not a directory" "$N/err" ||
+  { cat "$N/err"; echo "gen -o through a file: no message"; exit 1; }
+rm -rf "$N"
 "$WL" help | grep -q "^  gen \[options\]" || fail "help lists gen"
 exit 0
