@@ -79,6 +79,12 @@ int wll_parse_jobs(const char *cmd, const char *v, int *jobs);
 /* Each file's cost for the pool's dealing: its size in bytes (0 when it
  * cannot be read: its error comes in its turn). */
 uint64_t wll_file_cost(const char *path);
+/* A .litmus file's cost for the pool: wl_litmus_cost of it parsed in
+ * ctx (from text, len when text is not NULL, else read from path), so
+ * that spin-loop tests, which take nearly all of a corpus's time, start
+ * first; its size when it does not parse, 0 when it cannot be read. */
+uint64_t wll_litmus_cost(wl_ctx *ctx, const char *path, const char *text,
+                         size_t len, int unroll);
 /* mkdir -p: makes dir and the folders above it that are missing (each
  * mode 0777 less the umask); 0, or -1 with errno (EEXIST when dir or a
  * folder above it is there but no folder). */

@@ -293,3 +293,40 @@ uint64_t wll_file_cost(const char *path) {
     return 0;
   return (uint64_t)st.st_size;
 }
+
+/* Whether text has a label ("LC00:" then blanks, and '|', ';' or the
+ * line's end): a branch needs one, and a spin loop a branch. */
+static int has_label(const char *text, size_t len) {
+  const char *p = text, *end = text + len;
+  while ((p = memchr(p, ':', (size_t)(end - p))) != NULL) {
+    for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
+      ;
+    if (p == end || *p == '|' || *p == ';' || *p == '\n')
+      return 1;
+  }
+  return 0;
+}
+
+uint64_t wll_litmus_cost(wl_ctx *ctx, const char *path, const char *text,
+                         size_t len, int unroll) {
+  char err[64];
+  char *src = NULL;
+  wl_litmus *t = NULL;
+  uint64_t c = 0;
+  if (text == NULL) {
+    if (strcmp(path, "-") == 0 ||
+        (src = wll_read_file(path, &len, err, sizeof err)) == NULL)
+      return 0;
+    text = src;
+  }
+  if (!has_label(text, len)) {
+    c = len; /* no branch, no loop: its size says enough (cost.c) */
+  } else if (wl_litmus_parse(ctx, path, text, len, &t) == 0) {
+    c = wl_litmus_cost(t, unroll);
+    wl_litmus_free(t);
+  } else {
+    c = len; /* its error comes in its turn */
+  }
+  free(src);
+  return c;
+}

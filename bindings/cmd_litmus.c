@@ -929,10 +929,24 @@ int wll_cmd_litmus(int argc, char **argv) {
   costs = malloc((size_t)(nf > 0 ? nf : 1) * sizeof *costs);
   if (costs == NULL)
     pool_rc = WL_ENOMEM;
-  for (i = 0; costs != NULL && i < nf; i++)
-    costs[i] = job.prelen != NULL && job.pre[i] != NULL
-                   ? (uint64_t)job.prelen[i]
-                   : wll_file_cost(files[i]);
+  {
+    /* the guess of each file's search (parsed here, on one thread: a
+     * small part of what exploring it takes) where files share workers
+     * (under MPI rank 0's are the ones used) */
+    wl_ctx *cctx = NULL;
+    int guess = nf > 1 && (wll_nranks() > 1 ? wll_rank() == 0 : jobs > 1) &&
+                wl_ctx_new(NULL, &cctx) == 0;
+    int unroll = opts.unroll ? opts.unroll : WL_DEFAULT_UNROLL;
+    for (i = 0; costs != NULL && i < nf; i++) {
+      const char *pre = job.pre != NULL ? job.pre[i] : NULL;
+      size_t plen = pre != NULL ? job.prelen[i] : 0;
+      if (guess)
+        costs[i] = wll_litmus_cost(cctx, files[i], pre, plen, unroll);
+      else
+        costs[i] = pre != NULL ? (uint64_t)plen : wll_file_cost(files[i]);
+    }
+    wl_ctx_free(cctx);
+  }
   if (json && root)
     fputs("[", stdout);
   if (pool_rc == 0) {

@@ -1,11 +1,17 @@
 /* cmd_ranks_pool.c -- units of work (lpool.h) over the ranks of an MPI
  * job (ranks.h): the rank driver of the engine's sharding, a thin layer
- * over the libuv one.  The plan deals the units to the ranks by cost
- * (wl_shard_deal: largest first, each to the least loaded rank); a rank
- * runs its own on its pool, its emit packing each output instead of
+ * over the libuv one.  Rank 0 holds the plan (wl_shard: largest first)
+ * and hands the units out one at a time to whichever worker of any rank
+ * is free (its own through its pool's source, the others' through
+ * wll_ranks_claim, answered by its loop every millisecond): a guess of
+ * the cost cannot tell a 29 s test from its 0.3 s mirror image (the
+ * conformance corpus has both, engine/model/cost.c), so units dealt
+ * ahead could leave one rank with the long ones.  A rank runs what it
+ * is handed on its pool, its emit packing each output instead of
  * printing it; rank 0 gathers the packed outputs and emits them in unit
  * order (the plan again: wl_shard_done as they arrive, wl_shard_next in
- * order), so that the output is one process's for any number of ranks.
+ * order), so that the output is one process's for any number of ranks,
+ * whichever rank ran what.
  *
  * What a rank sends: its answer (rc, stop) and message, then each
  * output its pool emitted (a prefix of its units, in unit order): the
@@ -18,6 +24,7 @@
 #include "cmd.h"
 #include "lpool.h"
 #include "lsched.h"
+#include "lwarplab.h"
 #include "ranks.h"
 
 /* A growable byte buffer, little-endian integers. */
@@ -66,26 +73,53 @@ static int get_u64(const unsigned char *p, size_t len, size_t *at,
   return 0;
 }
 
-/* This rank's side: its units, and what its pool emitted, packed. */
+/* This rank's side: what its pool emitted, packed, and (rank 0) the
+ * plan it hands units out from. */
 typedef struct local {
   const wll_pool_fns *fns;
   const wll_ranks_codec *codec;
   void *ud;
-  size_t *mine; /* local unit k is unit mine[k] */
-  bytes out;    /* the records */
+  bytes out; /* the records */
   uint64_t nrec;
-  int failed; /* a pack failed: the run stops with an error */
+  int failed;     /* a pack failed: the run stops with an error */
+  wl_shard *plan; /* rank 0's */
+  int done;       /* rank 0: the ranks that will claim no more */
 } local;
 
-static int l_run(void *ud, size_t k, wl_ctx *ctx, void *worker,
+static int l_run(void *ud, size_t u, wl_ctx *ctx, void *worker,
                  void *stop_ud, void **out) {
   local *l = ud;
-  return l->fns->run(l->ud, l->mine[k], ctx, worker, stop_ud, out);
+  return l->fns->run(l->ud, u, ctx, worker, stop_ud, out);
 }
 
-static int l_emit(void *ud, size_t k, void *out, int stopped) {
+/* Rank 0: the next unit of the plan, for any rank; none once a signal
+ * came (the units handed out finish, marked, as in one process). */
+static int next_unit(void *ud, uint64_t *unit) {
   local *l = ud;
-  size_t u = l->mine[k], len = 0;
+  size_t u;
+  if (wll_sig_pending() || !wl_shard_take(l->plan, &u))
+    return 0;
+  *unit = u;
+  return 1;
+}
+
+/* The pool's source: rank 0 takes from its plan and answers the other
+ * ranks' claims on each tick; the others claim from rank 0. */
+static int src_claim(void *ud, size_t *unit) {
+  uint64_t u = 0;
+  int got = wll_rank() == 0 ? next_unit(ud, &u) : wll_ranks_claim(&u);
+  *unit = (size_t)u;
+  return got;
+}
+
+static void src_tick(void *ud) {
+  local *l = ud;
+  wll_ranks_serve(next_unit, l, &l->done);
+}
+
+static int l_emit(void *ud, size_t u, void *out, int stopped) {
+  local *l = ud;
+  size_t len = 0;
   void *buf = NULL;
   int rc = l->codec->pack(l->ud, u, out, &buf, &len);
   if (l->fns->drop != NULL)
@@ -103,10 +137,10 @@ static int l_emit(void *ud, size_t k, void *out, int stopped) {
   return l->out.oom;
 }
 
-static void l_drop(void *ud, size_t k, void *out) {
+static void l_drop(void *ud, size_t u, void *out) {
   local *l = ud;
   if (l->fns->drop != NULL)
-    l->fns->drop(l->ud, l->mine[k], out);
+    l->fns->drop(l->ud, u, out);
 }
 
 static int l_worker_new(void *ud, wl_ctx *ctx, void **worker) {
@@ -151,8 +185,7 @@ static int read_rank(const unsigned char *p, size_t len, size_t n,
   for (i = 0; i < nrec; i++) {
     uint64_t u, st, bl;
     if (get_u64(p, len, &at, &u) != 0 || get_u64(p, len, &at, &st) != 0 ||
-        get_u64(p, len, &at, &bl) != 0 || u >= n || bl > len - at ||
-        wl_shard_owner(plan, (size_t)u) != r)
+        get_u64(p, len, &at, &bl) != 0 || u >= n || bl > len - at)
       goto bad;
     recs[u].p = p + at;
     recs[u].len = (size_t)bl;
@@ -175,17 +208,19 @@ int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
   int nr = wll_nranks(), me = wll_rank(), rc = 0, r;
   wl_ctx *ctx = NULL;
   wl_shard *plan = NULL;
-  uint64_t *costs = NULL, *mycosts = NULL;
+  uint64_t *costs = NULL;
   void *cb;
-  size_t cblen, k, m = 0, el;
+  size_t cblen, k, el;
   local l;
   wll_pool_opts lo;
   wll_pool_fns lf;
   wll_pool_result lres;
+  wll_pool_source src;
   bytes send = {NULL, 0, 0, 0};
   void **all = NULL;
   size_t *lens = NULL;
   int32_t verdict[3];
+  uint64_t n64 = (uint64_t)n;
   if (nr == 1)
     return wll_pool_run(n, opts, fns, ud, res, note, notelen, err, errlen);
   memset(res, 0, sizeof *res);
@@ -195,52 +230,42 @@ int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
     err[0] = '\0';
   if (note != NULL && notelen > 0)
     note[0] = '\0';
-  /* rank 0's costs (n of them) to every rank: one plan everywhere */
-  costs = calloc(n > 0 ? n : 1, sizeof *costs);
-  if (costs == NULL)
-    rc = WL_ENOMEM;
-  else
-    for (k = 0; k < n; k++)
-      costs[k] = opts->costs != NULL ? opts->costs[k] : 1;
-  cb = costs;
-  cblen = n * sizeof *costs;
-  if (wll_ranks_max(rc != 0) != 0) {
-    free(costs);
-    snprintf(err, errlen, "out of memory");
-    return WL_ENOMEM;
-  }
+  /* rank 0's count of units to every rank: the same work everywhere */
+  cb = &n64;
+  cblen = sizeof n64;
   wll_ranks_bcast(&cb, &cblen);
   if (me != 0) {
-    if (cblen != n * sizeof *costs) {
+    if (cblen != sizeof n64 || memcmp(cb, &n64, sizeof n64) != 0) {
       snprintf(err, errlen, "the ranks were given different work");
-      free(cb);
       rc = WL_EINVAL;
-    } else {
-      memcpy(costs, cb, cblen);
-      free(cb);
     }
+    free(cb);
   }
-  if (rc == 0 && (rc = wl_ctx_new(NULL, &ctx)) == 0 &&
-      (rc = wl_shard_new(ctx, n, costs, &plan)) == 0)
-    rc = wl_shard_deal(plan, nr);
-  if (rc == 0) {
-    l.mine = calloc(n > 0 ? n : 1, sizeof *l.mine);
-    mycosts = calloc(n > 0 ? n : 1, sizeof *mycosts);
-    if (l.mine == NULL || mycosts == NULL)
+  /* rank 0's plan: the units largest first, by its costs */
+  if (rc == 0 && me == 0) {
+    costs = calloc(n > 0 ? n : 1, sizeof *costs);
+    if (costs == NULL)
       rc = WL_ENOMEM;
+    for (k = 0; costs != NULL && k < n; k++)
+      costs[k] = opts->costs != NULL ? opts->costs[k] : 1;
+    if (rc == 0 && (rc = wl_ctx_new(NULL, &ctx)) == 0)
+      rc = wl_shard_new(ctx, n, costs, &plan);
   }
+  l.fns = fns;
+  l.codec = codec;
+  l.ud = ud;
+  l.plan = plan;
   if (rc == 0) {
-    for (k = 0; k < n; k++)
-      if (wl_shard_owner(plan, k) == me) {
-        mycosts[m] = costs[k];
-        l.mine[m++] = k;
-      }
-    l.fns = fns;
-    l.codec = codec;
-    l.ud = ud;
     lo = *opts;
-    lo.costs = mycosts;
     lo.progress = opts->progress && me == 0;
+    memset(&src, 0, sizeof src);
+    src.claim = src_claim;
+    src.ud = &l;
+    if (me == 0) { /* its loop answers the others' claims */
+      src.tick = src_tick;
+      src.tick_ms = 1;
+    }
+    lo.source = &src;
     memset(&lf, 0, sizeof lf);
     lf.run = l_run;
     lf.emit = l_emit;
@@ -249,7 +274,7 @@ int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
       lf.worker_new = l_worker_new;
     if (fns->worker_free != NULL)
       lf.worker_free = l_worker_free;
-    rc = wll_pool_run(m, &lo, &lf, &l, &lres, note, notelen, err, errlen);
+    rc = wll_pool_run(n, &lo, &lf, &l, &lres, note, notelen, err, errlen);
     if (rc == 0 && (l.failed || l.out.oom)) {
       rc = WL_ENOMEM;
       snprintf(err, errlen, "out of memory");
@@ -258,6 +283,14 @@ int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
     snprintf(err, errlen, "%s",
              rc == WL_ENOMEM || ctx == NULL ? "out of memory"
                                             : wl_ctx_errmsg(ctx));
+  /* the claims end: rank 0 answers (none, once its plan is out or it
+   * failed) until every other rank said it is done */
+  if (me == 0) {
+    if (rc != 0)
+      l.plan = NULL; /* none for anyone */
+    wll_ranks_serve_all(next_unit, &l, &l.done);
+  } else
+    wll_ranks_claims_done();
   /* what this rank sends */
   el = rc != 0 ? strlen(err) : 0;
   put_u64(&send, (uint64_t)(int64_t)rc);
@@ -347,8 +380,6 @@ int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
   res->workers = lres.workers;
   wl_shard_free(plan);
   wl_ctx_free(ctx);
-  free(l.mine);
-  free(mycosts);
   free(costs);
   return verdict[0];
 }

@@ -36,6 +36,10 @@ typedef struct slot {
   wl_ctx *ctx;
   void *worker; /* fns->worker_new's, or NULL */
   int queued;   /* its pool work was queued and has not come back */
+  /* with a source (under mu): the worker wants a unit; the loop's
+   * answer (got: 1 with unit, 0 none) once answered */
+  int want, answered, got;
+  size_t unit;
 } slot;
 
 /* What came back of a unit (written by its worker under mu, read by
@@ -49,8 +53,13 @@ struct pool {
   uv_loop_t loop;
   uv_timer_t tick;
   uv_async_t async; /* a unit came back */
-  uv_mutex_t mu;    /* plan, backs, doneq */
-  int have_tick, have_async, have_mu;
+  uv_timer_t stick; /* the source's tick */
+  uv_mutex_t mu;    /* plan, backs, doneq, the slots' claims */
+  uv_cond_t cv;     /* a claim was answered */
+  int have_tick, have_async, have_mu, have_stick, have_cv;
+  const wll_pool_source *src; /* o->source */
+  int exhausted;              /* the source said none is left */
+  size_t nemitted;            /* with a source: units emitted */
   const wll_pool_opts *o;
   const wll_pool_fns *fns;
   void *ud;
@@ -157,6 +166,13 @@ static void drain(pool *p) {
   size_t k, nq, ne = 0, u;
   lock(p);
   nq = p->dq_n;
+  if (p->src != NULL) { /* any order: the caller orders them */
+    for (k = 0; k < nq; k++)
+      p->emitq[ne++] = p->doneq[k];
+    p->ndone += nq;
+    p->dq_n = 0;
+    nq = 0;
+  }
   for (k = 0; k < nq; k++) {
     u = p->doneq[k];
     p->ndone++;
@@ -185,11 +201,12 @@ static void drain(pool *p) {
       continue;
     }
     erase_progress(p); /* the output, then the line again */
+    p->nemitted++;
     if (p->fns->emit(p->ud, p->emitq[k], out, b->stopped) != 0) {
       p->ended = p->emit_stopped = 1;
       atomic_store(&p->stop, 1);
     }
-    if (b->stopped)
+    if (b->stopped && p->src == NULL)
       p->ended = 1;
   }
 }
@@ -210,9 +227,24 @@ static void work_cb(uv_work_t *req) {
       atomic_store(&p->stop, 1);
     if (atomic_load(&p->stop))
       break;
-    lock(p);
-    got = wl_shard_take(p->plan, &u);
-    unlock(p);
+    if (p->src != NULL) {
+      /* the loop claims it from the source (lpool.h) */
+      lock(p);
+      w->want = 1;
+      w->answered = 0;
+      unlock(p);
+      uv_async_send(&p->async);
+      lock(p);
+      while (!w->answered)
+        uv_cond_wait(&p->cv, &p->mu);
+      got = w->got;
+      u = w->unit;
+      unlock(p);
+    } else {
+      lock(p);
+      got = wl_shard_take(p->plan, &u);
+      unlock(p);
+    }
     if (!got)
       break;
     rc = p->fns->run(p->ud, u, w->ctx, w->worker, p, &out);
@@ -222,7 +254,50 @@ static void work_cb(uv_work_t *req) {
   in_worker = 0;
 }
 
+/* On the loop: one claim from the source, or none once it said so or
+ * the run stops. */
+static int claim(pool *p, size_t *u) {
+  if (p->exhausted || atomic_load(&p->stop) || wll_sig_pending())
+    return 0;
+  if (p->src->claim(p->src->ud, u) && *u < p->n)
+    return 1;
+  p->exhausted = 1;
+  return 0;
+}
+
+/* On the loop: answers every worker that wants a unit. */
+static void feed(pool *p) {
+  int i;
+  for (i = 0; p->src != NULL && i < p->nslots; i++) {
+    slot *w = &p->slots[i];
+    size_t u = 0;
+    int want, got;
+    lock(p);
+    want = w->want;
+    w->want = 0;
+    unlock(p);
+    if (!want)
+      continue;
+    got = claim(p, &u);
+    lock(p);
+    w->got = got;
+    w->unit = u;
+    w->answered = 1;
+    uv_cond_broadcast(&p->cv);
+    unlock(p);
+  }
+}
+
+static void stick_cb(uv_timer_t *h) {
+  pool *p = h->data;
+  p->src->tick(p->src->ud);
+}
+
 static void close_handles(pool *p) {
+  if (p->have_stick) {
+    uv_close((uv_handle_t *)&p->stick, NULL);
+    p->have_stick = 0;
+  }
   if (p->have_tick) {
     uv_close((uv_handle_t *)&p->tick, NULL);
     p->have_tick = 0;
@@ -238,6 +313,7 @@ static void async_cb(uv_async_t *h) {
   if (wll_sig_pending())
     atomic_store(&p->stop, 1);
   drain(p);
+  feed(p);
 }
 
 static void after_work_cb(uv_work_t *req, int status) {
@@ -256,15 +332,18 @@ static void after_work_cb(uv_work_t *req, int status) {
 /* Every unit in unit order on the calling thread, with slot 0: run,
  * then emit at once (the plan still merges, so the same rules hold). */
 static void run_inline(pool *p) {
-  size_t u;
+  size_t k, u;
   slot *w = &p->slots[0];
-  for (u = 0; u < p->n && !p->ended; u++) {
+  for (k = 0; k < p->n && !p->ended; k++) {
     void *out = NULL;
     int rc;
     if (wll_sig_pending()) {
       atomic_store(&p->stop, 1);
       break;
     }
+    u = k; /* in unit order, or as the source hands them out */
+    if (p->src != NULL && !claim(p, &u))
+      break;
     rc = p->fns->run(p->ud, u, w->ctx, w->worker, p, &out);
     put_back(p, u, out, rc);
     drain(p);
@@ -305,6 +384,8 @@ static void run_threads(pool *p) {
   }
   if ((urc = uv_mutex_init(&p->mu)) == 0)
     p->have_mu = 1;
+  if (urc == 0 && p->src != NULL && (urc = uv_cond_init(&p->cv)) == 0)
+    p->have_cv = 1;
   if (urc == 0 && (urc = uv_async_init(&p->loop, &p->async, async_cb)) == 0) {
     p->have_async = 1;
     p->async.data = p;
@@ -318,6 +399,17 @@ static void run_threads(pool *p) {
     p->have_tick = 1;
     p->tick.data = p;
     uv_timer_start(&p->tick, tick_cb, PROGRESS_MS, PROGRESS_MS);
+  }
+  if (urc == 0 && p->src != NULL && p->src->tick != NULL &&
+      (urc = uv_timer_init(&p->loop, &p->stick)) == 0) {
+    int ms = p->src->tick_ms > 0 ? p->src->tick_ms : 1;
+    p->have_stick = 1;
+    p->stick.data = p;
+    uv_timer_start(&p->stick, stick_cb, (uint64_t)ms, (uint64_t)ms);
+  }
+  if (urc != 0 && p->rc == 0) {
+    p->rc = WL_EIO;
+    set_err(p, "cannot start the event loop: %s", uv_strerror(urc));
   }
   for (i = 0; urc == 0 && i < p->nslots; i++) {
     slot *w = &p->slots[i];
@@ -339,6 +431,10 @@ static void run_threads(pool *p) {
   if (urc != 0 && p->rc == 0) {
     p->rc = WL_EIO;
     set_err(p, "cannot close the event loop: %s", uv_strerror(urc));
+  }
+  if (p->have_cv) {
+    uv_cond_destroy(&p->cv);
+    p->have_cv = 0;
   }
   if (p->have_mu) {
     uv_mutex_destroy(&p->mu);
@@ -368,8 +464,9 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   jobs = o->jobs;
   /* on a pool thread already (a unit's work uses a pool too): its
    * threads may all be waiting for this, so this runs here */
-  if (o->inline_units || jobs == 1 || n <= 1 || in_worker)
-    jobs = 0; /* the calling thread */
+  if (!(o->source != NULL && o->source->tick != NULL && n >= 1) &&
+      (o->inline_units || jobs == 1 || n <= 1 || in_worker))
+    jobs = 0; /* the calling thread (not with a source's tick: lpool.h) */
   else {
     if ((size_t)jobs > n)
       jobs = (int)n;
@@ -378,6 +475,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   if ((p = calloc(1, sizeof *p)) == NULL)
     goto nomem;
   p->o = o;
+  p->src = o->source;
   p->fns = fns;
   p->ud = ud;
   p->n = n;
@@ -429,10 +527,11 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   for (u = wl_shard_merged(p->plan); p->plan != NULL && u < n; u++)
     if (p->backs[u].out != NULL && fns->drop != NULL)
       fns->drop(ud, u, p->backs[u].out);
-  res->emitted = wl_shard_merged(p->plan);
+  res->emitted = p->src != NULL ? p->nemitted : wl_shard_merged(p->plan);
   res->stop = p->emit_stopped ? WLL_STOP_ERROR
-              : atomic_load(&p->stop) || res->emitted < n ? WLL_STOP_SIGNAL
-                                                          : WLL_STOP_NONE;
+              : atomic_load(&p->stop) || (p->src == NULL && res->emitted < n)
+                  ? WLL_STOP_SIGNAL
+                  : WLL_STOP_NONE;
   if (p->rc != 0)
     res->stop = WLL_STOP_ERROR;
   res->workers = jobs;

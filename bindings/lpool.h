@@ -112,6 +112,26 @@ typedef struct wll_pool_fns {
   void (*drop)(void *ud, size_t unit, void *out);
 } wll_pool_fns;
 
+/*
+ * Units from elsewhere (opts->source; NULL: the pool's own plan): the
+ * ranks of an MPI job hand units out one at a time to whichever worker
+ * of any rank is free (cmd_ranks_pool.c).  claim runs on the calling
+ * thread (the loop) for a worker that wants a unit: 1 and *unit (a unit
+ * below n, never given twice), or 0 when none is left (it is not called
+ * again).  The pool then runs only the units claimed, emits each as it
+ * comes back (any order: the caller puts them in order), and ends when
+ * every worker was told that none is left.  tick (may be NULL) runs on
+ * the calling thread every tick_ms while the pool runs; with a tick the
+ * units never run on the calling thread, even with one job (the loop
+ * stays free to tick).
+ */
+typedef struct wll_pool_source {
+  int (*claim)(void *ud, size_t *unit);
+  void (*tick)(void *ud);
+  void *ud;
+  int tick_ms;
+} wll_pool_source;
+
 typedef struct wll_pool_opts {
   int jobs;              /* workers wanted (>= 1; wll_pool_start caps) */
   int inline_units;      /* run every unit on the calling thread */
@@ -119,10 +139,12 @@ typedef struct wll_pool_opts {
   const char *what;      /* the line's first word ("litmus") */
   const char *units;     /* what a unit is, plural ("files") */
   const uint64_t *costs; /* n cost estimates (NULL: all equal) */
+  const wll_pool_source *source; /* units from elsewhere (NULL: none) */
 } wll_pool_opts;
 
 typedef struct wll_pool_result {
-  size_t emitted; /* units emitted (the prefix 0..emitted-1) */
+  size_t emitted; /* units emitted (the prefix 0..emitted-1; with a
+                   * source, how many) */
   int stop;       /* WLL_STOP_NONE, _SIGNAL or _ERROR (lsched.h) */
   int workers;    /* threads it ran on (0: the calling thread) */
 } wll_pool_result;

@@ -12,6 +12,7 @@
 #define WL_RANKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Called by main before anything else, and at the end. */
 void wll_ranks_init(int *argc, char ***argv);
@@ -36,6 +37,22 @@ int wll_ranks_gather(const void *buf, size_t len, void ***out, size_t **lens);
 void wll_ranks_free_all(void **out, size_t *lens);
 /* The largest v of every rank, on every rank. */
 long long wll_ranks_max(long long v);
+
+/*
+ * Units handed out one at a time by rank 0 (cmd_ranks_pool.c): not
+ * collective, point to point with rank 0.  A rank other than 0 asks
+ * with wll_ranks_claim (1 and *unit, or 0: none is left) and, once it
+ * will ask no more, says so with wll_ranks_claims_done.  Rank 0 answers
+ * with wll_ranks_serve: every claim waiting gets next's answer (1 and
+ * *unit, or 0: none), and each rank that said it is done adds one to
+ * *done; wll_ranks_serve_all serves until *done is wll_nranks() - 1.
+ */
+int wll_ranks_claim(uint64_t *unit);
+void wll_ranks_claims_done(void);
+void wll_ranks_serve(int (*next)(void *ud, uint64_t *unit), void *ud,
+                     int *done);
+void wll_ranks_serve_all(int (*next)(void *ud, uint64_t *unit), void *ud,
+                         int *done);
 
 #endif
 

@@ -25,6 +25,10 @@
 #define WAIT_NS 200000L /* 0.2 ms between two polls of a wait */
 #define TAG_LEN 1
 #define TAG_DATA 2
+#define TAG_CLAIM 3 /* a rank wants a unit */
+#define TAG_UNIT 4  /* rank 0's answer: the unit, or NONE */
+#define TAG_DONE 5  /* a rank will claim no more */
+#define NONE UINT64_MAX
 
 static int me, size = 1, started;
 
@@ -152,4 +156,64 @@ long long wll_ranks_max(long long v) {
   MPI_Iallreduce(&v, &m, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD, &r);
   wait_req(&r);
   return m;
+}
+
+int wll_ranks_claim(uint64_t *unit) {
+  uint64_t v = 0, a = NONE;
+  MPI_Request rq[2];
+  MPI_Irecv(&a, 1, MPI_UINT64_T, 0, TAG_UNIT, MPI_COMM_WORLD, &rq[1]);
+  MPI_Isend(&v, 1, MPI_UINT64_T, 0, TAG_CLAIM, MPI_COMM_WORLD, &rq[0]);
+  wait_req(&rq[0]);
+  wait_req(&rq[1]);
+  if (a == NONE)
+    return 0;
+  *unit = a;
+  return 1;
+}
+
+void wll_ranks_claims_done(void) {
+  uint64_t v = 0;
+  MPI_Request rq;
+  MPI_Isend(&v, 1, MPI_UINT64_T, 0, TAG_DONE, MPI_COMM_WORLD, &rq);
+  wait_req(&rq);
+}
+
+/* Each tag probed alone: a rank done claiming may already have sent a
+ * gather's first message, which must not hide another rank's claim. */
+void wll_ranks_serve(int (*next)(void *ud, uint64_t *unit), void *ud,
+                     int *done) {
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    uint64_t v, u = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, TAG_CLAIM, MPI_COMM_WORLD, &flag, &st);
+    if (!flag)
+      break;
+    MPI_Recv(&v, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_CLAIM, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    v = next(ud, &u) ? u : NONE;
+    MPI_Send(&v, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_UNIT, MPI_COMM_WORLD);
+  }
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    uint64_t v;
+    MPI_Iprobe(MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &flag, &st);
+    if (!flag)
+      break;
+    MPI_Recv(&v, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_DONE, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    (*done)++;
+  }
+}
+
+void wll_ranks_serve_all(int (*next)(void *ud, uint64_t *unit), void *ud,
+                         int *done) {
+  struct timespec ts = {0, WAIT_NS};
+  for (;;) {
+    wll_ranks_serve(next, ud, done);
+    if (*done >= size - 1)
+      return;
+    nanosleep(&ts, NULL);
+  }
 }

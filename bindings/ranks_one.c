@@ -49,3 +49,25 @@ void wll_ranks_free_all(void **out, size_t *lens) {
 }
 
 long long wll_ranks_max(long long v) { return v; }
+
+/* one rank: nobody to claim from or to serve */
+int wll_ranks_claim(uint64_t *unit) {
+  (void)unit;
+  return 0;
+}
+
+void wll_ranks_claims_done(void) {}
+
+void wll_ranks_serve(int (*next)(void *ud, uint64_t *unit), void *ud,
+                     int *done) {
+  (void)next;
+  (void)ud;
+  (void)done;
+}
+
+void wll_ranks_serve_all(int (*next)(void *ud, uint64_t *unit), void *ud,
+                         int *done) {
+  (void)next;
+  (void)ud;
+  (void)done;
+}

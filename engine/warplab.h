@@ -195,6 +195,12 @@ void wl_litmus_free(wl_litmus *t);
 const char *wl_litmus_name(const wl_litmus *t);
 /* Number of threads. */
 int wl_litmus_nthreads(const wl_litmus *t);
+/* A guess at what exploring t costs (wl_explore with this unroll
+ * bound), from its program alone: larger for more reads, more writes
+ * per location and spin loops (engine/model/cost.c says how).  Only
+ * the order of two guesses means something: drivers that spread many
+ * files over workers start the largest first.  0 for NULL. */
+uint64_t wl_litmus_cost(const wl_litmus *t, int unroll);
 /* The file it was read from (wl_litmus_parse's filename, or
  * wl_litmus_set_source's), "" when none.  Owned by t. */
 const char *wl_litmus_file(const wl_litmus *t);
