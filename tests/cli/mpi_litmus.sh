@@ -124,8 +124,11 @@ $MPI -np 2 "$M" report --runs 100 -o "$T/s2.html" "$E" \
   "$ROOT/scripts/litmus/MP.litmus" 2> /dev/null || fail "np 2 report with a script"
 cmp -s "$T/s1.html" "$T/s2.html" || fail "np 2 report with a script: another page"
 
-# SIGTERM: once every rank has its handler (SigCgt has SIGTERM's bit),
-# mpirun is sent SIGTERM and sends it on; the long file is interrupted
+# SIGTERM: once every rank has its handler (SigCgt has SIGTERM's bit)
+# and a rank has spent a second of CPU (the long file, which takes
+# minutes, is then being explored: a SIGTERM while mpirun still starts
+# the job makes it kill the ranks before they can print), mpirun is
+# sent SIGTERM and sends it on; the long file is interrupted
 sed -n '/^PTX xchg/,/^exists/p' "$ROOT/tests/cli/signals.sh" > "$T/xchg.litmus"
 [ -s "$T/xchg.litmus" ] || fail "no xchg test in signals.sh"
 L=$ROOT/scripts/litmus
@@ -133,15 +136,19 @@ $MPI -np 2 "$M" litmus --unroll 8 "$L/MP.litmus" "$T/xchg.litmus" \
   "$L/SB.litmus" > "$T/out" 2> "$T/err" &
 pid=$!
 n=0
+tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
 while :; do
-  ready=0
+  ready=0 busy=0
   for p in $(pgrep -x warplab-mpi); do
     tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q "$T/xchg" ||
       continue # another's
     m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null)
     [ -n "$m" ] && [ $((0x$m & 0x4000)) -ne 0 ] && ready=$((ready + 1))
+    # utime + stime (fields 14 and 15 after the name in parentheses)
+    c=$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | awk '{print $12 + $13}')
+    [ "${c:-0}" -ge "$tck" ] && busy=1
   done
-  [ $ready -ge 2 ] && break
+  [ $ready -ge 2 ] && [ $busy -eq 1 ] && break
   n=$((n + 1))
   [ $n -le 600 ] || { kill $pid; fail "the ranks did not start in 60 s"; }
   sleep 0.1
