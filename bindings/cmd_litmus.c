@@ -27,6 +27,14 @@
 /* warplab litmus [options] FILE...                                    */
 /* ------------------------------------------------------------------ */
 
+/* A file's cost for the pool (lpool.h's cost; ud: the litmus_job). */
+static uint64_t litmus_cost(void *ud, size_t unit, wl_ctx *ctx) {
+  litmus_job *j = ud;
+  const char *pre = j->pre != NULL ? j->pre[unit] : NULL;
+  return wll_litmus_cost(ctx, j->files[unit], pre,
+                         pre != NULL ? j->prelen[unit] : 0, j->unroll);
+}
+
 /* The model --why-not explains with when --model gives none. */
 #define WHYNOT_MODEL "ptx-v6.0-isa.cat"
 
@@ -335,6 +343,7 @@ int wll_cmd_litmus(int argc, char **argv) {
   job.herd = herd;
   job.whynot = whynot;
   job.timeout = timeout;
+  job.unroll = opts.unroll ? opts.unroll : WL_DEFAULT_UNROLL;
   job.graph_dir = graph_dir;
   job.model = model;
   job.why_model = why_model;
@@ -369,18 +378,16 @@ int wll_cmd_litmus(int argc, char **argv) {
   if (costs == NULL)
     pool_rc = WL_ENOMEM;
   {
-    /* the guess of each file's search (parsed here, on one thread: a
-     * small part of what exploring it takes) where files share workers
-     * (under MPI rank 0's are the ones used) */
+    /* under MPI, rank 0's guess of each file's search (the ones used),
+     * made here; on one machine the pool's threads make it (po.cost) */
     wl_ctx *cctx = NULL;
-    int guess = nf > 1 && (wll_nranks() > 1 ? wll_rank() == 0 : jobs > 1) &&
+    int guess = nf > 1 && wll_nranks() > 1 && wll_rank() == 0 &&
                 wl_ctx_new(NULL, &cctx) == 0;
-    int unroll = opts.unroll ? opts.unroll : WL_DEFAULT_UNROLL;
-    for (i = 0; costs != NULL && i < nf; i++) {
+    for (i = 0; costs != NULL && wll_nranks() > 1 && i < nf; i++) {
       const char *pre = job.pre != NULL ? job.pre[i] : NULL;
       size_t plen = pre != NULL ? job.prelen[i] : 0;
       if (guess)
-        costs[i] = wll_litmus_cost(cctx, files[i], pre, plen, unroll);
+        costs[i] = wll_litmus_cost(cctx, files[i], pre, plen, job.unroll);
       else
         costs[i] = pre != NULL ? (uint64_t)plen : wll_file_cost(files[i]);
     }
@@ -400,7 +407,10 @@ int wll_cmd_litmus(int argc, char **argv) {
     po.progress = !job.detail && isatty(2);
     po.what = "litmus";
     po.units = "files";
-    po.costs = costs;
+    if (wll_nranks() > 1)
+      po.costs = costs;
+    else /* guessed on the pool's threads (with one job: unit order) */
+      po.cost = litmus_cost;
     fns.worker_new = wll_litmus_worker_new;
     fns.worker_free = wll_litmus_worker_free;
     fns.run = wll_litmus_run;

@@ -28,6 +28,7 @@ typedef struct litmus_job {
   int json, quiet, herd, whynot, detail; /* detail: the explorer's own
                                           * progress line (one thread) */
   double timeout;
+  int unroll; /* the bound the explorer runs with (for the cost guess) */
   int split; /* --jobs N on one file: its exploration split (lexplore.h) */
   int ranked; /* under MPI, one file: its units over the ranks, split
                * workers (at least 1) on each; rank 0 prints */

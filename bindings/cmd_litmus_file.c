@@ -441,7 +441,8 @@ int wll_litmus_emit(void *ud, size_t unit, void *outp, int stopped) {
   if (o->sig != 0)
     j->sig = o->sig;
   litmus_out_free(o);
-  fflush(stdout); /* each file whole as soon as it is out (tail -f) */
+  /* stdout goes out at the end of each batch of files the pool emits
+   * (lpool.c's drain), as soon as it is done (tail -f) */
   return 0;
 }
 

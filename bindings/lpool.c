@@ -209,6 +209,10 @@ static void drain(pool *p) {
     if (b->stopped && p->src == NULL)
       p->ended = 1;
   }
+  /* what was emitted goes out now, not a write per unit when units take
+   * microseconds (a batch is what came back since the loop last woke) */
+  if (ne > 0)
+    fflush(stdout);
 }
 
 /* ---------------- the workers ---------------- */
@@ -357,6 +361,68 @@ static void run_inline(pool *p) {
   }
 }
 
+/* ---------------- the costs, on the pool ---------------- */
+
+#define COST_CHUNK 64
+
+typedef struct costs_run {
+  pool *p;
+  uint64_t *cost;
+  atomic_size_t next;
+  uv_work_t *req; /* one per slot */
+} costs_run;
+
+static int loop_teardown(uv_loop_t *loop);
+
+static void cost_work_cb(uv_work_t *req) {
+  costs_run *c = req->data;
+  slot *w = &c->p->slots[req - c->req];
+  for (;;) {
+    size_t k = atomic_fetch_add(&c->next, COST_CHUNK), u;
+    if (k >= c->p->n || wll_sig_pending())
+      break;
+    for (u = k; u < k + COST_CHUNK && u < c->p->n; u++)
+      c->cost[u] = c->p->o->cost(c->p->ud, u, w->ctx);
+  }
+}
+
+static void cost_after_cb(uv_work_t *req, int status) {
+  (void)req;
+  (void)status;
+}
+
+/* Every unit's o->cost into cost[], on the slots' threads; 0, or -1
+ * when libuv fails (the costs stay 0: the units run in unit order). */
+static int pool_costs(pool *p, uint64_t *cost) {
+  uv_loop_t loop;
+  costs_run *c = calloc(1, sizeof *c);
+  int i, rc = 0;
+  if (c == NULL ||
+      (c->req = calloc((size_t)p->nslots, sizeof *c->req)) == NULL ||
+      uv_loop_init(&loop) != 0) {
+    if (c != NULL)
+      free(c->req);
+    free(c);
+    return -1;
+  }
+  c->p = p;
+  c->cost = cost;
+  atomic_init(&c->next, 0);
+  for (i = 0; i < p->nslots; i++) {
+    c->req[i].data = c;
+    if (uv_queue_work(&loop, &c->req[i], cost_work_cb, cost_after_cb) != 0) {
+      rc = -1;
+      break;
+    }
+  }
+  uv_run(&loop, UV_RUN_DEFAULT);
+  if (loop_teardown(&loop) != 0)
+    rc = -1;
+  free(c->req);
+  free(c);
+  return rc;
+}
+
 /* ---------------- setup and teardown ---------------- */
 
 static void close_leftover(uv_handle_t *h, void *arg) {
@@ -487,7 +553,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   p->backs = calloc(cap, sizeof *p->backs);
   p->doneq = calloc(cap, sizeof *p->doneq);
   p->emitq = calloc(cap, sizeof *p->emitq);
-  if (o->costs == NULL)
+  if (o->costs == NULL) /* all 1, or cost's */
     ones = calloc(cap, sizeof *ones);
   if (p->slots == NULL || p->backs == NULL || p->doneq == NULL ||
       p->emitq == NULL || (o->costs == NULL && ones == NULL) ||
@@ -500,8 +566,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
     free(p);
     goto nomem;
   }
-  rc = wl_shard_new(p->ctx, n, o->costs != NULL ? o->costs : ones, &p->plan);
-  free(ones);
+  rc = 0;
   for (i = 0; rc == 0 && i < p->nslots; i++) {
     p->slots[i].p = p;
     if (wl_ctx_new(NULL, &p->slots[i].ctx) != 0 ||
@@ -509,6 +574,21 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
          fns->worker_new(ud, p->slots[i].ctx, &p->slots[i].worker) != 0))
       rc = WL_ENOMEM;
   }
+  if (rc == 0 && o->costs == NULL) {
+    size_t k;
+    for (k = 0; k < n; k++)
+      ones[k] = 1;
+    /* the guesses, on the threads that will run the units */
+    if (o->cost != NULL && jobs > 0 && p->src == NULL) {
+      wll_sig_enter();
+      (void)pool_costs(p, ones); /* failing: unit order, as good */
+      wll_sig_leave();
+    }
+  }
+  if (rc == 0)
+    rc = wl_shard_new(p->ctx, n, o->costs != NULL ? o->costs : ones,
+                      &p->plan);
+  free(ones);
   if (rc != 0) {
     p->rc = rc;
     set_err(p, "%s", rc == WL_ENOMEM ? "out of memory"

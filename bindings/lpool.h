@@ -138,7 +138,15 @@ typedef struct wll_pool_opts {
   int progress;          /* draw the progress line on stderr */
   const char *what;      /* the line's first word ("litmus") */
   const char *units;     /* what a unit is, plural ("files") */
-  const uint64_t *costs; /* n cost estimates (NULL: all equal) */
+  const uint64_t *costs; /* n cost estimates (NULL: all equal, or
+                          * cost's) */
+  /* Optional, when costs is NULL: a unit's cost estimate, computed on
+   * the pool's threads (each with its slot's ctx) for every unit before
+   * any runs, so that a guess that reads the unit's file is not made on
+   * one thread; thread-safe.  Not called when the units run on the
+   * calling thread (in unit order: no plan to order) or come from a
+   * source. */
+  uint64_t (*cost)(void *ud, size_t unit, wl_ctx *ctx);
   const wll_pool_source *source; /* units from elsewhere (NULL: none) */
 } wll_pool_opts;
 
