@@ -85,6 +85,10 @@ typedef struct knobs {
                     * GPU, came after */
   unsigned gslow;  /* (in 1/1024) a link pick delivers a store gswap
                     * passed (else the link delivers nothing that step) */
+  unsigned hstall; /* stall's wait in SM cycles, where the sampler draws a
+                    * harness's schedule in cycles (delay: see
+                    * wl__profile_turn_cycles below); stall's turns
+                    * otherwise */
 } knobs;
 
 /* The H100 profile is calibrated to tests/hw/observed/h100-2026-11-26:
@@ -262,16 +266,19 @@ typedef struct knobs {
 #ifndef SM_WLATE
 #define SM_WLATE 512u
 #endif
+#ifndef SM_HSTALL
+#define SM_HSTALL 2048u
+#endif
 static const knobs wl__profiles[WL_NPROFILES] = {
     {1024, 200, 400, 200, 0, 1024, 256, 0, 0, 0, 0, 0, 0, {{0}}, {{0}}, 0, 0,
-     0, 0, 0, 0, 0, 0},
+     0, 0, 0, 0, 0, 0, 0},
     /* WL_PROFILE_WEAK; thq drain defer evict hold reorder late direct
      * fcta ffree stwait linger link {pass up, pass down} {swap ...} */
     {0, 300, 400, 900, 0, 1000, 0, 400, 300, 1024, 500, 600, 1,
      {{LK_PASS_UP, LK_PASS_UP_F}, {LK_PASS_DOWN, LK_PASS_DOWN_F}},
      {{LK_SWAP_UP, LK_SWAP_UP_F}, {LK_SWAP_DOWN, LK_SWAP_DOWN_F}},
      SM_OTFWD, SM_OTLD, 1, SM_STALL, SM_WLATE, LK_RDEFER, LK_GSWAP,
-     LK_GSLOW}, /* H100 */
+     LK_GSLOW, SM_HSTALL}, /* H100 */
 };
 
 /* A harness's schedule in the profile's turns (wl_sample_opts.harness):

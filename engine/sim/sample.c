@@ -373,7 +373,7 @@ static WL_HOT int wait_turn(sim *s, wl_rng *r, const knobs *k, unsigned f,
     return 0;
   if (!t->waited) {
     t->waited = 1;
-    t->stall = (int)k->stall;
+    t->stall = s->wstall; /* k->stall, or hstall under a timed harness */
   }
   /* (alone, with no store pending anywhere, nothing would change while
    * it waits: it goes on at once) */
