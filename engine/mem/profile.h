@@ -216,8 +216,10 @@ typedef struct knobs {
  * 277 of 283 tests; rates within 3x in 141, 142, 142, 140, 138 of 164
  * (131 of 158 at 32).  Tried and left out, each worse on the set: a
  * wait of 4 or 8 turns before release stores and fence.acq_rel (141
- * of 164 both), before red.release too (137), and none before a
- * thread's first instruction (137). */
+ * of 164 both), before sys-scope releases only (st, red, fence.acq_rel:
+ * 141), before red.release with the atomics (137), and none before a
+ * thread's first instruction (137): each fixed about as many rates as
+ * it broke. */
 /* The link knobs, calibrated to tests/hw/observed/h200x2-2026-11-26
  * (the files of tests/hw/two_gpu: T0 on GPU 0, T1 on GPU 1; "up" is T0
  * reaching GPU 1's memory, home 1; "down" T1 reaching GPU 0's, home 0).
