@@ -351,8 +351,9 @@ static WL_HOT int exec_insn(sim *s, wl_rng *r, const knobs *k, unsigned f,
 
 /* Whether thread th waits this turn before instruction in: a gpu/sys-
  * scope fence.sc, or a gpu/sys-scope atomic that releases (the
- * hardware's slow memory barriers), costs it knobs.stall turns first,
- * while the other threads run on; its deferred loads are performed
+ * hardware's slow memory barriers), costs it knobs.stall turns first
+ * (sim.wstall: knobs.hstall cycles in turns under a harness drawn in
+ * cycles), while the other threads run on; its deferred loads are performed
  * during the wait (knobs.wlate), the rest when it goes on.  An atomic
  * that only acquires does not wait (profile.h: its barrier holds back
  * what follows, not the atomic; the generated set of issue 22 showed
@@ -373,7 +374,7 @@ static WL_HOT int wait_turn(sim *s, wl_rng *r, const knobs *k, unsigned f,
     return 0;
   if (!t->waited) {
     t->waited = 1;
-    t->stall = (int)k->stall;
+    t->stall = s->wstall; /* k->stall, or hstall under a timed harness */
   }
   /* (alone, with no store pending anywhere, nothing would change while
    * it waits: it goes on at once) */

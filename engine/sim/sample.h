@@ -95,6 +95,10 @@ typedef struct sim {
    * first waits a drawn number in [0, hdelay), and before one drawn
    * instruction (not its first) a drawn number in [0, hgap); 0: none */
   int hdelay, hgap;
+  /* the turns a gpu/sys-scope fence.sc or releasing atomic waits
+   * (wait_turn): the profile's stall, or its hstall cycles in turns
+   * under a harness with a schedule in cycles (hdelay or hgap) */
+  int wstall;
   ocache oc;
 } sim;
 
