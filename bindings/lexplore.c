@@ -258,11 +258,14 @@ static void unit_drop(void *ud, size_t unit, void *p) {
 
 /* ---------------- across processes (wll_explore_spread) ---------------- */
 
-/* A unit's output as bytes, on the rank that ran it (in unit order):
- * its failure (code and message), else its result (wl_result_pack).
- * The result is also merged into this rank's own units' merge, which
- * the rank's next units know (a merge of units before them: what
- * wl_explore_unit's known may be). */
+/* A unit's output as bytes, on the rank that ran it: its failure (code
+ * and message), else its result (wl_result_pack).  The result is also
+ * merged into this rank's own units' merge, which the rank's next units
+ * know.  That is a merge of units before them, as wl_explore_unit's
+ * known must be, because cmd_ranks_pool.c hands the units out in its
+ * plan's order, which for the equal costs given here (po.costs NULL)
+ * is unit order: every unit a rank has finished went out before, so
+ * below, any unit it starts next (whichever order they finish in). */
 /* v as 8 bytes little-endian, then the n bytes of s */
 static void put_rec(unsigned char *p, uint64_t v, const void *s, size_t n) {
   int i;
