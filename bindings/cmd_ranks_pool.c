@@ -27,49 +27,19 @@
 #include "lwarplab.h"
 #include "ranks.h"
 
-/* A growable byte buffer, little-endian integers. */
-typedef struct bytes {
-  unsigned char *p;
-  size_t n, cap;
-  int oom;
-} bytes;
-
-static void put(bytes *b, const void *s, size_t n) {
-  if (b->oom)
-    return;
-  if (b->n + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    unsigned char *q;
-    while (cap < b->n + n)
-      cap *= 2;
-    if ((q = realloc(b->p, cap)) == NULL) {
-      b->oom = 1;
-      return;
-    }
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-}
-
-static void put_u64(bytes *b, uint64_t v) {
-  unsigned char c[8];
-  int i;
-  for (i = 0; i < 8; i++)
-    c[i] = (unsigned char)(v >> (8 * i));
-  put(b, c, 8);
-}
-
+/* The records' integers (cmd_pack.c's: little-endian 64-bit): 0, or -1
+ * when the bytes ran out. */
 static int get_u64(const unsigned char *p, size_t len, size_t *at,
                    uint64_t *v) {
-  int i;
-  if (len - *at < 8)
+  wll_unpack r;
+  r.p = p;
+  r.n = len;
+  r.at = *at;
+  r.bad = 0;
+  *v = wll_unpack_u64(&r);
+  if (r.bad)
     return -1;
-  *v = 0;
-  for (i = 7; i >= 0; i--)
-    *v = *v << 8 | p[*at + (size_t)i];
-  *at += 8;
+  *at = r.at;
   return 0;
 }
 
@@ -79,7 +49,7 @@ typedef struct local {
   const wll_pool_fns *fns;
   const wll_ranks_codec *codec;
   void *ud;
-  bytes out; /* the records */
+  wll_pack out; /* the records */
   uint64_t nrec;
   int failed;     /* a pack failed: the run stops with an error */
   wl_shard *plan; /* rank 0's */
@@ -128,10 +98,10 @@ static int l_emit(void *ud, size_t u, void *out, int stopped) {
     l->failed = 1;
     return 1;
   }
-  put_u64(&l->out, u);
-  put_u64(&l->out, (uint64_t)(stopped != 0));
-  put_u64(&l->out, len);
-  put(&l->out, buf, len);
+  wll_pack_u64(&l->out, u);
+  wll_pack_u64(&l->out, (uint64_t)(stopped != 0));
+  wll_pack_u64(&l->out, len);
+  wll_pack_raw(&l->out, buf, len);
   free(buf);
   l->nrec++;
   return l->out.oom;
@@ -216,7 +186,7 @@ int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
   wll_pool_fns lf;
   wll_pool_result lres;
   wll_pool_source src;
-  bytes send = {NULL, 0, 0, 0};
+  wll_pack send = {NULL, 0, 0, 0};
   void **all = NULL;
   size_t *lens = NULL;
   int32_t verdict[3];
@@ -293,13 +263,13 @@ int wll_ranks_pool_run(size_t n, const wll_pool_opts *opts,
     wll_ranks_claims_done();
   /* what this rank sends */
   el = rc != 0 ? strlen(err) : 0;
-  put_u64(&send, (uint64_t)(int64_t)rc);
-  put_u64(&send, (uint64_t)lres.stop);
-  put_u64(&send, el);
-  put(&send, err, el);
-  put_u64(&send, rc != 0 ? 0 : l.nrec);
+  wll_pack_u64(&send, (uint64_t)(int64_t)rc);
+  wll_pack_u64(&send, (uint64_t)lres.stop);
+  wll_pack_u64(&send, el);
+  wll_pack_raw(&send, err, el);
+  wll_pack_u64(&send, rc != 0 ? 0 : l.nrec);
   if (rc == 0)
-    put(&send, l.out.p, l.out.n);
+    wll_pack_raw(&send, l.out.p, l.out.n);
   free(l.out.p);
   if (send.oom) { /* an answer that says so, from a buffer that fits */
     static const unsigned char oom[24] = {(unsigned char)WL_ENOMEM, 0xff,
