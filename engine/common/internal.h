@@ -125,4 +125,26 @@ void wl__md5_init(wl_md5 *m);
 void wl__md5_update(wl_md5 *m, const void *p, size_t n);
 void wl__md5_hex(wl_md5 *m, char out[33]);
 
+/* Bytes written and read back (bytes.c): what wl_hist_pack and
+ * wl_result_pack make, malloc'd since the caller frees them with free.
+ * Writing: put appends n bytes (nothing once oom is set, which a failed
+ * growth sets); le appends v's low nbytes bytes, little-endian.
+ * Reading: take gives the next n bytes, or NULL once they run out (bad
+ * is then set and every later read gives nothing); le reads nbytes
+ * bytes little-endian (0 when bad). */
+typedef struct wl__wbuf {
+  unsigned char *p;
+  size_t n, cap;
+  int oom;
+} wl__wbuf;
+void wl__wbuf_put(wl__wbuf *b, const void *s, size_t n);
+void wl__wbuf_le(wl__wbuf *b, uint64_t v, int nbytes);
+typedef struct wl__rbuf {
+  const unsigned char *p;
+  size_t n, at;
+  int bad;
+} wl__rbuf;
+const unsigned char *wl__rbuf_take(wl__rbuf *r, size_t n);
+uint64_t wl__rbuf_le(wl__rbuf *r, int nbytes);
+
 #endif

@@ -18,43 +18,11 @@
 /* "WLR" and the format's version */
 static const unsigned char MAGIC[4] = {'W', 'L', 'R', '1'};
 
-typedef struct pbuf {
-  unsigned char *p;
-  size_t n, cap;
-  int oom;
-} pbuf;
+typedef wl__wbuf pbuf;
 
-static void put(pbuf *b, const void *s, size_t n) {
-  if (b->oom || n == 0)
-    return;
-  if (n > b->cap - b->n) {
-    size_t cap = b->cap ? b->cap : 256;
-    unsigned char *q;
-    while (cap - b->n < n) {
-      if (cap > ((size_t)-1) / 2) {
-        b->oom = 1;
-        return;
-      }
-      cap *= 2;
-    }
-    if ((q = realloc(b->p, cap)) == NULL) {
-      b->oom = 1;
-      return;
-    }
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-}
-
-/* v in its low nbytes bytes, little-endian */
+static void put(pbuf *b, const void *s, size_t n) { wl__wbuf_put(b, s, n); }
 static void put_le(pbuf *b, uint64_t v, int nbytes) {
-  unsigned char c[8];
-  int i;
-  for (i = 0; i < nbytes; i++)
-    c[i] = (unsigned char)(v >> (8 * i));
-  put(b, c, (size_t)nbytes);
+  wl__wbuf_le(b, v, nbytes);
 }
 
 #define PUT8(b, v) put_le((b), (uint64_t)(uint8_t)(v), 1)
@@ -169,32 +137,12 @@ int wl_result_pack(const wl_result *r, void **buf, size_t *len) {
   return 0;
 }
 
-typedef struct rbuf {
-  const unsigned char *p;
-  size_t n, at;
-  int bad;
-} rbuf;
+typedef wl__rbuf rbuf;
 
 static const unsigned char *take(rbuf *r, size_t n) {
-  const unsigned char *s;
-  if (r->bad || r->n - r->at < n) {
-    r->bad = 1;
-    return NULL;
-  }
-  s = r->p + r->at;
-  r->at += n;
-  return s;
+  return wl__rbuf_take(r, n);
 }
-
-static uint64_t get_le(rbuf *r, int nbytes) {
-  const unsigned char *c = take(r, (size_t)nbytes);
-  uint64_t v = 0;
-  int i;
-  if (c != NULL)
-    for (i = nbytes - 1; i >= 0; i--)
-      v = v << 8 | c[i];
-  return v;
-}
+static uint64_t get_le(rbuf *r, int nbytes) { return wl__rbuf_le(r, nbytes); }
 
 static unsigned get_u8(rbuf *r) { return (unsigned)get_le(r, 1); }
 static int get_i16(rbuf *r) { return (int16_t)(uint16_t)get_le(r, 2); }

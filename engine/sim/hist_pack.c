@@ -15,51 +15,12 @@
 /* "WLH" and the format's version */
 static const unsigned char MAGIC[4] = {'W', 'L', 'H', '1'};
 
-typedef struct pbuf {
-  unsigned char *p;
-  size_t n, cap;
-  int oom;
-} pbuf;
+typedef wl__wbuf pbuf;
 
-static void put(pbuf *b, const void *s, size_t n) {
-  if (b->oom)
-    return;
-  if (b->n + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    unsigned char *q;
-    while (cap < b->n + n)
-      cap *= 2;
-    if ((q = realloc(b->p, cap)) == NULL) {
-      b->oom = 1;
-      return;
-    }
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-}
-
-static void put_u64(pbuf *b, uint64_t v) {
-  unsigned char c[8];
-  int i;
-  for (i = 0; i < 8; i++)
-    c[i] = (unsigned char)(v >> (8 * i));
-  put(b, c, 8);
-}
-
-static void put_u32(pbuf *b, uint32_t v) {
-  unsigned char c[4];
-  int i;
-  for (i = 0; i < 4; i++)
-    c[i] = (unsigned char)(v >> (8 * i));
-  put(b, c, 4);
-}
-
-static void put_u8(pbuf *b, unsigned v) {
-  unsigned char c = (unsigned char)v;
-  put(b, &c, 1);
-}
+static void put(pbuf *b, const void *s, size_t n) { wl__wbuf_put(b, s, n); }
+static void put_u64(pbuf *b, uint64_t v) { wl__wbuf_le(b, v, 8); }
+static void put_u32(pbuf *b, uint32_t v) { wl__wbuf_le(b, v, 4); }
+static void put_u8(pbuf *b, unsigned v) { wl__wbuf_le(b, v, 1); }
 
 static void put_str(pbuf *b, const char *s) {
   size_t n = strlen(s);
@@ -117,47 +78,14 @@ int wl_hist_pack(const wl_hist *h, void **buf, size_t *len) {
   return 0;
 }
 
-typedef struct rbuf {
-  const unsigned char *p;
-  size_t n, at;
-  int bad;
-} rbuf;
+typedef wl__rbuf rbuf;
 
 static const unsigned char *take(rbuf *r, size_t n) {
-  const unsigned char *s;
-  if (r->bad || r->n - r->at < n) {
-    r->bad = 1;
-    return NULL;
-  }
-  s = r->p + r->at;
-  r->at += n;
-  return s;
+  return wl__rbuf_take(r, n);
 }
-
-static uint64_t get_u64(rbuf *r) {
-  const unsigned char *c = take(r, 8);
-  uint64_t v = 0;
-  int i;
-  if (c != NULL)
-    for (i = 7; i >= 0; i--)
-      v = v << 8 | c[i];
-  return v;
-}
-
-static uint32_t get_u32(rbuf *r) {
-  const unsigned char *c = take(r, 4);
-  uint32_t v = 0;
-  int i;
-  if (c != NULL)
-    for (i = 3; i >= 0; i--)
-      v = v << 8 | c[i];
-  return v;
-}
-
-static unsigned get_u8(rbuf *r) {
-  const unsigned char *c = take(r, 1);
-  return c != NULL ? *c : 0;
-}
+static uint64_t get_u64(rbuf *r) { return wl__rbuf_le(r, 8); }
+static uint32_t get_u32(rbuf *r) { return (uint32_t)wl__rbuf_le(r, 4); }
+static unsigned get_u8(rbuf *r) { return (unsigned)wl__rbuf_le(r, 1); }
 
 /* A string of the buffer as (s, n): not NUL-terminated. */
 static const char *get_str(rbuf *r, size_t *n) {
