@@ -29,7 +29,8 @@
  * mutation check of the driver's side, tests/cli/split_mutants.sh;
  * the engine's side is WL_MUTANT_SPLITDROP and WL_MUTANT_SPLITWIT).
  * --ranks own runs the units as MPI ranks do (bindings/lexplore.c's
- * spread): dealt round-robin to 2 to 4 ranks, each rank's units in unit
+ * spread): each unit to one of 2 to 4 ranks drawn from the seed (any
+ * rank may ask for the next), each rank's units in unit
  * order knowing the merge of that rank's earlier units, each result
  * through wl_result_pack and wl_result_unpack; --ranks all (the
  * mutation check) lets a unit know every unit run before it on any
@@ -154,7 +155,8 @@ static int split_run(wl_ctx *c0, wl_ctx *c1, wl_ctx *cm, const wl_litmus *t,
   }
   if (ranks_mode) {
     /* as MPI ranks run them (bindings/lexplore.c's spread): the units
-     * dealt round-robin to R ranks, each rank running its own in unit
+     * handed out in unit order to whichever of R ranks asks (here each
+     * to a rank drawn from the seed), each rank running its own in unit
      * order and knowing (every other seed) the merge of its own
      * earlier units, each result packed (wl_result_pack) and unpacked
      * against the other explorer (another process's), then all merged
@@ -164,16 +166,26 @@ static int split_run(wl_ctx *c0, wl_ctx *c1, wl_ctx *cm, const wl_litmus *t,
     int R = 2 + (int)(seed % 3), r;
     int use_known = (seed >> 7 & 1) != 0 || ranks_mode == 2;
     wl_result *all = NULL;
+    unsigned char *rank_of = malloc(n > 0 ? n : 1);
+    if (rank_of == NULL) {
+      rc = WL_ENOMEM;
+      *msg = strdup("out of memory");
+      goto done;
+    }
+    for (i = 0; i < n; i++)
+      rank_of[i] = (unsigned char)(rng(&seed) % (uint64_t)R);
     for (r = R - 1; r >= 0; r--) {
       wl_result *own = NULL;
       size_t u;
       w = r & 1;
-      for (u = (size_t)r; u < n; u += (size_t)R) {
+      for (u = 0; u < n; u++) {
         wl_result *part = NULL;
         const wl_result *known =
             !use_known ? NULL : ranks_mode == 2 ? all : own;
         void *b = NULL;
         size_t bl = 0;
+        if (rank_of[u] != r)
+          continue;
         rcs[u] = wl_explore_unit(e[w], u, known, &part);
         units_run++;
         if (rcs[u] != 0) {
@@ -188,6 +200,7 @@ static int split_run(wl_ctx *c0, wl_ctx *c1, wl_ctx *cm, const wl_litmus *t,
           wl_result_free(part);
           wl_result_free(own);
           wl_result_free(all);
+          free(rank_of);
           goto done;
         }
         free(b);
@@ -202,6 +215,7 @@ static int split_run(wl_ctx *c0, wl_ctx *c1, wl_ctx *cm, const wl_litmus *t,
       wl_result_free(own);
     }
     wl_result_free(all);
+    free(rank_of);
     for (i = 0; i < n && firstbad == (size_t)-1; i++) {
       if (rcs[i] != 0) {
         firstbad = i;
