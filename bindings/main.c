@@ -179,8 +179,9 @@ static const char usage_litmus2[] =
 /* litmus's options, continued */
 static const char usage_litmus3[] =
     "      -j, --jobs J           explore J files at a time on worker\n"
-    "                             threads, largest first (default: the\n"
-    "                             number of CPUs, at most one per file);\n"
+    "                             threads, largest first by a guess from\n"
+    "                             each program (spin loops first; default:\n"
+    "                             the number of CPUs, at most one per file);\n"
     "                             the output is the same for any J: files\n"
     "                             in the order given; --timeout and\n"
     "                             --max-memory hold for each file; one\n"
