@@ -193,12 +193,11 @@ int wll_litmus_run(void *ud, size_t unit, wl_ctx *ctx, void *worker,
   if (!j->ranked && wll_sig_pending())
     return WLL_UNIT_STOPPED;
   if (j->pre != NULL && j->pre[unit] != NULL) {
+    /* read before (standard input, or kept by the cost guess): this
+     * run's own from here (no other run touches its slot) */
+    src = j->pre[unit];
     len = j->prelen[unit];
-    src = malloc(len > 0 ? len : 1);
-    if (src != NULL)
-      memcpy(src, j->pre[unit], len);
-    else
-      snprintf(err, sizeof err, "%s: out of memory", f);
+    j->pre[unit] = NULL;
   } else if (j->preerr != NULL && j->preerr[unit] != NULL) {
     snprintf(err, sizeof err, "%s", j->preerr[unit]);
     src = NULL;
