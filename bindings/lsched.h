@@ -1,8 +1,9 @@
 /* lsched.h -- batches of simulator runs on libuv's thread pool.
  *
- * bindings/lsched.c is the one file of the bindings that includes uv.h
- * (main.c is the other user of libuv); this header does not, so the Lua
- * files and main.c see only plain C types here.  Not installed. */
+ * bindings/lsched.c and lpool.c (units of work on the same pool) are
+ * the files of the bindings that include uv.h; this header does not, so
+ * the Lua files and main.c see only plain C types here.  Not
+ * installed. */
 #ifndef LSCHED_H
 #define LSCHED_H
 
