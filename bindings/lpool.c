@@ -8,8 +8,10 @@
  * (uv_async_send) and emits in unit order, the progress timer, and
  * SIGINT/SIGTERM (lsignal.c).  The plan is shared under one mutex: the
  * workers take units from it, the loop records and merges them.  With
- * bindings/lsched.c (the pool's start, shared) and main.c, one of the
- * files that include uv.h. */
+ * bindings/lsched.c (the pool's start, shared), one of the two files
+ * that include uv.h.  With a source (lpool.h), the workers ask the loop
+ * for each unit instead, and the loop claims it (an MPI rank from rank
+ * 0: cmd_ranks_pool.c). */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
