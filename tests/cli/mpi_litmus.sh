@@ -124,11 +124,14 @@ $MPI -np 2 "$M" report --runs 100 -o "$T/s2.html" "$E" \
   "$ROOT/scripts/litmus/MP.litmus" 2> /dev/null || fail "np 2 report with a script"
 cmp -s "$T/s1.html" "$T/s2.html" || fail "np 2 report with a script: another page"
 
-# SIGTERM: once every rank has its handler (SigCgt has SIGTERM's bit)
-# and a rank has spent a second of CPU (the long file, which takes
-# minutes, is then being explored: a SIGTERM while mpirun still starts
-# the job makes it kill the ranks before they can print), mpirun is
-# sent SIGTERM and sends it on; the long file is interrupted
+# SIGTERM to every rank once each has its handler (SigCgt has SIGTERM's
+# bit) and a rank has spent a second of CPU (the long file, which takes
+# minutes, is being explored): every rank stops, and rank 0 prints the
+# files before the interrupted one and its partial states.  (The ranks
+# themselves are signalled, as Slurm's scancel and a terminal's Ctrl-C
+# reach them: mpirun, sent SIGTERM alone, aborts the job, SIGKILLs the
+# ranks a second later and may drop what they print meanwhile, on a
+# loaded machine.)
 sed -n '/^PTX xchg/,/^exists/p' "$ROOT/tests/cli/signals.sh" > "$T/xchg.litmus"
 [ -s "$T/xchg.litmus" ] || fail "no xchg test in signals.sh"
 L=$ROOT/scripts/litmus
@@ -138,25 +141,26 @@ pid=$!
 n=0
 tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
 while :; do
-  ready=0 busy=0
+  ranks= busy=0
   for p in $(pgrep -x warplab-mpi); do
     tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q "$T/xchg" ||
       continue # another's
     m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null)
-    [ -n "$m" ] && [ $((0x$m & 0x4000)) -ne 0 ] && ready=$((ready + 1))
+    [ -n "$m" ] && [ $((0x$m & 0x4000)) -ne 0 ] && ranks="$ranks $p"
     # utime + stime (fields 14 and 15 after the name in parentheses)
     c=$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | awk '{print $12 + $13}')
     [ "${c:-0}" -ge "$tck" ] && busy=1
   done
-  [ $ready -ge 2 ] && [ $busy -eq 1 ] && break
+  [ "$(echo $ranks | wc -w)" -ge 2 ] && [ $busy -eq 1 ] && break
   n=$((n + 1))
   [ $n -le 600 ] || { kill $pid; fail "the ranks did not start in 60 s"; }
   sleep 0.1
 done
-kill -TERM $pid
+# shellcheck disable=SC2086
+kill -TERM $ranks
 wait $pid
 rc=$?
-# (mpirun, sent SIGTERM itself, exits 1 whatever the ranks' 143)
+# (mpirun exits non-zero when its ranks do: 143)
 [ $rc -ne 0 ] || fail "litmus SIGTERM under mpirun: exit 0"
 grep -q "xchg.litmus: interrupted by SIGTERM" "$T/err" ||
   { cat "$T/err"; fail "SIGTERM: no message"; }

@@ -78,29 +78,31 @@ $MPI -np 2 "$M" sample -n 1e12 --timeout 1 "$L/MP.litmus" > "$T/np" 2> "$T/np.er
 rc=$?
 [ $rc -eq 3 ] || { cat "$T/np.err"; fail "--timeout under mpirun: exit $rc, not 3"; }
 partial_ok "--timeout"
-# SIGTERM on mpirun once every rank has its handler (SigCgt has
-# SIGTERM's bit; rank 0 may run ahead of the others) and rank 0 samples
-# (the law's line): mpirun sends it on to every rank, which stop; rank 0
-# merges and prints
+# SIGTERM to every rank once each has its handler (SigCgt has SIGTERM's
+# bit; rank 0 may run ahead of the others) and rank 0 samples (the
+# law's line): every rank stops; rank 0 merges and prints.  (The ranks
+# are signalled, as scancel and Ctrl-C reach them: mpirun, sent SIGTERM
+# alone, SIGKILLs the ranks a second later and may drop their output.)
 cp "$L/MP.litmus" "$T/MP.litmus"
 WARPLAB_LAW_STATS=1 $MPI -np 2 "$M" sample -n 1e12 "$T/MP.litmus" \
   > "$T/np" 2> "$T/np.err" &
 pid=$!
 i=0
 while :; do
-  ready=0
+  ranks=
   for p in $(pgrep -x warplab-mpi); do
     tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q "$T/MP" ||
       continue # another's
     m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null)
-    [ -n "$m" ] && [ $((0x$m & 0x4000)) -ne 0 ] && ready=$((ready + 1))
+    [ -n "$m" ] && [ $((0x$m & 0x4000)) -ne 0 ] && ranks="$ranks $p"
   done
-  [ $ready -ge 2 ] && grep -q "^law MP" "$T/np.err" && break
+  [ "$(echo $ranks | wc -w)" -ge 2 ] && grep -q "^law MP" "$T/np.err" && break
   i=$((i + 1))
   [ $i -lt 3000 ] || { kill $pid; fail "the ranks did not start in 300 s"; }
   sleep 0.1
 done
-kill -TERM $pid
+# shellcheck disable=SC2086
+kill -TERM $ranks
 wait $pid
 partial_ok "SIGTERM"
 grep -q "MP.litmus: interrupted by SIGTERM after [0-9]* of 1000000000000 runs" \
