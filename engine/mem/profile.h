@@ -89,7 +89,12 @@ typedef struct knobs {
   unsigned hstall; /* the same wait in SM cycles, where the sampler
                     * draws a harness's schedule in cycles (delay: see
                     * wl__profile_turn_cycles below); stall's turns
-                    * under the plain sampler */
+                    * under the plain sampler.  There each wait is
+                    * drawn in [0, 2 hstall] (its mean hstall) */
+  unsigned hrel[2]; /* there too, the mean wait in SM cycles before a
+                     * release store, a releasing red or a
+                     * fence.acq_rel, of gpu [0] and sys [1] scope
+                     * (none under the plain sampler) */
 } knobs;
 
 /* The H100 profile is calibrated to tests/hw/observed/h100-2026-11-26:
@@ -297,16 +302,22 @@ typedef struct knobs {
 #ifndef SM_HSTALL
 #define SM_HSTALL 2048u
 #endif
+#ifndef SM_HREL_GPU
+#define SM_HREL_GPU 1024u
+#endif
+#ifndef SM_HREL_SYS
+#define SM_HREL_SYS 2048u
+#endif
 static const knobs wl__profiles[WL_NPROFILES] = {
     {1024, 200, 400, 200, 0, 1024, 256, 0, 0, 0, 0, 0, 0, {{0}}, {{0}}, 0, 0,
-     0, 0, 0, 0, 0, 0, 0},
+     0, 0, 0, 0, 0, 0, 0, {0, 0}},
     /* WL_PROFILE_WEAK; thq drain defer evict hold reorder late direct
      * fcta ffree stwait linger link {pass up, pass down} {swap ...} */
     {0, 300, 400, 900, 0, 1000, 0, 400, 300, 1024, 500, 600, 1,
      {{LK_PASS_UP, LK_PASS_UP_F}, {LK_PASS_DOWN, LK_PASS_DOWN_F}},
      {{LK_SWAP_UP, LK_SWAP_UP_F}, {LK_SWAP_DOWN, LK_SWAP_DOWN_F}},
      SM_OTFWD, SM_OTLD, 1, SM_STALL, SM_WLATE, LK_RDEFER, LK_GSWAP,
-     LK_GSLOW, SM_HSTALL}, /* H100 */
+     LK_GSLOW, SM_HSTALL, {SM_HREL_GPU, SM_HREL_SYS}}, /* H100 */
 };
 
 /* A harness's schedule in the profile's turns (wl_sample_opts.harness):
