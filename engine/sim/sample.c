@@ -25,7 +25,8 @@
  *
  * H100 profile: a gpu/sys-scope fence.sc, or a gpu/sys-scope atomic that
  * releases, makes its thread wait some turns while the others run on
- * (wait_turn).
+ * (wait_turn); under the delay harness a gpu/sys-scope release store,
+ * releasing red or fence.acq_rel too, each wait a drawn length.
  *
  * Each of these rules only ever produces executions that the PTX model
  * allows; the conformance tests check every sampled outcome against
