@@ -25,7 +25,8 @@
  *
  * H100 profile: a gpu/sys-scope fence.sc, or a gpu/sys-scope atomic that
  * releases, makes its thread wait some turns while the others run on
- * (wait_turn).
+ * (wait_turn); under the delay harness a gpu/sys-scope release store,
+ * releasing red or fence.acq_rel too, each wait a drawn length.
  *
  * Each of these rules only ever produces executions that the PTX model
  * allows; the conformance tests check every sampled outcome against
@@ -349,23 +350,41 @@ static WL_HOT int exec_insn(sim *s, wl_rng *r, const knobs *k, unsigned f,
   return 1;
 }
 
-/* Whether thread th waits this turn before instruction in: a gpu/sys-
- * scope fence.sc, or a gpu/sys-scope atomic that releases (the
- * hardware's slow memory barriers), costs it knobs.stall turns first
- * (sim.wstall: knobs.hstall cycles in turns under a harness drawn in
- * cycles), while the other threads run on; its deferred loads are performed
- * during the wait (knobs.wlate), the rest when it goes on.  An atomic
- * that only acquires does not wait (profile.h: its barrier holds back
- * what follows, not the atomic; the generated set of issue 22 showed
- * the H100 performing it ahead of the other threads).  Waiting is one
- * of the schedules the scheduler could pick anyway. */
+/* The turns thread th waits before instruction in (wait_turn), 0 none:
+ * a gpu/sys-scope fence.sc, or a gpu/sys-scope atomic that releases
+ * (the hardware's slow memory barriers), sim.wstall; under a harness
+ * drawn in cycles also a gpu/sys-scope release store, releasing red or
+ * fence.acq_rel (a barrier too, the thread's earlier accesses
+ * acknowledged before it goes on), sim.wrel by scope.  An atomic that
+ * only acquires does not wait (profile.h: its barrier holds back what
+ * follows, not the atomic; the generated set of issue 22 showed the
+ * H100 performing it ahead of the other threads). */
+static WL_HOT int wait_len(const sim *s, const wl_insn *in) {
+  if (in->scope < WL_SCOPE_GPU)
+    return 0;
+  if ((in->op == OP_FENCE && in->sem == WL_SEM_SC) ||
+      (in->op == OP_ATOM && in->sem >= WL_SEM_RELEASE))
+    return s->wstall;
+  if ((in->op == OP_ST && in->sem == WL_SEM_RELEASE) ||
+      (in->op == OP_RED && in->sem >= WL_SEM_RELEASE) ||
+      (in->op == OP_FENCE && in->sem == WL_SEM_ACQ_REL))
+    return s->wrel[in->scope == WL_SCOPE_SYS];
+  return 0;
+}
+
+/* Whether thread th waits this turn before instruction in: wait_len's
+ * turns first (under a harness drawn in cycles, sim.wdraw: a number
+ * drawn in [0, 2 wait_len], the barrier's latency varying with what
+ * it waits for), while the other threads run on; its deferred loads
+ * are performed during the wait (knobs.wlate), the rest when it goes
+ * on.  Waiting is one of the schedules the scheduler could pick
+ * anyway. */
 static WL_HOT int wait_turn(sim *s, wl_rng *r, const knobs *k, unsigned f,
                              int th,
                              const wl_insn *in) {
   sthread *t = &s->th[th];
-  if (!(f & F_WAIT) || k->stall == 0 || in->scope < WL_SCOPE_GPU ||
-      !((in->op == OP_FENCE && in->sem == WL_SEM_SC) ||
-        (in->op == OP_ATOM && in->sem >= WL_SEM_RELEASE)))
+  int len;
+  if (!(f & F_WAIT) || k->stall == 0 || (len = wait_len(s, in)) == 0)
     return 0;
   /* a gpu-scope fence that leaves the link as it is (mm_link_gpu_fence)
    * does not wait for it either */
@@ -374,7 +393,7 @@ static WL_HOT int wait_turn(sim *s, wl_rng *r, const knobs *k, unsigned f,
     return 0;
   if (!t->waited) {
     t->waited = 1;
-    t->stall = s->wstall; /* k->stall, or hstall under a timed harness */
+    t->stall = s->wdraw ? pick(r, 2 * len + 1) : len;
   }
   /* (alone, with no store pending anywhere, nothing would change while
    * it waits: it goes on at once) */
@@ -636,13 +655,9 @@ static unsigned features(const sim *s) {
     const wl_thread *tt = &t->threads[th];
     if (tt->fn != NULL)
       f |= F_CB | F_WAIT; /* (its events are not known ahead) */
-    for (i = 0; i < tt->ninsns; i++) {
-      const wl_insn *in = &tt->insns[i];
-      if (in->scope >= WL_SCOPE_GPU &&
-          ((in->op == OP_FENCE && in->sem == WL_SEM_SC) ||
-           (in->op == OP_ATOM && in->sem >= WL_SEM_RELEASE)))
+    for (i = 0; i < tt->ninsns; i++)
+      if (wait_len(s, &tt->insns[i]) > 0)
         f |= F_WAIT;
-    }
   }
   if (s->hdelay > 1 || s->hgap > 1)
     f |= F_HARN;

@@ -99,6 +99,12 @@ typedef struct sim {
    * (wait_turn): the profile's stall, or its hstall cycles in turns
    * under a harness with a schedule in cycles (hdelay or hgap) */
   int wstall;
+  /* under a harness with a schedule in cycles: the turns a gpu [0] or
+   * sys [1] scope release store, releasing red or fence.acq_rel waits
+   * (knobs.hrel), and 1: every wait of wait_turn is drawn in
+   * [0, 2 turns] (0 under the plain sampler: no such waits, and the
+   * stall's turns as they are) */
+  int wrel[2], wdraw;
   ocache oc;
 } sim;
 

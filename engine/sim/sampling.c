@@ -102,6 +102,7 @@ int wl__sim_init(wl_ctx *ctx, sim *s, wl_hist *h, const wl_litmus *t,
   s->feat = -1;
   s->hdelay = s->hgap = 0;
   s->wstall = (int)wl__profiles[opts->profile].stall;
+  s->wrel[0] = s->wrel[1] = s->wdraw = 0;
   if (wl_cuda_harness_name(opts->harness) != NULL) {
     const wl__cuda_preset *q = &wl__cuda_presets[opts->harness];
     unsigned c = wl__profile_turn_cycles[opts->profile];
@@ -109,8 +110,13 @@ int wl__sim_init(wl_ctx *ctx, sim *s, wl_hist *h, const wl_litmus *t,
     s->hgap = (int)((unsigned)q->gap / c);
     /* with the harness's waits in turns of c cycles, the stall is a
      * time in those turns too (profile.h) */
-    if ((s->hdelay > 1 || s->hgap > 1) && s->wstall > 0)
-      s->wstall = (int)((wl__profiles[opts->profile].hstall + c / 2) / c);
+    if ((s->hdelay > 1 || s->hgap > 1) && s->wstall > 0) {
+      const knobs *k = &wl__profiles[opts->profile];
+      s->wstall = (int)((k->hstall + c / 2) / c);
+      s->wrel[0] = (int)((k->hrel[0] + c / 2) / c);
+      s->wrel[1] = (int)((k->hrel[1] + c / 2) / c);
+      s->wdraw = 1;
+    }
   }
   /* one SM per CTA (the same for every run), unless the test puts
    * CTAs on one SM ("sm N"): they then share its store path and L1, as
