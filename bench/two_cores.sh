@@ -10,7 +10,7 @@ export LD_LIBRARY_PATH=$B
 echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 echo "load: $(cat /proc/loadavg)"
 "$B/warplab" --version | head -n 1
-echo "== jobs_files"; taskset -c 0,1 sh bench/jobs_files.sh "$B" 7
+echo "== jobs_files"; taskset -c 0,1 sh bench/jobs_files.sh "$B" 21
 echo "== kernel_rate"; taskset -c 0,1 "$B/warplab" run bench/kernel_rate.lua 5
 echo "== sample_rate"; taskset -c 0,1 sh bench/sample_rate.sh "$B"
 echo "== jobs_explore"; taskset -c 0,1 sh bench/jobs_explore.sh "$B"
