@@ -514,7 +514,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
                  void *ud, wll_pool_result *res, char *note, size_t notelen,
                  char *err, size_t errlen) {
   pool *p;
-  uint64_t *ones = NULL;
+  uint64_t *guess = NULL;
   size_t u, cap = n > 0 ? n : 1;
   int i, jobs, rc;
   if (err != NULL && errlen > 0)
@@ -556,11 +556,11 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   p->doneq = calloc(cap, sizeof *p->doneq);
   p->emitq = calloc(cap, sizeof *p->emitq);
   if (o->costs == NULL) /* all 1, or cost's */
-    ones = calloc(cap, sizeof *ones);
+    guess = calloc(cap, sizeof *guess);
   if (p->slots == NULL || p->backs == NULL || p->doneq == NULL ||
-      p->emitq == NULL || (o->costs == NULL && ones == NULL) ||
+      p->emitq == NULL || (o->costs == NULL && guess == NULL) ||
       wl_ctx_new(NULL, &p->ctx) != 0) {
-    free(ones);
+    free(guess);
     free(p->slots);
     free(p->backs);
     free(p->doneq);
@@ -579,18 +579,18 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   if (rc == 0 && o->costs == NULL) {
     size_t k;
     for (k = 0; k < n; k++)
-      ones[k] = 1;
+      guess[k] = 1;
     /* the guesses, on the threads that will run the units */
     if (o->cost != NULL && jobs > 0 && p->src == NULL) {
       wll_sig_enter();
-      (void)pool_costs(p, ones); /* failing: unit order, as good */
+      (void)pool_costs(p, guess); /* failing: unit order, as good */
       wll_sig_leave();
     }
   }
   if (rc == 0)
-    rc = wl_shard_new(p->ctx, n, o->costs != NULL ? o->costs : ones,
+    rc = wl_shard_new(p->ctx, n, o->costs != NULL ? o->costs : guess,
                       &p->plan);
-  free(ones);
+  free(guess);
   if (rc != 0) {
     p->rc = rc;
     set_err(p, "%s", rc == WL_ENOMEM ? "out of memory"
