@@ -248,5 +248,29 @@ WLL_HIDDEN int wll_kd_launch(lua_State *L);
 WLL_HIDDEN int wll_kd_occupancy(lua_State *L);
 /* __gc of a launch's box (a wl_launch *) */
 WLL_HIDDEN int wll_launch_gc(lua_State *L);
+/* Pushes the report of finished launch l (lua_pcall's status; on error
+ * its message): its counters, sites and steps, and with check the
+ * checkers' findings (r: the shared arrays' names; src: the kernel's
+ * file).  l is only read. */
+WLL_HIDDEN int wll_launch_report(lua_State *L, const wl_launch *l,
+                                 const krun *r, const char *src, int check,
+                                 const wl_device_cfg *dc);
+
+/* lksplit.c: dev:launch{jobs=}: the launch's blocks in parts, run across
+ * `jobs` cores, each on its own copy of the device (engine/sim/split.c
+ * says what joins them).  L's stack: 1 the device, 2 the kernel, 3 the
+ * options, then the arguments; cfg the launch's options as parsed.
+ * Returns 1 with the joined report pushed; 0 when the parts communicated
+ * (nothing pushed; *parts and why say how many there were and where they
+ * met): the caller runs the launch whole.  Raises a part's failure (the
+ * first in part order: *as_is set, it names its own place) and errors
+ * of the arguments. */
+WLL_HIDDEN int wll_launch_split(lua_State *L, kdev *d,
+                                const wl_launch_cfg *cfg, int jobs,
+                                int *parts, char *why, size_t whylen,
+                                int *as_is);
+/* Pushes a report's `split` table: {parts =, joined = (why == NULL), why
+ * =}. */
+WLL_HIDDEN void wll_push_split(lua_State *L, int parts, const char *why);
 
 #endif

@@ -16,7 +16,8 @@ const char *const wll_pref_words[] = {"none", "prefer_shared", "prefer_l1",
 static const char *const launch_keys[] = {
     "grid",  "block",   "shared", "regs",          "seed",
     "max_steps", "slice", "profile", "cache", "static_shared",
-    "max_seconds", "check", "schedule", "defer", "_plain", NULL};
+    "max_seconds", "check", "schedule", "defer", "jobs", "_plain", "_part",
+    "_parts", NULL};
 static const char *const schedule_words[] = {"independent", "lockstep",
                                              "random", NULL};
 static const char *const occupancy_keys[] = {
@@ -143,16 +144,45 @@ static void push_counters(lua_State *L, const wl_launch *l, int site) {
 static void push_report(lua_State *L, const wl_launch *l, int banks,
                         int bank_bytes);
 
+static void push_findings(lua_State *L, const wl_launch *l, const krun *r,
+                          const char *src);
+
 typedef struct report_args {
   const wl_launch *l;
   int banks, bank_bytes;
+  const krun *r;   /* the shared arrays' names (findings) */
+  const char *src; /* the kernel's file */
+  int check;       /* the launch ran checkers: its findings too */
 } report_args;
 
-/* push_report run by lua_pcall: (report_args *) -> the report */
+/* push_report run by lua_pcall: (report_args *) -> the report, with the
+ * checkers' findings */
 static int push_report_p(lua_State *L) {
   const report_args *a = lua_touserdata(L, 1);
   push_report(L, a->l, a->banks, a->bank_bytes);
+  if (a->check) {
+    push_findings(L, a->l, a->r, a->src);
+    lua_setfield(L, -2, "findings");
+  }
   return 1;
+}
+
+int wll_launch_report(lua_State *L, const wl_launch *l, const krun *r,
+                      const char *src, int check, const wl_device_cfg *dc) {
+  report_args ra;
+  ra.l = l;
+  ra.banks = dc->banks;
+  ra.bank_bytes = dc->bank_bytes;
+  ra.r = r;
+  ra.src = src;
+  ra.check = check;
+  if (!lua_checkstack(L, 4)) {
+    lua_pushliteral(L, "launch: out of memory");
+    return LUA_ERRMEM;
+  }
+  lua_pushcfunction(L, push_report_p);
+  lua_pushlightuserdata(L, &ra);
+  return lua_pcall(L, 1, 1, 0);
 }
 
 static void push_report(lua_State *L, const wl_launch *l, int banks,
@@ -380,6 +410,19 @@ int wll_launch_gc(lua_State *L) {
   return 0;
 }
 
+/* A part's should_stop: its kstate's part_stop asked about the launch
+ * running (set by wl_launch_run before it runs). */
+typedef struct part_watch {
+  kstate *ks;
+  wl_launch **self;
+} part_watch;
+
+static int part_should_stop(void *ud) {
+  part_watch *w = ud;
+  return *w->self != NULL &&
+         w->ks->part_stop(w->ks->part_stop_ud, *w->self);
+}
+
 /* The body of dev:_launch, run protected by wll_kd_launch (upvalue 1:
  * the kstate, 2: an int set when the error raised is a kernel's failure,
  * which names its own file, line and thread). */
@@ -395,6 +438,9 @@ static int launch_body(lua_State *L) {
   lua_Debug ar;
   void *watch;
   char src[LUA_IDSIZE + 1];
+  char split_why[200];
+  int split = 0, split_parts = 0;
+  part_watch pw;
   if (ks->run != NULL)
     return luaL_error(L, "launches do not nest (dev:launch inside a "
                          "kernel)");
@@ -427,6 +473,29 @@ static int launch_body(lua_State *L) {
                                  wll_pref_words);
   else
     cfg.cache_pref = d->cache_pref;
+  /* a part of a split launch (lksplit.c runs these on its workers) */
+  cfg.part_k = (int)wll_optint(L, 3, "launch", "_part", 0, 0, INT_MAX - 1);
+  cfg.part_n = (int)wll_optint(L, 3, "launch", "_parts", 0, 0, INT_MAX);
+  cfg.track = cfg.part_n > 0;
+  if (cfg.part_n > 0 && cfg.part_k >= cfg.part_n)
+    return luaL_error(L, "launch: _part must be below _parts");
+  if (lua_getfield(L, 3, "jobs") != LUA_TNIL) {
+    /* the blocks in parts across cores (lksplit.c): the joined report,
+     * or nothing when the parts communicated (then the launch runs
+     * whole, below, and its report says why) */
+    int isint, jobs = (int)lua_tointegerx(L, -1, &isint);
+    if (!isint || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 1024)
+      return luaL_error(L, "launch: jobs must be an integer from 1 to 1024");
+    if (cfg.part_n > 0)
+      return luaL_error(L, "launch: a part of a split launch splits no "
+                           "further");
+    lua_settop(L, nargs + 3);
+    if (wll_launch_split(L, d, &cfg, jobs, &split_parts, split_why,
+                         sizeof split_why,
+                         (int *)lua_touserdata(L, lua_upvalueindex(2))))
+      return 1;
+    split = 1;
+  }
   lua_settop(L, nargs + 3);
   /* stack: dev, kernel, cfg, args... then ours */
   x.r.warp_mode = kernel_fn(L, 2);
@@ -500,6 +569,7 @@ static int launch_body(lua_State *L) {
   lua_pop(L, 1);
   x.r.deadline = wll_now() + x.r.max_seconds;
   x.r.probe_ref = LUA_NOREF;
+  x.r.probe_block = cfg.part_n > 0 ? cfg.part_k : 0; /* its first block */
   x.r.probe_dynamic = cfg.dynamic_shared;
   wll_hook_on(L, ks, &x.r);
   if (lua_getfield(L, 3, "static_shared") != LUA_TNIL) {
@@ -529,6 +599,12 @@ static int launch_body(lua_State *L) {
   box = lua_newuserdatauv(L, sizeof *box, 0); /* before the launch */
   *box = NULL;
   luaL_setmetatable(L, WLL_LAUNCH);
+  if (cfg.part_n > 0 && ks->part_stop != NULL) {
+    pw.ks = ks;
+    pw.self = &l;
+    cfg.should_stop = part_should_stop;
+    cfg.stop_ud = &pw;
+  }
   wll_sig_enter();
   watch = wll_watch_start(&x.r);
   rc = wl_launch_run(d->d, &cfg, &l);
@@ -540,6 +616,21 @@ static int launch_body(lua_State *L) {
   luaL_unref(L, LUA_REGISTRYINDEX, x.r.probe_ref);
   for (i = nparams - 1; i >= 0; i--) /* newest first: the space returns */
     wl_device_release(d->d, params[i]);
+  if (cfg.part_n > 0 && l != NULL) {
+    /* a part: its launch goes to lksplit.c, which joins it with the
+     * others (a failed one too: what it touched still counts) */
+    memcpy(ks->kept_shname, x.r.shname, sizeof ks->kept_shname);
+    ks->kept = l;
+    *box = NULL;
+    if (rc != 0) {
+      wll_sig_take();
+      return luaL_error(L, "%s", wl_launch_errmsg(l)[0]
+                                     ? wl_launch_errmsg(l)
+                                     : wl_ctx_errmsg(d->ctx));
+    }
+    lua_pushnil(L);
+    return 1;
+  }
   if (rc != 0) {
     /* the message is copied out first: pushing it may raise (out of
      * memory), and the launch must be freed before anything raises */
@@ -555,25 +646,14 @@ static int launch_body(lua_State *L) {
     return luaL_error(L, "%s", msg);
   }
   {
-    /* the report is built in a protected call, so that a memory error
-     * there frees the launch before it goes on up */
-    report_args ra;
-    ra.l = l;
-    ra.banks = wl_device_config(d->d)->banks;
-    ra.bank_bytes = wl_device_config(d->d)->bank_bytes;
-    if (!lua_checkstack(L, 4)) {
-      *box = NULL;
-      wl_launch_free(l);
-      return luaL_error(L, "launch: out of memory");
-    }
-    lua_pushcfunction(L, push_report_p);
-    lua_pushlightuserdata(L, &ra);
-    rc = lua_pcall(L, 1, 1, 0);
-    if (rc == LUA_OK && cfg.check) {
-      /* the checkers' findings, while the launch still holds them (a
-       * memory error here frees the launch through its box) */
-      push_findings(L, l, &x.r, src);
-      lua_setfield(L, -2, "findings");
+    /* the report and the checkers' findings are built in a protected
+     * call, so that a memory error there frees the launch before it
+     * goes on up */
+    rc = wll_launch_report(L, l, &x.r, src, cfg.check,
+                           wl_device_config(d->d));
+    if (rc == LUA_OK && split) {
+      wll_push_split(L, split_parts, split_why);
+      lua_setfield(L, -2, "split");
     }
     *box = NULL;
     wl_launch_free(l);

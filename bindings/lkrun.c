@@ -313,9 +313,9 @@ void wll_probe_run(lua_State *L, lctx *x, kstate *ks) {
   x->r.npdecl = 0;
   x->r.probe_shared = 0;
   x->r.probe_thread = 0;
-  x->r.block = 0;
+  x->r.block = x->r.probe_block;
   x->r.thread = 0;
-  block_table(L, x, 0, nt);
+  block_table(L, x, x->r.probe_block, nt);
   if (x->r.warp_mode) {
     lua_rawgeti(L, -1, 0);
     masks = lua_touserdata(L, -1);
@@ -323,7 +323,8 @@ void wll_probe_run(lua_State *L, lctx *x, kstate *ks) {
     x->r.warp = 0;
     x->r.exist = x->r.active = masks[0] = warp_lanes(x, 0);
   }
-  co = thread_co(L, x, top + 1, 0, 0, 0, x->r.warp_mode, &nargs);
+  co = thread_co(L, x, top + 1, 0, x->r.probe_block, 0, x->r.warp_mode,
+                 &nargs);
   x->r.probe = 1;
   x->r.co = co;
   ks->run = &x->r;
@@ -366,7 +367,7 @@ static int replay_decls(lua_State *L, lctx *x, wl_launch *l) {
     uint64_t size = 0;
     if (p->ext) {
       lua_Integer n;
-      if (wl_kernel_shared(l, 0, 0, 0, 16, 1, p->line, &k, &size) != 0)
+      if (wl_kernel_shared(l, r->probe_block, 0, 0, 16, 1, p->line, &k, &size) != 0)
         return WL_ERUNTIME;
       n = p->nset ? p->n : ((lua_Integer)size - p->off) / es;
       if (!wl_range_inside(p->off / es, n, 0, (lua_Integer)(size / es))) {
@@ -377,7 +378,7 @@ static int replay_decls(lua_State *L, lctx *x, wl_launch *l) {
                  "shared =)",
                  a->name, (long long)n, type_words[p->type],
                  (long long)p->off, (unsigned long long)size);
-        return wl_kernel_fail(l, 0, 0, NULL, p->line, msg);
+        return wl_kernel_fail(l, r->probe_block, 0, NULL, p->line, msg);
       }
       a->id = k;
       a->base = (uint64_t)p->off;
@@ -387,7 +388,7 @@ static int replay_decls(lua_State *L, lctx *x, wl_launch *l) {
         t = p->lanes ? lane : 0;
         if (p->lanes && !(p->lanes >> lane & 1))
           continue;
-        if (wl_kernel_shared(l, 0, t, (uint64_t)p->n * (uint64_t)es, es, 0,
+        if (wl_kernel_shared(l, r->probe_block, t, (uint64_t)p->n * (uint64_t)es, es, 0,
                              p->line, &k, &size) != 0)
           return WL_ERUNTIME;
         if (first < 0)
@@ -416,7 +417,7 @@ static int probe_owed(lua_State *L, lctx *x, wl_launch *l, lua_State *co,
   if (*rc != 0)
     return 0;
   if (st == WLL_PROBE_FAILED) {
-    *rc = co_error(L, co, l, 0, x->r.probe_thread);
+    *rc = co_error(L, co, l, x->r.probe_block, x->r.probe_thread);
     return 0;
   }
   if (st == WLL_PROBE_DONE) {
@@ -528,7 +529,8 @@ static int past_deadline(lua_State *L, lctx *x, wl_launch *l, int block,
   char msg[300], file[256] = "";
   int line = 0;
   if ((wll_now() < x->r.deadline && !wll_sig_pending()) ||
-      (block == 0 && thread < 32 && x->r.probe_state != WLL_PROBE_NONE))
+      (block == x->r.probe_block && thread < 32 &&
+       x->r.probe_state != WLL_PROBE_NONE))
     return 0; /* what the probe left is settled first */
   if (lua_rawgeti(L, x->threads, block + 1) == LUA_TTABLE &&
       lua_rawgeti(L, -1, (x->r.warp_mode ? thread / 32 : thread) + 1) ==
@@ -586,10 +588,12 @@ static int run_warp_vec(lctx *x, wl_launch *l, int block, int warp) {
   nargs = nargs < 0 ? -nargs - 1 : nargs;
   if (x->r.defer) /* its event log (lwreplay.c) */
     wll_rlog_lookup(L, &x->r, top + 1, warp);
-  if (block == 0 && warp == 0 && x->r.probe_state != WLL_PROBE_NONE &&
+  if (block == x->r.probe_block && warp == 0 &&
+      x->r.probe_state != WLL_PROBE_NONE &&
       x->r.npdecl > 0 && x->r.defer) /* declared shared in the probe */
     wll_wlog_unloggable(L, &x->r);
-  if (block == 0 && warp == 0 && x->r.probe_state != WLL_PROBE_NONE &&
+  if (block == x->r.probe_block && warp == 0 &&
+      x->r.probe_state != WLL_PROBE_NONE &&
       !probe_owed(L, x, l, co, &rc)) {
     lua_settop(L, top);
     return rc;
@@ -653,10 +657,12 @@ static int run_lanes(lctx *x, wl_launch *l, int block, int warp) {
     x->r.thread = t;
     if (x->r.defer) /* its event log (lkreplay.c) */
       wll_rlog_lookup(L, &x->r, top + 1, t);
-    if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
+    if (block == x->r.probe_block && t == 0 &&
+        x->r.probe_state != WLL_PROBE_NONE &&
         x->r.npdecl > 0 && x->r.defer) /* declared shared in the probe */
       wll_rlog_stop(L, &x->r);
-    if (block == 0 && t == 0 && x->r.probe_state != WLL_PROBE_NONE &&
+    if (block == x->r.probe_block && t == 0 &&
+        x->r.probe_state != WLL_PROBE_NONE &&
         !probe_owed(L, x, l, co, &rc)) {
       lua_pop(L, 1);
       if (rc != 0) {

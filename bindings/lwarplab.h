@@ -295,8 +295,10 @@ typedef struct wll_krun {
   int probe;             /* the probe run that sizes static shared memory */
   uint64_t probe_shared; /* bytes the probe saw declared */
   uint64_t probe_dynamic; /* the launch's extern __shared__ bytes */
-  int probe_state;       /* WLL_PROBE_*: what block 0's first thread (or
-                          * warp) still owes the launch */
+  int probe_state;       /* WLL_PROBE_*: what the probe block's first
+                          * thread (or warp) still owes the launch */
+  int probe_block;       /* the block the probe runs: 0, or a split
+                          * launch's part's first (lksplit.c) */
   int probe_ref;         /* registry: the probe's arrays, anchored */
   int probe_thread;      /* the lane a failure in the probe names */
   int npdecl;
@@ -382,6 +384,13 @@ typedef struct wll_kstate {
   int co_wrapped; /* coroutine.create/wrap give their coroutines the
                    * count hook (lkwatch.c wll_watch_coroutines) */
   wll_pcline lines[WLL_PCLINES];
+  /* a part of a split launch (lksplit.c): its launch, kept for the join
+   * rather than freed, and the names of its shared arrays */
+  struct wl_launch *kept;
+  char kept_shname[WLL_PROBE_DECLS][40];
+  /* polled while a part runs (self: its launch): non-zero stops it */
+  int (*part_stop)(void *ud, const struct wl_launch *self);
+  void *part_stop_ud;
 } wll_kstate;
 
 /* Element types: the engine's scalar types, then CUDA's vector types;

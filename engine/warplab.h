@@ -1731,6 +1731,14 @@ typedef struct wl_launch_cfg {
                             * warp-wide access take its general path (no
                             * whole-warp shortcut, the deferred-load checks
                             * of every lane); the results are the same */
+  int part_n, part_k;      /* a part of a split launch (wl_launch_merge):
+                            * part_n > 0 runs only the blocks b with
+                            * b % part_n == part_k, drawing from (seed,
+                            * part_k); 0: every block */
+  int track;               /* 1: record the global and managed bytes read
+                            * and written, the values written and the L2
+                            * lookups (wl_launch_touched; the device's L2
+                            * keeps a journal for wl_device_restore) */
 } wl_launch_cfg;
 
 /* Lane schedules (wl_launch_cfg.schedule).  INDEPENDENT: each lane runs
@@ -1823,6 +1831,46 @@ int wl_device_occupancy(wl_device *d, const wl_launch_cfg *cfg,
  * wl_launch_free.  On failure *out is still set when the launch started. */
 int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out);
 void wl_launch_free(wl_launch *l);
+
+/*
+ * Split launches (engine/sim/split.c; the bindings' dev:launch{jobs=}):
+ * the blocks of a launch in parts that run apart, each on a copy of the
+ * device as it was when the launch began, then joined in part order.
+ *
+ * wl_device_clone: a copy of src (configuration, allocations with their
+ * ids, bytes and written bits, L2), allocated through ctx; src must not
+ * change while copies made from it are in use.  A part runs on a copy
+ * with cfg.track and cfg.part_n/part_k set; wl_device_restore(copy, src,
+ * part) then puts back what the part changed on the copy (the bytes it
+ * wrote, the written bits, the L2), so that the copy equals src again
+ * for the next part.  The launch of the part is kept until the join.
+ *
+ * wl_launch_conflicts: 1 when some part reads or writes a byte of global
+ * or managed memory that another part writes -- the parts' blocks
+ * communicated, and their separate runs mean nothing (the caller runs
+ * the launch whole); why names the byte and the parts.  0: none did, and
+ * the parts run one after the other is an execution of the launch: then
+ * wl_device_apply(src, part) for each part in order writes its bytes and
+ * written bits into src and replays its L2 lookups there, and
+ * wl_launch_merge(into, part) adds each later part's steps, counters per
+ * site and findings to the first part's launch, which then reports the
+ * whole launch.  wl_launch_touched: the bits (one per byte of allocation
+ * id) a tracked launch read (write 0) or wrote (1); NULL for none.
+ */
+int wl_device_clone(wl_ctx *ctx, const wl_device *src, wl_device **out);
+int wl_device_restore(wl_device *copy, const wl_device *src,
+                      const wl_launch *part);
+int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
+                        size_t whylen);
+int wl_device_apply(wl_device *d, const wl_launch *part);
+int wl_launch_merge(wl_launch *into, const wl_launch *part);
+const uint8_t *wl_launch_touched(const wl_launch *l, int id, int write);
+/* Whether tracked launch a read or wrote a byte that b wrote, or wrote
+ * one b read: the test of wl_launch_conflicts for one pair, cheap enough
+ * to poll while a is running (wl_launch_run sets *out before it runs):
+ * a part that met a finished part's writes can stop at once, since the
+ * join would run the launch whole anyway. */
+int wl_launch_overlaps(const wl_launch *a, const wl_launch *b);
 
 /* Inside run_warp.  STALLED: runnable, but waiting out a gpu/sys-scope
  * fence.sc (the profile's stall: `stall` turns of its warp while the

@@ -32,6 +32,10 @@
 #ifndef WL_CHECK_H
 #define WL_CHECK_H
 
+/* The distinct findings a launch keeps (wl_finding: once per kind and
+ * pair of lines, counted; engine/sim/split.c joins parts' findings so). */
+#define MAX_FINDINGS 256
+
 #include <stdint.h>
 
 #include "../common/internal.h"

@@ -9,7 +9,6 @@
 #include "check.h"
 
 #define PAGE_WORDS 256
-#define MAX_FINDINGS 256
 #define SPIN_REPEATS 8
 
 /* An access, as the shadow memory remembers it (20 bytes). */

@@ -23,7 +23,32 @@ struct wl_cache {
   way *ways;        /* nsets * cfg.ways */
   uint8_t *data;    /* line_bytes per way, once a copy is made */
   uint64_t ncopied; /* ways with copied != 0 (an upper bound) */
+  /* the journal (wl__cache_journal): each way an access changed, as it
+   * was before, and the clock and statistics when it started */
+  int journal;
+  wl_vec jw; /* jentry */
+  uint64_t jclock;
+  wl_cache_stats jst;
 };
+
+typedef struct jentry {
+  size_t idx;
+  way old;
+} jentry;
+
+/* Records way w as it is now, before an access changes it (0; non-zero
+ * when the journal is out of memory: it stops, and rollback says so). */
+static void journal_way(wl_cache *c, const way *w) {
+  jentry *e;
+  if (!c->journal)
+    return;
+  if (c->journal < 0 || (e = wl__vec_push(c->ctx, &c->jw)) == NULL) {
+    c->journal = -1;
+    return;
+  }
+  e->idx = (size_t)(w - c->ways);
+  e->old = *w;
+}
 
 static int pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
@@ -72,6 +97,7 @@ int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out) {
 void wl__cache_free(wl_cache *c) {
   if (c == NULL)
     return;
+  wl__vec_free(c->ctx, &c->jw);
   if (c->data != NULL)
     wl__free(c->ctx, c->data, c->cfg.size_bytes);
   wl__free(c->ctx, c->ways,
@@ -89,6 +115,7 @@ int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
   for (i = 0; i < c->cfg.ways; i++) {
     way *w = set + i;
     if (w->valid != 0 && w->line == line) {
+      journal_way(c, w);
       if (w->valid & bit) {
         c->st.hits++;
         w->used = c->clock;
@@ -107,6 +134,7 @@ int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
   }
   c->st.misses++;
   if (fill) {
+    journal_way(c, victim);
     victim->line = line;
     victim->valid = bit;
     victim->copied = 0; /* a capacity eviction takes the copies along */
@@ -184,3 +212,47 @@ double wl__cache_hit_rate(const wl_cache *c) {
 }
 
 const wl_cache_cfg *wl__cache_cfg(const wl_cache *c) { return &c->cfg; }
+
+int wl__cache_clone(wl_ctx *ctx, const wl_cache *src, wl_cache **out) {
+  wl_cache *c;
+  size_t n = (size_t)(src->cfg.size_bytes / src->cfg.line_bytes);
+  int rc;
+  if ((rc = wl__cache_new(ctx, &src->cfg, &c)) != 0)
+    return rc;
+  memcpy(c->ways, src->ways, n * sizeof(way));
+  c->clock = src->clock;
+  c->st = src->st;
+  if (src->data != NULL) {
+    if ((c->data = wl__alloc(ctx, src->cfg.size_bytes)) == NULL) {
+      wl__cache_free(c);
+      return wl__err(ctx, WL_ENOMEM, "out of memory");
+    }
+    memcpy(c->data, src->data, src->cfg.size_bytes);
+  }
+  c->ncopied = src->ncopied;
+  *out = c;
+  return 0;
+}
+
+void wl__cache_journal(wl_cache *c) {
+  c->journal = 1;
+  c->jw.n = 0;
+  if (c->jw.isz == 0)
+    wl__vec_init(&c->jw, sizeof(jentry));
+  c->jclock = c->clock;
+  c->jst = c->st;
+}
+
+int wl__cache_rollback(wl_cache *c) {
+  size_t i;
+  if (c->journal < 0)
+    return -1;
+  for (i = c->jw.n; i-- > 0;) {
+    const jentry *e = WL_VEC_PTR(&c->jw, jentry, i);
+    c->ways[e->idx] = e->old;
+  }
+  c->jw.n = 0;
+  c->clock = c->jclock;
+  c->st = c->jst;
+  return 0;
+}

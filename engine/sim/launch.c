@@ -169,7 +169,8 @@ int wl__sim_admit(wl_launch *l) {
       return 0;
     if ((rc = slot_start(l, s, l->next_block, (sm + k) % l->nsms)) != 0)
       return rc;
-    l->next_block++;
+    /* a part of a split launch runs every part_n-th block */
+    l->next_block += l->cfg.part_n > 0 ? l->cfg.part_n : 1;
   }
   return 0;
 }
@@ -260,6 +261,7 @@ void wl_launch_free(wl_launch *l) {
     return;
   launch_release(l);
   wl__chk_free(l->chk);
+  wl__sim_touch_free(l);
   wl__vec_free(l->ctx, &l->finds);
   wl__vec_free(l->ctx, &l->sites);
   wl__free(l->ctx, l->site_hash, sizeof(int) * (size_t)l->site_hash_n);
@@ -284,6 +286,19 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
                    "a grid of %llu blocks is too large to simulate (16M)",
                    (unsigned long long)nb);
   l->nblocks = (int)nb;
+  l->nrun = l->nblocks;
+  if (cfg->part_n > 0) {
+    if (cfg->part_k < 0 || cfg->part_k >= cfg->part_n)
+      return wl__err(d->ctx, WL_EINVAL,
+                     "launch: part %d of %d does not exist", cfg->part_k,
+                     cfg->part_n);
+    l->nrun = cfg->part_k < l->nblocks
+                  ? (l->nblocks - cfg->part_k + cfg->part_n - 1) / cfg->part_n
+                  : 0;
+    l->next_block = cfg->part_k;
+  } else if (cfg->part_n < 0) {
+    return wl__err(d->ctx, WL_EINVAL, "launch: negative part count");
+  }
   if ((uint64_t)l->bdim[0] * (uint64_t)l->bdim[1] * (uint64_t)l->bdim[2] >
       (uint64_t)c->max_threads_per_block)
     return wl__err(d->ctx, WL_EINVAL,
@@ -350,6 +365,9 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     if (d->l2 == NULL && (rc = wl__cache_new(d->ctx, &l2c, &d->l2)) != 0)
       return rc;
     l->pl2 = d->l2;
+    if (cfg->track) /* the next part gets the L2 back (split.c) */
+      wl__cache_journal(d->l2);
+    wl__vec_init(&l->l2log, sizeof(uint64_t));
     l->l1c = l1c;
     l->cc = cc;
     l->has_l1 = l1bytes >= c->l1_line * c->l1_ways;
@@ -396,7 +414,13 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
   for (i = 0; i < 16; i++)
     if (d->cfg.bank_bytes == 1 << i)
       l->bank_shift = i;
-  l->rng = wl__splitmix(cfg->seed) | 1; /* xorshift: never 0 */
+  /* xorshift: never 0; a part of a split launch draws from (seed, part) */
+  l->rng = wl__splitmix(cfg->part_n > 0
+                            ? wl__splitmix(cfg->seed) ^
+                                  (uint64_t)(cfg->part_k + 1) *
+                                      0x9e3779b97f4a7c15ull
+                            : cfg->seed) |
+           1;
   wl__vec_init(&l->sites, sizeof(site));
   if ((rc = setup(d, cfg, l)) != 0) {
     wl_launch_free(l);
@@ -411,7 +435,7 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
     for (i = 0; i < (int)d->allocs.n; i++)
       WL_VEC_PTR(&d->allocs, alloc, (size_t)i)->all_written = 1;
   rc = wl__sim_admit(l);
-  while (rc == 0 && l->done_blocks < l->nblocks) {
+  while (rc == 0 && l->done_blocks < l->nrun) {
     slot *s;
     int w, b;
     uint32_t alive;
@@ -468,6 +492,11 @@ int wl_launch_run(wl_device *d, const wl_launch_cfg *cfg, wl_launch **out) {
       wl__sim_drain_step(l, 0);
   for (i = 0; i < l->nsms; i++)
     wl__sim_drain_all(l, &l->sms[i]);
+  if (cfg->track) { /* what it wrote, while the device still holds it */
+    int rk = wl__sim_touch_keep(l);
+    if (rc == 0)
+      rc = rk;
+  }
   if (rc != 0 && cfg->block_done)
     for (i = 0; i < l->nslots; i++)
       if (l->slots[i].block >= 0)

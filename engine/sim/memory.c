@@ -234,6 +234,8 @@ static void global_load(wl_launch *l, sm_st *m, const wl_access *a, uint8_t *p,
 int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
                     const wl_access *a, uint8_t *p, uint64_t addr, void *data) {
   int global = a->space == WL_SPACE_GLOBAL || a->space == WL_SPACE_MANAGED;
+  if (global && l->cfg.track)
+    wl__sim_touch(l, a);
   wl__sim_drain_step(l, (int)(m - l->sms));
   if (plain_access(a)) {
     perform_plain(a, p, data);

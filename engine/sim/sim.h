@@ -230,7 +230,26 @@ struct wl_launch {
     uint32_t ev;
     uint8_t v[16];
   } rep;
+  int nrun; /* the blocks this launch runs (cfg.part_n: its part's) */
+  /* cfg.track (split.c): per allocation id (ntrack of them), a bit per
+   * byte of global or managed memory the launch read and wrote (NULL:
+   * none), and once it ended the values of the bytes it wrote (packed in
+   * the order of their bits) and the allocation's written bits; the L2
+   * sectors it looked up, in order (uint64_t) */
+  int ntrack;
+  uint8_t **trd, **twr, **tval, **twb;
+  uint64_t *tlo, *thi; /* the lowest and highest byte touched */
+  wl_vec l2log;
 };
+
+/* split.c: marks bytes [off, off+width) of allocation id read (load),
+ * written (store) or both (atomic) by launch l, which tracks them. */
+void wl__sim_touch(wl_launch *l, const wl_access *a);
+/* split.c: once l (cfg.track) ended, keeps the values of the bytes it
+ * wrote and the written bits of its allocations; frees what tracking
+ * holds (wl_launch_free). */
+int wl__sim_touch_keep(wl_launch *l);
+void wl__sim_touch_free(wl_launch *l);
 
 /* how a load uses the SM's L1 in the cost model */
 enum { L1_ALLOCATE, L1_BYPASS };

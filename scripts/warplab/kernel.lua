@@ -138,6 +138,7 @@ function wl.report_text(r)
   return table.concat(out, "\n")
 end
 
+local launch_jobs -- wl.set_launch_jobs: the jobs of launches that give none
 local report_mt = { __name = "warplab.LaunchReport", __tostring = wl.report_text }
 
 -- r:site(line [, space [, op]]) -> the counters of one source line
@@ -188,12 +189,9 @@ end
 -- each thread runs as one coroutine, which warplab yields at barriers
 -- and between slices, and it cannot yield across the kernel's own
 -- coroutine.resume (lkernel.c, foreign_co).
-function methods.launch(dev, k, cfg, ...)
-  if type(cfg) ~= "table" then
-    error("dev:launch(kernel, {grid = ..., block = ...}, args...): a "
-          .. "configuration table expected", 2)
-  end
-  cfg = wl._check_cfg(cfg)
+-- the launch options with kernel k's own static_shared and regs (those
+-- of cfg win)
+local function kernel_cfg(k, cfg)
   if type(k) == "table" and getmetatable(k) == kernel_mt then
     if k.static_shared and cfg.static_shared == nil then
       local c = {}
@@ -207,6 +205,21 @@ function methods.launch(dev, k, cfg, ...)
       c.regs = k.regs
       cfg = c
     end
+  end
+  return cfg
+end
+
+function methods.launch(dev, k, cfg, ...)
+  if type(cfg) ~= "table" then
+    error("dev:launch(kernel, {grid = ..., block = ...}, args...): a "
+          .. "configuration table expected", 2)
+  end
+  cfg = kernel_cfg(k, wl._check_cfg(cfg))
+  if cfg.jobs == nil and launch_jobs ~= nil then
+    local c = {}
+    for key, v in pairs(cfg) do c[key] = v end
+    c.jobs = launch_jobs
+    cfg = c
   end
   local r = dev:_launch(k, cfg, ...)
   -- hit rates of global loads in L1 and of L1 misses and stores in L2
@@ -437,6 +450,31 @@ end
 
 -- One run on a worker's state (lkruns.c calls it): a fresh device, the
 -- arguments' copies, one launch with seed, the outcome's key.
+-- a part of a split launch on a worker's state (bindings/lksplit.c):
+-- the kernel as it crossed (a function, or wl.kernel's fields), the
+-- options with _part and _parts, the arguments rebuilt over the
+-- worker's copy of the device
+function wl._kernel_run_part(dev, k, cfg, ...)
+  if type(k) == "table" then
+    local o = k
+    k = wl.kernel(o.fn, { name = o.name, static_shared = o.static_shared,
+                          regs = o.regs, cache = o.cache })
+    k.mode = o.mode
+  end
+  dev:_launch(k, kernel_cfg(k, cfg), ...)
+end
+
+-- The jobs of launches that give none (warplab run --jobs N; nil: run
+-- whole on the calling thread).
+function wl.set_launch_jobs(n)
+  if n ~= nil and (math.type(n) ~= "integer" or n < 1 or n > 1024) then
+    error("wl.set_launch_jobs: an integer from 1 to 1024, or nil", 2)
+  end
+  local old = launch_jobs
+  launch_jobs = n
+  return old
+end
+
 function wl._kernel_run_one(fn, out, run, seed)
   local d = wl.device(run.device)
   if run.cache and run.cache ~= "none" then d:set_cache_config(run.cache) end

@@ -1,0 +1,610 @@
+/* lksplit.c -- dev:launch{jobs = N}: one launch's blocks across cores
+ * (issue 24, item 4), the C half (engine/sim/split.c has the engine's
+ * and the semantics; scripts/warplab/kernel.lua documents the option).
+ *
+ * The grid is cut into parts by block: part k of P runs the blocks b
+ * with b % P == k, where P = min(blocks, SMs) -- a function of the
+ * launch and the device alone, never of jobs -- so a part is the blocks
+ * the hardware's round-robin would give one SM.  The kernel, the
+ * launch's options and its arguments are packed on the script's state
+ * (lkpack.c: device arrays as the allocation and view they name), and
+ * each worker of the pool (lpool.h) gets its own lua_State and its own
+ * copy of the device (wl_device_clone, made on this thread before any
+ * part runs).  A part unpacks fresh copies, launches with _part/_parts
+ * (lklaunch.c keeps the launch, tracking what it touches), and its copy
+ * of the device is put back for the next part (wl_device_restore).
+ *
+ * The parts come back in part order.  When no part touched what
+ * another wrote, the device takes their writes and L2 lookups in part
+ * order and the report is the parts' joined counters, steps and
+ * findings; else wll_launch_split returns 0 and the launch runs whole,
+ * on the script's state, as without jobs (its report says why).  What a
+ * kernel prints (print, io.write) on a worker is kept per part and
+ * printed in part order after a join.  Everything a part does is a
+ * function of the launch, the device and the part's index: the report
+ * and the memory are the same for any jobs. */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stdatomic.h>
+
+#include <lualib.h>
+
+#include "lkernel.h"
+#include "lpool.h"
+#include "lsched.h"
+
+int luaopen_warplab(lua_State *L);
+
+/* A part's outcome, back from its worker. */
+typedef struct partout {
+  wl_launch *l;   /* the part's launch (its worker's copy), or NULL */
+  int failed;     /* the part raised */
+  char *msg;      /* its message (malloc'ed) */
+  char *printed;  /* what the kernel printed (malloc'ed), nprinted bytes */
+  size_t nprinted;
+  char shname[WLL_PROBE_DECLS][40];
+} partout;
+
+/* A worker: its state and its copy of the device (a kdev in the state,
+ * anchored in the registry). */
+typedef struct worker {
+  lua_State *W;
+  kdev *dev;
+  struct job *job;
+  size_t part; /* the part it runs */
+  struct worker *next; /* the job's list of workers to close */
+} worker;
+
+typedef struct job {
+  _Atomic(wl_launch *) *finished; /* by part: its launch once it ran */
+  const char *pack;
+  size_t npack;
+  kdev *dev;      /* the script's device: read by the workers' copies */
+  int parts;
+  partout **outs; /* by part, once emitted */
+  worker *done;   /* workers the pool let go, closed after the join */
+  char werr[300];
+} job;
+
+/* registry keys of a worker's state */
+static const char dev_key = 0;   /* its device copy */
+static const char print_key = 0; /* the table of what it printed */
+
+/* print and io.write on a worker: appended to the registry's table */
+static int captured_write(lua_State *W, int first, int tabs) {
+  int n = lua_gettop(W), i;
+  luaL_Buffer b;
+  lua_rawgetp(W, LUA_REGISTRYINDEX, &print_key);
+  luaL_buffinit(W, &b);
+  for (i = first; i <= n; i++) {
+    if (tabs && i > first)
+      luaL_addchar(&b, '\t');
+    luaL_tolstring(W, i, NULL);
+    luaL_addvalue(&b);
+  }
+  if (tabs)
+    luaL_addchar(&b, '\n');
+  luaL_pushresult(&b);
+  lua_rawseti(W, n + 1, (lua_Integer)luaL_len(W, n + 1) + 1);
+  return 0;
+}
+
+static int captured_print(lua_State *W) { return captured_write(W, 1, 1); }
+
+static int captured_iowrite(lua_State *W) {
+  captured_write(W, 1, 0);
+  lua_getglobal(W, "io");
+  lua_getfield(W, -1, "stdout");
+  return 1;
+}
+
+/* Puts the capture in place of print and io.write (the globals). */
+static void capture_prints(lua_State *W) {
+  lua_pushcfunction(W, captured_print);
+  lua_setglobal(W, "print");
+  if (lua_getglobal(W, "io") == LUA_TTABLE) {
+    lua_pushcfunction(W, captured_iowrite);
+    lua_setfield(W, -2, "write");
+  }
+  lua_pop(W, 1);
+}
+
+/* A running part stops once it touched what a finished part wrote (or
+ * wrote what one read): the parts communicated, so the join will run
+ * the launch whole whatever the rest of this part does -- a part that
+ * polls a flag another part sets would otherwise poll to its time
+ * bound.  Which finished parts it sees depends on timing; the join's
+ * verdict does not (it compares every pair). */
+static int part_stop(void *ud, const wl_launch *self) {
+  worker *w = ud;
+  job *j = w->job;
+  int k;
+  for (k = 0; k < j->parts; k++) {
+    const wl_launch *o;
+    if ((size_t)k == w->part)
+      continue;
+    o = atomic_load_explicit(&j->finished[k], memory_order_acquire);
+    if (o != NULL && wl_launch_overlaps(self, o))
+      return 1;
+  }
+  return 0;
+}
+
+/* Makes a worker's state (protected mode; 1: the job). */
+static int worker_build(lua_State *W) {
+  job *j = lua_touserdata(W, 1);
+  kdev *k;
+  wl_ctx *ctx;
+  luaL_openlibs(W);
+  luaL_requiref(W, "warplab", luaopen_warplab, 0);
+  lua_pop(W, 1);
+  k = lua_newuserdatauv(W, sizeof *k, 0);
+  memset(k, 0, sizeof *k);
+  luaL_setmetatable(W, WLL_KDEV); /* its __gc frees the copy and ctx */
+  if (wl_ctx_new(NULL, &ctx) != 0)
+    return luaL_error(W, "out of memory");
+  k->ctx = ctx;
+  if (wl_device_clone(ctx, j->dev->d, &k->d) != 0)
+    return luaL_error(W, "%s", wl_ctx_errmsg(ctx));
+  k->cache_pref = j->dev->cache_pref;
+  lua_rawsetp(W, LUA_REGISTRYINDEX, &dev_key);
+  lua_newtable(W);
+  lua_rawsetp(W, LUA_REGISTRYINDEX, &print_key);
+  return 0;
+}
+
+static int worker_new(void *ud, wl_ctx *ctx, void **out) {
+  job *j = ud;
+  worker *w = calloc(1, sizeof *w);
+  (void)ctx;
+  *out = NULL;
+  if (w == NULL || (w->W = luaL_newstate()) == NULL) {
+    free(w);
+    return -1;
+  }
+  lua_pushcfunction(w->W, worker_build);
+  lua_pushlightuserdata(w->W, j);
+  if (lua_pcall(w->W, 1, 0, 0) != LUA_OK) {
+    if (j->werr[0] == '\0')
+      snprintf(j->werr, sizeof j->werr, "%s",
+               lua_isstring(w->W, -1) ? lua_tostring(w->W, -1)
+                                      : "a worker could not be made");
+    lua_close(w->W);
+    free(w);
+    return -1;
+  }
+  w->job = j;
+  lua_rawgetp(w->W, LUA_REGISTRYINDEX, &dev_key);
+  w->dev = lua_touserdata(w->W, -1);
+  lua_pop(w->W, 1);
+  *out = w;
+  return 0;
+}
+
+/* The pool is done with a worker: its state (and device copy, which the
+ * parts' launches point into) lives on until the join. */
+static void worker_free(void *ud, void *p) {
+  job *j = ud;
+  worker *w = p;
+  w->next = j->done;
+  j->done = w;
+}
+
+/* The integer field key of the table at idx. */
+static lua_Integer int_field(lua_State *W, int idx, const char *key) {
+  lua_Integer v;
+  lua_getfield(W, idx, key);
+  v = lua_tointeger(W, -1);
+  lua_pop(W, 1);
+  return v;
+}
+
+/* Pushes argument idx (a descriptor table {_darray = id, ...} or a
+ * value) as the worker's: device arrays over its copy. */
+static void rebuild_arg(lua_State *W, kdev *dev, int idx) {
+  darray *a;
+  int isarr;
+  if (lua_type(W, idx) != LUA_TTABLE) {
+    lua_pushvalue(W, idx);
+    return;
+  }
+  isarr = lua_getfield(W, idx, "_darray") != LUA_TNIL;
+  lua_pop(W, 1);
+  if (!isarr) {
+    lua_pushvalue(W, idx);
+    return;
+  }
+  lua_getfield(W, idx, "name");
+  a = wll_newarr(W, dev, (int)int_field(W, idx, "_darray"),
+                 (int)int_field(W, idx, "space"),
+                 (int)int_field(W, idx, "type"), int_field(W, idx, "len"),
+                 lua_tostring(W, -1));
+  lua_remove(W, -2); /* the name */
+  a->base = (uint64_t)int_field(W, idx, "base");
+  a->lo = int_field(W, idx, "lo");
+  a->hi = int_field(W, idx, "hi");
+}
+
+/* One part (protected mode, on the worker's state; 1: the job, 2: the
+ * worker, 3: the part): fresh copies unpacked, the launch made. */
+static int run_part(lua_State *W) {
+  job *j = lua_touserdata(W, 1);
+  worker *w = lua_touserdata(W, 2);
+  lua_Integer part = lua_tointeger(W, 3);
+  int g, nargs, i, base;
+  lua_settop(W, 0);
+  lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  g = lua_gettop(W);
+  wll_kunpack(W, j->pack, j->npack, 3); /* g+1 kernel, g+2 cfg, g+3 args,
+                                         * g+4 the script's globals */
+  lua_pushnil(W);
+  while (lua_next(W, g + 4) != 0) {
+    lua_pushvalue(W, -2);
+    lua_insert(W, -2);
+    lua_rawset(W, g);
+  }
+  lua_settop(W, g + 3);
+  capture_prints(W);
+  lua_pushinteger(W, part);
+  lua_setfield(W, g + 2, "_part");
+  lua_pushinteger(W, j->parts);
+  lua_setfield(W, g + 2, "_parts");
+  luaL_getsubtable(W, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_getfield(W, -1, "warplab");
+  lua_getfield(W, -1, "_kernel_run_part"); /* (dev, kernel, cfg, args...) */
+  base = lua_gettop(W);
+  lua_rawgetp(W, LUA_REGISTRYINDEX, &dev_key);
+  lua_pushvalue(W, g + 1);
+  lua_pushvalue(W, g + 2);
+  nargs = (int)luaL_len(W, g + 3);
+  luaL_checkstack(W, nargs + 8, "dev:launch");
+  for (i = 1; i <= nargs; i++) {
+    lua_rawgeti(W, g + 3, i);
+    rebuild_arg(W, w->dev, lua_gettop(W));
+    lua_remove(W, -2);
+  }
+  lua_call(W, lua_gettop(W) - base, 0);
+  return 0;
+}
+
+/* Takes what the worker printed in the last part (and empties it). */
+static void take_printed(lua_State *W, partout *o) {
+  size_t n;
+  const char *s;
+  lua_rawgetp(W, LUA_REGISTRYINDEX, &print_key);
+  if (luaL_len(W, -1) > 0) {
+    lua_getglobal(W, "table");
+    lua_getfield(W, -1, "concat");
+    lua_pushvalue(W, -3);
+    if (lua_pcall(W, 1, 1, 0) == LUA_OK &&
+        (s = lua_tolstring(W, -1, &n)) != NULL &&
+        (o->printed = malloc(n ? n : 1)) != NULL) {
+      memcpy(o->printed, s, n);
+      o->nprinted = n;
+    }
+    lua_settop(W, 0);
+    lua_newtable(W);
+    lua_rawsetp(W, LUA_REGISTRYINDEX, &print_key);
+  }
+  lua_settop(W, 0);
+}
+
+static void part_free(partout *o) {
+  if (o == NULL)
+    return;
+  wl_launch_free(o->l);
+  free(o->msg);
+  free(o->printed);
+  free(o);
+}
+
+/* Part `unit` on the worker's state (a pool thread). */
+static int run_unit(void *ud, size_t unit, wl_ctx *ctx, void *p,
+                    void *stop_ud, void **out) {
+  job *j = ud;
+  worker *w = p;
+  lua_State *W = w->W;
+  wll_kstate *ks;
+  partout *o;
+  int rc;
+  (void)ctx;
+  *out = NULL;
+  if (wll_pool_should_stop(stop_ud))
+    return WLL_UNIT_STOPPED;
+  if ((o = calloc(1, sizeof *o)) == NULL)
+    return WLL_UNIT_DONE; /* NULL: out of memory, said by emit */
+  lua_rawgetp(W, LUA_REGISTRYINDEX, &wll_kstate_key);
+  ks = lua_touserdata(W, -1);
+  lua_settop(W, 0);
+  ks->kept = NULL;
+  w->part = unit;
+  ks->part_stop = part_stop;
+  ks->part_stop_ud = w;
+  lua_pushcfunction(W, run_part);
+  lua_pushlightuserdata(W, j);
+  lua_pushlightuserdata(W, w);
+  lua_pushinteger(W, (lua_Integer)unit);
+  rc = lua_pcall(W, 3, 1, 0);
+  o->l = ks->kept;
+  ks->kept = NULL;
+  if (o->l != NULL)
+    memcpy(o->shname, ks->kept_shname, sizeof o->shname);
+  if (rc != LUA_OK) {
+    const char *s = lua_tostring(W, -1);
+    /* a launch that SIGINT/SIGTERM ended took the signal to report it
+     * (lklaunch.c): put back, so that the whole launch stops */
+    if (s != NULL && strstr(s, "interrupted by SIGINT") != NULL)
+      wll_sig_put_back(SIGINT);
+    else if (s != NULL && strstr(s, "interrupted by SIGTERM") != NULL)
+      wll_sig_put_back(SIGTERM);
+    o->failed = 1;
+    o->msg = strdup(s != NULL ? s : "(an error object that is not a "
+                                    "string)");
+  }
+  take_printed(W, o);
+  /* the copy is the device again for the next part */
+  if (o->l != NULL && wl_device_restore(w->dev->d, j->dev->d, o->l) != 0 &&
+      !o->failed) {
+    o->failed = 1;
+    free(o->msg);
+    o->msg = strdup(wl_ctx_errmsg(w->dev->ctx));
+  }
+  if (rc != LUA_OK && wll_pool_should_stop(stop_ud)) {
+    part_free(o); /* never published: no part looks at it */
+    return WLL_UNIT_STOPPED;
+  }
+  if (o->l != NULL) /* the parts still running may stop for it */
+    atomic_store_explicit(&j->finished[unit], o->l, memory_order_release);
+  *out = o;
+  return WLL_UNIT_DONE;
+}
+
+static int emit_unit(void *ud, size_t unit, void *p, int stopped) {
+  job *j = ud;
+  if (p == NULL)
+    return 1; /* out of memory or stopped: the caller says which */
+  (void)stopped;
+  j->outs[unit] = p;
+  return 0;
+}
+
+static void drop_unit(void *ud, size_t unit, void *p) {
+  (void)ud;
+  (void)unit;
+  part_free(p);
+}
+
+/* The job's box on the script's state: frees the parts and closes the
+ * workers whatever happens (parts first: their launches point into the
+ * workers' devices). */
+static int job_gc(lua_State *L) {
+  job *j = lua_touserdata(L, 1);
+  int k;
+  if (j->outs != NULL)
+    for (k = 0; k < j->parts; k++)
+      part_free(j->outs[k]);
+  free(j->outs);
+  j->outs = NULL;
+  free((void *)j->finished);
+  j->finished = NULL;
+  while (j->done != NULL) {
+    worker *w = j->done;
+    j->done = w->next;
+    lua_close(w->W);
+    free(w);
+  }
+  return 0;
+}
+
+void wll_push_split(lua_State *L, int parts, const char *why) {
+  lua_createtable(L, 0, 3);
+  lua_pushinteger(L, parts);
+  lua_setfield(L, -2, "parts");
+  lua_pushboolean(L, why == NULL);
+  lua_setfield(L, -2, "joined");
+  if (why != NULL) {
+    lua_pushstring(L, why);
+    lua_setfield(L, -2, "why");
+  }
+}
+
+/* Pushes the descriptor of argument at idx: a device array as {_darray
+ * = id, space, type, len, base, lo, hi, name}; anything else as it is
+ * (lkpack.c says what can cross). */
+static void push_desc(lua_State *L, int idx, int argno) {
+  darray *a = luaL_testudata(L, idx, WLL_DARRAY);
+  if (a == NULL) {
+    lua_pushvalue(L, idx);
+    return;
+  }
+  if (a->dev == NULL)
+    luaL_error(L, "launch: argument %d is a %s array of a launch; only "
+                  "device memory goes to a kernel",
+               argno, a->space == WL_SPACE_SHARED ? "shared" : "local");
+  lua_createtable(L, 0, 8);
+  lua_pushinteger(L, a->id);
+  lua_setfield(L, -2, "_darray");
+  lua_pushinteger(L, a->space);
+  lua_setfield(L, -2, "space");
+  lua_pushinteger(L, a->type);
+  lua_setfield(L, -2, "type");
+  lua_pushinteger(L, a->len);
+  lua_setfield(L, -2, "len");
+  lua_pushinteger(L, (lua_Integer)a->base);
+  lua_setfield(L, -2, "base");
+  lua_pushinteger(L, a->lo);
+  lua_setfield(L, -2, "lo");
+  lua_pushinteger(L, a->hi);
+  lua_setfield(L, -2, "hi");
+  lua_pushstring(L, a->name);
+  lua_setfield(L, -2, "name");
+}
+
+/* The kernel at idx as it crosses: its function, or for wl.kernel's
+ * tables {fn =, name =, static_shared =, regs =, cache =, mode =}
+ * without the metatable. */
+static void push_kernel(lua_State *L, int idx) {
+  static const char *const keys[] = {"fn",   "name",  "static_shared",
+                                     "regs", "cache", "mode", NULL};
+  int i;
+  if (lua_type(L, idx) == LUA_TFUNCTION && !lua_iscfunction(L, idx)) {
+    lua_pushvalue(L, idx);
+    return;
+  }
+  if (lua_type(L, idx) != LUA_TTABLE ||
+      lua_getfield(L, idx, "fn") != LUA_TFUNCTION)
+    luaL_error(L, "dev:launch: a kernel (wl.kernel(fn) or a Lua function) "
+                  "expected, got %s", luaL_typename(L, idx));
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 6);
+  for (i = 0; keys[i]; i++) {
+    lua_getfield(L, idx, keys[i]);
+    lua_setfield(L, -2, keys[i]);
+  }
+}
+
+int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
+                     int jobs, int *parts, char *why, size_t whylen,
+                     int *as_is) {
+  int nargs = lua_gettop(L) - 3, i, k, top, rc, nblocks = 1;
+  const char *bytes;
+  size_t nbytes;
+  job *j;
+  wll_pool_opts po;
+  wll_pool_fns fns;
+  wll_pool_result res;
+  char note[300], perr[300];
+  wl_launch **ls;
+  const int sms = wl_device_config(d->d)->sms;
+  for (i = 0; i < 3; i++)
+    nblocks *= cfg->grid[i] > 0 ? cfg->grid[i] : 1;
+  *parts = nblocks < sms ? nblocks : sms;
+  /* the pack: the kernel, the options (less jobs), the arguments */
+  push_kernel(L, 2);
+  lua_createtable(L, 0, 8);
+  lua_pushnil(L);
+  while (lua_next(L, 3) != 0) {
+    if (lua_type(L, -2) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, -2), "jobs") == 0) {
+      lua_pop(L, 1);
+      continue;
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_createtable(L, nargs, 0);
+  for (i = 0; i < nargs; i++) {
+    push_desc(L, 4 + i, i + 1);
+    lua_rawseti(L, -2, i + 1);
+  }
+  top = lua_gettop(L);
+  {
+    const int idx[] = {top - 2, top - 1, top};
+    static const char *const paths[] = {"kernel", "launch options",
+                                        "launch arguments"};
+    wll_kpack(L, idx, paths, 3, &bytes, &nbytes);
+  }
+  j = lua_newuserdatauv(L, sizeof *j, 0);
+  memset(j, 0, sizeof *j);
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, job_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  j->pack = bytes;
+  j->npack = nbytes;
+  j->dev = d;
+  j->parts = *parts;
+  if ((j->outs = calloc((size_t)*parts, sizeof *j->outs)) == NULL ||
+      (j->finished = calloc((size_t)*parts, sizeof *j->finished)) == NULL)
+    return luaL_error(L, "launch: out of memory");
+  for (k = 0; k < *parts; k++)
+    atomic_init(&j->finished[k], NULL);
+  memset(&po, 0, sizeof po);
+  po.jobs = jobs < *parts ? jobs : *parts;
+  po.what = "dev:launch";
+  po.units = "parts";
+  memset(&fns, 0, sizeof fns);
+  fns.worker_new = worker_new;
+  fns.worker_free = worker_free;
+  fns.run = run_unit;
+  fns.emit = emit_unit;
+  fns.drop = drop_unit;
+  /* from here to the pool's return nothing raises on L */
+  rc = wll_pool_run((size_t)*parts, &po, &fns, j, &res, note, sizeof note,
+                    perr, sizeof perr);
+  if (rc != 0)
+    return luaL_error(L, "launch: %s", j->werr[0] ? j->werr
+                                       : perr[0]  ? perr
+                                                  : wl_strerror(rc));
+  if (res.emitted < (size_t)*parts) {
+    int sig = wll_sig_take();
+    if (sig != 0) {
+      lua_pushfstring(L, "launch interrupted by %s",
+                      sig == SIGINT ? "SIGINT" : "SIGTERM");
+      wll_sig_put_back(sig);
+      return lua_error(L);
+    }
+    return luaL_error(L, "launch: out of memory");
+  }
+  /* did the parts communicate?  (failed ones too: what they touched
+   * before they stopped counts) */
+  if ((ls = lua_newuserdatauv(L, sizeof *ls * (size_t)*parts, 0)) == NULL)
+    return luaL_error(L, "launch: out of memory");
+  for (k = 0; k < *parts; k++) {
+    if (j->outs[k]->l == NULL) /* failed before its launch ran */
+      return luaL_error(L, "%s", j->outs[k]->msg);
+    ls[k] = j->outs[k]->l;
+  }
+  rc = wl_launch_conflicts(ls, *parts, why, whylen);
+  if (rc < 0)
+    return luaL_error(L, "launch: out of memory joining the parts");
+  if (rc == 1) { /* the caller runs the launch whole */
+    lua_settop(L, nargs + 3);
+    return 0;
+  }
+  for (k = 0; k < *parts; k++)
+    if (j->outs[k]->failed) {
+      *as_is = 1; /* it names its place and thread */
+      lua_pushstring(L, j->outs[k]->msg);
+      return lua_error(L);
+    }
+  /* the join: the device takes each part's writes, in part order */
+  for (k = 0; k < *parts; k++)
+    if (wl_device_apply(d->d, ls[k]) != 0 ||
+        (k > 0 && wl_launch_merge(ls[0], ls[k]) != 0))
+      return luaL_error(L, "launch: %s", wl_ctx_errmsg(d->ctx));
+  for (k = 0; k < *parts; k++)
+    if (j->outs[k]->nprinted > 0) {
+      fwrite(j->outs[k]->printed, 1, j->outs[k]->nprinted, stdout);
+    }
+  {
+    krun *r = lua_newuserdatauv(L, sizeof *r, 0);
+    lua_Debug ar;
+    char src[LUA_IDSIZE + 1];
+    memset(r, 0, sizeof *r);
+    memcpy(r->shname, j->outs[0]->shname, sizeof r->shname);
+    lua_pushvalue(L, 2);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_getfield(L, -1, "fn");
+      lua_remove(L, -2);
+    }
+    if (lua_isfunction(L, -1)) {
+      lua_getinfo(L, ">S", &ar);
+      snprintf(src, sizeof src, "%s", ar.short_src);
+    } else {
+      lua_pop(L, 1);
+      snprintf(src, sizeof src, "kernel");
+    }
+    if (wll_launch_report(L, ls[0], r, src, cfg->check,
+                          wl_device_config(d->d)) != LUA_OK)
+      return lua_error(L);
+  }
+  wll_push_split(L, *parts, NULL);
+  lua_setfield(L, -2, "split");
+  return 1;
+}
