@@ -43,6 +43,7 @@ int luaopen_warplab(lua_State *L);
 typedef struct partout {
   wl_launch *l;   /* the part's launch (its worker's copy), or NULL */
   int failed;     /* the part raised */
+  int changed;    /* the kernel changed a Lua value it reaches */
   char *msg;      /* its message (malloc'ed) */
   char *printed;  /* what the kernel printed (malloc'ed), nprinted bytes */
   size_t nprinted;
@@ -229,6 +230,31 @@ static void rebuild_arg(lua_State *W, kdev *dev, int idx) {
   a->hi = int_field(W, idx, "hi");
 }
 
+/* The bytes of a pack repack left (its box at idx). */
+static const char *packed_bytes(lua_State *W, int idx, size_t *n) {
+  const char **p = lua_touserdata(W, idx);
+  *n = (size_t)(uintptr_t)p[1];
+  return p[0];
+}
+
+/* repack(kernel) -> a userdata {bytes, length} over a pack of it (the
+ * pack's own box kept as its user value); raises as wll_kpack does. */
+static int repack(lua_State *W) {
+  static const char *const path[] = {"kernel"};
+  const int idx[] = {1};
+  const char *bytes;
+  size_t n;
+  const char **p;
+  lua_settop(W, 1);
+  wll_kpack(W, idx, path, 1, &bytes, &n); /* 2: its box */
+  p = lua_newuserdatauv(W, 2 * sizeof *p, 1);
+  p[0] = bytes;
+  p[1] = (const char *)(uintptr_t)n;
+  lua_pushvalue(W, 2);
+  lua_setiuservalue(W, -2, 1);
+  return 1;
+}
+
 /* One part (protected mode, on the worker's state; 1: the job, 2: the
  * worker, 3: the part): fresh copies unpacked, the launch made. */
 static int run_part(lua_State *W) {
@@ -267,8 +293,32 @@ static int run_part(lua_State *W) {
     rebuild_arg(W, w->dev, lua_gettop(W));
     lua_remove(W, -2);
   }
-  lua_call(W, lua_gettop(W) - base, 0);
-  return 0;
+  {
+    /* what the kernel reaches, packed before and after the part: a
+     * kernel that changed a value it captured, or a global, did what a
+     * part run apart cannot hand back (the join runs the launch whole) */
+    static const char *const path[] = {"kernel"};
+    const int idx[] = {g + 1};
+    const char *before, *after;
+    size_t nb, na;
+    int box;
+    wll_kpack(W, idx, path, 1, &before, &nb);
+    box = lua_gettop(W);
+    lua_insert(W, base); /* below the call */
+    lua_call(W, lua_gettop(W) - base - 1, 0);
+    (void)box;
+    lua_pushcfunction(W, repack);
+    lua_pushvalue(W, g + 1);
+    if (lua_pcall(W, 1, 1, 0) != LUA_OK) {
+      lua_pushboolean(W, 1);
+      return 1;
+    }
+    after = lua_touserdata(W, -1) != NULL ? packed_bytes(W, -1, &na)
+                                          : NULL;
+    lua_pushboolean(W, after == NULL || na != nb ||
+                           memcmp(before, after, nb) != 0);
+    return 1;
+  }
 }
 
 /* Takes what the worker printed in the last part (and empties it). */
@@ -329,6 +379,7 @@ static int run_unit(void *ud, size_t unit, wl_ctx *ctx, void *p,
   lua_pushlightuserdata(W, w);
   lua_pushinteger(W, (lua_Integer)unit);
   rc = lua_pcall(W, 3, 1, 0);
+  o->changed = rc == LUA_OK && lua_toboolean(W, -1);
   o->l = ks->kept;
   ks->kept = NULL;
   if (o->l != NULL)
@@ -560,7 +611,16 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
       return luaL_error(L, "%s", j->outs[k]->msg);
     ls[k] = j->outs[k]->l;
   }
-  rc = wl_launch_conflicts(ls, *parts, why, whylen);
+  rc = 0;
+  for (k = 0; k < *parts && rc == 0; k++)
+    if (j->outs[k]->changed) {
+      snprintf(why, whylen, "the kernel changed a Lua value it reaches "
+                            "(an upvalue, a table or a global) in part %d "
+                            "of %d", k, *parts);
+      rc = 1;
+    }
+  if (rc == 0)
+    rc = wl_launch_conflicts(ls, *parts, why, whylen);
   if (rc < 0)
     return luaL_error(L, "launch: out of memory joining the parts");
   if (rc == 1) { /* the caller runs the launch whole */
