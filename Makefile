@@ -192,6 +192,17 @@ $(BUILD)/tests/props_split_%: tests/split.c \
 	$(CC) $(ALL_CFLAGS) $< $(BUILD)/mutant/split_$*/engine/model/split.o \
 	  $(LIB) $(ALL_LDFLAGS) -o $@
 
+# A warplab whose split launches always join (engine/sim/split.c built
+# with WL_MUTANT_SPLITJOIN): tests/cli/launch_split.sh checks that
+# tests/lua/kernel_split.lua's property fails with it.
+$(BUILD)/mutant/splitjoin/engine/sim/split.o: engine/sim/split.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DWL_MUTANT_SPLITJOIN -c $< -o $@
+$(BUILD)/tests/warplab_splitjoin: $(CMD_OBJ) $(RANKS_ONE_OBJ) $(MOD_OBJ) \
+  $(BUILD)/mutant/splitjoin/engine/sim/split.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
+
 # props with the h100 profile's rare in-SM events (engine/mem/machine.h,
 # mm_st_sm, inlined into engine/sim/sample.c's runs) at 1/4 each instead of ~1e-4 and ~1e-6, so that the sample
 # property meets them often: its own copy of sample.c is linked ahead
@@ -291,6 +302,7 @@ test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
       $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/props_rare \
       $(BUILD)/tests/props_link $(MUTANT_BINS) \
       $(BUILD)/tests/props_split $(SPLIT_MUTANT_BINS) \
+      $(BUILD)/tests/warplab_splitjoin \
       $(BUILD)/tests/lalloc $(REPLAY) $(if $(MPI_HAVE),$(MPI_BIN))
 	@sh tests/run.sh $(BUILD)
 

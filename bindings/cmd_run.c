@@ -40,6 +40,7 @@ static int run_msghandler(lua_State *L) {
 typedef struct run_opts {
   const char *check; /* --check's list, "all"; NULL: off */
   int check_error, json;
+  int jobs; /* --jobs: of launches that set none (0: run whole) */
   lua_Integer found; /* the checkers' findings */
 } run_opts;
 
@@ -70,6 +71,11 @@ static int run_main(lua_State *L) {
   if (o->check != NULL) {
     module_field(L, "set_check");
     lua_pushstring(L, o->check);
+    lua_call(L, 1, 0);
+  }
+  if (o->jobs > 0) {
+    module_field(L, "set_launch_jobs");
+    lua_pushinteger(L, o->jobs);
     lua_call(L, 1, 0);
   }
   /* arg: the script at 0, its arguments from 1, the command below */
@@ -236,6 +242,7 @@ int wll_cmd_run(int argc, char **argv) {
       {"check", optional_argument, NULL, O_CHECK},
       {"check-error", no_argument, NULL, O_CHECK_ERROR},
       {"json", no_argument, NULL, O_JSON},
+      {"jobs", required_argument, NULL, 'j'},
       {NULL, 0, NULL, 0}};
   static pool P;
   lua_State *L;
@@ -244,11 +251,16 @@ int wll_cmd_run(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   opterr = 0;
   optind = 1;
-  while ((c = getopt_long(argc - 1, argv + 1, "+:h", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc - 1, argv + 1, "+:hj:", longopts, NULL)) !=
+         -1) {
     switch (c) {
     case 'h':
       wll_print_help(stdout, "run");
       return wll_stdout_done();
+    case 'j':
+      if (wll_parse_jobs("run", optarg, &o.jobs) != 0)
+        return 2;
+      break;
     case O_CHECK:
       o.check = optarg != NULL ? optarg : "all";
       if (strspn(o.check, "racesuntiplo, ") != strlen(o.check) ||

@@ -428,6 +428,10 @@ static const char usage_run[] =
     "      --check-error          exit with status 4 when a checker found\n"
     "                             something (for CI)\n"
     "      --json                 print the summary as one JSON object\n"
+    "  -j, --jobs N               every launch that sets no jobs option\n"
+    "                             runs its blocks in parts across N cores\n"
+    "                             (dev:launch{jobs=}): the same memory,\n"
+    "                             counters and findings for any N\n"
     ;
 static const char usage_report[] =
     "  report [options] FILE...   one self-contained HTML page (no network\n"

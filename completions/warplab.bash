@@ -23,7 +23,7 @@ _warplab_opts() {
             --stress-lines --line-words --delay --gap --tune --stream -j --jobs
             --help" ;;
   compare) echo "--model --summary -j --jobs --help" ;;
-  run) echo "--check --check-error --json --help" ;;
+  run) echo "--check --check-error --json --jobs --help" ;;
   report) echo "-o --output --runs --seed --graphs --title --model -j --jobs
             --help" ;;
   campaign) echo "-o --dir --shards --list --json --herd --litmus-arg --sbatch

@@ -1737,8 +1737,7 @@ typedef struct wl_launch_cfg {
                             * part_k); 0: every block */
   int track;               /* 1: record the global and managed bytes read
                             * and written, the values written and the L2
-                            * lookups (wl_launch_touched; the device's L2
-                            * keeps a journal for wl_device_restore) */
+                            * lookups (wl_launch_touched) */
 } wl_launch_cfg;
 
 /* Lane schedules (wl_launch_cfg.schedule).  INDEPENDENT: each lane runs
@@ -1838,8 +1837,9 @@ void wl_launch_free(wl_launch *l);
  * device as it was when the launch began, then joined in part order.
  *
  * wl_device_clone: a copy of src (configuration, allocations with their
- * ids, bytes and written bits, L2), allocated through ctx; src must not
- * change while copies made from it are in use.  A part runs on a copy
+ * ids, bytes and written bits; its L2 a view of src's, which is made
+ * first, empty, if src has none), allocated through ctx; src must not
+ * change, nor be freed, while copies made from it are in use.  A part runs on a copy
  * with cfg.track and cfg.part_n/part_k set; wl_device_restore(copy, src,
  * part) then puts back what the part changed on the copy (the bytes it
  * wrote, the written bits, the L2), so that the copy equals src again
@@ -1857,7 +1857,7 @@ void wl_launch_free(wl_launch *l);
  * whole launch.  wl_launch_touched: the bits (one per byte of allocation
  * id) a tracked launch read (write 0) or wrote (1); NULL for none.
  */
-int wl_device_clone(wl_ctx *ctx, const wl_device *src, wl_device **out);
+int wl_device_clone(wl_ctx *ctx, wl_device *src, wl_device **out);
 int wl_device_restore(wl_device *copy, const wl_device *src,
                       const wl_launch *part);
 int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,

@@ -23,31 +23,70 @@ struct wl_cache {
   way *ways;        /* nsets * cfg.ways */
   uint8_t *data;    /* line_bytes per way, once a copy is made */
   uint64_t ncopied; /* ways with copied != 0 (an upper bound) */
-  /* the journal (wl__cache_journal): each way an access changed, as it
-   * was before, and the clock and statistics when it started */
-  int journal;
-  wl_vec jw; /* jentry */
-  uint64_t jclock;
-  wl_cache_stats jst;
+  /* an overlay (wl__cache_overlay): the lines are base's, but for the
+   * sets a lookup touched, copied here on first touch (ov: an open
+   * hash of set index + 1 -> the copy's number in ovw; 0 empty) */
+  const wl_cache *base;
+  uint32_t *ovkey, *ovval;
+  size_t ovslots, ovn, ovcap; /* slots (a power of 2), copies, room */
+  way *ovw;                   /* ovcap sets of cfg.ways */
+  uint64_t bclock;            /* base's clock and statistics, for reset */
+  wl_cache_stats bst;
+  int ovfail;                 /* out of memory: lookups go on unchanged */
 };
 
-typedef struct jentry {
-  size_t idx;
-  way old;
-} jentry;
-
-/* Records way w as it is now, before an access changes it (0; non-zero
- * when the journal is out of memory: it stops, and rollback says so). */
-static void journal_way(wl_cache *c, const way *w) {
-  jentry *e;
-  if (!c->journal)
-    return;
-  if (c->journal < 0 || (e = wl__vec_push(c->ctx, &c->jw)) == NULL) {
-    c->journal = -1;
-    return;
+/* The ways of set `set` as this cache sees them; an overlay copies the
+ * set from its base at the first touch (NULL: out of memory). */
+static way *set_ways(wl_cache *c, uint32_t set) {
+  size_t h, i;
+  if (c->base == NULL)
+    return c->ways + (size_t)set * c->cfg.ways;
+  if ((c->ovn + 1) * 2 > c->ovslots) { /* grow the hash */
+    size_t ns = c->ovslots ? c->ovslots * 2 : 256, k;
+    uint32_t *nk = wl__calloc(c->ctx, ns * sizeof *nk);
+    uint32_t *nv = wl__calloc(c->ctx, ns * sizeof *nv);
+    if (nk == NULL || nv == NULL) {
+      wl__free(c->ctx, nk, ns * sizeof *nk);
+      wl__free(c->ctx, nv, ns * sizeof *nv);
+      return NULL;
+    }
+    for (k = 0; k < c->ovslots; k++)
+      if (c->ovkey[k] != 0) {
+        h = (c->ovkey[k] * 2654435761u) & (ns - 1);
+        while (nk[h] != 0)
+          h = (h + 1) & (ns - 1);
+        nk[h] = c->ovkey[k];
+        nv[h] = c->ovval[k];
+      }
+    wl__free(c->ctx, c->ovkey, c->ovslots * sizeof *c->ovkey);
+    wl__free(c->ctx, c->ovval, c->ovslots * sizeof *c->ovval);
+    c->ovkey = nk;
+    c->ovval = nv;
+    c->ovslots = ns;
   }
-  e->idx = (size_t)(w - c->ways);
-  e->old = *w;
+  h = ((set + 1u) * 2654435761u) & (c->ovslots - 1);
+  while (c->ovkey[h] != 0) {
+    if (c->ovkey[h] == set + 1u)
+      return c->ovw + (size_t)c->ovval[h] * c->cfg.ways;
+    h = (h + 1) & (c->ovslots - 1);
+  }
+  if (c->ovn == c->ovcap) {
+    size_t nc = c->ovcap ? c->ovcap * 2 : 64;
+    way *nw = wl__alloc(c->ctx, nc * c->cfg.ways * sizeof(way));
+    if (nw == NULL)
+      return NULL;
+    if (c->ovn)
+      memcpy(nw, c->ovw, c->ovn * c->cfg.ways * sizeof(way));
+    wl__free(c->ctx, c->ovw, c->ovcap * c->cfg.ways * sizeof(way));
+    c->ovw = nw;
+    c->ovcap = nc;
+  }
+  i = c->ovn++;
+  c->ovkey[h] = set + 1u;
+  c->ovval[h] = (uint32_t)i;
+  memcpy(c->ovw + i * c->cfg.ways, c->base->ways + (size_t)set * c->cfg.ways,
+         c->cfg.ways * sizeof(way));
+  return c->ovw + i * c->cfg.ways;
 }
 
 static int pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
@@ -97,7 +136,9 @@ int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out) {
 void wl__cache_free(wl_cache *c) {
   if (c == NULL)
     return;
-  wl__vec_free(c->ctx, &c->jw);
+  wl__free(c->ctx, c->ovkey, c->ovslots * sizeof *c->ovkey);
+  wl__free(c->ctx, c->ovval, c->ovslots * sizeof *c->ovval);
+  wl__free(c->ctx, c->ovw, c->ovcap * c->cfg.ways * sizeof(way));
   if (c->data != NULL)
     wl__free(c->ctx, c->data, c->cfg.size_bytes);
   wl__free(c->ctx, c->ways,
@@ -108,14 +149,18 @@ void wl__cache_free(wl_cache *c) {
 int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
   uint64_t line = sector_addr / c->cfg.line_bytes;
   uint32_t bit = 1u << (sector_addr % c->cfg.line_bytes / c->cfg.sector_bytes);
-  way *set = c->ways + (size_t)(line % c->nsets) * c->cfg.ways;
+  way *set = set_ways(c, (uint32_t)(line % c->nsets));
   way *victim = set;
   uint32_t i;
+  if (set == NULL) { /* an overlay out of memory: a miss, nothing kept */
+    c->ovfail = 1;
+    c->st.misses++;
+    return 0;
+  }
   c->clock++;
   for (i = 0; i < c->cfg.ways; i++) {
     way *w = set + i;
     if (w->valid != 0 && w->line == line) {
-      journal_way(c, w);
       if (w->valid & bit) {
         c->st.hits++;
         w->used = c->clock;
@@ -134,7 +179,6 @@ int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
   }
   c->st.misses++;
   if (fill) {
-    journal_way(c, victim);
     victim->line = line;
     victim->valid = bit;
     victim->copied = 0; /* a capacity eviction takes the copies along */
@@ -146,6 +190,10 @@ int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
 /* The way holding addr's line, or NULL; *bit its sector's bit. */
 static way *find(const wl_cache *c, uint64_t addr, uint32_t *bit) {
   uint64_t line = addr / c->cfg.line_bytes;
+  if (c->base != NULL) { /* an overlay holds no copies */
+    *bit = 0;
+    return NULL;
+  }
   way *set = c->ways + (size_t)(line % c->nsets) * c->cfg.ways;
   uint32_t i;
   *bit = 1u << (addr % c->cfg.line_bytes / c->cfg.sector_bytes);
@@ -189,7 +237,10 @@ uint8_t *wl__cache_copy_fill(wl_cache *c, uint64_t addr, const uint8_t *src) {
 }
 
 void wl__cache_drop(wl_cache *c, uint64_t slot) {
-  way *w = c->ways + slot % ((uint64_t)c->nsets * c->cfg.ways);
+  way *w;
+  if (c->base != NULL) /* not for overlays (cache.h) */
+    return;
+  w = c->ways + slot % ((uint64_t)c->nsets * c->cfg.ways);
   w->valid = 0;
   w->copied = 0;
 }
@@ -197,6 +248,8 @@ void wl__cache_drop(wl_cache *c, uint64_t slot) {
 int wl__cache_has_copies(const wl_cache *c) { return c->ncopied != 0; }
 
 void wl__cache_invalidate(wl_cache *c) {
+  if (c->base != NULL) /* not for overlays (cache.h) */
+    return;
   memset(c->ways, 0,
          (size_t)(c->cfg.size_bytes / c->cfg.line_bytes) * sizeof(way));
   c->ncopied = 0;
@@ -213,46 +266,31 @@ double wl__cache_hit_rate(const wl_cache *c) {
 
 const wl_cache_cfg *wl__cache_cfg(const wl_cache *c) { return &c->cfg; }
 
-int wl__cache_clone(wl_ctx *ctx, const wl_cache *src, wl_cache **out) {
+int wl__cache_overlay(wl_ctx *ctx, const wl_cache *base, wl_cache **out) {
   wl_cache *c;
-  size_t n = (size_t)(src->cfg.size_bytes / src->cfg.line_bytes);
-  int rc;
-  if ((rc = wl__cache_new(ctx, &src->cfg, &c)) != 0)
-    return rc;
-  memcpy(c->ways, src->ways, n * sizeof(way));
-  c->clock = src->clock;
-  c->st = src->st;
-  if (src->data != NULL) {
-    if ((c->data = wl__alloc(ctx, src->cfg.size_bytes)) == NULL) {
-      wl__cache_free(c);
-      return wl__err(ctx, WL_ENOMEM, "out of memory");
-    }
-    memcpy(c->data, src->data, src->cfg.size_bytes);
-  }
-  c->ncopied = src->ncopied;
+  *out = NULL;
+  if (base->base != NULL || base->ncopied != 0)
+    return wl__err(ctx, WL_EINVAL, "cache: an overlay of an overlay, or of "
+                                   "a cache with copies");
+  if ((c = wl__calloc(ctx, sizeof *c)) == NULL)
+    return wl__err(ctx, WL_ENOMEM, "out of memory");
+  c->ctx = ctx;
+  c->cfg = base->cfg;
+  c->nsets = base->nsets;
+  c->base = base;
+  c->clock = c->bclock = base->clock;
+  c->st = c->bst = base->st;
   *out = c;
   return 0;
 }
 
-void wl__cache_journal(wl_cache *c) {
-  c->journal = 1;
-  c->jw.n = 0;
-  if (c->jw.isz == 0)
-    wl__vec_init(&c->jw, sizeof(jentry));
-  c->jclock = c->clock;
-  c->jst = c->st;
-}
-
-int wl__cache_rollback(wl_cache *c) {
-  size_t i;
-  if (c->journal < 0)
-    return -1;
-  for (i = c->jw.n; i-- > 0;) {
-    const jentry *e = WL_VEC_PTR(&c->jw, jentry, i);
-    c->ways[e->idx] = e->old;
-  }
-  c->jw.n = 0;
-  c->clock = c->jclock;
-  c->st = c->jst;
-  return 0;
+int wl__cache_overlay_reset(wl_cache *c) {
+  int failed = c->ovfail;
+  if (c->ovslots)
+    memset(c->ovkey, 0, c->ovslots * sizeof *c->ovkey);
+  c->ovn = 0;
+  c->clock = c->bclock;
+  c->st = c->bst;
+  c->ovfail = 0;
+  return failed ? -1 : 0;
 }

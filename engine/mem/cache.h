@@ -50,19 +50,17 @@ void wl__cache_reset_stats(wl_cache *c);
 /* hits / (hits + misses); 0 before any access. */
 double wl__cache_hit_rate(const wl_cache *c);
 const wl_cache_cfg *wl__cache_cfg(const wl_cache *c);
-/* A copy of src (its lines, LRU order, statistics and copies),
- * allocated through ctx. */
-int wl__cache_clone(wl_ctx *ctx, const wl_cache *src, wl_cache **out);
-/* Starts (or starts again) a journal of wl__cache_access's changes, so
- * that wl__cache_rollback can put the cache back as it is now: a split
- * launch's part runs on a copy of the device's L2 that the next part
- * gets back (engine/sim/split.c).  Other changes (drop, invalidate,
- * copies) are not journaled: the kernel device's L2 takes none. */
-void wl__cache_journal(wl_cache *c);
-/* Undoes every journaled change: the lines, LRU order, clock and
- * statistics are as when the journal started, which goes on.  -1 when
- * the journal ran out of memory (the cache is then as it is). */
-int wl__cache_rollback(wl_cache *c);
+/* An overlay of base: a cache that looks up as base would, from base's
+ * lines, LRU order, clock and statistics, while base stays unchanged --
+ * each set it touches is copied from base at the first touch.  A split
+ * launch's parts each see the device's L2 so (engine/sim/split.c), on
+ * as many threads as there are parts: base must not change meanwhile.
+ * An overlay serves wl__cache_access and the statistics; it holds no
+ * copies (drop and invalidate do nothing), and base must hold none.
+ * wl__cache_overlay_reset makes it base's view again (-1 when a lookup
+ * ran out of memory since: it counted as a miss, and kept nothing). */
+int wl__cache_overlay(wl_ctx *ctx, const wl_cache *base, wl_cache **out);
+int wl__cache_overlay_reset(wl_cache *c);
 
 /* ------------------------------------------------------------------ */
 /* Data copies on the lines (the SM's L1 of the kernel device)          */

@@ -197,6 +197,15 @@ int wl_device_new(wl_ctx *ctx, const wl_device_cfg *cfg, wl_device **out) {
   return 0;
 }
 
+int wl__sim_device_l2(wl_device *d) {
+  wl_cache_cfg c;
+  c.size_bytes = d->cfg.l2_bytes;
+  c.line_bytes = d->cfg.l2_line;
+  c.sector_bytes = d->cfg.l2_sector;
+  c.ways = d->cfg.l2_ways;
+  return wl__cache_new(d->ctx, &c, &d->l2);
+}
+
 void wl_device_free(wl_device *d) {
   size_t i;
   if (d == NULL)

@@ -346,7 +346,7 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
       return rc;
   }
   {
-    wl_cache_cfg l1c, cc, l2c;
+    wl_cache_cfg l1c, cc;
     uint32_t l1bytes = c->l1_shared_bytes - l->occ.shared_per_sm;
     l1c.size_bytes = l1bytes;
     l1c.line_bytes = c->l1_line;
@@ -358,15 +358,9 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     cc.ways = c->const_cache_bytes / c->const_line < 4
                   ? c->const_cache_bytes / c->const_line
                   : 4;
-    l2c.size_bytes = c->l2_bytes;
-    l2c.line_bytes = c->l2_line;
-    l2c.sector_bytes = c->l2_sector;
-    l2c.ways = c->l2_ways;
-    if (d->l2 == NULL && (rc = wl__cache_new(d->ctx, &l2c, &d->l2)) != 0)
+    if (d->l2 == NULL && (rc = wl__sim_device_l2(d)) != 0)
       return rc;
     l->pl2 = d->l2;
-    if (cfg->track) /* the next part gets the L2 back (split.c) */
-      wl__cache_journal(d->l2);
     wl__vec_init(&l->l2log, sizeof(uint64_t));
     l->l1c = l1c;
     l->cc = cc;

@@ -242,6 +242,9 @@ struct wl_launch {
   wl_vec l2log;
 };
 
+/* device.c: makes d's L2 (empty), as a launch does on a device that
+ * has none. */
+int wl__sim_device_l2(wl_device *d);
 /* split.c: marks bytes [off, off+width) of allocation id read (load),
  * written (store) or both (atomic) by launch l, which tracks them. */
 void wl__sim_touch(wl_launch *l, const wl_access *a);

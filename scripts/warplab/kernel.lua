@@ -275,12 +275,21 @@ function methods.sample(dev, opts)
   local profile = opts.profile or "weak"
   local counts, order = {}, {}
   local seen = 0
-  for i = 0, n - 1 do
-    local o = tostring(opts.run(dev, { seed = seed + i, profile = profile }))
-    if not counts[o] then counts[o] = 0; order[#order + 1] = o end
-    counts[o] = counts[o] + 1
-    if opts.condition and opts.condition(o) then seen = seen + 1 end
-  end
+  -- many small launches in a row: the default jobs of launches (warplab
+  -- run --jobs) does not split them (a launch's own jobs = still does)
+  local saved = launch_jobs
+  launch_jobs = nil
+  local ok, err = pcall(function()
+    for i = 0, n - 1 do
+      local o = tostring(opts.run(dev, { seed = seed + i,
+                                         profile = profile }))
+      if not counts[o] then counts[o] = 0; order[#order + 1] = o end
+      counts[o] = counts[o] + 1
+      if opts.condition and opts.condition(o) then seen = seen + 1 end
+    end
+  end)
+  launch_jobs = saved
+  if not ok then error(err, 0) end
   local outs = {}
   for _, o in ipairs(order) do
     outs[#outs + 1] = { outcome = o, count = counts[o],

@@ -1,0 +1,212 @@
+-- kernel_split.lua [SHARED [COUNT [SEED]]] -- dev:launch{jobs=}: a
+-- launch's blocks in parts across cores (bindings/lksplit.c,
+-- engine/sim/split.c).
+--
+-- The property, on generated kernels whose blocks sometimes communicate
+-- (a counter every block increments, reads of another block's cells)
+-- and sometimes do not (own cells, __syncthreads between neighbours,
+-- read-only inputs, a cell of its own in a second array):
+--   * jobs = 1, 2 and 4 give the same memory and the same report
+--     (counters, steps, sites, findings, how the parts joined);
+--   * the memory is the launch's without jobs: parts whose blocks did
+--     not communicate compute what the whole launch computes (each
+--     block's cells depend on its own block alone), and parts that did
+--     are run whole -- then the report is the whole launch's too.
+-- tests/cli/launch_split.sh runs this with a warplab whose parts always
+-- join (WL_MUTANT_SPLITJOIN), which must fail it.
+local wl = require "warplab"
+local COUNT = tonumber(arg[2]) or 40
+local SEED = tonumber(arg[3]) or 1
+
+local failures = 0
+local function fail(fmt, ...)
+  failures = failures + 1
+  print("FAIL " .. fmt:format(...))
+end
+
+-- a small deterministic generator (xorshift)
+local state = SEED * 2654435761 % 4294967296 + 1
+local function rnd(n)
+  state = state ~ (state << 13) & 0xffffffff
+  state = state ~ (state >> 17)
+  state = state ~ (state << 5) & 0xffffffff
+  return state % n
+end
+
+-- the kernel interprets its steps (a plain table: it crosses to the
+-- workers as it is, and is never changed)
+local function make_kernel(steps, G, T)
+  return wl.kernel(function(c, A, B, In)
+    local b, t = c.blockIdx.x, c.threadIdx.x
+    local acc = b * 7 + t
+    for _, s in ipairs(steps) do
+      if s == "own" then
+        A[b * T + t] = acc
+      elseif s == "neighbour" then
+        c:syncthreads()
+        acc = acc + A[b * T + (t + 1) % T]
+        c:syncthreads()
+        A[b * T + t] = acc
+      elseif s == "cross" then
+        acc = acc + A[((b + 1) % G) * T + t]
+      elseif s == "counter" then
+        acc = acc + c:atomicAdd(A, G * T, 1) * 0
+      elseif s == "input" then
+        acc = acc + In[(b + t) % 8]
+      elseif s == "cell" then
+        if t == 0 then B[b] = acc end
+      end
+    end
+  end)
+end
+
+local kinds = { "own", "own", "neighbour", "cross", "counter", "input",
+                "cell" }
+
+-- the report as text: what must be the same for any jobs
+local function report_text(r)
+  local out = { ("steps=%d"):format(r.steps) }
+  local keys = {}
+  for k in pairs(r.counters) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do out[#out + 1] = k .. "=" .. r.counters[k] end
+  for _, s in ipairs(r.sites) do
+    local c = {}
+    for _, k in ipairs(keys) do c[#c + 1] = s.counters[k] end
+    out[#out + 1] = ("site %d %s %s %d: %s"):format(s.line, s.space, s.op,
+                                                     s.width,
+                                                     table.concat(c, ","))
+  end
+  for _, f in ipairs(r.findings or {}) do
+    out[#out + 1] = ("finding %s %d"):format(f.kind, f.count)
+  end
+  if r.split then
+    out[#out + 1] = ("split parts=%d joined=%s why=%s"):format(
+      r.split.parts, tostring(r.split.joined), tostring(r.split.why))
+  end
+  return table.concat(out, "\n")
+end
+
+-- a launch on a fresh device (the L2 a launch leaves is the next one's)
+local function run(G, T, k, cfg)
+  local dev = wl.device "sm_90"
+  local A = dev:malloc("int32", G * T + 1, "A")
+  local B = dev:malloc("int32", G, "B")
+  local In = dev:malloc("int32", 8, "In")
+  In:write { 1, 2, 3, 4, 5, 6, 7, 8 }
+  A:write(0)
+  B:write(0)
+  local r = dev:launch(k, cfg, A, B, In)
+  return table.concat(A:read(), ",") .. " | " .. table.concat(B:read(), ","),
+         r
+end
+
+local joined, whole = 0, 0
+for case = 1, COUNT do
+  local G = 1 + rnd(6)
+  local T = ({ 1, 2, 32, 40 })[1 + rnd(4)]
+  local steps = {}
+  for i = 1, 1 + rnd(5) do steps[i] = kinds[1 + rnd(#kinds)] end
+  local seed = 1 + rnd(1000)
+  local check = rnd(3) == 0
+  local k = make_kernel(steps, G, T)
+  local name = ("case %d (grid %d, block %d, seed %d, %s%s)"):format(
+    case, G, T, seed, table.concat(steps, " "), check and ", checked" or "")
+  local cfg = { grid = G, block = T, seed = seed, check = check }
+  local m0, r0 = run(G, T, k, cfg)
+  -- (now: wl._check_record adds later launches' findings to this one's)
+  local want = report_text(r0)
+  local m, r = {}, {}
+  for _, j in ipairs { 1, 2, 4 } do
+    local c = {}
+    for key, v in pairs(cfg) do c[key] = v end
+    c.jobs = j
+    m[j], r[j] = run(G, T, k, c)
+    r[j] = report_text(r[j])
+  end
+  for _, j in ipairs { 2, 4 } do
+    if m[j] ~= m[1] then fail("%s: memory of jobs %d differs from jobs 1",
+                              name, j) end
+    if r[j] ~= r[1] then
+      fail("%s: report of jobs %d differs from jobs 1:\n%s\n--\n%s", name,
+           j, r[1], r[j])
+    end
+  end
+  if m[1] ~= m0 then
+    fail("%s: memory differs from the launch without jobs:\n  %s\n  %s",
+         name, m0, m[1])
+  end
+  if r[1]:find("joined=true", 1, true) then
+    joined = joined + 1
+  else
+    whole = whole + 1
+    -- run whole: the report is the whole launch's, with the reason
+    local got = r[1]:gsub("\nsplit parts=[^\n]*$", "")
+    if got ~= want then
+      fail("%s: a launch run whole reports otherwise:\n%s\n--\n%s", name,
+           want, got)
+    end
+  end
+end
+print(("kernel_split: %d generated kernels (seed %d), %d joined, %d run "
+       .. "whole, %d failures"):format(COUNT, SEED, joined, whole,
+                                       failures))
+
+-- what a user sees: prints in part order, errors naming the thread, a
+-- kernel that changes an upvalue run whole
+local dev = wl.device "sm_90"
+local O = dev:malloc("int32", 64, "out")
+local bad = wl.kernel(function(c, out)
+  local b = c.blockIdx.x
+  out[b * 8 + c.threadIdx.x + (b == 5 and 64 or 0)] = 1
+end)
+local msgs = {}
+for _, j in ipairs { false, 1, 2 } do
+  local ok, e = pcall(dev.launch, dev, bad, { grid = 8, block = 8,
+                                              jobs = j or nil }, O)
+  assert(not ok)
+  msgs[#msgs + 1] = e
+end
+assert(msgs[2] == msgs[3], "the failure differs across jobs")
+assert(msgs[2]:find("block %(5,0,0%) thread %(0,0,0%)"), msgs[2])
+assert(msgs[2]:find("out of bounds", 1, true), msgs[2])
+assert(not msgs[2]:find("kernel_split.lua:%d+: [^\n]*kernel_split.lua"),
+       "the failure's place named twice: " .. msgs[2])
+
+local seen = {}
+local counting = wl.kernel(function(c, out)
+  if c.threadIdx.x == 0 then seen[#seen + 1] = c.blockIdx.x end
+  out[c.blockIdx.x * 8 + c.threadIdx.x] = 1
+end)
+seen = {}
+local r = dev:launch(counting, { grid = 8, block = 8, jobs = 2 }, O)
+assert(r.split and not r.split.joined and #seen == 8,
+       "a kernel that changes an upvalue must run whole")
+assert(r.split.why:find("changed a Lua value", 1, true), r.split.why)
+
+local C = dev:malloc("int32", 1, "count")
+local counter = wl.kernel(function(c, count, out)
+  c:atomicAdd(count, 0, 1)
+  out[c.blockIdx.x * 8 + c.threadIdx.x] = 2
+end)
+C:write(0)
+r = dev:launch(counter, { grid = 8, block = 8, jobs = 4 }, C, O)
+assert(C:read()[1] == 64, "the counter: " .. C:read()[1])
+assert(not r.split.joined and r.split.why:find("'count'", 1, true),
+       r.split.why)
+
+-- a flag one block sets and another polls: run whole, quickly (the
+-- polling part stops once the setting part finished)
+local F = dev:malloc("int32", 1, "flag")
+local spin = wl.kernel(function(c, flag, out)
+  if c.blockIdx.x == 0 then c:store(flag, 0, 1, "release")
+  else while c:load(flag, 0, "acquire") == 0 do end end
+  out[c.blockIdx.x] = 7
+end)
+F:write(0)
+r = dev:launch(spin, { grid = 2, block = 1, jobs = 2 }, F, O)
+assert(not r.split.joined and r.split.why:find("'flag'", 1, true))
+assert(O:read()[2] == 7)
+
+if failures > 0 then error(("%d failures"):format(failures)) end
+print("kernel_split: ok")
