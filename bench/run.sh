@@ -38,6 +38,7 @@ echo "kernel: 2 processes at once: $r1 + $r2 = $((r1 + r2)) warp memory instruct
 rm -f "$t1" "$t2"
 # one kernel run many times across cores (dev:runs): jobs 2 against 1
 sh "$ROOT/bench/kernel_runs.sh" "$B"
+sh "$ROOT/bench/kernel_split.sh" "$B"
 # kernels against the sampler: the nine shapes of tests/hw/shapes as
 # per-thread and warp-vector kernels, at the launch's own slice and one
 # access per turn (about 2 minutes each on one core)

@@ -67,13 +67,16 @@ typedef struct job {
   kdev *dev;      /* the script's device: read by the workers' copies */
   int parts;
   partout **outs; /* by part, once emitted */
-  worker *done;   /* workers the pool let go, closed after the join */
+  worker *done;   /* workers the pool let go, back to the cache after
+                   * the join */
+  struct wcache *cache;
   char werr[300];
 } job;
 
 /* registry keys of a worker's state */
 static const char dev_key = 0;   /* its device copy */
 static const char print_key = 0; /* the table of what it printed */
+static const char prep_key = 0;  /* its launch, prepared (prepare) */
 
 /* print and io.write on a worker: appended to the registry's table */
 static int captured_write(lua_State *W, int first, int tabs) {
@@ -135,14 +138,98 @@ static int part_stop(void *ud, const wl_launch *self) {
   return 0;
 }
 
-/* Makes a worker's state (protected mode; 1: the job). */
+/* Idle workers, kept between launches in the script's state's registry
+ * (a state with the module loaded costs milliseconds to make): a launch
+ * takes them back with a fresh copy of its device (worker_new). */
+static const char cache_key = 0;
+#define CACHE_MAX 64
+typedef struct wcache {
+  worker *idle;
+  int n;
+} wcache;
+
+static void worker_close(worker *w) {
+  lua_close(w->W);
+  free(w);
+}
+
+static int cache_gc(lua_State *L) {
+  wcache *c = lua_touserdata(L, 1);
+  while (c->idle != NULL) {
+    worker *w = c->idle;
+    c->idle = w->next;
+    worker_close(w);
+  }
+  c->n = 0;
+  return 0;
+}
+
+/* The registry key of a worker's names of the globals it had when made
+ * (the libraries, the module): what a launch left is dropped. */
+static const char base_key = 0;
+static const char iowrite_key = 0; /* io.write as the library made it */
+
+/* Makes a worker's state (protected mode). */
 static int worker_build(lua_State *W) {
-  job *j = lua_touserdata(W, 1);
-  kdev *k;
-  wl_ctx *ctx;
   luaL_openlibs(W);
   luaL_requiref(W, "warplab", luaopen_warplab, 0);
   lua_pop(W, 1);
+  lua_newtable(W);
+  lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_pushnil(W);
+  while (lua_next(W, -2) != 0) {
+    lua_pop(W, 1);
+    lua_pushvalue(W, -1);
+    lua_pushvalue(W, -1);
+    lua_rawget(W, -4);
+    lua_rawset(W, -5); /* name -> its value */
+  }
+  lua_pop(W, 1);
+  lua_rawsetp(W, LUA_REGISTRYINDEX, &base_key);
+  lua_getglobal(W, "io");
+  lua_getfield(W, -1, "write");
+  lua_rawsetp(W, LUA_REGISTRYINDEX, &iowrite_key);
+  lua_pop(W, 1);
+  return 0;
+}
+
+/* Readies a worker for a launch (protected mode; 1: the job): the
+ * globals as when it was made, a fresh copy of the job's device, nothing
+ * of an earlier launch (its prepared kernel, what it printed). */
+static int worker_ready(lua_State *W) {
+  job *j = lua_touserdata(W, 1);
+  kdev *k;
+  wl_ctx *ctx;
+  int g;
+  lua_settop(W, 0);
+  lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  g = lua_gettop(W);
+  lua_rawgetp(W, LUA_REGISTRYINDEX, &base_key);
+  lua_pushnil(W);
+  while (lua_next(W, g) != 0) { /* (setting fields to nil: allowed) */
+    lua_pushvalue(W, -2);
+    if (lua_rawget(W, g + 1) == LUA_TNIL) {
+      lua_pushvalue(W, -3);
+      lua_pushnil(W);
+      lua_rawset(W, g);
+    }
+    lua_pop(W, 2);
+  }
+  lua_pushnil(W);
+  while (lua_next(W, g + 1) != 0) { /* the libraries' own functions */
+    lua_pushvalue(W, -2);
+    lua_insert(W, -2);
+    lua_rawset(W, g);
+  }
+  if (lua_getglobal(W, "io") == LUA_TTABLE) { /* capture_prints' change */
+    lua_rawgetp(W, LUA_REGISTRYINDEX, &iowrite_key);
+    lua_setfield(W, -2, "write");
+  }
+  lua_settop(W, 0);
+  lua_pushnil(W);
+  lua_rawsetp(W, LUA_REGISTRYINDEX, &prep_key);
+  lua_newtable(W);
+  lua_rawsetp(W, LUA_REGISTRYINDEX, &print_key);
   k = lua_newuserdatauv(W, sizeof *k, 0);
   memset(k, 0, sizeof *k);
   luaL_setmetatable(W, WLL_KDEV); /* its __gc frees the copy and ctx */
@@ -153,32 +240,46 @@ static int worker_build(lua_State *W) {
     return luaL_error(W, "%s", wl_ctx_errmsg(ctx));
   k->cache_pref = j->dev->cache_pref;
   lua_rawsetp(W, LUA_REGISTRYINDEX, &dev_key);
-  lua_newtable(W);
-  lua_rawsetp(W, LUA_REGISTRYINDEX, &print_key);
+  lua_gc(W, LUA_GCCOLLECT); /* an earlier launch's copy goes now */
   return 0;
 }
 
 static int worker_new(void *ud, wl_ctx *ctx, void **out) {
   job *j = ud;
-  worker *w = calloc(1, sizeof *w);
+  worker *w = NULL;
+  const char *err = NULL;
   (void)ctx;
   *out = NULL;
-  if (w == NULL || (w->W = luaL_newstate()) == NULL) {
-    free(w);
-    return -1;
+  if (j->cache->idle != NULL) {
+    w = j->cache->idle;
+    j->cache->idle = w->next;
+    j->cache->n--;
+  } else {
+    if ((w = calloc(1, sizeof *w)) == NULL ||
+        (w->W = luaL_newstate()) == NULL) {
+      free(w);
+      return -1;
+    }
+    lua_pushcfunction(w->W, worker_build);
+    if (lua_pcall(w->W, 0, 0, 0) != LUA_OK)
+      err = lua_isstring(w->W, -1) ? lua_tostring(w->W, -1)
+                                   : "a worker could not be made";
   }
-  lua_pushcfunction(w->W, worker_build);
-  lua_pushlightuserdata(w->W, j);
-  if (lua_pcall(w->W, 1, 0, 0) != LUA_OK) {
+  if (err == NULL) {
+    lua_pushcfunction(w->W, worker_ready);
+    lua_pushlightuserdata(w->W, j);
+    if (lua_pcall(w->W, 1, 0, 0) != LUA_OK)
+      err = lua_isstring(w->W, -1) ? lua_tostring(w->W, -1)
+                                   : "a worker could not be made";
+  }
+  if (err != NULL) {
     if (j->werr[0] == '\0')
-      snprintf(j->werr, sizeof j->werr, "%s",
-               lua_isstring(w->W, -1) ? lua_tostring(w->W, -1)
-                                      : "a worker could not be made");
-    lua_close(w->W);
-    free(w);
+      snprintf(j->werr, sizeof j->werr, "%s", err);
+    worker_close(w);
     return -1;
   }
   w->job = j;
+  w->next = NULL;
   lua_rawgetp(w->W, LUA_REGISTRYINDEX, &dev_key);
   w->dev = lua_touserdata(w->W, -1);
   lua_pop(w->W, 1);
@@ -255,14 +356,15 @@ static int repack(lua_State *W) {
   return 1;
 }
 
-/* One part (protected mode, on the worker's state; 1: the job, 2: the
- * worker, 3: the part): fresh copies unpacked, the launch made. */
-static int run_part(lua_State *W) {
-  job *j = lua_touserdata(W, 1);
-  worker *w = lua_touserdata(W, 2);
-  lua_Integer part = lua_tointeger(W, 3);
-  int g, nargs, i, base;
-  lua_settop(W, 0);
+/* The worker's launch, made at its first part (protected mode, on the
+ * worker's state; 1: the job, 2: the worker): the pack unpacked once
+ * (the kernel, the options, the arguments rebuilt over the copy, the
+ * script's globals installed) and what the kernel reaches packed, in
+ * the registry's prep table {kernel, cfg, args, n, before}.  Later parts
+ * on the worker reuse them: a part that changed any of them makes the
+ * join run the launch whole, so an unchanged one is as fresh. */
+static void prepare(lua_State *W, job *j, worker *w) {
+  int g, nargs, i, prep;
   lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
   g = lua_gettop(W);
   wll_kunpack(W, j->pack, j->npack, 3); /* g+1 kernel, g+2 cfg, g+3 args,
@@ -275,50 +377,84 @@ static int run_part(lua_State *W) {
   }
   lua_settop(W, g + 3);
   capture_prints(W);
+  lua_createtable(W, 0, 5);
+  prep = lua_gettop(W);
+  lua_pushvalue(W, g + 1);
+  lua_setfield(W, prep, "kernel");
+  lua_pushvalue(W, g + 2);
+  lua_setfield(W, prep, "cfg");
+  nargs = (int)luaL_len(W, g + 3);
+  lua_pushinteger(W, nargs);
+  lua_setfield(W, prep, "n");
+  lua_createtable(W, nargs, 0);
+  for (i = 1; i <= nargs; i++) {
+    lua_rawgeti(W, g + 3, i);
+    rebuild_arg(W, w->dev, lua_gettop(W));
+    lua_rawseti(W, -3, i);
+    lua_pop(W, 1);
+  }
+  lua_setfield(W, prep, "args");
+  lua_pushcfunction(W, repack);
+  lua_pushvalue(W, g + 1);
+  lua_call(W, 1, 1);
+  lua_setfield(W, prep, "before");
+  lua_rawsetp(W, LUA_REGISTRYINDEX, &prep_key);
+  lua_settop(W, 0);
+}
+
+/* One part (protected mode, on the worker's state; 1: the job, 2: the
+ * worker, 3: the part) -> whether the kernel changed what it reaches. */
+static int run_part(lua_State *W) {
+  job *j = lua_touserdata(W, 1);
+  worker *w = lua_touserdata(W, 2);
+  lua_Integer part = lua_tointeger(W, 3);
+  int prep, nargs, i, base;
+  const char *before, *after;
+  size_t nb, na;
+  lua_settop(W, 0);
+  if (lua_rawgetp(W, LUA_REGISTRYINDEX, &prep_key) != LUA_TTABLE) {
+    lua_pop(W, 1);
+    prepare(W, j, w);
+    lua_rawgetp(W, LUA_REGISTRYINDEX, &prep_key);
+  }
+  prep = lua_gettop(W);
+  lua_getfield(W, prep, "cfg");
   lua_pushinteger(W, part);
-  lua_setfield(W, g + 2, "_part");
+  lua_setfield(W, -2, "_part");
   lua_pushinteger(W, j->parts);
-  lua_setfield(W, g + 2, "_parts");
+  lua_setfield(W, -2, "_parts");
+  lua_pop(W, 1);
   luaL_getsubtable(W, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   lua_getfield(W, -1, "warplab");
   lua_getfield(W, -1, "_kernel_run_part"); /* (dev, kernel, cfg, args...) */
   base = lua_gettop(W);
   lua_rawgetp(W, LUA_REGISTRYINDEX, &dev_key);
-  lua_pushvalue(W, g + 1);
-  lua_pushvalue(W, g + 2);
-  nargs = (int)luaL_len(W, g + 3);
+  lua_getfield(W, prep, "kernel");
+  lua_getfield(W, prep, "cfg");
+  lua_getfield(W, prep, "n");
+  nargs = (int)lua_tointeger(W, -1);
+  lua_pop(W, 1);
   luaL_checkstack(W, nargs + 8, "dev:launch");
-  for (i = 1; i <= nargs; i++) {
-    lua_rawgeti(W, g + 3, i);
-    rebuild_arg(W, w->dev, lua_gettop(W));
-    lua_remove(W, -2);
-  }
-  {
-    /* what the kernel reaches, packed before and after the part: a
-     * kernel that changed a value it captured, or a global, did what a
-     * part run apart cannot hand back (the join runs the launch whole) */
-    static const char *const path[] = {"kernel"};
-    const int idx[] = {g + 1};
-    const char *before, *after;
-    size_t nb, na;
-    int box;
-    wll_kpack(W, idx, path, 1, &before, &nb);
-    box = lua_gettop(W);
-    lua_insert(W, base); /* below the call */
-    lua_call(W, lua_gettop(W) - base - 1, 0);
-    (void)box;
-    lua_pushcfunction(W, repack);
-    lua_pushvalue(W, g + 1);
-    if (lua_pcall(W, 1, 1, 0) != LUA_OK) {
-      lua_pushboolean(W, 1);
-      return 1;
-    }
-    after = lua_touserdata(W, -1) != NULL ? packed_bytes(W, -1, &na)
-                                          : NULL;
-    lua_pushboolean(W, after == NULL || na != nb ||
-                           memcmp(before, after, nb) != 0);
+  lua_getfield(W, prep, "args");
+  for (i = 1; i <= nargs; i++)
+    lua_rawgeti(W, base + 4, i);
+  lua_remove(W, base + 4);
+  lua_call(W, lua_gettop(W) - base, 0);
+  /* what the kernel reaches, against the pack made before the first
+   * part: a kernel that changed a value it captured, or a global, did
+   * what a part run apart cannot hand back (the join runs the launch
+   * whole) */
+  lua_getfield(W, prep, "before");
+  before = packed_bytes(W, -1, &nb);
+  lua_pushcfunction(W, repack);
+  lua_getfield(W, prep, "kernel");
+  if (lua_pcall(W, 1, 1, 0) != LUA_OK) {
+    lua_pushboolean(W, 1);
     return 1;
   }
+  after = packed_bytes(W, -1, &na);
+  lua_pushboolean(W, na != nb || memcmp(before, after, nb) != 0);
+  return 1;
 }
 
 /* Takes what the worker printed in the last part (and empties it). */
@@ -429,11 +565,9 @@ static void drop_unit(void *ud, size_t unit, void *p) {
   part_free(p);
 }
 
-/* The job's box on the script's state: frees the parts and closes the
- * workers whatever happens (parts first: their launches point into the
- * workers' devices). */
-static int job_gc(lua_State *L) {
-  job *j = lua_touserdata(L, 1);
+/* Frees the parts and hands the workers back to the cache (parts first:
+ * their launches point into the workers' devices); again does nothing. */
+static void job_finish(job *j) {
   int k;
   if (j->outs != NULL)
     for (k = 0; k < j->parts; k++)
@@ -445,9 +579,19 @@ static int job_gc(lua_State *L) {
   while (j->done != NULL) {
     worker *w = j->done;
     j->done = w->next;
-    lua_close(w->W);
-    free(w);
+    if (j->cache != NULL && j->cache->n < CACHE_MAX) {
+      w->next = j->cache->idle;
+      j->cache->idle = w;
+      j->cache->n++;
+    } else {
+      worker_close(w);
+    }
   }
+}
+
+/* The job's box on the script's state: job_finish whatever happens. */
+static int job_gc(lua_State *L) {
+  job_finish(lua_touserdata(L, 1));
   return 0;
 }
 
@@ -530,6 +674,7 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
   wll_pool_result res;
   char note[300], perr[300];
   wl_launch **ls;
+  wcache *cache;
   const int sms = wl_device_config(d->d)->sms;
   for (i = 0; i < 3; i++)
     nblocks *= cfg->grid[i] > 0 ? cfg->grid[i] : 1;
@@ -560,8 +705,21 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
                                         "launch arguments"};
     wll_kpack(L, idx, paths, 3, &bytes, &nbytes);
   }
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &cache_key) != LUA_TUSERDATA) {
+    lua_pop(L, 1);
+    memset(lua_newuserdatauv(L, sizeof(wcache), 0), 0, sizeof(wcache));
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, cache_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &cache_key);
+  }
+  cache = lua_touserdata(L, -1);
+  lua_pop(L, 1); /* anchored in the registry */
   j = lua_newuserdatauv(L, sizeof *j, 0);
   memset(j, 0, sizeof *j);
+  j->cache = cache;
   lua_createtable(L, 0, 1);
   lua_pushcfunction(L, job_gc);
   lua_setfield(L, -2, "__gc");
@@ -624,6 +782,7 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
   if (rc < 0)
     return luaL_error(L, "launch: out of memory joining the parts");
   if (rc == 1) { /* the caller runs the launch whole */
+    job_finish(j);
     lua_settop(L, nargs + 3);
     return 0;
   }
@@ -666,5 +825,6 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
   }
   wll_push_split(L, *parts, NULL);
   lua_setfield(L, -2, "split");
+  job_finish(j);
   return 1;
 }

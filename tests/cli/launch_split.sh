@@ -9,6 +9,7 @@ set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "$*"; exit 1; }
+case $WL in /*) ;; *) WL=$PWD/$WL ;; esac
 B=$(dirname "$WL")
 for f in "$ROOT"/scripts/examples/*.lua; do
   n=$(basename "$f" .lua)

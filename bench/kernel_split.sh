@@ -1,0 +1,43 @@
+#!/bin/sh
+# kernel_split.sh BUILD [REPEATS] -- one launch's blocks across cores
+# (dev:launch{jobs=}, issue 24 item 4): 4 launches of the tour's tiled
+# matmul (16 blocks of 256 threads), each split in parts, JOBS 2 against
+# JOBS 1, per-thread and warp-vector; the fastest wall time of REPEATS
+# (default 3) whole processes each (the machine may be shared).  The
+# launches' checksums and counters must be the same for both.  Target
+# (issue 24): a per-thread tiled matmul with 16 blocks at least 1.7x.
+set -eu
+B=${1:-build/release}
+R=${2:-${BENCH_JOBS_REPEATS:-3}}
+W="$B/warplab"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+best() { # STYLE JOBS: the fastest of R runs, in ns (output in $T/out.J)
+  b=
+  i=0
+  while [ $i -lt "$R" ]; do
+    t0=$(date +%s%N)
+    "$W" run "$ROOT/bench/kernel_split.lua" "$1" "$2" > "$T/out.$2"
+    t1=$(date +%s%N)
+    d=$((t1 - t0))
+    if [ -z "$b" ] || [ $d -lt "$b" ]; then b=$d; fi
+    i=$((i + 1))
+  done
+  echo "$b"
+}
+for style in thread warp; do
+  t0=$(best "$style" 0)
+  t1=$(best "$style" 1)
+  t2=$(best "$style" 2)
+  cmp -s "$T/out.1" "$T/out.2" || {
+    echo "kernel_split: $style: jobs 1 and 2 differ"
+    diff "$T/out.1" "$T/out.2" | head
+    exit 1
+  }
+  awk -v s="$style" -v a="$t0" -v b="$t1" -v c="$t2" \
+    -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)" 'BEGIN {
+    printf "kernel_split: %s matmul, 4 launches of 16 blocks: without " \
+      "jobs %.3f s, jobs 1 %.3f s, jobs 2 %.3f s: %.2fx (load %s; " \
+      "target >= 1.7x per-thread)\n", s, a / 1e9, b / 1e9, c / 1e9, b / c, l }'
+done
