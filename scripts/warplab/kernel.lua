@@ -173,7 +173,7 @@ end
 
 -- dev:launch(kernel, {grid=, block=, shared=, seed=, profile=, regs=,
 -- cache=, max_steps=, slice=, static_shared=, check=, schedule=,
--- defer=}, args...) -> report.  slice: the accesses a lane makes before
+-- defer=, jobs=}, args...) -> report.  slice: the accesses a lane makes before
 -- it yields (default 64), the grain at which lanes interleave; slice = 1
 -- interleaves them access by access, as `warplab sample` interleaves
 -- instructions, and shows the sampler's outcomes at its rates
@@ -189,6 +189,25 @@ end
 -- each thread runs as one coroutine, which warplab yields at barriers
 -- and between slices, and it cannot yield across the kernel's own
 -- coroutine.resume (lkernel.c, foreign_co).
+--
+-- jobs = N (1 to 1024; warplab run --jobs N gives it to every launch
+-- that sets none, except those of dev:sample) runs the blocks in parts
+-- across N cores: part k of P = min(blocks, SMs) holds the blocks b
+-- with b % P == k (one SM's, under the hardware's round-robin), runs
+-- from its own seed on its own copy of the device as it was when the
+-- launch began, and the parts join in part order (bindings/lksplit.c,
+-- engine/sim/split.c).  When no part read or wrote a byte of global
+-- memory that another part wrote, the blocks did not communicate, and
+-- the parts one after the other are an execution of the launch: the
+-- device takes their writes and L2 lookups, and the report their
+-- counters, steps and findings (r.split = {parts =, joined = true}).
+-- Otherwise -- a counter every block increments, a flag one block polls
+-- and another sets, a kernel that changes a Lua value it captured --
+-- the launch runs whole on this thread, as without jobs, and r.split =
+-- {parts =, joined = false, why = "..."} says where the parts met.  The
+-- memory, the report and the printed output are the same for any N (a
+-- joined launch's blocks interleave as in their parts, so its counters
+-- may differ from the launch without jobs; its memory does not).
 -- the launch options with kernel k's own static_shared and regs (those
 -- of cfg win)
 local function kernel_cfg(k, cfg)

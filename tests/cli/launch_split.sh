@@ -16,7 +16,7 @@ for f in "$ROOT"/scripts/examples/*.lua; do
   for j in 1 2 4; do
     (cd "$ROOT/scripts/examples" && "$WL" run --jobs "$j" "$n.lua") \
       > "$T/$n.$j" 2>&1 || fail "$n --jobs $j: exit $?: $(tail -n 3 "$T/$n.$j")"
-    sed -E 's/[0-9]+\.[0-9]+ s of simulation/X s of simulation/g' \
+    sed -E "s/[0-9]+\.[0-9]+ s( of simulation|\))/X s\1/g" \
       "$T/$n.$j" > "$T/$n.$j.m"
   done
   cmp -s "$T/$n.1.m" "$T/$n.2.m" || { diff "$T/$n.1.m" "$T/$n.2.m" | head; fail "$n: --jobs 2 differs from --jobs 1"; }
