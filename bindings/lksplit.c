@@ -662,6 +662,22 @@ static void push_kernel(lua_State *L, int idx) {
   }
 }
 
+/* wll_kpack of the kernel, the options and the arguments (1-3), run
+ * protected; 4: where the bytes go.  -> the pack's box. */
+typedef struct packed {
+  const char *bytes;
+  size_t n;
+} packed;
+
+static int pack_p(lua_State *L) {
+  static const char *const paths[] = {"kernel", "launch options",
+                                      "launch arguments"};
+  const int idx[] = {1, 2, 3};
+  packed *p = lua_touserdata(L, 4);
+  wll_kpack(L, idx, paths, 3, &p->bytes, &p->n);
+  return 1;
+}
+
 int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
                      int jobs, int *parts, char *why, size_t whylen,
                      int *as_is) {
@@ -700,10 +716,24 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
   }
   top = lua_gettop(L);
   {
-    const int idx[] = {top - 2, top - 1, top};
-    static const char *const paths[] = {"kernel", "launch options",
-                                        "launch arguments"};
-    wll_kpack(L, idx, paths, 3, &bytes, &nbytes);
+    /* what cannot cross (an upvalue that is a device array, a C
+     * function of no library...) keeps the launch whole, with a note */
+    packed pk;
+    lua_pushcfunction(L, pack_p);
+    lua_insert(L, top - 2);
+    lua_pushlightuserdata(L, &pk);
+    if (lua_pcall(L, 4, 1, 0) != LUA_OK) {
+      const char *m = lua_tostring(L, -1);
+      if (m == NULL)
+        m = "the kernel cannot cross to a worker's Lua state";
+      if (strncmp(m, "dev:runs: ", 10) == 0) /* lkpack.c's own prefix */
+        m += 10;
+      snprintf(why, whylen, "%s", m);
+      lua_settop(L, nargs + 3);
+      return 0;
+    }
+    bytes = pk.bytes;
+    nbytes = pk.n;
   }
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &cache_key) != LUA_TUSERDATA) {
     lua_pop(L, 1);

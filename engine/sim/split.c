@@ -86,6 +86,9 @@ void wl__sim_touch(wl_launch *l, const wl_access *a) {
   }
   rd = &l->trd[a->id];
   wr = &l->twr[a->id];
+  /* a store's bytes lie inside its allocation (lane_check refused the
+   * others before any access was performed) */
+  wl_assert(a->off + (uint64_t)a->width <= al->size);
   if (*rd == NULL && *wr == NULL) {
     l->tlo[a->id] = a->off;
     l->thi[a->id] = a->off + (uint64_t)a->width - 1;
@@ -135,6 +138,7 @@ int wl__sim_touch_keep(wl_launch *l) {
     for (b = 0; b < al->size; b++)
       if (l->twr[id][b / 8] >> (b % 8) & 1)
         l->tval[id][k++] = al->data[b];
+    wl_assert(k == n);
     if (al->written != NULL)
       memcpy(l->twb[id], al->written, written_bytes(al));
   }
@@ -314,6 +318,8 @@ int wl_device_apply(wl_device *d, const wl_launch *part) {
     for (b = 0; b < a->size; b++)
       if (part->twr[id][b / 8] >> (b % 8) & 1)
         a->data[b] = part->tval[id][k++];
+    /* every value kept was written back, in the order of the bits */
+    wl_assert(k == popcount_bits(part->twr[id], bits_bytes(a)));
     if (a->written != NULL && part->twb[id] != NULL)
       for (b = 0; b < written_bytes(a); b++)
         a->written[b] |= part->twb[id][b];

@@ -208,5 +208,14 @@ r = dev:launch(spin, { grid = 2, block = 1, jobs = 2 }, F, O)
 assert(not r.split.joined and r.split.why:find("'flag'", 1, true))
 assert(O:read()[2] == 7)
 
+-- a kernel that captures a device array: run whole, saying why
+local captured = wl.kernel(function(c)
+  O[c.blockIdx.x * 8 + c.threadIdx.x] = 5
+end)
+r = dev:launch(captured, { grid = 8, block = 8, jobs = 2 })
+assert(not r.split.joined and r.split.why:find("upvalue 'O'", 1, true),
+       r.split.why)
+assert(O:read()[64] == 5)
+
 if failures > 0 then error(("%d failures"):format(failures)) end
 print("kernel_split: ok")
