@@ -35,9 +35,14 @@ for style in thread warp; do
     diff "$T/out.1" "$T/out.2" | head
     exit 1
   }
-  awk -v s="$style" -v a="$t0" -v b="$t1" -v c="$t2" \
+  # the warp memory instructions of the 4 launches, for the rate (whole
+  # processes: their start counts against it)
+  inst=$(awk '{ n += $5 } END { print n }' "$T/out.2")
+  awk -v s="$style" -v a="$t0" -v b="$t1" -v c="$t2" -v n="$inst" \
     -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)" 'BEGIN {
     printf "kernel_split: %s matmul, 4 launches of 16 blocks: without " \
       "jobs %.3f s, jobs 1 %.3f s, jobs 2 %.3f s: %.2fx (load %s; " \
-      "target >= 1.7x per-thread)\n", s, a / 1e9, b / 1e9, c / 1e9, b / c, l }'
+      "target >= 1.7x per-thread); jobs 2: %.0f warp memory " \
+      "instructions/s of wall time\n", s, a / 1e9, b / 1e9, c / 1e9, b / c,
+      l, n / (c / 1e9) }'
 done

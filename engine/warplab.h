@@ -1851,7 +1851,9 @@ void wl_launch_free(wl_launch *l);
  * the launch whole); why names the byte and the parts.  0: none did, and
  * the parts run one after the other is an execution of the launch: then
  * wl_device_apply(src, part) for each part in order writes its bytes and
- * written bits into src and replays its L2 lookups there, and
+ * written bits into src and looks its L2 sectors up again there (the
+ * part's L2 hits and misses become those lookups': the parts' L2
+ * counters are those of the parts run one after the other), and
  * wl_launch_merge(into, part) adds each later part's steps, counters per
  * site and findings to the first part's launch, which then reports the
  * whole launch.  wl_launch_touched: the bits (one per byte of allocation
@@ -1862,7 +1864,7 @@ int wl_device_restore(wl_device *copy, const wl_device *src,
                       const wl_launch *part);
 int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
                         size_t whylen);
-int wl_device_apply(wl_device *d, const wl_launch *part);
+int wl_device_apply(wl_device *d, wl_launch *part);
 int wl_launch_merge(wl_launch *into, const wl_launch *part);
 const uint8_t *wl_launch_touched(const wl_launch *l, int id, int write);
 /* Whether tracked launch a read or wrote a byte that b wrote, or wrote

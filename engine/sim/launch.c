@@ -361,7 +361,7 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     if (d->l2 == NULL && (rc = wl__sim_device_l2(d)) != 0)
       return rc;
     l->pl2 = d->l2;
-    wl__vec_init(&l->l2log, sizeof(uint64_t));
+    wl__vec_init(&l->l2log, sizeof(l2look));
     l->l1c = l1c;
     l->cc = cc;
     l->has_l1 = l1bytes >= c->l1_line * c->l1_ways;

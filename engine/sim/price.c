@@ -240,11 +240,12 @@ static int price(wl_launch *l, int sm, const group *g, const uint64_t *span) {
       }
       if (!hit) {
         int h2 = wl__cache_access(l->pl2, gc.sector[k], 1);
-        uint64_t *lg;
-        if (l->cfg.track) { /* for the device's L2 after a split launch */
+        l2look *lg;
+        if (l->cfg.track) { /* looked up again when the parts join */
           if ((lg = wl__vec_push(l->ctx, &l->l2log)) == NULL)
             return wl__err(l->ctx, WL_ENOMEM, "out of memory");
-          *lg = gc.sector[k];
+          lg->sector = gc.sector[k];
+          lg->site = (int)(s - (site *)l->sites.p);
         }
         count(l, s, C_L2_SEC, 1);
         count(l, s, h2 ? C_L2_HIT : C_L2_MISS, 1);

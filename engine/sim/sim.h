@@ -239,8 +239,15 @@ struct wl_launch {
   int ntrack;
   uint8_t **trd, **twr, **tval, **twb;
   uint64_t *tlo, *thi; /* the lowest and highest byte touched */
-  wl_vec l2log;
+  wl_vec l2log;        /* l2look */
 };
+
+/* An L2 lookup of a tracked launch: the sector and the site it counted
+ * for (split.c looks them up again, in part order, when parts join). */
+typedef struct l2look {
+  uint64_t sector;
+  int site;
+} l2look;
 
 /* device.c: makes d's L2 (empty), as a launch does on a device that
  * has none. */

@@ -305,7 +305,7 @@ int wl_device_restore(wl_device *d, const wl_device *src,
   return 0;
 }
 
-int wl_device_apply(wl_device *d, const wl_launch *part) {
+int wl_device_apply(wl_device *d, wl_launch *part) {
   int id;
   size_t i;
   for (id = 0; id < part->ntrack; id++) {
@@ -330,11 +330,24 @@ int wl_device_apply(wl_device *d, const wl_launch *part) {
     for (i = 0; i < d->allocs.n; i++)
       WL_VEC_PTR(&d->allocs, alloc, i)->all_written = 1;
   if (part->l2log.n > 0) {
+    /* the part's L2 lookups again, on the device's L2 as the earlier
+     * parts left it: its hits and misses are those of the parts run one
+     * after the other (the part itself saw the L2 the launch found) */
     int rc;
+    size_t k;
     if (d->l2 == NULL && (rc = wl__sim_device_l2(d)) != 0)
       return rc;
-    for (i = 0; i < part->l2log.n; i++)
-      wl__cache_access(d->l2, WL_VEC_AT(&part->l2log, uint64_t, i), 1);
+    for (k = 0; k < part->sites.n; k++) {
+      site *st = WL_VEC_PTR(&part->sites, site, k);
+      st->c[C_L2_HIT] = st->c[C_L2_MISS] = 0;
+    }
+    part->total[C_L2_HIT] = part->total[C_L2_MISS] = 0;
+    for (i = 0; i < part->l2log.n; i++) {
+      const l2look *e = WL_VEC_PTR(&part->l2log, l2look, i);
+      int c = wl__cache_access(d->l2, e->sector, 1) ? C_L2_HIT : C_L2_MISS;
+      WL_VEC_PTR(&part->sites, site, (size_t)e->site)->c[c]++;
+      part->total[c]++;
+    }
   }
   return 0;
 }
