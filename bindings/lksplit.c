@@ -53,7 +53,9 @@ typedef struct partout {
 /* A worker: its state and its copy of the device (a kdev in the state,
  * anchored in the registry). */
 typedef struct worker {
-  lua_State *W;
+  lua_State *W;   /* NULL until worker_start made it */
+  int ready;      /* readied for the job (worker_start) */
+  char err[300];  /* why worker_start failed */
   kdev *dev;
   struct job *job;
   size_t part; /* the part it runs */
@@ -149,7 +151,8 @@ typedef struct wcache {
 } wcache;
 
 static void worker_close(worker *w) {
-  lua_close(w->W);
+  if (w->W != NULL)
+    lua_close(w->W);
   free(w);
 }
 
@@ -230,6 +233,18 @@ static int worker_ready(lua_State *W) {
   lua_rawsetp(W, LUA_REGISTRYINDEX, &prep_key);
   lua_newtable(W);
   lua_rawsetp(W, LUA_REGISTRYINDEX, &print_key);
+  if (lua_rawgetp(W, LUA_REGISTRYINDEX, &dev_key) == LUA_TUSERDATA) {
+    /* an earlier launch's copy: freed now (what still points at it --
+     * that launch's arrays -- is garbage, and finds it closed) */
+    kdev *old = lua_touserdata(W, -1);
+    if (old->d != NULL)
+      wl_device_free(old->d);
+    if (old->ctx != NULL)
+      wl_ctx_free(old->ctx);
+    old->d = NULL;
+    old->ctx = NULL;
+  }
+  lua_pop(W, 1);
   k = lua_newuserdatauv(W, sizeof *k, 0);
   memset(k, 0, sizeof *k);
   luaL_setmetatable(W, WLL_KDEV); /* its __gc frees the copy and ctx */
@@ -240,51 +255,61 @@ static int worker_ready(lua_State *W) {
     return luaL_error(W, "%s", wl_ctx_errmsg(ctx));
   k->cache_pref = j->dev->cache_pref;
   lua_rawsetp(W, LUA_REGISTRYINDEX, &dev_key);
-  lua_gc(W, LUA_GCCOLLECT); /* an earlier launch's copy goes now */
   return 0;
 }
 
+/* A slot's worker: an idle one of the cache, or a new one; its state is
+ * made (or readied) by worker_start, on the slot's own pool thread. */
 static int worker_new(void *ud, wl_ctx *ctx, void **out) {
   job *j = ud;
-  worker *w = NULL;
-  const char *err = NULL;
+  worker *w;
   (void)ctx;
   *out = NULL;
   if (j->cache->idle != NULL) {
     w = j->cache->idle;
     j->cache->idle = w->next;
     j->cache->n--;
-  } else {
-    if ((w = calloc(1, sizeof *w)) == NULL ||
-        (w->W = luaL_newstate()) == NULL) {
-      free(w);
-      return -1;
-    }
-    lua_pushcfunction(w->W, worker_build);
-    if (lua_pcall(w->W, 0, 0, 0) != LUA_OK)
-      err = lua_isstring(w->W, -1) ? lua_tostring(w->W, -1)
-                                   : "a worker could not be made";
-  }
-  if (err == NULL) {
-    lua_pushcfunction(w->W, worker_ready);
-    lua_pushlightuserdata(w->W, j);
-    if (lua_pcall(w->W, 1, 0, 0) != LUA_OK)
-      err = lua_isstring(w->W, -1) ? lua_tostring(w->W, -1)
-                                   : "a worker could not be made";
-  }
-  if (err != NULL) {
-    if (j->werr[0] == '\0')
-      snprintf(j->werr, sizeof j->werr, "%s", err);
-    worker_close(w);
+  } else if ((w = calloc(1, sizeof *w)) == NULL) {
     return -1;
   }
   w->job = j;
   w->next = NULL;
+  w->ready = 0;
+  w->dev = NULL;
+  *out = w;
+  return 0;
+}
+
+/* Makes the worker's state if it has none, and readies it for the job
+ * (on the slot's pool thread: states apart, the device only read).
+ * NULL, or why it could not. */
+static const char *worker_start(worker *w) {
+  const char *err = NULL;
+  if (w->W == NULL) {
+    if ((w->W = luaL_newstate()) == NULL)
+      return "out of memory";
+    lua_pushcfunction(w->W, worker_build);
+    if (lua_pcall(w->W, 0, 0, 0) != LUA_OK)
+      err = "a worker's Lua state could not be made";
+  }
+  if (err == NULL) {
+    lua_pushcfunction(w->W, worker_ready);
+    lua_pushlightuserdata(w->W, w->job);
+    if (lua_pcall(w->W, 1, 0, 0) != LUA_OK)
+      err = lua_isstring(w->W, -1) ? lua_tostring(w->W, -1)
+                                   : "a worker could not be readied";
+  }
+  if (err != NULL) {
+    snprintf(w->err, sizeof w->err, "launch: %s", err);
+    lua_close(w->W);
+    w->W = NULL;
+    return w->err;
+  }
   lua_rawgetp(w->W, LUA_REGISTRYINDEX, &dev_key);
   w->dev = lua_touserdata(w->W, -1);
   lua_pop(w->W, 1);
-  *out = w;
-  return 0;
+  w->ready = 1;
+  return NULL;
 }
 
 /* The pool is done with a worker: its state (and device copy, which the
@@ -493,16 +518,24 @@ static int run_unit(void *ud, size_t unit, wl_ctx *ctx, void *p,
                     void *stop_ud, void **out) {
   job *j = ud;
   worker *w = p;
-  lua_State *W = w->W;
+  lua_State *W;
   wll_kstate *ks;
   partout *o;
   int rc;
+  const char *err;
   (void)ctx;
   *out = NULL;
   if (wll_pool_should_stop(stop_ud))
     return WLL_UNIT_STOPPED;
   if ((o = calloc(1, sizeof *o)) == NULL)
     return WLL_UNIT_DONE; /* NULL: out of memory, said by emit */
+  if (!w->ready && (err = worker_start(w)) != NULL) {
+    o->failed = 1;
+    o->msg = strdup(err);
+    *out = o;
+    return WLL_UNIT_DONE;
+  }
+  W = w->W;
   lua_rawgetp(W, LUA_REGISTRYINDEX, &wll_kstate_key);
   ks = lua_touserdata(W, -1);
   lua_settop(W, 0);
@@ -579,7 +612,7 @@ static void job_finish(job *j) {
   while (j->done != NULL) {
     worker *w = j->done;
     j->done = w->next;
-    if (j->cache != NULL && j->cache->n < CACHE_MAX) {
+    if (j->cache != NULL && j->cache->n < CACHE_MAX && w->W != NULL) {
       w->next = j->cache->idle;
       j->cache->idle = w;
       j->cache->n++;
@@ -763,6 +796,10 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
     return luaL_error(L, "launch: out of memory");
   for (k = 0; k < *parts; k++)
     atomic_init(&j->finished[k], NULL);
+  /* the workers copy the device on their own threads: what a copy needs
+   * of it is made first (its L2), so that they only read it */
+  if (wl_device_prepare_clones(d->d) != 0)
+    return luaL_error(L, "launch: %s", wl_ctx_errmsg(d->ctx));
   memset(&po, 0, sizeof po);
   po.jobs = jobs < *parts ? jobs : *parts;
   po.what = "dev:launch";

@@ -1837,9 +1837,11 @@ void wl_launch_free(wl_launch *l);
  * device as it was when the launch began, then joined in part order.
  *
  * wl_device_clone: a copy of src (configuration, allocations with their
- * ids, bytes and written bits; its L2 a view of src's, which is made
- * first, empty, if src has none), allocated through ctx; src must not
- * change, nor be freed, while copies made from it are in use.  A part runs on a copy
+ * ids, bytes and written bits; its L2 a view of src's), allocated
+ * through ctx; src must not change, nor be freed, while copies made from
+ * it are in use, and wl_device_prepare_clones(src) must have run first
+ * (it makes src's L2, empty, when src has none): then copies of src can
+ * be made on several threads at once, which only read it.  A part runs on a copy
  * with cfg.track and cfg.part_n/part_k set; wl_device_restore(copy, src,
  * part) then puts back what the part changed on the copy (the bytes it
  * wrote, the written bits, the L2), so that the copy equals src again
@@ -1859,7 +1861,8 @@ void wl_launch_free(wl_launch *l);
  * whole launch.  wl_launch_touched: the bits (one per byte of allocation
  * id) a tracked launch read (write 0) or wrote (1); NULL for none.
  */
-int wl_device_clone(wl_ctx *ctx, wl_device *src, wl_device **out);
+int wl_device_prepare_clones(wl_device *src);
+int wl_device_clone(wl_ctx *ctx, const wl_device *src, wl_device **out);
 int wl_device_restore(wl_device *copy, const wl_device *src,
                       const wl_launch *part);
 int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,

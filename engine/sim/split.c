@@ -218,7 +218,11 @@ int wl_launch_overlaps(const wl_launch *a, const wl_launch *b) {
 
 /* ------------------------------ the copy ---------------------------- */
 
-int wl_device_clone(wl_ctx *ctx, wl_device *src, wl_device **out) {
+int wl_device_prepare_clones(wl_device *src) {
+  return src->l2 == NULL ? wl__sim_device_l2(src) : 0;
+}
+
+int wl_device_clone(wl_ctx *ctx, const wl_device *src, wl_device **out) {
   wl_device *d;
   size_t i;
   int rc;
@@ -250,10 +254,13 @@ int wl_device_clone(wl_ctx *ctx, wl_device *src, wl_device **out) {
       memcpy(a->written, s->written, written_bytes(s));
     }
   }
-  /* the copy's L2 is an overlay of src's, which is made now if src has
-   * none yet (empty: as the next launch would make it) */
-  if ((src->l2 == NULL && (rc = wl__sim_device_l2(src)) != 0) ||
-      (rc = wl__cache_overlay(ctx, src->l2, &d->l2)) != 0) {
+  /* the copy's L2 is an overlay of src's (wl_device_prepare_clones) */
+  if (src->l2 == NULL) {
+    wl_device_free(d);
+    return wl__err(ctx, WL_EINVAL, "copy of a device not prepared for it "
+                                   "(wl_device_prepare_clones)");
+  }
+  if ((rc = wl__cache_overlay(ctx, src->l2, &d->l2)) != 0) {
     wl_device_free(d);
     return rc;
   }
