@@ -20,12 +20,38 @@ struct wl_cache {
   uint32_t nsets;
   uint64_t clock;
   wl_cache_stats st;
-  way *ways;        /* nsets * cfg.ways */
-  uint8_t *data;    /* line_bytes per way, once a copy is made */
+  way *ways;        /* nsets * cfg.ways; a set's ways are garbage until
+                     * it is first used (set_of) */
+  uint64_t *used_sets; /* one bit per set: its ways were cleared (a
+                        * cache of megabytes is not cleared whole for a
+                        * launch that touches a few of its sets) */
+  uint8_t *data;    /* line_bytes per way, once a copy is made (a
+                     * sector's bytes are read only once copied) */
   uint64_t ncopied; /* ways with copied != 0 (an upper bound) */
 };
 
 static int pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+static size_t nwords(uint32_t nsets) { return ((size_t)nsets + 63) / 64; }
+
+/* The ways of line's set, cleared at its first use. */
+static way *set_of(wl_cache *c, uint64_t line) {
+  size_t k = (size_t)(line % c->nsets);
+  way *set = c->ways + k * c->cfg.ways;
+  if (!(c->used_sets[k / 64] >> (k % 64) & 1)) {
+    memset(set, 0, (size_t)c->cfg.ways * sizeof *set);
+    c->used_sets[k / 64] |= 1ull << (k % 64);
+  }
+  return set;
+}
+
+/* The ways of line's set, or NULL when it was never used (empty). */
+static const way *set_if_used(const wl_cache *c, uint64_t line) {
+  size_t k = (size_t)(line % c->nsets);
+  if (!(c->used_sets[k / 64] >> (k % 64) & 1))
+    return NULL;
+  return c->ways + k * c->cfg.ways;
+}
 
 int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out) {
   wl_cache *c;
@@ -57,8 +83,11 @@ int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out) {
   if (c == NULL)
     return wl__err(ctx, WL_ENOMEM, "out of memory");
   n = (size_t)lines * sizeof(way);
-  c->ways = wl__calloc(ctx, n);
-  if (c->ways == NULL) {
+  c->ways = wl__alloc(ctx, n); /* cleared set by set (set_of) */
+  c->used_sets = wl__calloc(ctx, nwords(lines / cfg->ways) * 8);
+  if (c->ways == NULL || c->used_sets == NULL) {
+    wl__free(ctx, c->ways, n);
+    wl__free(ctx, c->used_sets, nwords(lines / cfg->ways) * 8);
     wl__free(ctx, c, sizeof *c);
     return wl__err(ctx, WL_ENOMEM, "out of memory");
   }
@@ -76,13 +105,14 @@ void wl__cache_free(wl_cache *c) {
     wl__free(c->ctx, c->data, c->cfg.size_bytes);
   wl__free(c->ctx, c->ways,
            (size_t)(c->cfg.size_bytes / c->cfg.line_bytes) * sizeof(way));
+  wl__free(c->ctx, c->used_sets, nwords(c->nsets) * 8);
   wl__free(c->ctx, c, sizeof *c);
 }
 
 int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
   uint64_t line = sector_addr / c->cfg.line_bytes;
   uint32_t bit = 1u << (sector_addr % c->cfg.line_bytes / c->cfg.sector_bytes);
-  way *set = c->ways + (size_t)(line % c->nsets) * c->cfg.ways;
+  way *set = set_of(c, line);
   way *victim = set;
   uint32_t i;
   c->clock++;
@@ -118,12 +148,14 @@ int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
 /* The way holding addr's line, or NULL; *bit its sector's bit. */
 static way *find(const wl_cache *c, uint64_t addr, uint32_t *bit) {
   uint64_t line = addr / c->cfg.line_bytes;
-  way *set = c->ways + (size_t)(line % c->nsets) * c->cfg.ways;
+  const way *set = set_if_used(c, line);
   uint32_t i;
   *bit = 1u << (addr % c->cfg.line_bytes / c->cfg.sector_bytes);
+  if (set == NULL)
+    return NULL;
   for (i = 0; i < c->cfg.ways; i++)
     if (set[i].valid != 0 && set[i].line == line)
-      return &set[i];
+      return (way *)&set[i];
   return NULL;
 }
 
@@ -150,7 +182,7 @@ uint8_t *wl__cache_copy_fill(wl_cache *c, uint64_t addr, const uint8_t *src) {
   /* made at the first copy (most caches never hold one: L2, the
    * constant cache, L1s of SMs whose loads bypass it) */
   if (c->data == NULL &&
-      (c->data = wl__calloc(c->ctx, c->cfg.size_bytes)) == NULL)
+      (c->data = wl__alloc(c->ctx, c->cfg.size_bytes)) == NULL)
     return NULL;
   if (w->copied == 0)
     c->ncopied++;
@@ -162,15 +194,14 @@ uint8_t *wl__cache_copy_fill(wl_cache *c, uint64_t addr, const uint8_t *src) {
 
 void wl__cache_drop(wl_cache *c, uint64_t slot) {
   way *w = c->ways + slot % ((uint64_t)c->nsets * c->cfg.ways);
-  w->valid = 0;
+  w->valid = 0; /* (a set never used: cleared at its first use anyway) */
   w->copied = 0;
 }
 
 int wl__cache_has_copies(const wl_cache *c) { return c->ncopied != 0; }
 
 void wl__cache_invalidate(wl_cache *c) {
-  memset(c->ways, 0,
-         (size_t)(c->cfg.size_bytes / c->cfg.line_bytes) * sizeof(way));
+  memset(c->used_sets, 0, nwords(c->nsets) * 8);
   c->ncopied = 0;
 }
 
