@@ -209,14 +209,31 @@ static WLL_HOT void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
        * below, which finds the first bad lane in lane order */
       uint64_t base = a->base, es = (uint64_t)a->esize;
       uint64_t alo = (uint64_t)a->lo, span = (uint64_t)a->hi - (uint64_t)a->lo;
-      uint64_t most = 0; /* the largest index - lo, unsigned */
-      for (k = 0; k < 32; k++) {
-        uint64_t i = (uint64_t)v->v[k].i, x = i - alo;
-        most = x > most ? x : most;
-        off[k] = base + i * es;
+      /* index - lo < span, unsigned, for every lane: the borrow out of
+       * x - span (bit 63 of the expression) and'ed over the lanes, and
+       * the element size a shift: a loop without compares or products,
+       * which the compiler vectorizes (a chain of compares was most of
+       * the load's own time) */
+      if ((es & (es - 1)) == 0) {
+        uint64_t all = ~(uint64_t)0;
+        int sh = __builtin_ctzll(es);
+        for (k = 0; k < 32; k++) {
+          uint64_t i = (uint64_t)v->v[k].i, x = i - alo;
+          all &= (~x & span) | (~(x ^ span) & (x - span));
+          off[k] = base + (i << sh);
+        }
+        if (all >> 63)
+          return;
+      } else {
+        uint64_t most = 0; /* the largest index - lo, unsigned */
+        for (k = 0; k < 32; k++) {
+          uint64_t i = (uint64_t)v->v[k].i, x = i - alo;
+          most = x > most ? x : most;
+          off[k] = base + i * es;
+        }
+        if (most < span)
+          return;
       }
-      if (most < span)
-        return;
     }
     for (b = mask; b != 0; b &= b - 1) {
       lua_Integer i;

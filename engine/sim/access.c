@@ -426,12 +426,35 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       uint64_t most = 0, least = UINT64_MAX, any = 0; /* the largest and
                      * smallest offsets, the addresses or'ed (a lane off a
                      * word: bits 0-1) */
-      uint32_t *sl = s->slice + lo;
-      for (lane = 0; lane < 32; lane++) {
-        uint64_t o = off[lane];
-        most = o > most ? o : most;
-        least = o < least ? o : least;
-        any |= req.addr[lane] = g.base + o;
+      uint32_t *sl = s->slice + lo, over = 0;
+      if (last < 0x7fffffffu) {
+        /* a region under 2 GB (shared memory always): the offsets as
+         * 32-bit words once their high bits are known zero, a loop the
+         * compiler vectorizes (a chain of 64-bit compares was the
+         * access's longest part) */
+        uint64_t high = 0;
+        int32_t hi32 = 0, lo32 = INT32_MAX;
+        for (lane = 0; lane < 32; lane++) {
+          uint64_t o = off[lane];
+          int32_t w = (int32_t)(o & 0x7fffffffu);
+          high |= o >> 31;
+          hi32 = w > hi32 ? w : hi32;
+          lo32 = w < lo32 ? w : lo32;
+          any |= req.addr[lane] = g.base + o;
+        }
+        if (high == 0) {
+          most = (uint64_t)hi32;
+          least = (uint64_t)lo32;
+        } else {
+          most = UINT64_MAX; /* a lane out of the region: the loop below */
+        }
+      } else {
+        for (lane = 0; lane < 32; lane++) {
+          uint64_t o = off[lane];
+          most = o > most ? o : most;
+          least = o < least ? o : least;
+          any |= req.addr[lane] = g.base + o;
+        }
       }
       if (most <= last && (any & 3) == 0) {
         cm.words = chk; /* every lane one aligned word: the checkers'
@@ -450,11 +473,12 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
         else
           for (lane = 0; lane < 32; lane++)
             memcpy(g.data + off[lane], d + lane * 4, 4);
-        for (lane = 0; lane < 32; lane++)
-          if (++sl[lane] >= lim) {
-            sl[lane] = 0;
-            yield = 1;
-          }
+        for (lane = 0; lane < 32; lane++) { /* (without branches) */
+          uint32_t n = sl[lane] + 1, up = n >= lim;
+          sl[lane] = up ? 0 : n;
+          over |= up;
+        }
+        yield |= over != 0;
         b = 0;
       }
     }
