@@ -625,7 +625,7 @@ static void lane_ranges(uint32_t m, char *buf, size_t n) {
 /* w:syncthreads(): every lane of the warp must be active */
 static int w_syncthreads(lua_State *L) {
   wll_krun *r = running_warp(L);
-  int k, line;
+  int line;
   if (r->active != r->exist) {
     char in[64], out[64];
     lane_ranges(r->active, in, sizeof in);
@@ -640,10 +640,9 @@ static int w_syncthreads(lua_State *L) {
   }
   wll_wlog_unloggable(L, r); /* its loads performed at issue */
   line = wll_site_line(L, r->ks); /* cached by pc, as c:syncthreads */
-  for (k = 0; k < 32; k++)
-    if ((r->exist >> k & 1) &&
-        wl_kernel_barrier(r->l, r->block, r->warp * 32 + k, line) != 0)
-      return wll_kernel_raise(L, r);
+  if (r->exist != 0 &&
+      wl_kernel_barrier_warp(r->l, r->block, r->warp, r->exist, line) != 0)
+    return wll_kernel_raise(L, r);
   return lua_yield(L, 0);
 }
 

@@ -663,6 +663,34 @@ int wl_kernel_barrier(wl_launch *l, int block, int thread, int line) {
   return 0;
 }
 
+int wl_kernel_barrier_warp(wl_launch *l, int block, int warp, uint32_t mask,
+                           int line) {
+  slot *s = slot_of(l, block);
+  uint32_t b;
+  int lo = warp * 32, t;
+  if (s == NULL || warp < 0 || warp >= l->nwarps || mask == 0 ||
+      (l->nthreads - lo < 32 && (mask >> (l->nthreads - lo)) != 0))
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_barrier_warp: no such lanes");
+  for (b = mask; b != 0; b &= b - 1)
+    if (s->state[lo + __builtin_ctz(b)] != WL_LANE_RUNNABLE)
+      return wl__err(l->ctx, WL_EINVAL,
+                     "wl_kernel_barrier_warp: lane %d is not running",
+                     __builtin_ctz(b));
+  for (b = mask; b != 0; b &= b - 1) { /* wl_kernel_barrier's steps */
+    t = lo + __builtin_ctz(b);
+    if (s->dl != NULL && s->dl[t].np > 0)
+      wl__sim_defer_drop(l, s, t); /* performed at issue */
+    s->state[t] = WL_LANE_BARRIER;
+    s->barline[t] = line;
+    s->slice[t] = 0;
+    s->nwaiting++;
+  }
+  l->last_block = block;
+  l->last_thread = lo + 31 - __builtin_clz(mask);
+  l->last_line = line;
+  return 0;
+}
+
 int wl_kernel_exit(wl_launch *l, int block, int thread) {
   slot *s = slot_of(l, block);
   if (s == NULL || thread < 0 || thread >= l->nthreads ||
