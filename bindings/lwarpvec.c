@@ -209,17 +209,18 @@ static WLL_HOT void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
        * below, which finds the first bad lane in lane order */
       uint64_t base = a->base, es = (uint64_t)a->esize;
       uint64_t alo = (uint64_t)a->lo, span = (uint64_t)a->hi - (uint64_t)a->lo;
-      /* index - lo < span, unsigned, for every lane: the borrow out of
-       * x - span (bit 63 of the expression) and'ed over the lanes, and
-       * the element size a shift: a loop without compares or products,
-       * which the compiler vectorizes (a chain of compares was most of
-       * the load's own time) */
-      if ((es & (es - 1)) == 0) {
+      /* index - lo < span, unsigned, for every lane: with span at most
+       * 2^63, x < span when bit 63 of x is clear and that of x - span
+       * set; and'ed over the lanes, and the element size a shift: a
+       * loop without compares or products, which the compiler
+       * vectorizes (a chain of compares was most of the load's own
+       * time) */
+      if ((es & (es - 1)) == 0 && span <= (uint64_t)1 << 63) {
         uint64_t all = ~(uint64_t)0;
         int sh = __builtin_ctzll(es);
         for (k = 0; k < 32; k++) {
           uint64_t i = (uint64_t)v->v[k].i, x = i - alo;
-          all &= (~x & span) | (~(x ^ span) & (x - span));
+          all &= ~x & (x - span);
           off[k] = base + (i << sh);
         }
         if (all >> 63)
