@@ -178,7 +178,11 @@ static WLL_HOT void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
                     "'%s' holds %s vectors: warp-vector kernels access "
                     "arrays of scalars",
                     a->name, wll_type_words[a->type]);
-  if (lua_type(L, arg) == LUA_TNUMBER) { /* every lane: one element */
+  /* a vector in two API calls (as lwlanes.c's operands): NULL for
+   * anything but userdata, a light one's length 0 */
+  v = lua_touserdata(L, arg);
+  if (v == NULL && lua_type(L, arg) == LUA_TNUMBER) { /* every lane: one
+                                                        * element */
     int isnum;
     lua_Integer i = lua_tointegerx(L, arg, &isnum);
     uint64_t o;
@@ -192,7 +196,8 @@ static WLL_HOT void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
       off[k] = o;
     return;
   }
-  if ((v = wll_lanes_to(L, arg)) == NULL)
+  if (v == NULL || lua_rawlen(L, arg) != sizeof(wll_lanes) ||
+      v->tag != &wll_lanes_tag)
     wll_kernel_fail(L, r, lo + first,
                     "array '%s' indexed with %s (an integer or a lane "
                     "vector expected)",
