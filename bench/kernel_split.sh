@@ -1,14 +1,16 @@
 #!/bin/sh
 # kernel_split.sh BUILD [REPEATS] -- one launch's blocks across cores
-# (dev:launch{jobs=}, issue 24 item 4): 4 launches of the tour's tiled
-# matmul (16 blocks of 256 threads), each split in parts, JOBS 2 against
-# JOBS 1, per-thread and warp-vector; the fastest wall time of REPEATS
-# (default 3) whole processes each (the machine may be shared).  The
+# (dev:launch{jobs=}, issue 24 item 4): LAUNCHES (default 12) launches
+# of the tour's tiled matmul (16 blocks of 256 threads), each split in
+# parts, JOBS 2 against JOBS 1, per-thread and warp-vector; the fastest
+# wall time of REPEATS (default 5) whole processes each (the machine may
+# be shared).  The
 # launches' checksums and counters must be the same for both.  Target
 # (issue 24): a per-thread tiled matmul with 16 blocks at least 1.7x.
 set -eu
 B=${1:-build/release}
-R=${2:-${BENCH_JOBS_REPEATS:-3}}
+R=${2:-${BENCH_JOBS_REPEATS:-5}}
+N=${LAUNCHES:-12}
 W="$B/warplab"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d)
@@ -18,7 +20,7 @@ best() { # STYLE JOBS: the fastest of R runs, in ns (output in $T/out.J)
   i=0
   while [ $i -lt "$R" ]; do
     t0=$(date +%s%N)
-    "$W" run "$ROOT/bench/kernel_split.lua" "$1" "$2" > "$T/out.$2"
+    "$W" run "$ROOT/bench/kernel_split.lua" "$1" "$2" "$N" > "$T/out.$2"
     t1=$(date +%s%N)
     d=$((t1 - t0))
     if [ -z "$b" ] || [ $d -lt "$b" ]; then b=$d; fi
@@ -35,14 +37,14 @@ for style in thread warp; do
     diff "$T/out.1" "$T/out.2" | head
     exit 1
   }
-  # the warp memory instructions of the 4 launches, for the rate (whole
+  # the warp memory instructions of the launches, for the rate (whole
   # processes: their start counts against it)
   inst=$(awk '{ n += $5 } END { print n }' "$T/out.2")
-  awk -v s="$style" -v a="$t0" -v b="$t1" -v c="$t2" -v n="$inst" \
+  awk -v s="$style" -v a="$t0" -v b="$t1" -v c="$t2" -v n="$inst" -v m="$N" \
     -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)" 'BEGIN {
-    printf "kernel_split: %s matmul, 4 launches of 16 blocks: without " \
+    printf "kernel_split: %s matmul, %d launches of 16 blocks: without " \
       "jobs %.3f s, jobs 1 %.3f s, jobs 2 %.3f s: %.2fx (load %s; " \
       "target >= 1.7x per-thread); jobs 2: %.0f warp memory " \
-      "instructions/s of wall time\n", s, a / 1e9, b / 1e9, c / 1e9, b / c,
-      l, n / (c / 1e9) }'
+      "instructions/s of wall time\n", s, m, a / 1e9, b / 1e9, c / 1e9,
+      b / c, l, n / (c / 1e9) }'
 done

@@ -178,7 +178,11 @@ static WLL_HOT void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
                     "'%s' holds %s vectors: warp-vector kernels access "
                     "arrays of scalars",
                     a->name, wll_type_words[a->type]);
-  if (lua_type(L, arg) == LUA_TNUMBER) { /* every lane: one element */
+  /* a vector in two API calls (as lwlanes.c's operands): NULL for
+   * anything but userdata, a light one's length 0 */
+  v = lua_touserdata(L, arg);
+  if (v == NULL && lua_type(L, arg) == LUA_TNUMBER) { /* every lane: one
+                                                        * element */
     int isnum;
     lua_Integer i = lua_tointegerx(L, arg, &isnum);
     uint64_t o;
@@ -192,7 +196,8 @@ static WLL_HOT void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
       off[k] = o;
     return;
   }
-  if ((v = wll_lanes_to(L, arg)) == NULL)
+  if (v == NULL || lua_rawlen(L, arg) != sizeof(wll_lanes) ||
+      v->tag != &wll_lanes_tag)
     wll_kernel_fail(L, r, lo + first,
                     "array '%s' indexed with %s (an integer or a lane "
                     "vector expected)",
@@ -209,14 +214,32 @@ static WLL_HOT void offsets(lua_State *L, wll_krun *r, wll_darray *a, int arg,
        * below, which finds the first bad lane in lane order */
       uint64_t base = a->base, es = (uint64_t)a->esize;
       uint64_t alo = (uint64_t)a->lo, span = (uint64_t)a->hi - (uint64_t)a->lo;
-      uint64_t most = 0; /* the largest index - lo, unsigned */
-      for (k = 0; k < 32; k++) {
-        uint64_t i = (uint64_t)v->v[k].i, x = i - alo;
-        most = x > most ? x : most;
-        off[k] = base + i * es;
+      /* index - lo < span, unsigned, for every lane: with span at most
+       * 2^63, x < span when bit 63 of x is clear and that of x - span
+       * set; and'ed over the lanes, and the element size a shift: a
+       * loop without compares or products, which the compiler
+       * vectorizes (a chain of compares was most of the load's own
+       * time) */
+      if ((es & (es - 1)) == 0 && span <= (uint64_t)1 << 63) {
+        uint64_t all = ~(uint64_t)0;
+        int sh = __builtin_ctzll(es);
+        for (k = 0; k < 32; k++) {
+          uint64_t i = (uint64_t)v->v[k].i, x = i - alo;
+          all &= ~x & (x - span);
+          off[k] = base + (i << sh);
+        }
+        if (all >> 63)
+          return;
+      } else {
+        uint64_t most = 0; /* the largest index - lo, unsigned */
+        for (k = 0; k < 32; k++) {
+          uint64_t i = (uint64_t)v->v[k].i, x = i - alo;
+          most = x > most ? x : most;
+          off[k] = base + i * es;
+        }
+        if (most < span)
+          return;
       }
-      if (most < span)
-        return;
     }
     for (b = mask; b != 0; b &= b - 1) {
       lua_Integer i;
@@ -608,7 +631,7 @@ static void lane_ranges(uint32_t m, char *buf, size_t n) {
 /* w:syncthreads(): every lane of the warp must be active */
 static int w_syncthreads(lua_State *L) {
   wll_krun *r = running_warp(L);
-  int k, line;
+  int line;
   if (r->active != r->exist) {
     char in[64], out[64];
     lane_ranges(r->active, in, sizeof in);
@@ -623,10 +646,9 @@ static int w_syncthreads(lua_State *L) {
   }
   wll_wlog_unloggable(L, r); /* its loads performed at issue */
   line = wll_site_line(L, r->ks); /* cached by pc, as c:syncthreads */
-  for (k = 0; k < 32; k++)
-    if ((r->exist >> k & 1) &&
-        wl_kernel_barrier(r->l, r->block, r->warp * 32 + k, line) != 0)
-      return wll_kernel_raise(L, r);
+  if (r->exist != 0 &&
+      wl_kernel_barrier_warp(r->l, r->block, r->warp, r->exist, line) != 0)
+    return wll_kernel_raise(L, r);
   return lua_yield(L, 0);
 }
 

@@ -199,29 +199,32 @@ typedef struct operand {
 /* The operand at idx (a number or a lane vector); raises for anything
  * else, as wll_lanes_operand does. */
 static WLL_HOT void get_operand(lua_State *L, int idx, operand *o) {
-  int t = lua_type(L, idx);
-  if (t == LUA_TNUMBER) {
-    o->v = &o->one;
-    o->step = 0;
-    o->valid = WLL_LANES_ALL;
-    if (lua_isinteger(L, idx)) {
-      o->one.i = lua_tointeger(L, idx);
-      o->isint = WLL_LANES_ALL;
-    } else {
-      o->one.n = lua_tonumber(L, idx);
-      o->isint = 0;
-    }
-    return;
-  }
-  if (t == LUA_TUSERDATA && lua_rawlen(L, idx) == sizeof(wll_lanes)) {
-    const wll_lanes *v = lua_touserdata(L, idx);
-    if (v->tag == &wll_lanes_tag) {
+  /* a vector in two calls: lua_touserdata is NULL for anything but
+   * userdata, and lua_rawlen 0 for a light one (the size is checked
+   * before the tag is read) */
+  const wll_lanes *v = lua_touserdata(L, idx);
+  if (v != NULL) {
+    if (lua_rawlen(L, idx) == sizeof(wll_lanes) && v->tag == &wll_lanes_tag) {
       o->v = v->v;
       o->step = 1;
       o->valid = v->valid;
       o->isint = v->isint;
       return;
     }
+  } else if (lua_isinteger(L, idx)) {
+    o->v = &o->one;
+    o->step = 0;
+    o->valid = WLL_LANES_ALL;
+    o->one.i = lua_tointeger(L, idx);
+    o->isint = WLL_LANES_ALL;
+    return;
+  } else if (lua_type(L, idx) == LUA_TNUMBER) {
+    o->v = &o->one;
+    o->step = 0;
+    o->valid = WLL_LANES_ALL;
+    o->one.n = lua_tonumber(L, idx);
+    o->isint = 0;
+    return;
   }
   o->v = &o->one; /* (luaL_error does not return: for the compiler) */
   o->step = 0;
@@ -276,6 +279,18 @@ static int straight_int(int op, const operand *a, const operand *b,
     STRAIGHT(i, (lua_Integer)((lua_Unsigned)x->i - (lua_Unsigned)y->i))
     return 1;
   case OP_MUL:
+    /* by a power of two (ty * TILE): a shift, which vectorizes (the
+     * same bits: products wrap modulo 2^64) */
+    if (sa != sb) {
+      lua_Unsigned c = (lua_Unsigned)(sa ? b : a)->one.i;
+      if (c != 0 && (c & (c - 1)) == 0) {
+        const wll_lane *x = (sa ? a : b)->v;
+        int sh = __builtin_ctzll((unsigned long long)c);
+        for (k = 0; k < 32; k++)
+          r->v[k].i = (lua_Integer)((lua_Unsigned)x[k].i << sh);
+        return 1;
+      }
+    }
     STRAIGHT(i, (lua_Integer)((lua_Unsigned)x->i * (lua_Unsigned)y->i))
     return 1;
   default:

@@ -1996,6 +1996,11 @@ int wl_kernel_syncwarp_lanes(wl_launch *l, int block, int warp,
 int wl_kernel_lane_order(wl_launch *l, int block, int warp, int order[32]);
 /* __syncthreads(): the lane waits (it must yield now). */
 int wl_kernel_barrier(wl_launch *l, int block, int thread, int line);
+/* The same barrier for the lanes of mask of warp `warp` (warp-vector
+ * kernels), wl_kernel_barrier for each in lane order; every lane of
+ * mask must be running (else WL_EINVAL, and no lane waits). */
+int wl_kernel_barrier_warp(wl_launch *l, int block, int warp, uint32_t mask,
+                           int line);
 /* The lane's function returned. */
 int wl_kernel_exit(wl_launch *l, int block, int thread);
 /* A __shared__ array declared by a thread of a block: the block's k-th

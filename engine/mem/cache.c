@@ -20,8 +20,13 @@ struct wl_cache {
   uint32_t nsets;
   uint64_t clock;
   wl_cache_stats st;
-  way *ways;        /* nsets * cfg.ways */
-  uint8_t *data;    /* line_bytes per way, once a copy is made */
+  way *ways;        /* nsets * cfg.ways; a set's ways are garbage until
+                     * it is first used (set_ways) */
+  uint64_t *used_sets; /* one bit per set: its ways were cleared (a
+                        * cache of megabytes is not cleared whole for a
+                        * launch that touches a few of its sets) */
+  uint8_t *data;    /* line_bytes per way, once a copy is made (a
+                     * sector's bytes are read only once copied) */
   uint64_t ncopied; /* ways with copied != 0 (an upper bound) */
   /* an overlay (wl__cache_overlay): the lines are base's, but for the
    * sets a lookup touched, copied here on first touch (ov: an open
@@ -35,12 +40,26 @@ struct wl_cache {
   int ovfail;                 /* out of memory: lookups go on unchanged */
 };
 
-/* The ways of set `set` as this cache sees them; an overlay copies the
- * set from its base at the first touch (NULL: out of memory). */
+static size_t nwords(uint32_t nsets) { return ((size_t)nsets + 63) / 64; }
+
+/* Whether set k of a cache that is no overlay was used (cleared). */
+static int set_used(const wl_cache *c, size_t k) {
+  return (int)(c->used_sets[k / 64] >> (k % 64) & 1);
+}
+
+/* The ways of set `set` as this cache sees them: cleared at the set's
+ * first use; an overlay copies the set from its base at the first touch
+ * (NULL: out of memory). */
 static way *set_ways(wl_cache *c, uint32_t set) {
   size_t h, i;
-  if (c->base == NULL)
-    return c->ways + (size_t)set * c->cfg.ways;
+  if (c->base == NULL) {
+    way *w = c->ways + (size_t)set * c->cfg.ways;
+    if (!set_used(c, set)) {
+      memset(w, 0, (size_t)c->cfg.ways * sizeof *w);
+      c->used_sets[set / 64] |= 1ull << (set % 64);
+    }
+    return w;
+  }
   if ((c->ovn + 1) * 2 > c->ovslots) { /* grow the hash */
     size_t ns = c->ovslots ? c->ovslots * 2 : 256, k;
     uint32_t *nk = wl__calloc(c->ctx, ns * sizeof *nk);
@@ -84,8 +103,12 @@ static way *set_ways(wl_cache *c, uint32_t set) {
   i = c->ovn++;
   c->ovkey[h] = set + 1u;
   c->ovval[h] = (uint32_t)i;
-  memcpy(c->ovw + i * c->cfg.ways, c->base->ways + (size_t)set * c->cfg.ways,
-         c->cfg.ways * sizeof(way));
+  if (set_used(c->base, set))
+    memcpy(c->ovw + i * c->cfg.ways,
+           c->base->ways + (size_t)set * c->cfg.ways,
+           c->cfg.ways * sizeof(way));
+  else /* never used there: empty */
+    memset(c->ovw + i * c->cfg.ways, 0, c->cfg.ways * sizeof(way));
   return c->ovw + i * c->cfg.ways;
 }
 
@@ -121,8 +144,11 @@ int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out) {
   if (c == NULL)
     return wl__err(ctx, WL_ENOMEM, "out of memory");
   n = (size_t)lines * sizeof(way);
-  c->ways = wl__calloc(ctx, n);
-  if (c->ways == NULL) {
+  c->ways = wl__alloc(ctx, n); /* cleared set by set (set_ways) */
+  c->used_sets = wl__calloc(ctx, nwords(lines / cfg->ways) * 8);
+  if (c->ways == NULL || c->used_sets == NULL) {
+    wl__free(ctx, c->ways, n);
+    wl__free(ctx, c->used_sets, nwords(lines / cfg->ways) * 8);
     wl__free(ctx, c, sizeof *c);
     return wl__err(ctx, WL_ENOMEM, "out of memory");
   }
@@ -139,6 +165,8 @@ void wl__cache_free(wl_cache *c) {
   wl__free(c->ctx, c->ovkey, c->ovslots * sizeof *c->ovkey);
   wl__free(c->ctx, c->ovval, c->ovslots * sizeof *c->ovval);
   wl__free(c->ctx, c->ovw, c->ovcap * c->cfg.ways * sizeof(way));
+  if (c->used_sets != NULL)
+    wl__free(c->ctx, c->used_sets, nwords(c->nsets) * 8);
   if (c->data != NULL)
     wl__free(c->ctx, c->data, c->cfg.size_bytes);
   wl__free(c->ctx, c->ways,
@@ -194,9 +222,12 @@ static way *find(const wl_cache *c, uint64_t addr, uint32_t *bit) {
     *bit = 0;
     return NULL;
   }
-  way *set = c->ways + (size_t)(line % c->nsets) * c->cfg.ways;
+  size_t k = (size_t)(line % c->nsets);
+  way *set = c->ways + k * c->cfg.ways;
   uint32_t i;
   *bit = 1u << (addr % c->cfg.line_bytes / c->cfg.sector_bytes);
+  if (!set_used(c, k)) /* never used: empty */
+    return NULL;
   for (i = 0; i < c->cfg.ways; i++)
     if (set[i].valid != 0 && set[i].line == line)
       return &set[i];
@@ -226,7 +257,7 @@ uint8_t *wl__cache_copy_fill(wl_cache *c, uint64_t addr, const uint8_t *src) {
   /* made at the first copy (most caches never hold one: L2, the
    * constant cache, L1s of SMs whose loads bypass it) */
   if (c->data == NULL &&
-      (c->data = wl__calloc(c->ctx, c->cfg.size_bytes)) == NULL)
+      (c->data = wl__alloc(c->ctx, c->cfg.size_bytes)) == NULL)
     return NULL;
   if (w->copied == 0)
     c->ncopied++;
@@ -241,7 +272,7 @@ void wl__cache_drop(wl_cache *c, uint64_t slot) {
   if (c->base != NULL) /* not for overlays (cache.h) */
     return;
   w = c->ways + slot % ((uint64_t)c->nsets * c->cfg.ways);
-  w->valid = 0;
+  w->valid = 0; /* (a set never used: cleared at its first use anyway) */
   w->copied = 0;
 }
 
@@ -250,8 +281,7 @@ int wl__cache_has_copies(const wl_cache *c) { return c->ncopied != 0; }
 void wl__cache_invalidate(wl_cache *c) {
   if (c->base != NULL) /* not for overlays (cache.h) */
     return;
-  memset(c->ways, 0,
-         (size_t)(c->cfg.size_bytes / c->cfg.line_bytes) * sizeof(way));
+  memset(c->used_sets, 0, nwords(c->nsets) * 8);
   c->ncopied = 0;
 }
 

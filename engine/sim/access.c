@@ -426,12 +426,35 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
       uint64_t most = 0, least = UINT64_MAX, any = 0; /* the largest and
                      * smallest offsets, the addresses or'ed (a lane off a
                      * word: bits 0-1) */
-      uint32_t *sl = s->slice + lo;
-      for (lane = 0; lane < 32; lane++) {
-        uint64_t o = off[lane];
-        most = o > most ? o : most;
-        least = o < least ? o : least;
-        any |= req.addr[lane] = g.base + o;
+      uint32_t *sl = s->slice + lo, over = 0;
+      if (last < 0x7fffffffu) {
+        /* a region under 2 GB (shared memory always): the offsets as
+         * 32-bit words once their high bits are known zero, a loop the
+         * compiler vectorizes (a chain of 64-bit compares was the
+         * access's longest part) */
+        uint64_t high = 0;
+        int32_t hi32 = 0, lo32 = INT32_MAX;
+        for (lane = 0; lane < 32; lane++) {
+          uint64_t o = off[lane];
+          int32_t w = (int32_t)(o & 0x7fffffffu);
+          high |= o >> 31;
+          hi32 = w > hi32 ? w : hi32;
+          lo32 = w < lo32 ? w : lo32;
+          any |= req.addr[lane] = g.base + o;
+        }
+        if (high == 0) {
+          most = (uint64_t)hi32;
+          least = (uint64_t)lo32;
+        } else {
+          most = UINT64_MAX; /* a lane out of the region: the loop below */
+        }
+      } else {
+        for (lane = 0; lane < 32; lane++) {
+          uint64_t o = off[lane];
+          most = o > most ? o : most;
+          least = o < least ? o : least;
+          any |= req.addr[lane] = g.base + o;
+        }
       }
       if (most <= last && (any & 3) == 0) {
         cm.words = chk; /* every lane one aligned word: the checkers'
@@ -450,11 +473,12 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
         else
           for (lane = 0; lane < 32; lane++)
             memcpy(g.data + off[lane], d + lane * 4, 4);
-        for (lane = 0; lane < 32; lane++)
-          if (++sl[lane] >= lim) {
-            sl[lane] = 0;
-            yield = 1;
-          }
+        for (lane = 0; lane < 32; lane++) { /* (without branches) */
+          uint32_t n = sl[lane] + 1, up = n >= lim;
+          sl[lane] = up ? 0 : n;
+          over |= up;
+        }
+        yield |= over != 0;
         b = 0;
       }
     }
@@ -636,6 +660,34 @@ int wl_kernel_barrier(wl_launch *l, int block, int thread, int line) {
   l->last_line = line;
   s->slice[thread] = 0;
   s->nwaiting++;
+  return 0;
+}
+
+int wl_kernel_barrier_warp(wl_launch *l, int block, int warp, uint32_t mask,
+                           int line) {
+  slot *s = slot_of(l, block);
+  uint32_t b;
+  int lo = warp * 32, t;
+  if (s == NULL || warp < 0 || warp >= l->nwarps || mask == 0 ||
+      (l->nthreads - lo < 32 && (mask >> (l->nthreads - lo)) != 0))
+    return wl__err(l->ctx, WL_EINVAL, "wl_kernel_barrier_warp: no such lanes");
+  for (b = mask; b != 0; b &= b - 1)
+    if (s->state[lo + __builtin_ctz(b)] != WL_LANE_RUNNABLE)
+      return wl__err(l->ctx, WL_EINVAL,
+                     "wl_kernel_barrier_warp: lane %d is not running",
+                     __builtin_ctz(b));
+  for (b = mask; b != 0; b &= b - 1) { /* wl_kernel_barrier's steps */
+    t = lo + __builtin_ctz(b);
+    if (s->dl != NULL && s->dl[t].np > 0)
+      wl__sim_defer_drop(l, s, t); /* performed at issue */
+    s->state[t] = WL_LANE_BARRIER;
+    s->barline[t] = line;
+    s->slice[t] = 0;
+    s->nwaiting++;
+  }
+  l->last_block = block;
+  l->last_thread = lo + 31 - __builtin_clz(mask);
+  l->last_line = line;
   return 0;
 }
 

@@ -143,7 +143,10 @@ static int price(wl_launch *l, int sm, const group *g, const uint64_t *span) {
   if ((i = sm_caches(l, &l->sms[sm])) != 0)
     return i;
   count(l, s, C_INST, 1);
-  count(l, s, C_THREAD_INST, (uint64_t)__builtin_popcount(g->mask));
+  /* (a whole warp without the call: the build has no popcnt insn) */
+  count(l, s, C_THREAD_INST,
+        g->mask == 0xffffffffu ? 32u
+                               : (uint64_t)__builtin_popcount(g->mask));
   if (s->space == WL_SPACE_SHARED && s->width <= l->dev->cfg.bank_bytes &&
       l->bank_shift >= 0) {
     /* the common narrow case without building a request (the lanes'

@@ -148,6 +148,59 @@ static int k_stride2(kern *k, wl_launch *l, int b, int t) {
   }
 }
 
+/* s[t] = t; __syncthreads(); then lane 0 of each warp loads the warp's
+ * 32 words in one wl_kernel_access_warp (as a warp-vector kernel does),
+ * lane l from word l, but for one bad lane 5 (k->n: 1 one word past the
+ * end, 2 at 2^31 bytes, 3 misaligned; 0 none). */
+static int k_warp_words(kern *k, wl_launch *l, int b, int t) {
+  for (;;) {
+    switch (k->pc[b][t]++) {
+    case 0: {
+      uint64_t size;
+      STEP(wl_kernel_shared(l, b, t, 256, 4, 0, 40, &k->sh[b], &size));
+      break;
+    }
+    case 1:
+      STEP(st(l, b, t, WL_SPACE_SHARED, k->sh[b], 4 * (uint64_t)t, 41, t));
+      break;
+    case 2:
+      return wl_kernel_barrier(l, b, t, 42);
+    case 3:
+      if (t % 32 == 0) {
+        wl_access a;
+        uint64_t off[32];
+        int32_t v[32];
+        int i;
+        memset(&a, 0, sizeof a);
+        a.kind = WL_ACC_LOAD;
+        a.space = WL_SPACE_SHARED;
+        a.id = k->sh[b];
+        a.width = 4;
+        a.type = WL_TYPE_INT32;
+        a.sem = WL_SEM_WEAK;
+        a.scope = WL_SCOPE_NONE;
+        a.cache = WL_CACHE_CA;
+        a.line = 43;
+        for (i = 0; i < 32; i++)
+          off[i] = 4 * (uint64_t)(t + i);
+        off[5] = k->n == 1   ? 256
+                 : k->n == 2 ? (uint64_t)1 << 31
+                 : k->n == 3 ? 4 * (uint64_t)(t + 5) + 2
+                             : off[5];
+        memset(v, 0, sizeof v);
+        i = wl_kernel_access_warp(l, b, t / 32, 0xffffffffu, &a, off, NULL, v);
+        if (i < 0)
+          return i;
+        for (i = 0; i < 32; i++)
+          k->reg[b][t + i] = v[i];
+      }
+      break;
+    default:
+      return wl_kernel_exit(l, b, t);
+    }
+  }
+}
+
 /* s[t] = t; __syncthreads(); out[i] = s[(t + 1) % n] * 10 + b. */
 static int k_rotate(kern *k, wl_launch *l, int b, int t) {
   int n = wl_kernel_threads_per_block(l);
@@ -942,6 +995,35 @@ static void test_shared_stride2(void **state) {
   }
 }
 
+/* A whole warp's aligned 4-byte shared loads in one call (the engine's
+ * whole-warp path: bounds and alignment for the 32 lanes at once): the
+ * words, and each kind of bad lane refused as a lane's own access is. */
+static void test_warp_words(void **state) {
+  fixture *f = *state;
+  wl_launch_cfg c;
+  int i, bad;
+  static const char *const why[] = {NULL, "out-of-bounds load",
+                                    "out-of-bounds load", "misaligned"};
+  device(f, "sm_90");
+  f->k->n = 0;
+  launch_cfg(&c, f->k, k_warp_words, 1, 64, 3);
+  c.static_shared = 256;
+  launch_ok(f, &c);
+  for (i = 0; i < 64; i++)
+    assert_int_equal(f->k->reg[0][i], i);
+  /* a store and a load a warp, each one request */
+  assert_int_equal(total(f->l, "smsp__inst_executed.sum"), 4);
+  for (bad = 1; bad <= 3; bad++) {
+    f->k->n = bad;
+    launch_cfg(&c, f->k, k_warp_words, 1, 64, 3);
+    c.static_shared = 256;
+    if (launch(f, &c) != WL_ERUNTIME)
+      fail_msg("case %d: not refused", bad);
+    has(wl_launch_errmsg(f->l), why[bad]);
+    has(wl_launch_errmsg(f->l), "lane 5");
+  }
+}
+
 /* ---------------------------------------------------------------- */
 /* Barriers                                                          */
 
@@ -1486,6 +1568,7 @@ int main(void) {
       T(test_occupancy_no_fit),
       T(test_launch_vadd),
       T(test_shared_stride2),
+      T(test_warp_words),
       T(test_barrier),
       T(test_barrier_divergence),
       T(test_launch_nesting),
