@@ -14,6 +14,7 @@
 #include <lualib.h>
 
 #include "cmd.h"
+#include "lmempool.h"
 #include "lwarplab.h"
 
 /* ------------------------------------------------------------------ */
@@ -110,106 +111,6 @@ static int run_main(lua_State *L) {
   return 0;
 }
 
-/* The script's Lua state allocates small blocks from size-class free
- * lists: kernels create many short-lived objects (warp-vector kernels a
- * lane vector per operation), and malloc/free were a tenth of their
- * time.  Blocks over POOL_MAX go to realloc/free.  Only this one state
- * uses the pool (libuv workers make their own states with
- * luaL_newstate), so it needs no lock. */
-#define POOL_MAX 512
-#define POOL_CHUNK (256 * 1024)
-typedef struct pool_blk {
-  struct pool_blk *next;
-} pool_blk;
-typedef struct pool_chunk {
-  struct pool_chunk *next;
-} pool_chunk;
-typedef struct pool {
-  pool_blk *free[POOL_MAX / 16 + 1];
-  pool_chunk *chunks;
-  char *cur;    /* unused part of the newest chunk */
-  size_t left;
-} pool;
-
-static size_t pool_class(size_t n) { return (n + 15) / 16; }
-
-static void *pool_get(pool *P, size_t c) {
-  pool_blk *b = P->free[c];
-  size_t sz = c * 16;
-  if (b != NULL) {
-    P->free[c] = b->next;
-    /* the class's next block, for the next allocation: a block freed a
-     * while ago is out of the L1 cache, and reading its link was most
-     * of the pool's time (warp-vector kernels make a lane vector per
-     * operation) */
-    if (b->next != NULL)
-      __builtin_prefetch(b->next, 1);
-    return b;
-  }
-  if (P->left < sz) {
-    pool_chunk *k = malloc(POOL_CHUNK);
-    if (k == NULL)
-      return NULL;
-    k->next = P->chunks;
-    P->chunks = k;
-    P->cur = (char *)k + 16;
-    P->left = POOL_CHUNK - 16;
-  }
-  b = (pool_blk *)(void *)P->cur;
-  P->cur += sz;
-  P->left -= sz;
-  return b;
-}
-
-static void pool_put(pool *P, void *p, size_t c) {
-  pool_blk *b = p;
-  b->next = P->free[c];
-  P->free[c] = b;
-}
-
-static void *pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  pool *P = ud;
-  size_t oc, nc;
-  if (ptr == NULL)
-    osize = 0; /* then osize names the kind of object, not a size */
-  oc = osize > 0 && osize <= POOL_MAX ? pool_class(osize) : 0;
-  nc = nsize > 0 && nsize <= POOL_MAX ? pool_class(nsize) : 0;
-  if (nsize == 0) {
-    if (ptr != NULL) {
-      if (oc)
-        pool_put(P, ptr, oc);
-      else
-        free(ptr);
-    }
-    return NULL;
-  }
-  if (ptr != NULL && oc == 0 && nc == 0)
-    return realloc(ptr, nsize);
-  if (ptr != NULL && oc != 0 && oc == nc)
-    return ptr;
-  {
-    void *q = nc ? pool_get(P, nc) : malloc(nsize);
-    if (q == NULL)
-      return NULL; /* Lua keeps ptr */
-    if (ptr != NULL) {
-      memcpy(q, ptr, osize < nsize ? osize : nsize);
-      if (oc)
-        pool_put(P, ptr, oc);
-      else
-        free(ptr);
-    }
-    return q;
-  }
-}
-
-static void pool_release(pool *P) {
-  while (P->chunks != NULL) {
-    pool_chunk *k = P->chunks;
-    P->chunks = k->next;
-    free(k);
-  }
-}
-
 static int lua_panic_fn(lua_State *L) {
   const char *msg = lua_tostring(L, -1);
   fprintf(stderr, "warplab: unprotected Lua error: %s\n",
@@ -250,7 +151,6 @@ int wll_cmd_run(int argc, char **argv) {
       {"json", no_argument, NULL, O_JSON},
       {"jobs", required_argument, NULL, 'j'},
       {NULL, 0, NULL, 0}};
-  static pool P;
   lua_State *L;
   int c, k, rc, status = 0;
   run_opts o;
@@ -295,13 +195,12 @@ int wll_cmd_run(int argc, char **argv) {
     return 2;
   }
   /* WARPLAB_NO_POOL=1: plain malloc, so valgrind sees every Lua block */
-  L = getenv("WARPLAB_NO_POOL") != NULL ? luaL_newstate()
-                                        : lua_newstate(pool_alloc, &P);
+  L = wll_newstate(); /* small blocks from a pool (lmempool.c) */
   if (L == NULL) {
     fprintf(stderr, "warplab: cannot create a Lua state (out of memory)\n");
     return 1;
   }
-  if (getenv("WARPLAB_NO_POOL") == NULL) {
+  if (wll_state_pooled(L)) {
     lua_atpanic(L, lua_panic_fn);
     lua_setwarnf(L, lua_warn_fn, NULL);
   }
@@ -322,8 +221,7 @@ int wll_cmd_run(int argc, char **argv) {
     else if (msg != NULL && strstr(msg, "interrupted by SIGTERM") != NULL)
       status = wll_sig_status(SIGTERM);
   }
-  lua_close(L);
-  pool_release(&P);
+  wll_closestate(L);
   if (wll_stdout_done() != 0)
     return 1;
   if (status == 0 && rc == LUA_OK && o.check_error && o.found > 0)

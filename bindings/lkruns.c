@@ -26,6 +26,7 @@
 #include <lualib.h>
 
 #include "lkernel.h"
+#include "lmempool.h"
 #include "lpool.h"
 #include "lsched.h"
 
@@ -226,7 +227,7 @@ static int run_one(lua_State *W) {
 }
 
 static int worker_new(void *ud, wl_ctx *ctx, void **worker) {
-  lua_State *W = luaL_newstate();
+  lua_State *W = wll_newstate(); /* lmempool.c */
   (void)ctx;
   *worker = NULL;
   if (W == NULL)
@@ -238,7 +239,7 @@ static int worker_new(void *ud, wl_ctx *ctx, void **worker) {
       snprintf(j->werr, sizeof j->werr, "%s",
                lua_isstring(W, -1) ? lua_tostring(W, -1)
                                    : "no wl._kernel_run_one");
-    lua_close(W);
+    wll_closestate(W);
     return -1;
   }
   *worker = W;
@@ -247,7 +248,7 @@ static int worker_new(void *ud, wl_ctx *ctx, void **worker) {
 
 static void worker_free(void *ud, void *worker) {
   (void)ud;
-  lua_close(worker);
+  wll_closestate(worker);
 }
 
 static outk *new_out(int failed, const char *s, size_t n) {

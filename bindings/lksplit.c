@@ -34,6 +34,7 @@
 #include <lualib.h>
 
 #include "lkernel.h"
+#include "lmempool.h"
 #include "lpool.h"
 #include "lsched.h"
 
@@ -152,7 +153,7 @@ typedef struct wcache {
 
 static void worker_close(worker *w) {
   if (w->W != NULL)
-    lua_close(w->W);
+    wll_closestate(w->W);
   free(w);
 }
 
@@ -286,7 +287,7 @@ static int worker_new(void *ud, wl_ctx *ctx, void **out) {
 static const char *worker_start(worker *w) {
   const char *err = NULL;
   if (w->W == NULL) {
-    if ((w->W = luaL_newstate()) == NULL)
+    if ((w->W = wll_newstate()) == NULL)
       return "out of memory";
     lua_pushcfunction(w->W, worker_build);
     if (lua_pcall(w->W, 0, 0, 0) != LUA_OK)
@@ -301,7 +302,7 @@ static const char *worker_start(worker *w) {
   }
   if (err != NULL) {
     snprintf(w->err, sizeof w->err, "launch: %s", err);
-    lua_close(w->W);
+    wll_closestate(w->W);
     w->W = NULL;
     return w->err;
   }
