@@ -39,7 +39,7 @@ for style in thread warp; do
   }
   # the warp memory instructions of the launches, for the rate (whole
   # processes: their start counts against it)
-  inst=$(awk '{ n += $5 } END { print n }' "$T/out.2")
+  inst=$(awk '/^launch/ { n += $3 } END { print n }' "$T/out.2")
   awk -v s="$style" -v a="$t0" -v b="$t1" -v c="$t2" -v n="$inst" -v m="$N" \
     -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)" 'BEGIN {
     printf "kernel_split: %s matmul, %d launches of 16 blocks: without " \
