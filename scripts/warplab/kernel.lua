@@ -208,6 +208,7 @@ end
 -- memory, the report and the printed output are the same for any N (a
 -- joined launch's blocks interleave as in their parts, so its counters
 -- may differ from the launch without jobs; its memory does not).
+-- max_steps and max_seconds bound each part.
 -- the launch options with kernel k's own static_shared and regs (those
 -- of cfg win)
 local function kernel_cfg(k, cfg)
