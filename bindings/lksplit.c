@@ -819,13 +819,13 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
                                        : perr[0]  ? perr
                                                   : wl_strerror(rc));
   if (res.emitted < (size_t)*parts) {
+    /* stopped by a signal, which this error reports (taken, as the
+     * launch without jobs takes it: a pcall that catches the error goes
+     * on) */
     int sig = wll_sig_take();
-    if (sig != 0) {
-      lua_pushfstring(L, "launch interrupted by %s",
-                      sig == SIGINT ? "SIGINT" : "SIGTERM");
-      wll_sig_put_back(sig);
-      return lua_error(L);
-    }
+    if (sig != 0)
+      return luaL_error(L, "the launch was interrupted by %s",
+                        wll_sig_name(sig));
     return luaL_error(L, "launch: out of memory");
   }
   /* did the parts communicate?  (failed ones too: what they touched
@@ -856,7 +856,8 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
   }
   for (k = 0; k < *parts; k++)
     if (j->outs[k]->failed) {
-      *as_is = 1; /* it names its place and thread */
+      wll_sig_take(); /* a signal that stopped it is reported by it */
+      *as_is = 1;     /* it names its place and thread */
       lua_pushstring(L, j->outs[k]->msg);
       return lua_error(L);
     }
