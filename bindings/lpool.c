@@ -49,6 +49,7 @@ typedef struct slot {
 typedef struct back {
   void *out;
   int stopped;
+  int in; /* it came back (under mu) */
 } back;
 
 struct pool {
@@ -71,7 +72,8 @@ struct pool {
   size_t *doneq; /* units back, not yet recorded in the plan (n) */
   size_t dq_n;
   size_t *emitq; /* units merged, to emit (n) */
-  size_t n, ndone;
+  size_t n, ndone; /* ndone: units back (under mu) */
+  size_t front;    /* the first unit not back (under mu; no source) */
   atomic_int stop;  /* no more units are taken */
   int emit_stopped; /* emit asked to stop */
   int collected;    /* a stopped unit was merged: nothing after it */
@@ -131,11 +133,16 @@ static void erase_progress(pool *p) {
 }
 
 static void draw_progress(pool *p) {
-  int pct = p->n ? (int)((double)p->ndone * 100.0 / (double)p->n) : 100;
+  size_t done;
+  int pct, k;
   char line[256];
-  int k = snprintf(line, sizeof line, "%s: %d%% %zu/%zu %s",
-                   p->o->what ? p->o->what : "warplab", pct, p->ndone, p->n,
-                   p->o->units ? p->o->units : "units");
+  lock(p);
+  done = p->ndone;
+  unlock(p);
+  pct = p->n ? (int)((double)done * 100.0 / (double)p->n) : 100;
+  k = snprintf(line, sizeof line, "%s: %d%% %zu/%zu %s",
+               p->o->what ? p->o->what : "warplab", pct, done, p->n,
+               p->o->units ? p->o->units : "units");
   if (k < 0)
     return;
   if (k >= (int)sizeof line)
@@ -150,15 +157,30 @@ static void tick_cb(uv_timer_t *h) { draw_progress(h->data); }
 
 /* ---------------- back, merged, emitted: in unit order ---------------- */
 
-/* A unit came back (any thread): into the queue the loop drains. */
-static void put_back(pool *p, size_t u, void *out, int rc) {
+/* A unit came back (any thread): into the queue the loop drains.
+ * Returns whether the loop has something to do now: the unit was the
+ * first not back (units from there on may go out), it stopped, or it
+ * came from a source (emitted as it comes).  Otherwise it waits in the
+ * queue until the unit that holds the emission up comes back, or the
+ * pool work ends: emission stays as prompt, and the loop thread, which
+ * shares the cores with the workers, is not woken for each of many
+ * small units (1,434 files: some 600 wake-ups of the loop, each a
+ * context switch away from a worker on a machine with no idle core). */
+static int put_back(pool *p, size_t u, void *out, int rc) {
+  int wake;
   lock(p);
   p->backs[u].out = out;
   p->backs[u].stopped = rc == WLL_UNIT_STOPPED;
+  p->backs[u].in = 1;
   p->doneq[p->dq_n++] = u;
+  p->ndone++;
+  wake = p->src != NULL || rc == WLL_UNIT_STOPPED || u == p->front;
+  while (p->front < p->n && p->backs[p->front].in)
+    p->front++;
   unlock(p);
   if (rc == WLL_UNIT_STOPPED)
     atomic_store(&p->stop, 1);
+  return wake;
 }
 
 /* On the loop: records the units back in the plan, takes the ones that
@@ -171,13 +193,11 @@ static void drain(pool *p) {
   if (p->src != NULL) { /* any order: the caller orders them */
     for (k = 0; k < nq; k++)
       p->emitq[ne++] = p->doneq[k];
-    p->ndone += nq;
     p->dq_n = 0;
     nq = 0;
   }
   for (k = 0; k < nq; k++) {
     u = p->doneq[k];
-    p->ndone++;
     /* fails only for a unit out of range or back twice, which the
      * workers never give */
     if (wl_shard_done(p->plan, u, &p->backs[u]) != 0 && p->rc == 0) {
@@ -254,8 +274,8 @@ static void work_cb(uv_work_t *req) {
     if (!got)
       break;
     rc = p->fns->run(p->ud, u, w->ctx, w->worker, p, &out);
-    put_back(p, u, out, rc);
-    uv_async_send(&p->async);
+    if (put_back(p, u, out, rc))
+      uv_async_send(&p->async);
   }
   in_worker = 0;
 }
@@ -351,7 +371,7 @@ static void run_inline(pool *p) {
     if (p->src != NULL && !claim(p, &u))
       break;
     rc = p->fns->run(p->ud, u, w->ctx, w->worker, p, &out);
-    put_back(p, u, out, rc);
+    (void)put_back(p, u, out, rc);
     drain(p);
     if (p->o->progress) {
       uint64_t now = uv_hrtime();
@@ -365,7 +385,7 @@ static void run_inline(pool *p) {
 
 /* ---------------- the costs, on the pool ---------------- */
 
-#define COST_CHUNK 64
+#define COST_CHUNK 16
 
 typedef struct costs_run {
   pool *p;
