@@ -68,6 +68,13 @@ struct pool {
   void *ud;
   wl_ctx *ctx; /* the plan's */
   wl_shard *plan;
+  /* o->cost's guesses, made by the workers before their first unit
+   * (NULL: the plan was made before the run); the last slot to finish
+   * guessing makes the plan (under mu) and wakes the others (cv) */
+  uint64_t *guess;
+  atomic_size_t gnext; /* the next unit to guess */
+  int guessing;        /* slots not done guessing (under mu) */
+  int planned;         /* the plan was made, or failed (under mu) */
   back *backs;   /* per unit */
   size_t *doneq; /* units back, not yet recorded in the plan (n) */
   size_t dq_n;
@@ -239,12 +246,58 @@ static void drain(pool *p) {
 
 /* ---------------- the workers ---------------- */
 
+/* Units guessed at a time: what the first slot done guessing waits for
+ * at most is the rest of another's chunk. */
+#define COST_CHUNK 16
+
+/* Under mu: n slots are done guessing (or will never start); the last
+ * makes the plan from the guesses and wakes the others. */
+static void guessed(pool *p, int n) {
+  int rc;
+  if ((p->guessing -= n) > 0 || p->planned)
+    return;
+  rc = wl_shard_new(p->ctx, p->n, p->guess, &p->plan);
+  if (rc != 0 && p->rc == 0) {
+    p->rc = rc;
+    set_err(p, "%s", rc == WL_ENOMEM ? "out of memory"
+                                     : wl_ctx_errmsg(p->ctx));
+    atomic_store(&p->stop, 1);
+  }
+  p->planned = 1;
+  uv_cond_broadcast(&p->cv);
+}
+
+/* On a pool thread, before its first unit: o->cost for chunks of units
+ * shared out through gnext, with the slot's context, until none is
+ * left; then the plan, made by the last slot done (lpool.h: every guess
+ * before any unit).  This is the slot's own pool work going on, with no
+ * trip through the loop between the guesses and the units. */
+static void guess_units(pool *p, slot *w) {
+  for (;;) {
+    size_t k, u;
+    if (wll_sig_pending())
+      break; /* the units left keep cost 1; none will run */
+    k = atomic_fetch_add(&p->gnext, COST_CHUNK);
+    if (k >= p->n)
+      break;
+    for (u = k; u < k + COST_CHUNK && u < p->n; u++)
+      p->guess[u] = p->o->cost(p->ud, u, w->ctx);
+  }
+  lock(p);
+  guessed(p, 1);
+  while (!p->planned)
+    uv_cond_wait(&p->cv, &p->mu);
+  unlock(p);
+}
+
 /* On a pool thread: units one after another, largest first, until none
  * is left or the run stops. */
 static void work_cb(uv_work_t *req) {
   slot *w = req->data;
   pool *p = w->p;
   in_worker = 1;
+  if (p->guess != NULL)
+    guess_units(p, w);
   for (;;) {
     size_t u;
     void *out = NULL;
@@ -383,68 +436,6 @@ static void run_inline(pool *p) {
   }
 }
 
-/* ---------------- the costs, on the pool ---------------- */
-
-#define COST_CHUNK 16
-
-typedef struct costs_run {
-  pool *p;
-  uint64_t *cost;
-  atomic_size_t next;
-  uv_work_t *req; /* one per slot */
-} costs_run;
-
-static int loop_teardown(uv_loop_t *loop);
-
-static void cost_work_cb(uv_work_t *req) {
-  costs_run *c = req->data;
-  slot *w = &c->p->slots[req - c->req];
-  for (;;) {
-    size_t k = atomic_fetch_add(&c->next, COST_CHUNK), u;
-    if (k >= c->p->n || wll_sig_pending())
-      break;
-    for (u = k; u < k + COST_CHUNK && u < c->p->n; u++)
-      c->cost[u] = c->p->o->cost(c->p->ud, u, w->ctx);
-  }
-}
-
-static void cost_after_cb(uv_work_t *req, int status) {
-  (void)req;
-  (void)status;
-}
-
-/* Every unit's o->cost into cost[], on the slots' threads; 0, or -1
- * when libuv fails (the costs stay 0: the units run in unit order). */
-static int pool_costs(pool *p, uint64_t *cost) {
-  uv_loop_t loop;
-  costs_run *c = calloc(1, sizeof *c);
-  int i, rc = 0;
-  if (c == NULL ||
-      (c->req = calloc((size_t)p->nslots, sizeof *c->req)) == NULL ||
-      uv_loop_init(&loop) != 0) {
-    if (c != NULL)
-      free(c->req);
-    free(c);
-    return -1;
-  }
-  c->p = p;
-  c->cost = cost;
-  atomic_init(&c->next, 0);
-  for (i = 0; i < p->nslots; i++) {
-    c->req[i].data = c;
-    if (uv_queue_work(&loop, &c->req[i], cost_work_cb, cost_after_cb) != 0) {
-      rc = -1;
-      break;
-    }
-  }
-  uv_run(&loop, UV_RUN_DEFAULT);
-  if (loop_teardown(&loop) != 0)
-    rc = -1;
-  free(c->req);
-  free(c);
-  return rc;
-}
-
 /* ---------------- setup and teardown ---------------- */
 
 static void close_leftover(uv_handle_t *h, void *arg) {
@@ -472,7 +463,8 @@ static void run_threads(pool *p) {
   }
   if ((urc = uv_mutex_init(&p->mu)) == 0)
     p->have_mu = 1;
-  if (urc == 0 && p->src != NULL && (urc = uv_cond_init(&p->cv)) == 0)
+  if (urc == 0 && (p->src != NULL || p->guess != NULL) &&
+      (urc = uv_cond_init(&p->cv)) == 0)
     p->have_cv = 1;
   if (urc == 0 && (urc = uv_async_init(&p->loop, &p->async, async_cb)) == 0) {
     p->have_async = 1;
@@ -507,6 +499,11 @@ static void run_threads(pool *p) {
       p->rc = WL_EIO;
       set_err(p, "cannot queue work: %s", uv_strerror(urc));
       atomic_store(&p->stop, 1);
+      if (p->guess != NULL) { /* the slots that will not guess */
+        lock(p);
+        guessed(p, p->nslots - i);
+        unlock(p);
+      }
       break;
     }
     w->queued = 1;
@@ -600,17 +597,17 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
     size_t k;
     for (k = 0; k < n; k++)
       guess[k] = 1;
-    /* the guesses, on the threads that will run the units */
-    if (o->cost != NULL && jobs > 0 && p->src == NULL) {
-      wll_sig_enter();
-      (void)pool_costs(p, guess); /* failing: unit order, as good */
-      wll_sig_leave();
-    }
   }
-  if (rc == 0)
+  if (rc == 0 && o->costs == NULL && o->cost != NULL && jobs > 0 &&
+      p->src == NULL) {
+    /* the guesses, on the threads that will run the units, and the plan
+     * after them (guess_units) */
+    p->guess = guess;
+    p->guessing = p->nslots;
+    atomic_init(&p->gnext, 0);
+  } else if (rc == 0)
     rc = wl_shard_new(p->ctx, n, o->costs != NULL ? o->costs : guess,
                       &p->plan);
-  free(guess);
   if (rc != 0) {
     p->rc = rc;
     set_err(p, "%s", rc == WL_ENOMEM ? "out of memory"
@@ -645,6 +642,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   }
   wl_shard_free(p->plan);
   wl_ctx_free(p->ctx);
+  free(guess);
   free(p->slots);
   free(p->backs);
   free(p->doneq);
