@@ -22,8 +22,9 @@
  * tests stay ordered and never overflow; a test with a spin loop gets
  * 2^32 more, so that it comes before every test without one (the loops
  * are what the values search, far slower, is for) and so that a driver
- * may guess the cost of a file with no label in it (no branch, no loop)
- * from its size alone, without parsing it.
+ * may guess the cost of a file with no loop in it (no label, or only
+ * forward branches: bindings/cmd_common.c tells from the text) from its
+ * size alone, without parsing it.
  *
  * Measured on the conformance corpus (one core of the 2-core dev
  * machine): the spin-loop tests take nearly all of the time (two of
