@@ -1,7 +1,6 @@
 /* cmd_common.c -- what the warplab command's commands share: writing to
  * standard output, the clock, reading a whole file, and the command
  * line (getopt_long everywhere: options, counts, seconds, operands). */
-#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -304,10 +303,27 @@ uint64_t wll_file_cost(const char *path) {
   return (uint64_t)st.st_size;
 }
 
-/* A name's characters, as the litmus reader's words (lex.c). */
-static int word_start(int c) { return c == '_' || c == '%' || isalpha(c); }
+/* A name's characters, as the litmus reader's words (lex.c, in the C
+ * locale). */
+static int word_start(int c) {
+  return c == '_' || c == '%' || (c >= 'a' && c <= 'z') ||
+         (c >= 'A' && c <= 'Z');
+}
 static int word_char(int c) {
-  return c == '_' || c == '.' || c == '%' || c == '$' || isalnum(c);
+  return word_start(c) || c == '.' || c == '$' || (c >= '0' && c <= '9');
+}
+
+/* Whether text has a label's end (':' then blanks, and '|', ';' or the
+ * line's end): most tests have none, and this says so fast. */
+static int has_label(const char *text, size_t len) {
+  const char *p = text, *end = text + len;
+  while ((p = memchr(p, ':', (size_t)(end - p))) != NULL) {
+    for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
+      ;
+    if (p == end || *p == '|' || *p == ';' || *p == '\n')
+      return 1;
+  }
+  return 0;
 }
 
 #define LABEL_SLOTS 256 /* names remembered; more labels: "may loop" */
@@ -328,6 +344,8 @@ static int may_loop(const char *text, size_t len) {
   const char *name[LABEL_SLOTS];
   size_t nlen[LABEL_SLOTS], i = 0, n, k;
   int nlabels = 0;
+  if (!has_label(text, len))
+    return 0;
   memset(name, 0, sizeof name);
   while (i < len) {
     const char *q, *end = text + len;
