@@ -303,92 +303,6 @@ uint64_t wll_file_cost(const char *path) {
   return (uint64_t)st.st_size;
 }
 
-/* A name's characters, as the litmus reader's words (lex.c, in the C
- * locale). */
-static int word_start(int c) {
-  return c == '_' || c == '%' || (c >= 'a' && c <= 'z') ||
-         (c >= 'A' && c <= 'Z');
-}
-static int word_char(int c) {
-  return word_start(c) || c == '.' || c == '$' || (c >= '0' && c <= '9');
-}
-
-/* Whether text has a label's end (':' then blanks, and '|', ';' or the
- * line's end): most tests have none, and this says so fast. */
-static int has_label(const char *text, size_t len) {
-  const char *p = text, *end = text + len;
-  while ((p = memchr(p, ':', (size_t)(end - p))) != NULL) {
-    for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
-      ;
-    if (p == end || *p == '|' || *p == ';' || *p == '\n')
-      return 1;
-  }
-  return 0;
-}
-
-#define LABEL_SLOTS 256 /* names remembered; more labels: "may loop" */
-
-/*
- * Whether text may have a loop: a label ("LC00:" alone in its cell: the
- * name, ':', blanks, then '|', ';' or the line's end) whose name comes
- * again after it.  A branch back goes to a label defined in an earlier
- * row of its thread, and the rows are in text order, so the branch's
- * name comes after the label's: a text where every label's name comes
- * only before it (forward branches, as in every generated test) has no
- * loop.  Names alike in other threads, in comments, or as registers
- * only make it say "may" where there is none: the test is then parsed
- * for its guess, as every test with a label was before.  One pass, the
- * names in a small hash set.
- */
-static int may_loop(const char *text, size_t len) {
-  const char *name[LABEL_SLOTS];
-  size_t nlen[LABEL_SLOTS], i = 0, n, k;
-  int nlabels = 0;
-  if (!has_label(text, len))
-    return 0;
-  memset(name, 0, sizeof name);
-  while (i < len) {
-    const char *q, *end = text + len;
-    uint32_t h = 2166136261u;
-    if (!word_start((unsigned char)text[i]) ||
-        (i > 0 && word_char((unsigned char)text[i - 1]))) {
-      i++;
-      continue;
-    }
-    for (n = 0; i + n < len && word_char((unsigned char)text[i + n]); n++)
-      h = (h ^ (unsigned char)text[i + n]) * 16777619u;
-    for (q = text + i + n; q < end && (*q == ' ' || *q == '\t' || *q == '\r');
-         q++)
-      ;
-    k = h % LABEL_SLOTS;
-    if (q < end && *q == ':') { /* a label, if alone in its cell */
-      for (q++; q < end && (*q == ' ' || *q == '\t' || *q == '\r'); q++)
-        ;
-      if (q == end || *q == '|' || *q == ';' || *q == '\n') {
-        while (name[k] != NULL &&
-               !(nlen[k] == n && memcmp(name[k], text + i, n) == 0))
-          k = (k + 1) % LABEL_SLOTS;
-        if (name[k] == NULL) {
-          if (++nlabels > LABEL_SLOTS / 2)
-            return 1; /* too many to follow: parse it */
-          name[k] = text + i;
-          nlen[k] = n;
-        }
-        i += n;
-        continue;
-      }
-    }
-    /* a use: of a label defined before it? */
-    while (name[k] != NULL) {
-      if (nlen[k] == n && memcmp(name[k], text + i, n) == 0)
-        return 1;
-      k = (k + 1) % LABEL_SLOTS;
-    }
-    i += n;
-  }
-  return 0;
-}
-
 uint64_t wll_litmus_cost(wl_ctx *ctx, const char *path, const char *text,
                          size_t len, int unroll) {
   char err[64];
@@ -401,7 +315,7 @@ uint64_t wll_litmus_cost(wl_ctx *ctx, const char *path, const char *text,
       return 0;
     text = src;
   }
-  if (!may_loop(text, len)) {
+  if (!wl_litmus_text_may_loop(text, len)) {
     c = len; /* no loop: its size says enough (cost.c) */
   } else if (wl_litmus_parse(ctx, path, text, len, &t) == 0) {
     c = wl_litmus_cost(t, unroll);
