@@ -1,12 +1,13 @@
 /* lpool.c -- units of work on libuv's thread pool, outputs in unit order
  * (lpool.h says what the caller sees).  The plan is the engine's
  * (wl_shard: largest first out, unit order back); this file is its
- * libuv driver: one piece of pool work per slot, which pulls units from
- * the plan until none is left (a unit is often a tenth of a millisecond:
- * handing each out from the loop thread left the workers waiting for it
- * on a busy machine), the loop that is told of each unit back
- * (uv_async_send) and emits in unit order, the progress timer, and
- * SIGINT/SIGTERM (lsignal.c).  The plan is shared under one mutex: the
+ * libuv driver: one piece of pool work per slot, which makes the cost
+ * guesses with the other slots (when the caller has them made, lpool.h),
+ * then pulls units from the plan until none is left (a unit is often a
+ * tenth of a millisecond: handing each out from the loop thread left the
+ * workers waiting for it on a busy machine), the loop that is told when
+ * a unit back lets output go out (uv_async_send) and emits in unit
+ * order, the progress timer, and SIGINT/SIGTERM (lsignal.c).  The plan is shared under one mutex: the
  * workers take units from it, the loop records and merges them.  With
  * bindings/lsched.c (the pool's start, shared), one of the two files
  * that include uv.h.  With a source (lpool.h), the workers ask the loop
