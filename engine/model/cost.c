@@ -131,16 +131,42 @@ static int word_char(int c) {
   return word_start(c) || c == '.' || c == '$' || (c >= '0' && c <= '9');
 }
 
-/* Whether text has a label's end (':' then blanks, and '|', ';' or the
- * line's end): most tests have none, and this says so fast. */
+/* Past the blanks and comments ("(* *)", and "//" to the line's end) from
+ * q, as the reader skips them between words; past line ends too when nl
+ * is set, else at the first one. */
+static const char *skip_gap(const char *q, const char *end, int nl) {
+  while (q < end) {
+    if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f' ||
+        *q == '\v' || (nl && *q == '\n'))
+      q++;
+    else if (*q == '(' && q + 1 < end && q[1] == '*') {
+      for (q += 2; q < end && !(*q == '*' && q + 1 < end && q[1] == ')');
+           q++)
+        ;
+      q = q < end ? q + 2 : end;
+    } else if (*q == '/' && q + 1 < end && q[1] == '/') {
+      while (q < end && *q != '\n')
+        q++;
+    } else
+      break;
+  }
+  return q;
+}
+
+/* Whether a label's ':' ends at q (the text past the ':' has blanks and
+ * comments only, then '|', ';', the line's end or the text's). */
+static int label_end(const char *q, const char *end) {
+  q = skip_gap(q, end, 0);
+  return q == end || *q == '|' || *q == ';' || *q == '\n';
+}
+
+/* Whether text has a label's ':' at all: most tests have none, and this
+ * says so fast. */
 static int has_label(const char *text, size_t len) {
   const char *p = text, *end = text + len;
-  while ((p = memchr(p, ':', (size_t)(end - p))) != NULL) {
-    for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
-      ;
-    if (p == end || *p == '|' || *p == ';' || *p == '\n')
+  while ((p = memchr(p, ':', (size_t)(end - p))) != NULL)
+    if (label_end(++p, end))
       return 1;
-  }
   return 0;
 }
 
@@ -170,14 +196,10 @@ int wl_litmus_text_may_loop(const char *text, size_t len) {
     }
     for (n = 0; i + n < len && word_char((unsigned char)text[i + n]); n++)
       h = (h ^ (unsigned char)text[i + n]) * 16777619u;
-    for (q = text + i + n; q < end && (*q == ' ' || *q == '\t' || *q == '\r');
-         q++)
-      ;
+    q = skip_gap(text + i + n, end, 1);
     k = h % LABEL_SLOTS;
     if (q < end && *q == ':') { /* a label, if alone in its cell */
-      for (q++; q < end && (*q == ' ' || *q == '\t' || *q == '\r'); q++)
-        ;
-      if (q == end || *q == '|' || *q == ';' || *q == '\n') {
+      if (label_end(q + 1, end)) {
         while (name[k] != NULL &&
                !(nlen[k] == n && memcmp(name[k], text + i, n) == 0))
           k = (k + 1) % LABEL_SLOTS;

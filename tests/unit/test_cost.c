@@ -59,6 +59,16 @@ static const char spin_ws[] =
     " | bne r0, 1, L_1 ;\r\n"
     "exists (1:r0=1)\r\n";
 
+/* a loop whose label's cell has comments after the ':', as the reader
+ * allows */
+static const char spin_cmt[] =
+    "PTX spin_cmt\n{ f=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+    " st.relaxed.gpu f, 1 | LC00: (* top *) ;\n"
+    " | ld.relaxed.gpu r0, f // the flag\n ;\n"
+    " | bne r0, 1, LC00 ;\n"
+    "exists (1:r0=1)\n";
+
 /* forward branches in both threads to labels of the same name: P1's
  * label comes before P0's branch in the text, so the text says "may"
  * (a false alarm: the guess then parses it) */
@@ -99,7 +109,7 @@ static void test_order(void **state) {
 /* The text's loop check against the parsed program's: never "no loop"
  * for a test with one (its guess would lose its spin-loop weight). */
 static void test_text_loop(void **state) {
-  static const char *const loops[] = {spin, spin_ws};
+  static const char *const loops[] = {spin, spin_ws, spin_cmt};
   static const char *const none[] = {mp, mp3, fwd};
   size_t k;
   (void)state;
