@@ -82,7 +82,9 @@ uint64_t wll_file_cost(const char *path);
 /* A .litmus file's cost for the pool: wl_litmus_cost of it parsed in
  * ctx (from text, len when text is not NULL, else read from path), so
  * that spin-loop tests, which take nearly all of a corpus's time, start
- * first; its size when it does not parse, 0 when it cannot be read. */
+ * first; its size when its text shows no loop (no label whose name comes
+ * again after it: not parsed) or it does not parse, 0 when it cannot be
+ * read. */
 uint64_t wll_litmus_cost(wl_ctx *ctx, const char *path, const char *text,
                          size_t len, int unroll);
 /* mkdir -p: makes dir and the folders above it that are missing (each

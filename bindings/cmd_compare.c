@@ -356,6 +356,15 @@ static int cmp_unpack(void *ud, size_t unit, const void *buf, size_t len,
   return 0;
 }
 
+/* A file's cost for the pool (lpool.h's cost: on the pool's threads,
+ * not one stat after another on this one before any file runs): its
+ * size. */
+static uint64_t cmp_cost(void *ud, size_t unit, wl_ctx *ctx) {
+  const cmp_job *j = ud;
+  (void)ctx;
+  return wll_file_cost(j->files[unit]);
+}
+
 /* Runs j's files on the pool (jobs workers); then *sig is the signal
  * that stopped it (taken), or 0.  0, or 1 after a message (the pool
  * could not run). */
@@ -377,14 +386,18 @@ static int cmp_files(cmp_job *j, size_t n, int jobs, int *sig) {
   memset(&fns, 0, sizeof fns);
   po.jobs = jobs;
   for (k = 0; k < n; k++) {
-    costs[k] = wll_file_cost(j->files[k]);
+    /* under MPI, rank 0's plan needs them here (cmd_ranks_pool.c) */
+    costs[k] = wll_nranks() > 1 ? wll_file_cost(j->files[k]) : 0;
     if (strcmp(j->files[k], "-") == 0)
       po.jobs = 1; /* standard input: read in its turn, by one thread */
   }
   po.progress = jobs > 1 && n > 1 && isatty(2);
   po.what = "compare";
   po.units = "files";
-  po.costs = costs;
+  if (wll_nranks() > 1)
+    po.costs = costs;
+  else
+    po.cost = cmp_cost;
   fns.run = cmp_run;
   fns.emit = cmp_emit;
   fns.drop = cmp_drop;

@@ -209,6 +209,15 @@ static void cuda_drop(void *ud, size_t unit, void *outp) {
   cuda_out_free(outp);
 }
 
+/* A file's cost for the pool (lpool.h's cost: on the pool's threads,
+ * not one stat after another on this one before any file runs): its
+ * size. */
+static uint64_t cuda_cost(void *ud, size_t unit, wl_ctx *ctx) {
+  const cuda_job *j = ud;
+  (void)ctx;
+  return wll_file_cost(j->files[unit]);
+}
+
 /* Every file's program into dir, on jobs workers; the exit status. */
 static int cuda_many(char **files, size_t n, const wl_cuda_opts *o,
                      const char *dir, int jobs) {
@@ -216,7 +225,6 @@ static int cuda_many(char **files, size_t n, const wl_cuda_opts *o,
   wll_pool_opts po;
   wll_pool_fns fns;
   wll_pool_result res;
-  uint64_t *costs;
   char note[300], perr[300];
   struct stat st;
   size_t k;
@@ -228,10 +236,6 @@ static int cuda_many(char **files, size_t n, const wl_cuda_opts *o,
                             : strerror(errno));
     return 2;
   }
-  if ((costs = malloc(n * sizeof *costs)) == NULL) {
-    fprintf(stderr, "warplab: out of memory\n");
-    return 1;
-  }
   memset(&j, 0, sizeof j);
   j.files = files;
   j.o = o;
@@ -240,20 +244,18 @@ static int cuda_many(char **files, size_t n, const wl_cuda_opts *o,
   memset(&fns, 0, sizeof fns);
   po.jobs = jobs > 0 ? jobs : wll_pool_default_jobs(n);
   for (k = 0; k < n; k++) {
-    costs[k] = wll_file_cost(files[k]);
     if (strcmp(files[k], "-") == 0)
       po.jobs = 1; /* standard input: read in its turn, by one thread */
   }
   po.progress = po.jobs > 1 && isatty(2);
   po.what = "cuda";
   po.units = "files";
-  po.costs = costs;
+  po.cost = cuda_cost;
   fns.run = cuda_run;
   fns.emit = cuda_emit_file;
   fns.drop = cuda_drop;
   rc = wll_pool_run(n, &po, &fns, &j, &res, note, sizeof note, perr,
                     sizeof perr);
-  free(costs);
   if (note[0] != '\0')
     fprintf(stderr, "warplab cuda: %s\n", note);
   if (rc != 0) {

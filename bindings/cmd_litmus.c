@@ -58,6 +58,10 @@ static uint64_t litmus_cost(void *ud, size_t unit, wl_ctx *ctx) {
   return c;
 }
 
+/* Standard output's buffer for files on the pool (stdout's until the
+ * process ends; glibc takes no size without a buffer). */
+static char outbuf[(size_t)1 << 16];
+
 /* The model --why-not explains with when --model gives none. */
 #define WHYNOT_MODEL "ptx-v6.0-isa.cat"
 
@@ -417,6 +421,13 @@ int wll_cmd_litmus(int argc, char **argv) {
     }
     wl_ctx_free(cctx);
   }
+  /* files on the pool: those back while an earlier one holds the output
+   * up go out together when it comes (lpool.c's drain, one flush), often
+   * most of them at the very end, after the workers: in 64 KiB writes,
+   * not 4 KiB ones (1,434 files, 0.9 MB to a file: 1.2 ms of the main
+   * thread alone at the end, 220 writes).  Before any output. */
+  if (jobs > 1 && nf > 1 && !isatty(1))
+    (void)setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
   if (json && root)
     fputs("[", stdout);
   if (pool_rc == 0) {

@@ -392,6 +392,15 @@ static int rep_page_main(lua_State *L) {
   return 0;
 }
 
+/* A file's cost for the pool (lpool.h's cost: on the pool's threads,
+ * not one stat after another on this one before any file runs): its
+ * size. */
+static uint64_t rep_cost(void *ud, size_t unit, wl_ctx *ctx) {
+  const rep_job *j = ud;
+  (void)ctx;
+  return wll_file_cost(j->a->files[unit]);
+}
+
 /* The report of a's .litmus files on jobs workers; 0 and a->problems
  * set, or the exit status after a message. */
 static int report_pool(lua_State *L, report_args *a, int jobs) {
@@ -413,7 +422,8 @@ static int report_pool(lua_State *L, report_args *a, int jobs) {
     fprintf(stderr, "warplab: out of memory\n");
     return 1;
   }
-  for (i = 0; i < a->nf; i++)
+  /* under MPI, rank 0's plan needs them here (cmd_ranks_pool.c) */
+  for (i = 0; wll_nranks() > 1 && i < a->nf; i++)
     costs[i] = wll_file_cost(a->files[i]);
   memset(&po, 0, sizeof po);
   memset(&fns, 0, sizeof fns);
@@ -421,7 +431,10 @@ static int report_pool(lua_State *L, report_args *a, int jobs) {
   po.progress = isatty(2);
   po.what = "report";
   po.units = "files";
-  po.costs = costs;
+  if (wll_nranks() > 1)
+    po.costs = costs;
+  else
+    po.cost = rep_cost;
   fns.worker_new = rep_worker_new;
   fns.worker_free = rep_worker_free;
   fns.run = rep_run;

@@ -1,12 +1,13 @@
 /* lpool.c -- units of work on libuv's thread pool, outputs in unit order
  * (lpool.h says what the caller sees).  The plan is the engine's
  * (wl_shard: largest first out, unit order back); this file is its
- * libuv driver: one piece of pool work per slot, which pulls units from
- * the plan until none is left (a unit is often a tenth of a millisecond:
- * handing each out from the loop thread left the workers waiting for it
- * on a busy machine), the loop that is told of each unit back
- * (uv_async_send) and emits in unit order, the progress timer, and
- * SIGINT/SIGTERM (lsignal.c).  The plan is shared under one mutex: the
+ * libuv driver: one piece of pool work per slot, which makes the cost
+ * guesses with the other slots (when the caller has them made, lpool.h),
+ * then pulls units from the plan until none is left (a unit is often a
+ * tenth of a millisecond: handing each out from the loop thread left the
+ * workers waiting for it on a busy machine), the loop that is told when
+ * a unit back lets output go out (uv_async_send) and emits in unit
+ * order, the progress timer, and SIGINT/SIGTERM (lsignal.c).  The plan is shared under one mutex: the
  * workers take units from it, the loop records and merges them.  With
  * bindings/lsched.c (the pool's start, shared), one of the two files
  * that include uv.h.  With a source (lpool.h), the workers ask the loop
@@ -49,6 +50,7 @@ typedef struct slot {
 typedef struct back {
   void *out;
   int stopped;
+  int in; /* it came back (under mu) */
 } back;
 
 struct pool {
@@ -67,11 +69,19 @@ struct pool {
   void *ud;
   wl_ctx *ctx; /* the plan's */
   wl_shard *plan;
+  /* o->cost's guesses, made by the workers before their first unit
+   * (NULL: the plan was made before the run); the last slot to finish
+   * guessing makes the plan (under mu) and wakes the others (cv) */
+  uint64_t *guess;
+  atomic_size_t gnext; /* the next unit to guess */
+  int guessing;        /* slots not done guessing (under mu) */
+  int planned;         /* the plan was made, or failed (under mu) */
   back *backs;   /* per unit */
   size_t *doneq; /* units back, not yet recorded in the plan (n) */
   size_t dq_n;
   size_t *emitq; /* units merged, to emit (n) */
-  size_t n, ndone;
+  size_t n, ndone; /* ndone: units back (under mu) */
+  size_t front;    /* the first unit not back (under mu; no source) */
   atomic_int stop;  /* no more units are taken */
   int emit_stopped; /* emit asked to stop */
   int collected;    /* a stopped unit was merged: nothing after it */
@@ -131,11 +141,16 @@ static void erase_progress(pool *p) {
 }
 
 static void draw_progress(pool *p) {
-  int pct = p->n ? (int)((double)p->ndone * 100.0 / (double)p->n) : 100;
+  size_t done;
+  int pct, k;
   char line[256];
-  int k = snprintf(line, sizeof line, "%s: %d%% %zu/%zu %s",
-                   p->o->what ? p->o->what : "warplab", pct, p->ndone, p->n,
-                   p->o->units ? p->o->units : "units");
+  lock(p);
+  done = p->ndone;
+  unlock(p);
+  pct = p->n ? (int)((double)done * 100.0 / (double)p->n) : 100;
+  k = snprintf(line, sizeof line, "%s: %d%% %zu/%zu %s",
+               p->o->what ? p->o->what : "warplab", pct, done, p->n,
+               p->o->units ? p->o->units : "units");
   if (k < 0)
     return;
   if (k >= (int)sizeof line)
@@ -150,15 +165,30 @@ static void tick_cb(uv_timer_t *h) { draw_progress(h->data); }
 
 /* ---------------- back, merged, emitted: in unit order ---------------- */
 
-/* A unit came back (any thread): into the queue the loop drains. */
-static void put_back(pool *p, size_t u, void *out, int rc) {
+/* A unit came back (any thread): into the queue the loop drains.
+ * Returns whether the loop has something to do now: the unit was the
+ * first not back (units from there on may go out), it stopped, or it
+ * came from a source (emitted as it comes).  Otherwise it waits in the
+ * queue until the unit that holds the emission up comes back, or the
+ * pool work ends: emission stays as prompt, and the loop thread, which
+ * shares the cores with the workers, is not woken for each of many
+ * small units (1,434 files: some 600 wake-ups of the loop, each a
+ * context switch away from a worker on a machine with no idle core). */
+static int put_back(pool *p, size_t u, void *out, int rc) {
+  int wake;
   lock(p);
   p->backs[u].out = out;
   p->backs[u].stopped = rc == WLL_UNIT_STOPPED;
+  p->backs[u].in = 1;
   p->doneq[p->dq_n++] = u;
+  p->ndone++;
+  wake = p->src != NULL || rc == WLL_UNIT_STOPPED || u == p->front;
+  while (p->front < p->n && p->backs[p->front].in)
+    p->front++;
   unlock(p);
   if (rc == WLL_UNIT_STOPPED)
     atomic_store(&p->stop, 1);
+  return wake;
 }
 
 /* On the loop: records the units back in the plan, takes the ones that
@@ -171,13 +201,11 @@ static void drain(pool *p) {
   if (p->src != NULL) { /* any order: the caller orders them */
     for (k = 0; k < nq; k++)
       p->emitq[ne++] = p->doneq[k];
-    p->ndone += nq;
     p->dq_n = 0;
     nq = 0;
   }
   for (k = 0; k < nq; k++) {
     u = p->doneq[k];
-    p->ndone++;
     /* fails only for a unit out of range or back twice, which the
      * workers never give */
     if (wl_shard_done(p->plan, u, &p->backs[u]) != 0 && p->rc == 0) {
@@ -219,12 +247,58 @@ static void drain(pool *p) {
 
 /* ---------------- the workers ---------------- */
 
+/* Units guessed at a time: what the first slot done guessing waits for
+ * at most is the rest of another's chunk. */
+#define COST_CHUNK 16
+
+/* Under mu: n slots are done guessing (or will never start); the last
+ * makes the plan from the guesses and wakes the others. */
+static void guessed(pool *p, int n) {
+  int rc;
+  if ((p->guessing -= n) > 0 || p->planned)
+    return;
+  rc = wl_shard_new(p->ctx, p->n, p->guess, &p->plan);
+  if (rc != 0 && p->rc == 0) {
+    p->rc = rc;
+    set_err(p, "%s", rc == WL_ENOMEM ? "out of memory"
+                                     : wl_ctx_errmsg(p->ctx));
+    atomic_store(&p->stop, 1);
+  }
+  p->planned = 1;
+  uv_cond_broadcast(&p->cv);
+}
+
+/* On a pool thread, before its first unit: o->cost for chunks of units
+ * shared out through gnext, with the slot's context, until none is
+ * left; then the plan, made by the last slot done (lpool.h: every guess
+ * before any unit).  This is the slot's own pool work going on, with no
+ * trip through the loop between the guesses and the units. */
+static void guess_units(pool *p, slot *w) {
+  for (;;) {
+    size_t k, u;
+    if (wll_sig_pending())
+      break; /* the units left keep cost 1; none will run */
+    k = atomic_fetch_add(&p->gnext, COST_CHUNK);
+    if (k >= p->n)
+      break;
+    for (u = k; u < k + COST_CHUNK && u < p->n; u++)
+      p->guess[u] = p->o->cost(p->ud, u, w->ctx);
+  }
+  lock(p);
+  guessed(p, 1);
+  while (!p->planned)
+    uv_cond_wait(&p->cv, &p->mu);
+  unlock(p);
+}
+
 /* On a pool thread: units one after another, largest first, until none
  * is left or the run stops. */
 static void work_cb(uv_work_t *req) {
   slot *w = req->data;
   pool *p = w->p;
   in_worker = 1;
+  if (p->guess != NULL)
+    guess_units(p, w);
   for (;;) {
     size_t u;
     void *out = NULL;
@@ -254,8 +328,8 @@ static void work_cb(uv_work_t *req) {
     if (!got)
       break;
     rc = p->fns->run(p->ud, u, w->ctx, w->worker, p, &out);
-    put_back(p, u, out, rc);
-    uv_async_send(&p->async);
+    if (put_back(p, u, out, rc))
+      uv_async_send(&p->async);
   }
   in_worker = 0;
 }
@@ -351,7 +425,7 @@ static void run_inline(pool *p) {
     if (p->src != NULL && !claim(p, &u))
       break;
     rc = p->fns->run(p->ud, u, w->ctx, w->worker, p, &out);
-    put_back(p, u, out, rc);
+    (void)put_back(p, u, out, rc);
     drain(p);
     if (p->o->progress) {
       uint64_t now = uv_hrtime();
@@ -361,68 +435,6 @@ static void run_inline(pool *p) {
       }
     }
   }
-}
-
-/* ---------------- the costs, on the pool ---------------- */
-
-#define COST_CHUNK 64
-
-typedef struct costs_run {
-  pool *p;
-  uint64_t *cost;
-  atomic_size_t next;
-  uv_work_t *req; /* one per slot */
-} costs_run;
-
-static int loop_teardown(uv_loop_t *loop);
-
-static void cost_work_cb(uv_work_t *req) {
-  costs_run *c = req->data;
-  slot *w = &c->p->slots[req - c->req];
-  for (;;) {
-    size_t k = atomic_fetch_add(&c->next, COST_CHUNK), u;
-    if (k >= c->p->n || wll_sig_pending())
-      break;
-    for (u = k; u < k + COST_CHUNK && u < c->p->n; u++)
-      c->cost[u] = c->p->o->cost(c->p->ud, u, w->ctx);
-  }
-}
-
-static void cost_after_cb(uv_work_t *req, int status) {
-  (void)req;
-  (void)status;
-}
-
-/* Every unit's o->cost into cost[], on the slots' threads; 0, or -1
- * when libuv fails (the costs stay 0: the units run in unit order). */
-static int pool_costs(pool *p, uint64_t *cost) {
-  uv_loop_t loop;
-  costs_run *c = calloc(1, sizeof *c);
-  int i, rc = 0;
-  if (c == NULL ||
-      (c->req = calloc((size_t)p->nslots, sizeof *c->req)) == NULL ||
-      uv_loop_init(&loop) != 0) {
-    if (c != NULL)
-      free(c->req);
-    free(c);
-    return -1;
-  }
-  c->p = p;
-  c->cost = cost;
-  atomic_init(&c->next, 0);
-  for (i = 0; i < p->nslots; i++) {
-    c->req[i].data = c;
-    if (uv_queue_work(&loop, &c->req[i], cost_work_cb, cost_after_cb) != 0) {
-      rc = -1;
-      break;
-    }
-  }
-  uv_run(&loop, UV_RUN_DEFAULT);
-  if (loop_teardown(&loop) != 0)
-    rc = -1;
-  free(c->req);
-  free(c);
-  return rc;
 }
 
 /* ---------------- setup and teardown ---------------- */
@@ -452,7 +464,8 @@ static void run_threads(pool *p) {
   }
   if ((urc = uv_mutex_init(&p->mu)) == 0)
     p->have_mu = 1;
-  if (urc == 0 && p->src != NULL && (urc = uv_cond_init(&p->cv)) == 0)
+  if (urc == 0 && (p->src != NULL || p->guess != NULL) &&
+      (urc = uv_cond_init(&p->cv)) == 0)
     p->have_cv = 1;
   if (urc == 0 && (urc = uv_async_init(&p->loop, &p->async, async_cb)) == 0) {
     p->have_async = 1;
@@ -487,6 +500,11 @@ static void run_threads(pool *p) {
       p->rc = WL_EIO;
       set_err(p, "cannot queue work: %s", uv_strerror(urc));
       atomic_store(&p->stop, 1);
+      if (p->guess != NULL) { /* the slots that will not guess */
+        lock(p);
+        guessed(p, p->nslots - i);
+        unlock(p);
+      }
       break;
     }
     w->queued = 1;
@@ -580,17 +598,17 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
     size_t k;
     for (k = 0; k < n; k++)
       guess[k] = 1;
-    /* the guesses, on the threads that will run the units */
-    if (o->cost != NULL && jobs > 0 && p->src == NULL) {
-      wll_sig_enter();
-      (void)pool_costs(p, guess); /* failing: unit order, as good */
-      wll_sig_leave();
-    }
   }
-  if (rc == 0)
+  if (rc == 0 && o->costs == NULL && o->cost != NULL && jobs > 0 &&
+      p->src == NULL) {
+    /* the guesses, on the threads that will run the units, and the plan
+     * after them (guess_units) */
+    p->guess = guess;
+    p->guessing = p->nslots;
+    atomic_init(&p->gnext, 0);
+  } else if (rc == 0)
     rc = wl_shard_new(p->ctx, n, o->costs != NULL ? o->costs : guess,
                       &p->plan);
-  free(guess);
   if (rc != 0) {
     p->rc = rc;
     set_err(p, "%s", rc == WL_ENOMEM ? "out of memory"
@@ -625,6 +643,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   }
   wl_shard_free(p->plan);
   wl_ctx_free(p->ctx);
+  free(guess);
   free(p->slots);
   free(p->backs);
   free(p->doneq);

@@ -143,9 +143,11 @@ typedef struct wll_pool_opts {
   /* Optional, when costs is NULL: a unit's cost estimate, computed on
    * the pool's threads (each with its slot's ctx) for every unit before
    * any runs, so that a guess that reads the unit's file is not made on
-   * one thread; thread-safe.  Not called when the units run on the
-   * calling thread (in unit order: no plan to order) or come from a
-   * source. */
+   * one thread; thread-safe.  Each slot's pool work guesses chunks of
+   * units, then the last slot done makes the plan and every slot goes
+   * on to the units (no trip through the loop in between).  Not called
+   * when the units run on the calling thread (in unit order: no plan to
+   * order) or come from a source. */
   uint64_t (*cost)(void *ud, size_t unit, wl_ctx *ctx);
   const wll_pool_source *source; /* units from elsewhere (NULL: none) */
 } wll_pool_opts;

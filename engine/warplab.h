@@ -201,6 +201,13 @@ int wl_litmus_nthreads(const wl_litmus *t);
  * the order of two guesses means something: drivers that spread many
  * files over workers start the largest first.  0 for NULL. */
 uint64_t wl_litmus_cost(const wl_litmus *t, int unroll);
+/* Whether the text of a litmus test (len bytes, not NUL-terminated) may
+ * have a loop, without parsing it: 1 when a label ("LC00:" alone in its
+ * cell) has its name come again after it, else 0.  A test whose text
+ * says 0 has no branch back (only forward branches, or no label), so a
+ * driver may guess its cost by its size instead of parsing it for
+ * wl_litmus_cost; 1 may be wrong (a name alike elsewhere), 0 never is. */
+int wl_litmus_text_may_loop(const char *src, size_t len);
 /* The file it was read from (wl_litmus_parse's filename, or
  * wl_litmus_set_source's), "" when none.  Owned by t. */
 const char *wl_litmus_file(const wl_litmus *t);

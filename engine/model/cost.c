@@ -22,8 +22,9 @@
  * tests stay ordered and never overflow; a test with a spin loop gets
  * 2^32 more, so that it comes before every test without one (the loops
  * are what the values search, far slower, is for) and so that a driver
- * may guess the cost of a file with no label in it (no branch, no loop)
- * from its size alone, without parsing it.
+ * may guess the cost of a file with no loop in it (no label, or only
+ * forward branches: wl_litmus_text_may_loop, below, tells from the
+ * text) from its size alone, without parsing it.
  *
  * Measured on the conformance corpus (one core of the 2-core dev
  * machine): the spin-loop tests take nearly all of the time (two of
@@ -33,6 +34,7 @@
  * should hand the first units out one at a time, to whichever worker is
  * free, rather than deal them ahead. */
 #include <stdint.h>
+#include <string.h>
 
 #include "../program/ir.h"
 #include "model.h"
@@ -117,4 +119,107 @@ uint64_t wl_litmus_cost(const wl_litmus *t, int unroll) {
   if (lg >= 248)
     return UINT64_MAX;
   return pow2(lg / 4) + 1 + (loops ? (uint64_t)1 << 32 : 0);
+}
+
+/* A name's characters, as the litmus reader's words (lex.c, in the C
+ * locale). */
+static int word_start(int c) {
+  return c == '_' || c == '%' || (c >= 'a' && c <= 'z') ||
+         (c >= 'A' && c <= 'Z');
+}
+static int word_char(int c) {
+  return word_start(c) || c == '.' || c == '$' || (c >= '0' && c <= '9');
+}
+
+/* Past the blanks and comments ("(* *)", and "//" to the line's end) from
+ * q, as the reader skips them between words; past line ends too when nl
+ * is set, else at the first one. */
+static const char *skip_gap(const char *q, const char *end, int nl) {
+  while (q < end) {
+    if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f' ||
+        *q == '\v' || (nl && *q == '\n'))
+      q++;
+    else if (*q == '(' && q + 1 < end && q[1] == '*') {
+      for (q += 2; q < end && !(*q == '*' && q + 1 < end && q[1] == ')');
+           q++)
+        ;
+      q = q < end ? q + 2 : end;
+    } else if (*q == '/' && q + 1 < end && q[1] == '/') {
+      while (q < end && *q != '\n')
+        q++;
+    } else
+      break;
+  }
+  return q;
+}
+
+/* Whether a label's ':' ends at q (the text past the ':' has blanks and
+ * comments only, then '|', ';', the line's end or the text's). */
+static int label_end(const char *q, const char *end) {
+  q = skip_gap(q, end, 0);
+  return q == end || *q == '|' || *q == ';' || *q == '\n';
+}
+
+/* Whether text has a label's ':' at all: most tests have none, and this
+ * says so fast. */
+static int has_label(const char *text, size_t len) {
+  const char *p = text, *end = text + len;
+  while ((p = memchr(p, ':', (size_t)(end - p))) != NULL)
+    if (label_end(++p, end))
+      return 1;
+  return 0;
+}
+
+#define LABEL_SLOTS 256 /* names remembered; more labels: "may loop" */
+
+/* (warplab.h) A branch back goes to a label defined in an earlier row
+ * of its thread, and the rows are in text order, so the branch's name
+ * comes after the label's: a text where every label's name comes only
+ * before it (forward branches, as in every generated test) has no loop.
+ * Names alike in other threads, in comments, or as registers only make
+ * it say "may" where there is none.  One pass, the names in a small
+ * hash set. */
+int wl_litmus_text_may_loop(const char *text, size_t len) {
+  const char *name[LABEL_SLOTS];
+  size_t nlen[LABEL_SLOTS], i = 0, n, k;
+  int nlabels = 0;
+  if (!has_label(text, len))
+    return 0;
+  memset(name, 0, sizeof name);
+  while (i < len) {
+    const char *q, *end = text + len;
+    uint32_t h = 2166136261u;
+    if (!word_start((unsigned char)text[i]) ||
+        (i > 0 && word_char((unsigned char)text[i - 1]))) {
+      i++;
+      continue;
+    }
+    for (n = 0; i + n < len && word_char((unsigned char)text[i + n]); n++)
+      h = (h ^ (unsigned char)text[i + n]) * 16777619u;
+    q = skip_gap(text + i + n, end, 1);
+    k = h % LABEL_SLOTS;
+    if (q < end && *q == ':') { /* a label, if alone in its cell */
+      if (label_end(q + 1, end)) {
+        while (name[k] != NULL &&
+               !(nlen[k] == n && memcmp(name[k], text + i, n) == 0))
+          k = (k + 1) % LABEL_SLOTS;
+        if (name[k] == NULL) {
+          if (++nlabels > LABEL_SLOTS / 2)
+            return 1; /* too many to follow: parse it */
+          name[k] = text + i;
+          nlen[k] = n;
+        }
+        i += n;
+        continue;
+      }
+    }
+    /* a use: of a label defined before it? */
+    while (name[k] != NULL) {
+      if (nlen[k] == n && memcmp(name[k], text + i, n) == 0)
+        return 1;
+      k = (k + 1) % LABEL_SLOTS;
+    }
+    i += n;
+  }
+  return 0;
 }
