@@ -240,6 +240,16 @@ WLL_HIDDEN void wll_kpack(lua_State *L, const int *idx,
 WLL_HIDDEN void wll_kunpack(lua_State *W, const char *bytes, size_t len,
                             int n);
 
+/* lkworker.c: a pool worker's state for kernels.  wll_worker_build (a
+ * lua_CFunction, run protected on the new state) opens the libraries
+ * and the module and keeps the globals as the state's base;
+ * wll_worker_reset puts the globals back to the base (names it did not
+ * have go, its values come back); wll_worker_globals sets the globals
+ * of the table at idx (a pack's, wll_kunpack). */
+WLL_HIDDEN int wll_worker_build(lua_State *W);
+WLL_HIDDEN void wll_worker_reset(lua_State *W);
+WLL_HIDDEN void wll_worker_globals(lua_State *W, int idx);
+
 /* lklaunch.c */
 /* The words of the cache preferences (WL_CACHE_PREFER_* order). */
 extern WLL_HIDDEN const char *const wll_pref_words[];

@@ -23,14 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lualib.h>
-
 #include "lkernel.h"
 #include "lmempool.h"
 #include "lpool.h"
 #include "lsched.h"
-
-int luaopen_warplab(lua_State *L);
 
 
 /* ------------------------------------------------------------------ */
@@ -155,27 +151,9 @@ static uint64_t run_seed(uint64_t seed, uint64_t i) {
   return z & 0x7fffffffffffffffull;
 }
 
-/* The registry key of a worker's table of the global names it had
- * when made (the libraries, the module). */
-static const char base_key = 0;
-
 /* Makes a worker's state (protected mode): 1 wl._kernel_run_one. */
 static int worker_build(lua_State *W) {
-  lua_settop(W, 0);
-  luaL_openlibs(W);
-  luaL_requiref(W, "warplab", luaopen_warplab, 0);
-  lua_pop(W, 1);
-  lua_newtable(W);
-  lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-  lua_pushnil(W);
-  while (lua_next(W, -2) != 0) {
-    lua_pop(W, 1);
-    lua_pushvalue(W, -1);
-    lua_pushboolean(W, 1);
-    lua_rawset(W, -5);
-  }
-  lua_pop(W, 1);
-  lua_rawsetp(W, LUA_REGISTRYINDEX, &base_key);
+  wll_worker_build(W);
   luaL_getsubtable(W, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   lua_getfield(W, -1, "warplab");
   lua_getfield(W, -1, "_kernel_run_one");
@@ -191,29 +169,11 @@ static int run_one(lua_State *W) {
   lua_Integer seed = lua_tointeger(W, 2);
   int g;
   lua_settop(W, 0);
+  wll_worker_reset(W); /* the globals a run made go */
   lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
   g = lua_gettop(W);
-  lua_rawgetp(W, LUA_REGISTRYINDEX, &base_key);
-  /* the globals a run made go (set to nil while traversing: allowed) */
-  lua_pushnil(W);
-  while (lua_next(W, g) != 0) {
-    lua_pop(W, 1);
-    lua_pushvalue(W, -1);
-    if (lua_rawget(W, g + 1) == LUA_TNIL) {
-      lua_pushvalue(W, -2);
-      lua_pushnil(W);
-      lua_rawset(W, g);
-    }
-    lua_pop(W, 1);
-  }
-  lua_settop(W, g);
   wll_kunpack(W, j->pack, j->npack, 3); /* g+1..g+3, g+4: globals */
-  lua_pushnil(W);
-  while (lua_next(W, g + 4) != 0) {
-    lua_pushvalue(W, -2);
-    lua_insert(W, -2);
-    lua_rawset(W, g);
-  }
+  wll_worker_globals(W, g + 4);
   lua_settop(W, g + 3);
   luaL_getsubtable(W, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   lua_getfield(W, -1, "warplab");

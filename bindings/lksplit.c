@@ -31,14 +31,10 @@
 
 #include <stdatomic.h>
 
-#include <lualib.h>
-
 #include "lkernel.h"
 #include "lmempool.h"
 #include "lpool.h"
 #include "lsched.h"
-
-int luaopen_warplab(lua_State *L);
 
 /* A part's outcome, back from its worker. */
 typedef struct partout {
@@ -168,28 +164,12 @@ static int cache_gc(lua_State *L) {
   return 0;
 }
 
-/* The registry key of a worker's names of the globals it had when made
- * (the libraries, the module): what a launch left is dropped. */
-static const char base_key = 0;
 static const char iowrite_key = 0; /* io.write as the library made it */
 
-/* Makes a worker's state (protected mode). */
+/* Makes a worker's state (protected mode): lkworker.c's, and io.write
+ * kept (capture_prints replaces it). */
 static int worker_build(lua_State *W) {
-  luaL_openlibs(W);
-  luaL_requiref(W, "warplab", luaopen_warplab, 0);
-  lua_pop(W, 1);
-  lua_newtable(W);
-  lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-  lua_pushnil(W);
-  while (lua_next(W, -2) != 0) {
-    lua_pop(W, 1);
-    lua_pushvalue(W, -1);
-    lua_pushvalue(W, -1);
-    lua_rawget(W, -4);
-    lua_rawset(W, -5); /* name -> its value */
-  }
-  lua_pop(W, 1);
-  lua_rawsetp(W, LUA_REGISTRYINDEX, &base_key);
+  wll_worker_build(W);
   lua_getglobal(W, "io");
   lua_getfield(W, -1, "write");
   lua_rawsetp(W, LUA_REGISTRYINDEX, &iowrite_key);
@@ -204,27 +184,8 @@ static int worker_ready(lua_State *W) {
   job *j = lua_touserdata(W, 1);
   kdev *k;
   wl_ctx *ctx;
-  int g;
   lua_settop(W, 0);
-  lua_rawgeti(W, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-  g = lua_gettop(W);
-  lua_rawgetp(W, LUA_REGISTRYINDEX, &base_key);
-  lua_pushnil(W);
-  while (lua_next(W, g) != 0) { /* (setting fields to nil: allowed) */
-    lua_pushvalue(W, -2);
-    if (lua_rawget(W, g + 1) == LUA_TNIL) {
-      lua_pushvalue(W, -3);
-      lua_pushnil(W);
-      lua_rawset(W, g);
-    }
-    lua_pop(W, 2);
-  }
-  lua_pushnil(W);
-  while (lua_next(W, g + 1) != 0) { /* the libraries' own functions */
-    lua_pushvalue(W, -2);
-    lua_insert(W, -2);
-    lua_rawset(W, g);
-  }
+  wll_worker_reset(W);
   if (lua_getglobal(W, "io") == LUA_TTABLE) { /* capture_prints' change */
     lua_rawgetp(W, LUA_REGISTRYINDEX, &iowrite_key);
     lua_setfield(W, -2, "write");
@@ -395,12 +356,7 @@ static void prepare(lua_State *W, job *j, worker *w) {
   g = lua_gettop(W);
   wll_kunpack(W, j->pack, j->npack, 3); /* g+1 kernel, g+2 cfg, g+3 args,
                                          * g+4 the script's globals */
-  lua_pushnil(W);
-  while (lua_next(W, g + 4) != 0) {
-    lua_pushvalue(W, -2);
-    lua_insert(W, -2);
-    lua_rawset(W, g);
-  }
+  wll_worker_globals(W, g + 4);
   lua_settop(W, g + 3);
   capture_prints(W);
   lua_createtable(W, 0, 5);
