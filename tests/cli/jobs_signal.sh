@@ -106,7 +106,7 @@ rm -f "$T/out"
   > "$T/out" 2> "$T/err" &
 pid=$!
 n=0
-until [ "$(wc -c < "$T/out" 2> /dev/null || echo 0)" -ge "$size" ]; do
+until [ "$( { wc -c < "$T/out"; } 2> /dev/null || echo 0)" -ge "$size" ]; do
   n=$((n + 1))
   [ $n -le 600 ] || fail "compare: timed out waiting for the prefix"
   sleep 0.1
