@@ -361,17 +361,6 @@ int wl_device_apply(wl_device *d, wl_launch *part) {
 
 /* --------------------------- joining parts -------------------------- */
 
-/* The first byte where both bit sets are on (nbytes of bits), or -1. */
-static int64_t overlap(const uint8_t *x, const uint8_t *y, uint64_t nbytes) {
-  uint64_t i;
-  if (x == NULL || y == NULL)
-    return -1;
-  for (i = 0; i < nbytes; i++)
-    if (x[i] & y[i])
-      return (int64_t)(i * 8 + (uint64_t)__builtin_ctz(x[i] & y[i]));
-  return -1;
-}
-
 int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
                         size_t whylen) {
   const wl_device *d;
@@ -409,12 +398,12 @@ int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
     for (k = 0; k < n; k++) {
       const uint8_t *pw = id < parts[k]->ntrack ? parts[k]->twr[id] : NULL;
       const uint8_t *pr = id < parts[k]->ntrack ? parts[k]->trd[id] : NULL;
-      int64_t at = overlap(pw, w, nb);
+      int64_t at = overlap_in(pw, w, 0, a->size - 1);
       int write_first = 1;
       if (at < 0)
-        at = overlap(pr, w, nb);
+        at = overlap_in(pr, w, 0, a->size - 1);
       if (at < 0) {
-        at = overlap(pw, r, nb);
+        at = overlap_in(pw, r, 0, a->size - 1);
         write_first = 0;
       }
       if (at >= 0) {

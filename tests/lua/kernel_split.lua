@@ -217,5 +217,13 @@ assert(not r.split.joined and r.split.why:find("upvalue 'O'", 1, true),
        r.split.why)
 assert(O:read()[64] == 5)
 
+-- bad jobs values: an error naming the caller's line
+for _, j in ipairs { 0, 1025, 1.5, true } do
+  local ok, e = pcall(dev.launch, dev, counting, { grid = 2, block = 8,
+                                                  jobs = j }, O)
+  assert(not ok and e:find("kernel_split.lua:%d+: launch: jobs must be an "
+                           .. "integer from 1 to 1024"), tostring(e))
+end
+
 if failures > 0 then error(("%d failures"):format(failures)) end
 print("kernel_split: ok")

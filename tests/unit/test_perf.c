@@ -484,6 +484,78 @@ static void test_const_cycles(void **state) {
 /* ---------------------------------------------------------------- */
 /* Cache                                                             */
 
+/* The overlay of a cache (split launches' L2, engine/sim/split.c)
+ * against the plain path: on generated geometries and address streams,
+ * an overlay of base looks up exactly as a separate cache that went
+ * through base's history would (hits, misses, statistics), again after
+ * each reset, and base itself never changes (it then looks up as a
+ * replay of its history does). */
+static uint64_t ov_rng(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+static wl_cache *ov_replay(wl_ctx *ctx, const wl_cache_cfg *cfg,
+                           const uint64_t *h, int n) {
+  wl_cache *c;
+  int i;
+  assert_int_equal(wl__cache_new(ctx, cfg, &c), 0);
+  for (i = 0; i < n; i++)
+    wl__cache_access(c, h[i] >> 1, (int)(h[i] & 1));
+  return c;
+}
+
+static void test_cache_overlay(void **state) {
+  wl_ctx *ctx;
+  uint64_t x = 0x9e3779b97f4a7c15ull, hist[400];
+  int cse;
+  (void)state;
+  assert_int_equal(wl_ctx_new(NULL, &ctx), 0);
+  for (cse = 0; cse < 300; cse++) {
+    uint32_t ways = 1u << ov_rng(&x) % 3, sets = 1 + (uint32_t)(ov_rng(&x) % 5);
+    wl_cache_cfg cfg = {sets * ways * 128, 128, 32, ways};
+    uint64_t span = (uint64_t)sets * ways * 128 * (2 + ov_rng(&x) % 3);
+    int nh = (int)(ov_rng(&x) % 200), round, i;
+    wl_cache *base, *ov, *twin;
+    wl_cache_stats a, b;
+    for (i = 0; i < nh; i++) /* address << 1 | fill */
+      hist[i] = (ov_rng(&x) % span) << 1 | (ov_rng(&x) % 4 != 0);
+    base = ov_replay(ctx, &cfg, hist, nh);
+    assert_int_equal(wl__cache_overlay(ctx, base, &ov), 0);
+    for (round = 0; round < 3; round++) {
+      int n = (int)(ov_rng(&x) % 200);
+      twin = ov_replay(ctx, &cfg, hist, nh);
+      for (i = 0; i < n; i++) {
+        uint64_t addr = ov_rng(&x) % span;
+        int fill = ov_rng(&x) % 4 != 0;
+        assert_int_equal(wl__cache_access(ov, addr, fill),
+                         wl__cache_access(twin, addr, fill));
+      }
+      wl__cache_stats(ov, &a);
+      wl__cache_stats(twin, &b);
+      assert_true(a.hits == b.hits && a.misses == b.misses);
+      wl__cache_free(twin);
+      assert_int_equal(wl__cache_overlay_reset(ov), 0);
+    }
+    wl__cache_free(ov);
+    /* base is as its history left it */
+    twin = ov_replay(ctx, &cfg, hist, nh);
+    wl__cache_stats(base, &a);
+    wl__cache_stats(twin, &b);
+    assert_true(a.hits == b.hits && a.misses == b.misses);
+    for (i = 0; i < 100; i++) {
+      uint64_t addr = ov_rng(&x) % span;
+      assert_int_equal(wl__cache_access(base, addr, 1),
+                       wl__cache_access(twin, addr, 1));
+    }
+    wl__cache_free(twin);
+    wl__cache_free(base);
+  }
+  wl_ctx_free(ctx);
+}
+
 static void test_cache_lru(void **state) {
   wl_ctx *ctx;
   wl_cache *c;
@@ -832,6 +904,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_const_requests),
       cmocka_unit_test(test_const_cycles),
       cmocka_unit_test(test_cache_lru),
+      cmocka_unit_test(test_cache_overlay),
       cmocka_unit_test(test_cache_hit_rate),
       cmocka_unit_test(test_cache_odd_size),
       cmocka_unit_test(test_cache_geometry),
