@@ -11,6 +11,7 @@ set -eu
 B=${1:-build/release}
 R=${2:-${BENCH_JOBS_REPEATS:-21}}
 W="$B/warplab"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 "$W" gen --family all -o "$T/fam" 2> /dev/null
@@ -69,3 +70,5 @@ awk -v n="$n" -v a="$t1" -v b="$t2" -v r="$R" -v c="$(nproc)" \
     "--jobs 2 %.3f s: %.2fx (best of %d; %d cores, load %s; target >= " \
     "1.8x); CPU %.2f s and %.2f s\n",
     n, a / 1e9, b / 1e9, a / b, r, c, l, u1, u2 }'
+# what two processes get from this machine: no speedup above can pass it
+sh "$ROOT/bench/capacity.sh" "$B"
