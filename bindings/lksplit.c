@@ -659,6 +659,43 @@ typedef struct packed {
   size_t n;
 } packed;
 
+/* 1 when the launch is to run whole because of how its parts ended,
+ * with why: a part's kernel failed (out of bounds, a divergent barrier,
+ * its steps past max_steps...), or the parts' steps together passed
+ * max_steps.  Without jobs, the launch's first failure is a matter of
+ * its whole schedule, and its bound counts every part's steps: run
+ * whole, it fails as it does without jobs.  A signal or the time bound
+ * (max_seconds) is reported as the part saw it: running whole would
+ * take as long again. */
+static int part_fault(const job *j, wl_launch *const *ls, int parts,
+                      char *why, size_t whylen) {
+  uint64_t steps = 0;
+  int k;
+  for (k = 0; k < parts; k++) {
+    const char *m = j->outs[k]->msg;
+    if (!j->outs[k]->failed)
+      continue;
+    if (m != NULL && (strstr(m, "interrupted by SIG") != NULL ||
+                      strstr(m, "past its time bound") != NULL))
+      return 0;
+  }
+  for (k = 0; k < parts; k++)
+    if (j->outs[k]->failed) {
+      snprintf(why, whylen, "part %d of %d stopped with an error, which "
+                            "the launch run whole reports", k, parts);
+      return 1;
+    }
+  for (k = 0; k < parts; k++)
+    steps += wl_launch_steps(ls[k]);
+  if (steps > wl_launch_max_steps(ls[0])) {
+    snprintf(why, whylen, "the parts took %llu steps together, past "
+                          "max_steps (%llu)", (unsigned long long)steps,
+             (unsigned long long)wl_launch_max_steps(ls[0]));
+    return 1;
+  }
+  return 0;
+}
+
 static int pack_p(lua_State *L) {
   static const char *const paths[] = {"kernel", "launch options",
                                       "launch arguments"};
@@ -803,6 +840,8 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
     }
   if (rc == 0)
     rc = wl_launch_conflicts(ls, *parts, why, whylen);
+  if (rc == 0)
+    rc = part_fault(j, ls, *parts, why, whylen);
   if (rc < 0)
     return luaL_error(L, "launch: out of memory joining the parts");
   if (rc == 1) { /* the caller runs the launch whole */

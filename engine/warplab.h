@@ -2093,6 +2093,9 @@ int wl_launch_site_worst(const wl_launch *l, int site, uint32_t *mask,
 uint64_t wl_launch_counter(const wl_launch *l, int site, int i);
 const wl_occupancy *wl_launch_occupancy(const wl_launch *l);
 uint64_t wl_launch_steps(const wl_launch *l);
+/* The launch's bound on its steps (its max_steps, 0 made the default),
+ * once it ran. */
+uint64_t wl_launch_max_steps(const wl_launch *l);
 
 /* ------------------------------------------------------------------ */
 /* Cost models: one warp-wide memory instruction                       */

@@ -116,6 +116,8 @@ const wl_finding *wl_launch_finding(const wl_launch *l, int i) {
 }
 uint64_t wl_launch_steps(const wl_launch *l) { return l->steps; }
 
+uint64_t wl_launch_max_steps(const wl_launch *l) { return l->cfg.max_steps; }
+
 /* --------------------------- pricing ------------------------------ */
 
 static void count(wl_launch *l, site *s, int c, uint64_t n) {

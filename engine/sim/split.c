@@ -409,10 +409,11 @@ int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
       if (at >= 0) {
         /* the earlier part: the first that wrote (or read) that byte */
         for (j = 0; j < k; j++) {
-          const uint8_t *q = write_first ? parts[j]->twr[id]
-                                         : parts[j]->trd[id];
-          if (id < parts[j]->ntrack && q != NULL &&
-              (q[at / 8] >> (at % 8) & 1))
+          const uint8_t *q;
+          if (id >= parts[j]->ntrack) /* it tracked no such allocation */
+            continue;
+          q = write_first ? parts[j]->twr[id] : parts[j]->trd[id];
+          if (q != NULL && (q[at / 8] >> (at % 8) & 1))
             break;
         }
         snprintf(why, whylen,

@@ -208,7 +208,11 @@ end
 -- memory, the report and the printed output are the same for any N (a
 -- joined launch's blocks interleave as in their parts, so its counters
 -- may differ from the launch without jobs; its memory does not).
--- max_steps and max_seconds bound each part.
+-- A part that fails (out of bounds, a barrier part of a block never
+-- reaches, its steps past max_steps...) or parts whose steps together
+-- pass max_steps run the launch whole too, so that it fails as without
+-- jobs; max_seconds bounds each part, and a part past it, or stopped by
+-- a signal, is reported as it is.
 -- the launch options with kernel k's own static_shared and regs (those
 -- of cfg win)
 local function kernel_cfg(k, cfg)

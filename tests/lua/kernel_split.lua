@@ -12,6 +12,10 @@
 --     not communicate compute what the whole launch computes (each
 --     block's cells depend on its own block alone), and parts that did
 --     are run whole -- then the report is the whole launch's too.
+--   * a launch that fails without jobs (a block out of bounds, steps
+--     past max_steps) fails with the same message, and leaves the same
+--     memory, with any jobs: the parts' failures and their steps run
+--     the launch whole.
 -- tests/cli/launch_split.sh runs this with a warplab whose parts always
 -- join (WL_MUTANT_SPLITJOIN), which must fail it.
 local wl = require "warplab"
@@ -35,7 +39,7 @@ end
 
 -- the kernel interprets its steps (a plain table: it crosses to the
 -- workers as it is, and is never changed)
-local function make_kernel(steps, G, T)
+local function make_kernel(steps, G, T, fb)
   return wl.kernel(function(c, A, B, In)
     local b, t = c.blockIdx.x, c.threadIdx.x
     local acc = b * 7 + t
@@ -55,13 +59,16 @@ local function make_kernel(steps, G, T)
         acc = acc + In[(b + t) % 8]
       elseif s == "cell" then
         if t == 0 then B[b] = acc end
+      elseif s == "fault" then -- block fb writes past A's end
+        if b == fb then A[G * T + 1 + t] = acc end
       end
     end
   end)
 end
 
 local kinds = { "own", "own", "neighbour", "cross", "counter", "input",
-                "cell" }
+                "cell", "own", "neighbour", "cross", "counter", "input",
+                "cell", "fault" }
 
 -- the report as text: what must be the same for any jobs
 local function report_text(r)
@@ -96,12 +103,12 @@ local function run(G, T, k, cfg)
   In:write { 1, 2, 3, 4, 5, 6, 7, 8 }
   A:write(0)
   B:write(0)
-  local r = dev:launch(k, cfg, A, B, In)
+  local ok, r = pcall(dev.launch, dev, k, cfg, A, B, In)
   return table.concat(A:read(), ",") .. " | " .. table.concat(B:read(), ","),
-         r
+         r, ok
 end
 
-local joined, whole = 0, 0
+local joined, whole, failed = 0, 0, 0
 for case = 1, COUNT do
   local G = 1 + rnd(6)
   local T = ({ 1, 2, 32, 40 })[1 + rnd(4)]
@@ -109,20 +116,49 @@ for case = 1, COUNT do
   for i = 1, 1 + rnd(5) do steps[i] = kinds[1 + rnd(#kinds)] end
   local seed = 1 + rnd(1000)
   local check = rnd(3) == 0
-  local k = make_kernel(steps, G, T)
+  local fb = rnd(G)
+  local k = make_kernel(steps, G, T, fb)
   local name = ("case %d (grid %d, block %d, seed %d, %s%s)"):format(
     case, G, T, seed, table.concat(steps, " "), check and ", checked" or "")
   local cfg = { grid = G, block = T, seed = seed, check = check }
-  local m0, r0 = run(G, T, k, cfg)
-  -- (now: wl._check_record adds later launches' findings to this one's)
-  local want = report_text(r0)
-  local m, r = {}, {}
+  local m0, r0, ok0 = run(G, T, k, cfg)
+  if ok0 and rnd(4) == 0 then
+    -- a step bound the launch may pass: each part's steps are under it
+    cfg.max_steps = 1 + rnd(r0.steps)
+    name = name .. (", max_steps %d of %d"):format(cfg.max_steps, r0.steps)
+    m0, r0, ok0 = run(G, T, k, cfg)
+  end
+  local want = ok0 and report_text(r0)
+  local m, r, ok = {}, {}, {}
   for _, j in ipairs { 1, 2, 4 } do
     local c = {}
     for key, v in pairs(cfg) do c[key] = v end
     c.jobs = j
-    m[j], r[j] = run(G, T, k, c)
-    r[j] = report_text(r[j])
+    m[j], r[j], ok[j] = run(G, T, k, c)
+    if ok[j] then r[j] = report_text(r[j]) end
+  end
+  if not ok0 then
+    failed = failed + 1
+    for _, j in ipairs { 1, 2, 4 } do
+      if ok[j] then
+        fail("%s: the launch fails without jobs (%s), not with jobs %d",
+             name, r0, j)
+      elseif r[j] ~= r0 then
+        fail("%s: jobs %d fails otherwise:\n%s\n--\n%s", name, j, r0,
+             r[j])
+      end
+      if m[j] ~= m0 then
+        fail("%s: memory after the failure differs with jobs %d", name, j)
+      end
+    end
+    goto next
+  end
+  for _, j in ipairs { 1, 2, 4 } do
+    if not ok[j] then
+      fail("%s: jobs %d fails, not the launch without jobs: %s", name, j,
+           r[j])
+      goto next
+    end
   end
   for _, j in ipairs { 2, 4 } do
     if m[j] ~= m[1] then fail("%s: memory of jobs %d differs from jobs 1",
@@ -147,10 +183,11 @@ for case = 1, COUNT do
            want, got)
     end
   end
+  ::next::
 end
 print(("kernel_split: %d generated kernels (seed %d), %d joined, %d run "
-       .. "whole, %d failures"):format(COUNT, SEED, joined, whole,
-                                       failures))
+       .. "whole, %d failing, %d failures"):format(COUNT, SEED, joined,
+                                                   whole, failed, failures))
 
 -- what a user sees: prints in part order, errors naming the thread, a
 -- kernel that changes an upvalue run whole
@@ -168,6 +205,8 @@ for _, j in ipairs { false, 1, 2 } do
   msgs[#msgs + 1] = e
 end
 assert(msgs[2] == msgs[3], "the failure differs across jobs")
+assert(msgs[1] == msgs[2], "the failure differs from the launch's "
+       .. "without jobs:\n" .. msgs[1] .. "\n" .. msgs[2])
 assert(msgs[2]:find("block %(5,0,0%) thread %(0,0,0%)"), msgs[2])
 assert(msgs[2]:find("out of bounds", 1, true), msgs[2])
 assert(not msgs[2]:find("kernel_split.lua:%d+: [^\n]*kernel_split.lua"),
@@ -207,6 +246,18 @@ F:write(0)
 r = dev:launch(spin, { grid = 2, block = 1, jobs = 2 }, F, O)
 assert(not r.split.joined and r.split.why:find("'flag'", 1, true))
 assert(O:read()[2] == 7)
+
+-- parts that meet on an allocation an earlier part never touched (the
+-- message's search for the earlier part read past that part's tracking)
+local A1 = dev:malloc("int32", 4, "first")
+local B1 = dev:malloc("int32", 4, "second")
+local meet = wl.kernel(function(c, a, b)
+  if c.blockIdx.x == 0 then a[0] = 1 else b[0] = c.blockIdx.x end
+end)
+r = dev:launch(meet, { grid = 3, block = 1, jobs = 2 }, A1, B1)
+assert(not r.split.joined and
+       r.split.why:find("parts 1 and 2 of 3 both touch (one writing) byte "
+                        .. "0 of 'second'", 1, true), r.split.why)
 
 -- a kernel that captures a device array: run whole, saying why
 local captured = wl.kernel(function(c)
