@@ -616,9 +616,12 @@ static int launch_body(lua_State *L) {
   luaL_unref(L, LUA_REGISTRYINDEX, x.r.probe_ref);
   for (i = nparams - 1; i >= 0; i--) /* newest first: the space returns */
     wl_device_release(d->d, params[i]);
-  if (cfg.part_n > 0 && l != NULL) {
-    /* a part: its launch goes to lksplit.c, which joins it with the
-     * others (a failed one too: what it touched still counts) */
+  if (cfg.part_n > 0 && l != NULL && ks->part_stop != NULL) {
+    /* a part on a worker: its launch goes to lksplit.c, which joins it
+     * with the others (a failed one too: what it touched still counts).
+     * On the script's own state a part launch reports as any launch:
+     * the parts run one after the other on the device itself, the
+     * independent path tests/lua/kernel_split.lua checks joins with */
     memcpy(ks->kept_shname, x.r.shname, sizeof ks->kept_shname);
     ks->kept = l;
     *box = NULL;

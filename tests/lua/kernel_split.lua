@@ -71,22 +71,27 @@ local kinds = { "own", "own", "neighbour", "cross", "counter", "input",
                 "cell", "fault" }
 
 -- the report as text: what must be the same for any jobs
-local function report_text(r)
+-- (sorted: its sites and findings in sorted order, for a sum of parts
+-- whose order is another)
+local function report_text(r, sorted)
   local out = { ("steps=%d"):format(r.steps) }
   local keys = {}
   for k in pairs(r.counters) do keys[#keys + 1] = k end
   table.sort(keys)
   for _, k in ipairs(keys) do out[#out + 1] = k .. "=" .. r.counters[k] end
+  local rest = {}
   for _, s in ipairs(r.sites) do
     local c = {}
-    for _, k in ipairs(keys) do c[#c + 1] = s.counters[k] end
-    out[#out + 1] = ("site %d %s %s %d: %s"):format(s.line, s.space, s.op,
-                                                     s.width,
-                                                     table.concat(c, ","))
+    for _, k in ipairs(keys) do c[#c + 1] = s.counters[k] or 0 end
+    rest[#rest + 1] = ("site %d %s %s %d: %s"):format(s.line, s.space, s.op,
+                                                      s.width,
+                                                      table.concat(c, ","))
   end
   for _, f in ipairs(r.findings or {}) do
-    out[#out + 1] = ("finding %s %d"):format(f.kind, f.count)
+    rest[#rest + 1] = ("finding %s %d"):format(f.kind, f.count)
   end
+  if sorted then table.sort(rest) end
+  for _, line in ipairs(rest) do out[#out + 1] = line end
   if r.split then
     out[#out + 1] = ("split parts=%d joined=%s why=%s"):format(
       r.split.parts, tostring(r.split.joined), tostring(r.split.why))
@@ -106,6 +111,56 @@ local function run(G, T, k, cfg)
   local ok, r = pcall(dev.launch, dev, k, cfg, A, B, In)
   return table.concat(A:read(), ",") .. " | " .. table.concat(B:read(), ","),
          r, ok
+end
+
+-- the parts of a launch one after the other on one fresh device, with
+-- their reports summed as a join sums them: the report's text and the
+-- memory
+local function sequential(G, T, k, cfg, parts)
+  local dev = wl.device "sm_90"
+  local A = dev:malloc("int32", G * T + 1, "A")
+  local B = dev:malloc("int32", G, "B")
+  local In = dev:malloc("int32", 8, "In")
+  In:write { 1, 2, 3, 4, 5, 6, 7, 8 }
+  A:write(0)
+  B:write(0)
+  local sum = { steps = 0, counters = {}, sites = {}, findings = {} }
+  local sites, finds = {}, {}
+  for part = 0, tonumber(parts) - 1 do
+    local c = {}
+    for key, v in pairs(cfg) do c[key] = v end
+    c._part, c._parts = part, tonumber(parts)
+    local r = dev:launch(k, c, A, B, In)
+    sum.steps = sum.steps + r.steps
+    for key, v in pairs(r.counters) do
+      sum.counters[key] = (sum.counters[key] or 0) + v
+    end
+    for _, st in ipairs(r.sites) do
+      local id = ("%d %s %s %d"):format(st.line, st.space, st.op, st.width)
+      local into = sites[id]
+      if into == nil then
+        into = { line = st.line, space = st.space, op = st.op,
+                 width = st.width, counters = {}, id = id }
+        sites[id] = into
+        sum.sites[#sum.sites + 1] = into
+      end
+      for key, v in pairs(st.counters) do
+        into.counters[key] = (into.counters[key] or 0) + v
+      end
+    end
+    for _, f in ipairs(r.findings or {}) do
+      finds[f.kind] = (finds[f.kind] or 0) + f.count
+    end
+  end
+  table.sort(sum.sites, function(a, b) return a.id < b.id end)
+  local kinds = {}
+  for kind in pairs(finds) do kinds[#kinds + 1] = kind end
+  table.sort(kinds)
+  for _, kind in ipairs(kinds) do
+    sum.findings[#sum.findings + 1] = { kind = kind, count = finds[kind] }
+  end
+  return report_text(sum, true),
+         table.concat(A:read(), ",") .. " | " .. table.concat(B:read(), ",")
 end
 
 local joined, whole, failed = 0, 0, 0
@@ -129,13 +184,16 @@ for case = 1, COUNT do
     m0, r0, ok0 = run(G, T, k, cfg)
   end
   local want = ok0 and report_text(r0)
-  local m, r, ok = {}, {}, {}
+  local m, r, ok, rj = {}, {}, {}, nil
   for _, j in ipairs { 1, 2, 4 } do
     local c = {}
     for key, v in pairs(cfg) do c[key] = v end
     c.jobs = j
     m[j], r[j], ok[j] = run(G, T, k, c)
-    if ok[j] then r[j] = report_text(r[j]) end
+    if ok[j] then
+      if j == 1 then rj = r[j] end
+      r[j] = report_text(r[j])
+    end
   end
   if not ok0 then
     failed = failed + 1
@@ -174,6 +232,20 @@ for case = 1, COUNT do
   end
   if r[1]:find("joined=true", 1, true) then
     joined = joined + 1
+    -- the independent path: the parts one after the other on the device
+    -- itself (a part launch on the script's state reports as a launch),
+    -- whose L2 sees each part's lookups in turn: the joined launch's
+    -- counters (L2 hits and misses included), steps and memory
+    local got, mseq = sequential(G, T, k, cfg, r[1]:match("parts=(%d+)"))
+    local want_j = report_text(rj, true):gsub("\nsplit parts=[^\n]*$", "")
+    if got ~= want_j then
+      fail("%s: the joined report is not the parts' one after the other:"
+           .. "\n%s\n--\n%s", name, want_j, got)
+    end
+    if mseq ~= m[1] then
+      fail("%s: the joined memory is not the parts' one after the other",
+           name)
+    end
   else
     whole = whole + 1
     -- run whole: the report is the whole launch's, with the reason
