@@ -202,6 +202,15 @@ $(BUILD)/tests/warplab_splitjoin: $(CMD_OBJ) $(RANKS_ONE_OBJ) $(MOD_OBJ) \
   $(BUILD)/mutant/splitjoin/engine/sim/split.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
+# ... and one whose joins keep each part's own L2 hits and misses
+# (WL_MUTANT_L2REPLAY: no replay of the parts' lookups in part order)
+$(BUILD)/mutant/l2replay/engine/sim/split.o: engine/sim/split.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DWL_MUTANT_L2REPLAY -c $< -o $@
+$(BUILD)/tests/warplab_l2replay: $(CMD_OBJ) $(RANKS_ONE_OBJ) $(MOD_OBJ) \
+  $(BUILD)/mutant/l2replay/engine/sim/split.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
 
 # props with the h100 profile's rare in-SM events (engine/mem/machine.h,
 # mm_st_sm, inlined into engine/sim/sample.c's runs) at 1/4 each instead of ~1e-4 and ~1e-6, so that the sample
@@ -302,7 +311,7 @@ test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
       $(BUILD)/tests/soundness $(BUILD)/tests/props $(BUILD)/tests/props_rare \
       $(BUILD)/tests/props_link $(MUTANT_BINS) \
       $(BUILD)/tests/props_split $(SPLIT_MUTANT_BINS) \
-      $(BUILD)/tests/warplab_splitjoin \
+      $(BUILD)/tests/warplab_splitjoin $(BUILD)/tests/warplab_l2replay \
       $(BUILD)/tests/lalloc $(REPLAY) $(if $(MPI_HAVE),$(MPI_BIN))
 	@sh tests/run.sh $(BUILD)
 

@@ -4,7 +4,9 @@
 # apart from the seconds of simulation they measure; the split launch's
 # property (tests/lua/kernel_split.lua) fails with a warplab whose parts
 # always join (WL_MUTANT_SPLITJOIN: blocks that communicated joined as
-# if they had not); bad --jobs values are usage errors.
+# if they had not), and with one whose joins keep each part's own L2
+# hits and misses (WL_MUTANT_L2REPLAY); bad --jobs values are usage
+# errors.
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -28,6 +30,12 @@ M="$B/tests/warplab_splitjoin"
   > "$T/mut" 2>&1 && fail "the splitjoin mutant passed the property"
 grep -q '^FAIL case' "$T/mut" || { tail -n 5 "$T/mut"; fail "mutant: no FAIL line"; }
 echo "mutant splitjoin: $(grep -c '^FAIL case' "$T/mut") failures on 40 kernels"
+M="$B/tests/warplab_l2replay"
+[ -x "$M" ] || fail "no $M (make test builds it)"
+(cd "$ROOT" && "$M" run tests/lua/kernel_split.lua "$SHARED" 40 3) \
+  > "$T/mut" 2>&1 && fail "the l2replay mutant passed the property"
+grep -q "^FAIL case.*one after the other" "$T/mut" || { tail -n 5 "$T/mut"; fail "mutant l2replay: no FAIL line"; }
+echo "mutant l2replay: $(grep -c '^FAIL case' "$T/mut") failures on 40 kernels"
 (cd "$ROOT" && "$WL" run tests/lua/kernel_split.lua "$SHARED" 40 3) \
   > "$T/real" 2>&1 || { tail -n 5 "$T/real"; fail "kernel_split seed 3 failed"; }
 for bad in 0 1025 x; do
