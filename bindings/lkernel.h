@@ -135,6 +135,7 @@ WLL_HIDDEN void wll_push_dim(lua_State *L, int x, int y, int z);
 WLL_HIDDEN void wll_probe_run(lua_State *L, lctx *x, kstate *ks);
 /* Seconds on the monotonic clock. */
 WLL_HIDDEN double wll_now(void);
+WLL_HIDDEN double wll_launch_max_seconds(lua_State *L, int idx);
 /* Bounds the time of launch r in code that makes no device call: by the
  * watch (lkwatch.c), or where it cannot run by the count hook on L,
  * keeping the one it replaces; hook_off puts that one back. */

@@ -17,7 +17,24 @@ static const char *const launch_keys[] = {
     "grid",  "block",   "shared", "regs",          "seed",
     "max_steps", "slice", "profile", "cache", "static_shared",
     "max_seconds", "check", "schedule", "defer", "jobs", "_plain", "_part",
-    "_parts", NULL};
+    "_parts", "_deadline", NULL};
+/* The time bound of a launch with options at idx: max_seconds, else
+ * WLL_MAX_SECONDS (30 times that under WARPLAB_MEMCHECK). */
+double wll_launch_max_seconds(lua_State *L, int idx) {
+  double secs = WLL_MAX_SECONDS;
+  if (getenv("WARPLAB_MEMCHECK") != NULL) /* tests/check.sh: valgrind */
+    secs *= 30;
+  if (lua_getfield(L, idx, "max_seconds") != LUA_TNIL) {
+    int isnum;
+    secs = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || !(secs > 0))
+      luaL_error(L, "launch: option 'max_seconds' must be a positive "
+                    "number of seconds");
+  }
+  lua_pop(L, 1);
+  return secs;
+}
+
 static const char *const schedule_words[] = {"independent", "lockstep",
                                              "random", NULL};
 static const char *const occupancy_keys[] = {
@@ -556,18 +573,12 @@ static int launch_body(lua_State *L) {
   /* the time bound, and Lua's count hook so that it holds for code that
    * makes no device call; both from before the probe, which runs the
    * kernel's first thread */
-  x.r.max_seconds = WLL_MAX_SECONDS;
-  if (getenv("WARPLAB_MEMCHECK") != NULL) /* tests/check.sh: valgrind */
-    x.r.max_seconds *= 30;
-  if (lua_getfield(L, 3, "max_seconds") != LUA_TNIL) {
-    int isnum;
-    x.r.max_seconds = lua_tonumberx(L, -1, &isnum);
-    if (!isnum || !(x.r.max_seconds > 0))
-      return luaL_error(L, "launch: option 'max_seconds' must be a positive "
-                           "number of seconds");
-  }
-  lua_pop(L, 1);
+  x.r.max_seconds = wll_launch_max_seconds(L, 3);
   x.r.deadline = wll_now() + x.r.max_seconds;
+  if (lua_getfield(L, 3, "_deadline") == LUA_TNUMBER &&
+      lua_tonumber(L, -1) < x.r.deadline) /* a part: the launch's own */
+    x.r.deadline = lua_tonumber(L, -1);
+  lua_pop(L, 1);
   x.r.probe_ref = LUA_NOREF;
   x.r.probe_block = cfg.part_n > 0 ? cfg.part_k : 0; /* its first block */
   x.r.probe_dynamic = cfg.dynamic_shared;

@@ -329,6 +329,9 @@ void wll_probe_run(lua_State *L, lctx *x, kstate *ks) {
   x->r.co = co;
   ks->run = &x->r;
   watch = wll_watch_start(&x->r);
+  if (x->r.watch && wll_now() >= x->r.deadline) /* a split launch's part
+                                                 * begun past its deadline */
+    lua_sethook(co, wll_count_hook, LUA_MASKCOUNT, 1);
   status = lua_resume(co, L, nargs, &nres);
   wll_watch_stop(&x->r, watch);
   ks->run = NULL;
@@ -482,6 +485,20 @@ void wll_count_hook(lua_State *L, lua_Debug *ar) {
   }
   if (wll_now() < r->deadline && !wll_sig_pending())
     return;
+  if (!r->probe && r->l != NULL && !wll_sig_pending()) {
+    /* a loop that makes device calls yields, and the launch's next step
+     * reports the bound (past_deadline, with its hint): this hook says
+     * "no device call" only once the launch made no step for
+     * WLL_HOOK_COUNT of the kernel's instructions */
+    uint64_t steps = wl_launch_steps(r->l);
+    if (steps != r->hook_steps) {
+      r->hook_steps = steps;
+      r->hook_instrs = 0;
+    }
+    r->hook_instrs += lua_gethookcount(L) > 0 ? lua_gethookcount(L) : 1;
+    if (r->hook_instrs <= WLL_HOOK_COUNT)
+      return;
+  }
   time_msg(r, msg, sizeof msg, "in a loop that makes no device call");
   lua_getinfo(L, "Sl", ar);
   line = ar->currentline;
@@ -532,6 +549,16 @@ static int past_deadline(lua_State *L, lctx *x, wl_launch *l, int block,
       (block == x->r.probe_block && thread < 32 &&
        x->r.probe_state != WLL_PROBE_NONE))
     return 0; /* what the probe left is settled first */
+  if (x->r.probe_state == WLL_PROBE_FAILED &&
+      lua_rawgeti(L, x->threads, x->r.probe_block + 1) == LUA_TTABLE &&
+      lua_rawgeti(L, -1, 1) == LUA_TTHREAD) {
+    /* the probe's thread failed (past the time bound in a loop of plain
+     * Lua, say) and another warp met the bound first: the launch fails
+     * with the probe's failure, its true cause */
+    x->r.probe_state = WLL_PROBE_NONE;
+    return co_error(L, lua_tothread(L, -1), l, x->r.probe_block,
+                    x->r.probe_thread);
+  }
   if (lua_rawgeti(L, x->threads, block + 1) == LUA_TTABLE &&
       lua_rawgeti(L, -1, (x->r.warp_mode ? thread / 32 : thread) + 1) ==
           LUA_TTHREAD)

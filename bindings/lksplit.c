@@ -736,6 +736,10 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
     lua_insert(L, -2);
     lua_rawset(L, -4);
   }
+  /* one time bound for the launch, however its parts are dealt: a part
+   * ends by the launch's deadline, not max_seconds after it began */
+  lua_pushnumber(L, wll_now() + wll_launch_max_seconds(L, 3));
+  lua_setfield(L, -2, "_deadline");
   lua_createtable(L, nargs, 0);
   for (i = 0; i < nargs; i++) {
     push_desc(L, 4 + i, i + 1);

@@ -307,6 +307,11 @@ typedef struct wll_krun {
   int watch;             /* bounded by the watch (lkwatch.c), not by a
                           * count hook on the launching state */
   double max_seconds;
+  /* past the deadline, the count hook's view (lkrun.c): the launch's
+   * steps when it last looked, and the VM instructions run since they
+   * last changed */
+  uint64_t hook_steps;
+  long hook_instrs;
   unsigned gen;
   int gdim[3], bdim[3];
   int sm; /* the device's compute capability x10, 0 when not an sm_NN */

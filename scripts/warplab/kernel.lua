@@ -211,8 +211,8 @@ end
 -- A part that fails (out of bounds, a barrier part of a block never
 -- reaches, its steps past max_steps...) or parts whose steps together
 -- pass max_steps run the launch whole too, so that it fails as without
--- jobs; max_seconds bounds each part, and a part past it, or stopped by
--- a signal, is reported as it is.
+-- jobs; max_seconds bounds the launch (its parts end by one deadline),
+-- and a part past it, or stopped by a signal, is reported as it is.
 -- the launch options with kernel k's own static_shared and regs (those
 -- of cfg win)
 local function kernel_cfg(k, cfg)

@@ -174,6 +174,27 @@ do
   assert(e:find("kernel_driver.lua:%d+: block %(0,0,0%) thread %(0,0,0%)"), e)
 end
 assert(os.clock() - t0 < 5, "the time bound held")
+-- which message: a loop that makes device calls is a spin loop (the
+-- launch still steps), one of plain Lua makes none; with many blocks,
+-- the probe's thread stuck in plain Lua is the failure, not another
+-- warp that met the bound between steps; and the same with a launch's
+-- blocks split in parts (jobs), under one time bound for the launch
+local spinning = wl.kernel(function(c, f)
+  if c.blockIdx.x == 1 then while f[0] == 0 do end end
+end)
+local plain = wl.kernel(function(c) local x = 0 while x >= 0 do x = x + 1 end end)
+local plain_line = debug.getinfo(1, "l").currentline - 1
+for _, jobs in ipairs { false, 2 } do
+  e = fails("(a spin loop waiting for a value no thread writes?)", dev.launch,
+            dev, spinning, { grid = 4, block = 8, max_seconds = 0.2,
+                             jobs = jobs or nil }, flag)
+  assert(not e:find("no device call", 1, true), e)
+  assert(e:find("block (1,0,0)", 1, true), e)
+  e = fails("in a loop that makes no device call", dev.launch, dev, plain,
+            { grid = 16, block = 8, max_seconds = 0.2, jobs = jobs or nil })
+  assert(e:find(("kernel_driver.lua:%d: block (0,0,0) thread (0,0,0)")
+                :format(plain_line), 1, true), e)
+end
 fails("option 'max_seconds' must be a positive number", dev.launch, dev,
       wl.kernel(function() end), { max_seconds = 0 })
 -- the hook is gone after the launch: a long Lua loop outside is fine
