@@ -279,6 +279,10 @@ static void statement(in *x, out *o, unsigned k) {
     put(o, ints[pick(x, 8)]);
     put(o, ", shared = ");
     put(o, ints[pick(x, 11)]);
+    if (pick(x, 2)) { /* its blocks in parts across cores (lksplit.c) */
+      put(o, ", jobs = ");
+      put(o, ints[pick(x, 8)]);
+    }
     put(o, ", max_steps = 20000, max_seconds = 0.5 }, ");
     value(x, o, 1);
     put(o, ", ");
