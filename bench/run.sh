@@ -26,6 +26,8 @@ sh "$ROOT/bench/jobs_explore.sh" "$B"
 sh "$ROOT/bench/mpi_scale.sh" "$B"
 # kernels: warp memory instructions per second for the tiled matmul
 "$B/warplab" run "$ROOT/bench/kernel_rate.lua" "${BENCH_KERNEL_REPEATS:-5}"
+# the per-thread style's ceiling: that kernel as plain Lua, no simulation
+"$B/warplab" run "$ROOT/bench/kernel_bound.lua" "${BENCH_KERNEL_REPEATS:-5}"
 # two independent processes at once (a launch runs in one lua_State)
 t1=$(mktemp) t2=$(mktemp)
 "$B/warplab" run "$ROOT/bench/kernel_rate.lua" 5 > "$t1" &

@@ -12,6 +12,7 @@ echo "load: $(cat /proc/loadavg)"
 "$B/warplab" --version | head -n 1
 echo "== jobs_files"; taskset -c 0,1 sh bench/jobs_files.sh "$B" 21
 echo "== kernel_rate"; taskset -c 0,1 "$B/warplab" run bench/kernel_rate.lua 5
+echo "== kernel_bound"; taskset -c 0,1 "$B/warplab" run bench/kernel_bound.lua 5
 echo "== kernel_split"; taskset -c 0,1 sh bench/kernel_split.sh "$B" 5
 echo "== sample_rate"; taskset -c 0,1 sh bench/sample_rate.sh "$B"
 echo "== jobs_explore"; taskset -c 0,1 sh bench/jobs_explore.sh "$B"
