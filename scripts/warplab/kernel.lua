@@ -51,10 +51,17 @@ end
 -- shfl_xor_sync (mask, v, lane [, width]) -> a lane vector,
 -- w:ballot_sync(mask, pred) -> an integer, w:any_sync / w:all_sync (mask,
 -- pred) -> a boolean (the mask must be the active lanes).  opts as
--- wl.kernel's.
+-- wl.kernel's.  `==` / `~=` between a lane vector and a value is refused
+-- here (lanelint.lua: Lua would answer false / true for every lane).
 function wl.warp_kernel(fn, opts)
   if type(fn) ~= "function" then
     error("wl.warp_kernel: a function expected, got " .. type(fn), 2)
+  end
+  -- `w.lane == 0` is false for every lane, silently (lanelint.lua)
+  local line, msg = wl._lane_lint(fn)
+  if line then
+    error(("%s:%d: wl.warp_kernel: %s"):format(
+      debug.getinfo(fn, "S").short_src, line, msg), 0)
   end
   local k = wl.kernel(fn, opts)
   k.mode = "warp"
