@@ -23,11 +23,11 @@ for k in ([[and break do else elseif end false for function goto if in
   keywords[k] = true
 end
 
--- The tokens of src: { text, line } for names, numbers, strings (text
--- "<str>") and operators; comments dropped.
+-- The tokens of src: { text, line, kind } for names, numbers (kind
+-- "num"), strings ("str") and operators; comments dropped.
 local function tokens(src)
   local out, i, line, n = {}, 1, 1, #src
-  local function add(t) out[#out + 1] = { t, line } end
+  local function add(t, kind) out[#out + 1] = { t, line, kind } end
   while i <= n do
     local c = src:sub(i, i)
     if c == "\n" then
@@ -50,7 +50,7 @@ local function tokens(src)
       local eq = src:match("^%[(=*)%[", i)
       local stop = select(2, src:find("]" .. eq .. "]", i, true)) or n
       local _, nl = src:sub(i, stop):gsub("\n", "")
-      add("<str>")
+      add(src:sub(i, stop), "str")
       line = line + nl
       i = stop + 1
     elseif c == "'" or c == '"' then
@@ -65,7 +65,7 @@ local function tokens(src)
           j = j + 1
         end
       end
-      add("<str>")
+      add(src:sub(i, j), "str")
       i = j + 1
     elseif c:match("[%a_]") then
       local w = src:match("^[%w_]+", i)
@@ -75,7 +75,7 @@ local function tokens(src)
       local w = src:match("^0[xX][%x%.]*[pP]?[%+%-]?%x*", i) or
                 src:match("^[%d%.]+[eE][%+%-]?%d+", i) or
                 src:match("^[%d%.]+", i)
-      add("<num>")
+      add(w, "num")
       i = i + #w
     else
       local op = src:match("^%.%.%.", i) or src:match("^::", i) or
@@ -87,6 +87,22 @@ local function tokens(src)
     end
   end
   return out
+end
+
+-- The source of tokens a..b, spaced as code is
+local tight = { ["."] = true, [":"] = true, ["("] = true, [")"] = true,
+                ["["] = true, ["]"] = true, [","] = true }
+local function text(t, a, b)
+  local out = {}
+  for q = a, b do
+    local x = t[q][1]
+    if q > a and not tight[x] and not tight[t[q - 1][1]] or
+        q > a and t[q - 1][1] == "," then
+      out[#out + 1] = " "
+    end
+    out[#out + 1] = x
+  end
+  return table.concat(out)
 end
 
 local function lane_root(t, k, w)
@@ -111,7 +127,7 @@ local function vector_expr(t, a, b, w, lanes)
       -- a call's arguments when it follows a name, ] or ): not the value
       local p = t[k - 1] and t[k - 1][1]
       if depth > 0 or (p and (p:match("^[%a_]") and not keywords[p] or
-                              p == "]" or p == ")" or p == "<str>")) then
+                              p == "]" or p == ")" or t[k - 1][3] == "str")) then
         depth = depth + 1
       end
     elseif s == ")" then
@@ -149,12 +165,11 @@ local function expr_end(t, a)
     elseif depth == 0 and (starts[s] or s == "=" or s == ",") and k > a then
       return k - 1
     elseif depth == 0 and k > a and t[k][2] > t[k - 1][2] and
-        (s:match("^[%a_]") or s == "<str>" or s == "<num>") and
-        not keywords[s] then
+        (s:match("^[%a_]") or t[k][3] ~= nil) and not keywords[s] then
       local p = t[k - 1][1]
       -- a new line that starts with an operand after a complete one
       if p:match("^[%w_]") and not keywords[p] or p == ")" or p == "]" or
-          p == "}" or p == "<str>" or p == "<num>" then
+          p == "}" or t[k - 1][3] ~= nil then
         return k - 1
       end
     end
@@ -190,7 +205,7 @@ end
 
 local function plain_value(t, a, b)
   -- a number, string, nil, true or false literal
-  return a == b and (t[a][1] == "<num>" or t[a][1] == "<str>" or
+  return a == b and (t[a][3] ~= nil or
                      t[a][1] == "nil" or t[a][1] == "true" or
                      t[a][1] == "false")
 end
@@ -237,6 +252,50 @@ function wl._lane_lint(fn)
         end
       end
       k = k + 1
+    end
+  end
+  -- conditions: a lane vector is a userdata, true for every lane
+  for k, tok in ipairs(t) do
+    local s = tok[1]
+    if s == "if" or s == "elseif" or s == "while" or s == "until" then
+      local stop = s == "until" and expr_end(t, k + 1) or nil
+      local depth, j, first = 0, k + 1, k + 1
+      local function clause(a, b)
+        while a <= b and t[a][1] == "not" do a = a + 1 end
+        if a > b then return end
+        local d = 0
+        for q = a, b do
+          local x = t[q][1]
+          if x == "(" or x == "[" or x == "{" then d = d + 1
+          elseif x == ")" or x == "]" or x == "}" then d = d - 1
+          elseif d == 0 and (x == "<" or x == "<=" or x == ">" or
+                             x == ">=" or x == "==" or x == "~=") then
+            return -- a comparison: the other checks' business
+          end
+        end
+        if vector_expr(t, a, b, w, lanes) then
+          return t[a][2], ("'%s %s': a lane vector is a value (a "
+            .. "userdata), so as a condition it is true for every lane; "
+            .. "use w:where(mask, fn [, else_fn]) for the lanes it holds, "
+            .. "or w:any(mask) / w:all(mask)"):format(s, text(t, a, b))
+        end
+      end
+      while t[j] do
+        local x = t[j][1]
+        if x == "(" or x == "[" or x == "{" then
+          depth = depth + 1
+        elseif x == ")" or x == "]" or x == "}" then
+          depth = depth - 1
+        elseif depth == 0 and (x == "and" or x == "or" or
+                               (stop == nil and (x == "then" or x == "do"))
+                               or (stop ~= nil and j > stop)) then
+          local line, msg = clause(first, j - 1)
+          if line then return line, msg end
+          if x ~= "and" and x ~= "or" then break end
+          first = j + 1
+        end
+        j = j + 1
+      end
     end
   end
   for k, tok in ipairs(t) do

@@ -27,6 +27,20 @@ local refused = {
   { "local s = 0\nfor k = 0, 3 do s = s + A[w.lane + k] end\nif s == 0 then end",
     "s ==", 5 },
 }
+-- lane vectors as conditions (a userdata: true for every lane)
+local conditions = {
+  { "if w.lane:lt(4) then A[0] = 1 end", "if w.lane:lt(4)", 3 },
+  { "local m = w.lane:eq(0)\nif n > 0 and not m then end", "if m", 4 },
+  { "local tid = w.threadIdx.x\nwhile tid do break end", "while tid", 4 },
+  { "if n > 1 then\nelseif w.lane then end", "elseif w.lane", 4 },
+}
+for _, c in ipairs(conditions) do
+  local ok, e = build(c[1])
+  assert(not ok, "accepted: " .. c[1])
+  assert(e:find(("\"]:%d: wl.warp_kernel: '%s'"):format(c[3], c[2]), 1,
+                true), e)
+  assert(e:find("true for every lane", 1, true), e)
+end
 for _, c in ipairs(refused) do
   local ok, e = build(c[1])
   assert(not ok, "accepted: " .. c[1])
@@ -46,6 +60,10 @@ local accepted = {
   "local s = 'a == b'\n-- w.lane == 0 in a comment\nlocal t = [[w.lane ~= 1]]",
   "local tid = w.threadIdx.x\nlocal k = n\nif k == 3 then end",
   "local row = w.blockIdx.y\nif row == 0 then end",
+  "if w:any(w.lane:lt(4)) then A[0] = 1 end",
+  "if n > 0 and w:all(w.lane:ge(0)) then end",
+  "while n > 0 do n = n - 1 end",
+  "local f = w.lane:lt(3)\nrepeat n = n + 1 until n > 3",
 }
 for _, body in ipairs(accepted) do
   local ok, e = build(body)
