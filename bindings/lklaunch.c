@@ -496,6 +496,8 @@ static int launch_body(lua_State *L) {
   cfg.track = cfg.part_n > 0;
   if (cfg.part_n > 0 && cfg.part_k >= cfg.part_n)
     return luaL_error(L, "launch: _part must be below _parts");
+  kernel_fn(L, 2); /* a kernel, or the launch's error, before any split */
+  lua_pop(L, 1);
   if (lua_getfield(L, 3, "jobs") != LUA_TNIL) {
     /* the blocks in parts across cores (lksplit.c): the joined report,
      * or nothing when the parts communicated (then the launch runs

@@ -722,6 +722,17 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
   for (i = 0; i < 3; i++)
     nblocks *= cfg->grid[i] > 0 ? cfg->grid[i] : 1;
   *parts = nblocks < sms ? nblocks : sms;
+  if (lua_type(L, 2) == LUA_TTABLE)
+    lua_getfield(L, 2, "fn");
+  else
+    lua_pushvalue(L, 2);
+  i = lua_iscfunction(L, -1);
+  lua_pop(L, 1);
+  if (i) { /* the launch checked it is a kernel */
+    snprintf(why, whylen, "the kernel is a C function, which cannot cross "
+                          "to a worker's Lua state");
+    return 0;
+  }
   /* the pack: the kernel, the options (less jobs), the arguments */
   push_kernel(L, 2);
   lua_createtable(L, 0, 8);

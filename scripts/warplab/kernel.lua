@@ -246,7 +246,7 @@ function methods.launch(dev, k, cfg, ...)
           .. "configuration table expected", 2)
   end
   cfg = kernel_cfg(k, wl._check_cfg(cfg))
-  if cfg.jobs == nil and launch_jobs ~= nil then
+  if cfg.jobs == nil and launch_jobs ~= nil and cfg._part == nil then
     local c = {}
     for key, v in pairs(cfg) do c[key] = v end
     c.jobs = launch_jobs
