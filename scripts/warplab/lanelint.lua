@@ -254,49 +254,73 @@ function wl._lane_lint(fn)
       k = k + 1
     end
   end
-  -- conditions: a lane vector is a userdata, true for every lane
-  for k, tok in ipairs(t) do
-    local s = tok[1]
-    if s == "if" or s == "elseif" or s == "while" or s == "until" then
-      local stop = s == "until" and expr_end(t, k + 1) or nil
-      local depth, j, first = 0, k + 1, k + 1
-      local function clause(a, b)
-        while a <= b and t[a][1] == "not" do a = a + 1 end
-        if a > b then return end
-        local d = 0
-        for q = a, b do
-          local x = t[q][1]
-          if x == "(" or x == "[" or x == "{" then d = d + 1
-          elseif x == ")" or x == "]" or x == "}" then d = d - 1
-          elseif d == 0 and (x == "<" or x == "<=" or x == ">" or
-                             x == ">=" or x == "==" or x == "~=") then
-            return -- a comparison: the other checks' business
-          end
-        end
-        if vector_expr(t, a, b, w, lanes) then
-          return t[a][2], ("'%s %s': a lane vector is a value (a "
-            .. "userdata), so as a condition it is true for every lane; "
-            .. "use w:where(mask, fn [, else_fn]) for the lanes it holds, "
-            .. "or w:any(mask) / w:all(mask)"):format(s, text(t, a, b))
-        end
-      end
-      while t[j] do
-        local x = t[j][1]
-        if x == "(" or x == "[" or x == "{" then
-          depth = depth + 1
-        elseif x == ")" or x == "]" or x == "}" then
-          depth = depth - 1
-        elseif depth == 0 and (x == "and" or x == "or" or
-                               (stop == nil and (x == "then" or x == "do"))
-                               or (stop ~= nil and j > stop)) then
-          local line, msg = clause(first, j - 1)
-          if line then return line, msg end
-          if x ~= "and" and x ~= "or" then break end
-          first = j + 1
-        end
-        j = j + 1
+  -- a lane vector where Lua tests truth (a condition, an operand of and,
+  -- or and not) is a userdata: true for every lane.  clause(a, b, last):
+  -- a message when t[a..b], not a comparison, holds a lane vector (for
+  -- the last operand of an and/or expression's value: only under not)
+  local function clause(a, b, what, last)
+    local negated, a0 = false, a
+    while a <= b and t[a][1] == "not" do a = a + 1; negated = true end
+    if a > b or (last and not negated) then return end
+    local d = 0
+    for q = a, b do
+      local x = t[q][1]
+      if x == "(" or x == "[" or x == "{" then d = d + 1
+      elseif x == ")" or x == "]" or x == "}" then d = d - 1
+      elseif d == 0 and (x == "<" or x == "<=" or x == ">" or
+                         x == ">=" or x == "==" or x == "~=") then
+        return -- a comparison: the other checks' business
       end
     end
+    if vector_expr(t, a, b, w, lanes) then
+      return t[a][2], ("'%s': a lane vector is a userdata, which Lua "
+        .. "takes as true for every lane %s; use w:where(mask, fn [, "
+        .. "else_fn]) for the lanes it holds, w:select(mask, a, b), or "
+        .. "w:any(mask) / w:all(mask)"):format(what .. text(t, a0, b),
+          what ~= "" and "in a condition" or "under and, or and not")
+    end
+  end
+  -- the operands of t[a..b] split at its and/or, each through clause:
+  -- in a condition (all) every one; in a value, the first when an `and`
+  -- follows it (`m and x or y`: m taken as true), and any under not
+  -- (`c and v or w` gives v, a lane vector being true, as meant; `v or
+  -- d` gives v)
+  local function tested(a, b, what, all)
+    local depth, first, n = 0, a, 0
+    for j = a, b + 1 do
+      local x = j <= b and t[j][1] or nil
+      if x == "(" or x == "[" or x == "{" then
+        depth = depth + 1
+      elseif x == ")" or x == "]" or x == "}" then
+        depth = depth - 1
+      elseif x == nil or (depth == 0 and (x == "and" or x == "or")) then
+        n = n + 1
+        local line, msg = clause(first, j - 1, what,
+                                 not all and not (n == 1 and x == "and"))
+        if line then return line, msg end
+        first = j + 1
+      end
+    end
+  end
+  for k, tok in ipairs(t) do
+    local s = tok[1]
+    local line, msg
+    if s == "if" or s == "elseif" or s == "while" then
+      local depth, j = 0, k + 1
+      while t[j] do
+        local x = t[j][1]
+        if x == "(" or x == "[" or x == "{" then depth = depth + 1
+        elseif x == ")" or x == "]" or x == "}" then depth = depth - 1
+        elseif depth == 0 and (x == "then" or x == "do") then break end
+        j = j + 1
+      end
+      line, msg = tested(k + 1, j - 1, s .. " ", true)
+    elseif s == "until" then
+      line, msg = tested(k + 1, expr_end(t, k + 1), s .. " ", true)
+    elseif s == "=" or s == "return" then
+      line, msg = tested(k + 1, expr_end(t, k + 1), "", false)
+    end
+    if line then return line, msg end
   end
   for k, tok in ipairs(t) do
     if tok[1] == "==" or tok[1] == "~=" then

@@ -30,9 +30,12 @@ local refused = {
 -- lane vectors as conditions (a userdata: true for every lane)
 local conditions = {
   { "if w.lane:lt(4) then A[0] = 1 end", "if w.lane:lt(4)", 3 },
-  { "local m = w.lane:eq(0)\nif n > 0 and not m then end", "if m", 4 },
+  { "local m = w.lane:eq(0)\nif n > 0 and not m then end", "if not m", 4 },
   { "local tid = w.threadIdx.x\nwhile tid do break end", "while tid", 4 },
   { "if n > 1 then\nelseif w.lane then end", "elseif w.lane", 4 },
+  { "local y = w.lane:lt(4) and 1 or 2", "w.lane:lt(4)", 3 },
+  { "local tid = w.threadIdx.x\nreturn not tid", "not tid", 4 },
+  { "local m = w.lane:gt(2)\nA[0] = m and n or 0", "m", 4 },
 }
 for _, c in ipairs(conditions) do
   local ok, e = build(c[1])
@@ -40,6 +43,14 @@ for _, c in ipairs(conditions) do
   assert(e:find(("\"]:%d: wl.warp_kernel: '%s'"):format(c[3], c[2]), 1,
                 true), e)
   assert(e:find("true for every lane", 1, true), e)
+end
+-- ... and a lane vector as the value an and/or gives is fine
+for _, body in ipairs { "local y = n > 0 and w.lane or w.lane * 2",
+                        "local m = w.lane:gt(2)\nA[0] = n > 0 and m or 0",
+                        "local d = w.lane or 0",
+                        "local z = w:select(w.lane:lt(4), 1, 2)" } do
+  local ok, e = build(body)
+  assert(ok, "refused: " .. body .. "\n" .. tostring(e))
 end
 for _, c in ipairs(refused) do
   local ok, e = build(c[1])
