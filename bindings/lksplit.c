@@ -195,10 +195,21 @@ static int worker_ready(lua_State *W) {
   lua_rawsetp(W, LUA_REGISTRYINDEX, &prep_key);
   lua_newtable(W);
   lua_rawsetp(W, LUA_REGISTRYINDEX, &print_key);
+  k = lua_newuserdatauv(W, sizeof *k, 0);
+  memset(k, 0, sizeof *k);
+  luaL_setmetatable(W, WLL_KDEV); /* its __gc frees the copy and ctx */
   if (lua_rawgetp(W, LUA_REGISTRYINDEX, &dev_key) == LUA_TUSERDATA) {
-    /* an earlier launch's copy: freed now (what still points at it --
-     * that launch's arrays -- is garbage, and finds it closed) */
+    /* an earlier launch's copy: made the device's copy again where it
+     * differs (a large device is not copied whole at every launch), and
+     * moved to the new handle (what still points at the old one -- that
+     * launch's arrays -- is garbage, and finds it closed) */
     kdev *old = lua_touserdata(W, -1);
+    if (old->d != NULL && wl_device_sync(old->d, j->dev->d) == 0) {
+      k->d = old->d;
+      k->ctx = old->ctx;
+      old->d = NULL;
+      old->ctx = NULL;
+    }
     if (old->d != NULL)
       wl_device_free(old->d);
     if (old->ctx != NULL)
@@ -207,14 +218,13 @@ static int worker_ready(lua_State *W) {
     old->ctx = NULL;
   }
   lua_pop(W, 1);
-  k = lua_newuserdatauv(W, sizeof *k, 0);
-  memset(k, 0, sizeof *k);
-  luaL_setmetatable(W, WLL_KDEV); /* its __gc frees the copy and ctx */
-  if (wl_ctx_new(NULL, &ctx) != 0)
-    return luaL_error(W, "out of memory");
-  k->ctx = ctx;
-  if (wl_device_clone(ctx, j->dev->d, &k->d) != 0)
-    return luaL_error(W, "%s", wl_ctx_errmsg(ctx));
+  if (k->d == NULL) {
+    if (wl_ctx_new(NULL, &ctx) != 0)
+      return luaL_error(W, "out of memory");
+    k->ctx = ctx;
+    if (wl_device_clone(ctx, j->dev->d, &k->d) != 0)
+      return luaL_error(W, "%s", wl_ctx_errmsg(ctx));
+  }
   k->cache_pref = j->dev->cache_pref;
   lua_rawsetp(W, LUA_REGISTRYINDEX, &dev_key);
   return 0;

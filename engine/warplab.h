@@ -1865,18 +1865,23 @@ void wl_launch_free(wl_launch *l);
  * counters are those of the parts run one after the other), and
  * wl_launch_merge(into, part) adds each later part's steps, counters per
  * site and findings to the first part's launch, which then reports the
- * whole launch.  wl_launch_touched: the bits (one per byte of allocation
- * id) a tracked launch read (write 0) or wrote (1); NULL for none.
+ * whole launch.  wl_launch_touched: 1 when a tracked launch read (write
+ * 0) or wrote (1) byte off of allocation id.
  */
 int wl_device_prepare_clones(wl_device *src);
 int wl_device_clone(wl_ctx *ctx, const wl_device *src, wl_device **out);
+/* Makes the copy d (wl_device_clone's) a copy of src again, as it is
+ * now: allocations that kept their size keep their buffers, and only
+ * the pages that differ are written; its L2 a fresh overlay of src's.
+ * 1 when src's configuration is another's (then make a new copy). */
+int wl_device_sync(wl_device *d, const wl_device *src);
 int wl_device_restore(wl_device *copy, const wl_device *src,
                       const wl_launch *part);
 int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
                         size_t whylen);
 int wl_device_apply(wl_device *d, wl_launch *part);
 int wl_launch_merge(wl_launch *into, const wl_launch *part);
-const uint8_t *wl_launch_touched(const wl_launch *l, int id, int write);
+int wl_launch_touched(const wl_launch *l, int id, uint64_t off, int write);
 /* Whether tracked launch a read or wrote a byte that b wrote, or wrote
  * one b read: the test of wl_launch_conflicts for one pair, cheap enough
  * to poll while a is running (wl_launch_run sets *out before it runs):

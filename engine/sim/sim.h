@@ -237,7 +237,8 @@ struct wl_launch {
    * the order of their bits) and the allocation's written bits; the L2
    * sectors it looked up, in order (uint64_t) */
   int ntrack;
-  uint8_t **trd, **twr, **tval, **twb;
+  uint8_t ***trd, ***twr; /* by allocation: bits in chunks (split.c) */
+  uint8_t **tval, **twb;
   uint64_t *tlo, *thi; /* the lowest and highest byte touched */
   wl_vec l2log;        /* l2look */
 };

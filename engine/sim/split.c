@@ -38,11 +38,51 @@
 
 /* ------------------------- what a part touches ---------------------- */
 
-static uint64_t bits_bytes(const alloc *a) { return (a->size + 7) / 8; }
+/* A part's bits (one per byte of an allocation) are kept in chunks of
+ * TB_BYTES, made at the first touch of the TB_SPAN bytes each covers:
+ * a part that touched a few lines of a large array holds a few chunks,
+ * and every walk over its bits skips the chunks it never made. */
+#define TB_BYTES 4096u
+#define TB_SPAN ((uint64_t)TB_BYTES * 8u)
+
+static uint64_t tb_chunks(const alloc *a) { return a->size / TB_SPAN + 1; }
+
+static uint8_t **tb_new(wl_ctx *ctx, const alloc *a) {
+  return wl__calloc(ctx, sizeof(uint8_t *) * (size_t)tb_chunks(a));
+}
+
+static void tb_free(wl_ctx *ctx, uint8_t **tb, const alloc *a) {
+  uint64_t c;
+  if (tb == NULL)
+    return;
+  for (c = 0; c < tb_chunks(a); c++)
+    wl__free(ctx, tb[c], TB_BYTES);
+  wl__free(ctx, tb, sizeof(uint8_t *) * (size_t)tb_chunks(a));
+}
+
+static int tb_get(uint8_t *const *tb, uint64_t b) {
+  const uint8_t *c = tb[b / TB_SPAN];
+  b %= TB_SPAN;
+  return c != NULL && (c[b / 8] >> (b % 8) & 1);
+}
+
+/* Bytes off..off+width-1 on (0, or WL_ENOMEM) */
+static int tb_mark(wl_ctx *ctx, uint8_t **tb, uint64_t off, int width) {
+  uint64_t b;
+  for (b = off; b < off + (uint64_t)width; b++) {
+    uint8_t **c = &tb[b / TB_SPAN];
+    uint64_t i = b % TB_SPAN;
+    if (*c == NULL && (*c = wl__calloc(ctx, TB_BYTES)) == NULL)
+      return WL_ENOMEM;
+    (*c)[i / 8] |= (uint8_t)(1u << (i % 8));
+  }
+  return 0;
+}
 
 static int touch_grow(wl_launch *l) {
   int n = (int)l->dev->allocs.n, i;
-  uint8_t ***v[4] = {&l->trd, &l->twr, &l->tval, &l->twb};
+  uint8_t ***v[2] = {&l->tval, &l->twb};
+  uint8_t ****t[2] = {&l->trd, &l->twr};
   uint64_t **r[2] = {&l->tlo, &l->thi};
   if (l->ntrack >= n)
     return 0;
@@ -56,29 +96,31 @@ static int touch_grow(wl_launch *l) {
     }
     *r[i] = p;
   }
-  for (i = 0; i < 4; i++) {
+  for (i = 0; i < 2; i++) {
     uint8_t **p = wl__calloc(l->ctx, sizeof(uint8_t *) * (size_t)n);
-    if (p == NULL)
+    uint8_t ***q = wl__calloc(l->ctx, sizeof(uint8_t **) * (size_t)n);
+    if (p == NULL || q == NULL) {
+      wl__free(l->ctx, p, sizeof(uint8_t *) * (size_t)n);
       return wl__err(l->ctx, WL_ENOMEM, "out of memory");
+    }
     if (*v[i] != NULL) {
       memcpy(p, *v[i], sizeof(uint8_t *) * (size_t)l->ntrack);
       wl__free(l->ctx, *v[i], sizeof(uint8_t *) * (size_t)l->ntrack);
     }
     *v[i] = p;
+    if (*t[i] != NULL) {
+      memcpy(q, *t[i], sizeof(uint8_t **) * (size_t)l->ntrack);
+      wl__free(l->ctx, *t[i], sizeof(uint8_t **) * (size_t)l->ntrack);
+    }
+    *t[i] = q;
   }
   l->ntrack = n;
   return 0;
 }
 
-static void mark(uint8_t *bits, uint64_t off, int width) {
-  uint64_t b;
-  for (b = off; b < off + (uint64_t)width; b++)
-    bits[b / 8] |= (uint8_t)(1u << (b % 8));
-}
-
 void wl__sim_touch(wl_launch *l, const wl_access *a) {
   alloc *al = get_alloc(l->dev, a->id);
-  uint8_t **rd, **wr;
+  uint8_t ***rd, ***wr;
   if (al == NULL || a->off >= al->size || touch_grow(l) != 0) {
     if (al != NULL && a->off < al->size)
       l->failed = 1; /* out of memory: the part cannot say what it did */
@@ -98,29 +140,78 @@ void wl__sim_touch(wl_launch *l, const wl_access *a) {
     if (a->off + (uint64_t)a->width - 1 > l->thi[a->id])
       l->thi[a->id] = a->off + (uint64_t)a->width - 1;
   }
-  if (a->kind != WL_ACC_STORE) {
-    if (*rd == NULL && (*rd = wl__calloc(l->ctx, bits_bytes(al))) == NULL) {
-      l->failed = 1;
-      return;
-    }
-    mark(*rd, a->off, a->width);
+  if (a->kind != WL_ACC_STORE &&
+      ((*rd == NULL && (*rd = tb_new(l->ctx, al)) == NULL) ||
+       tb_mark(l->ctx, *rd, a->off, a->width) != 0)) {
+    l->failed = 1;
+    snprintf(l->err, sizeof l->err, "out of memory tracking a split launch");
+    return;
   }
-  if (a->kind != WL_ACC_LOAD) {
-    if (*wr == NULL && (*wr = wl__calloc(l->ctx, bits_bytes(al))) == NULL) {
-      l->failed = 1;
-      return;
-    }
-    mark(*wr, a->off, a->width);
+  if (a->kind != WL_ACC_LOAD &&
+      ((*wr == NULL && (*wr = tb_new(l->ctx, al)) == NULL) ||
+       tb_mark(l->ctx, *wr, a->off, a->width) != 0)) {
+    l->failed = 1;
+    snprintf(l->err, sizeof l->err, "out of memory tracking a split launch");
+    return;
   }
   if (l->failed)
     snprintf(l->err, sizeof l->err, "out of memory tracking a split launch");
 }
 
-static uint64_t popcount_bits(const uint8_t *bits, uint64_t nbytes) {
-  uint64_t i, n = 0;
-  for (i = 0; i < nbytes; i++)
-    n += (uint64_t)__builtin_popcount(bits[i]);
+/* What a part costs is what it touched, not the size of what it
+ * touched: every walk over a part's bits keeps to the bytes between the
+ * first and the last it touched (tlo, thi), and skips empty words, so a
+ * part that wrote 128 bytes of a 64 MB array does 128 bytes' work. */
+
+/* The bits of bytes lo..hi that are on */
+static uint64_t popcount_bits(uint8_t *const *tb, uint64_t lo, uint64_t hi) {
+  uint64_t c, n = 0;
+  for (c = lo / TB_SPAN; c <= hi / TB_SPAN; c++) {
+    uint64_t i, a, z;
+    if (tb[c] == NULL)
+      continue;
+    a = c == lo / TB_SPAN ? lo % TB_SPAN / 8 : 0;
+    z = c == hi / TB_SPAN ? hi % TB_SPAN / 8 : TB_BYTES - 1;
+    for (i = a; i <= z; i++)
+      n += (uint64_t)__builtin_popcount(tb[c][i]);
+  }
   return n;
+}
+
+/* The first byte from b to hi whose bit is on, or UINT64_MAX */
+static uint64_t next_bit(uint8_t *const *tb, uint64_t b, uint64_t hi) {
+  while (b <= hi) {
+    const uint8_t *c = tb[b / TB_SPAN];
+    uint64_t i = b % TB_SPAN;
+    if (c == NULL) { /* never made: none of its bytes is on */
+      b += TB_SPAN - i;
+      continue;
+    }
+    if ((i & 63) == 0 && i + 63 < TB_SPAN && b + 63 <= hi) {
+      uint64_t w;
+      memcpy(&w, c + i / 8, sizeof w);
+      if (w == 0) {
+        b += 64;
+        continue;
+      }
+    }
+    if ((i & 7) == 0 && c[i / 8] == 0) {
+      b += 8;
+      continue;
+    }
+    if (c[i / 8] >> (i % 8) & 1)
+      return b;
+    b++;
+  }
+  return UINT64_MAX;
+}
+
+/* The bytes of an allocation's written bits (one per 4-byte word) that
+ * hold the words of bytes lo..hi */
+static uint64_t wbits_lo(uint64_t lo) { return lo / 32; }
+static uint64_t wbits_hi(const alloc *a, uint64_t hi) {
+  uint64_t h = hi / 32;
+  return h < written_bytes(a) ? h : written_bytes(a) - 1;
 }
 
 int wl__sim_touch_keep(wl_launch *l) {
@@ -130,17 +221,19 @@ int wl__sim_touch_keep(wl_launch *l) {
     uint64_t b, k = 0, n;
     if (al == NULL || l->twr[id] == NULL)
       continue;
-    n = popcount_bits(l->twr[id], bits_bytes(al));
+    n = popcount_bits(l->twr[id], l->tlo[id], l->thi[id]);
     if ((l->tval[id] = wl__alloc(l->ctx, n ? n : 1)) == NULL ||
         (al->written != NULL &&
          (l->twb[id] = wl__alloc(l->ctx, written_bytes(al))) == NULL))
       return wl__err(l->ctx, WL_ENOMEM, "out of memory");
-    for (b = 0; b < al->size; b++)
-      if (l->twr[id][b / 8] >> (b % 8) & 1)
-        l->tval[id][k++] = al->data[b];
+    for (b = next_bit(l->twr[id], l->tlo[id], l->thi[id]); b != UINT64_MAX;
+         b = next_bit(l->twr[id], b + 1, l->thi[id]))
+      l->tval[id][k++] = al->data[b];
     wl_assert(k == n);
-    if (al->written != NULL)
-      memcpy(l->twb[id], al->written, written_bytes(al));
+    if (al->written != NULL) /* (only its touched words' bits are read) */
+      memcpy(l->twb[id] + wbits_lo(l->tlo[id]),
+             al->written + wbits_lo(l->tlo[id]),
+             wbits_hi(al, l->thi[id]) - wbits_lo(l->tlo[id]) + 1);
   }
   return 0;
 }
@@ -151,46 +244,58 @@ void wl__sim_touch_free(wl_launch *l) {
     alloc *al = get_alloc(l->dev, id);
     /* the sizes are the allocation's, which outlives the launch (the
      * device is not changed while a launch is held) */
-    uint64_t bb = al != NULL ? bits_bytes(al) : 0;
     if (al == NULL)
       continue;
     if (l->tval[id] != NULL) {
-      uint64_t n = popcount_bits(l->twr[id], bb);
+      uint64_t n = popcount_bits(l->twr[id], l->tlo[id], l->thi[id]);
       wl__free(l->ctx, l->tval[id], n ? n : 1);
     }
-    wl__free(l->ctx, l->trd[id], bb);
-    wl__free(l->ctx, l->twr[id], bb);
+    tb_free(l->ctx, l->trd[id], al);
+    tb_free(l->ctx, l->twr[id], al);
     if (l->twb[id] != NULL)
       wl__free(l->ctx, l->twb[id], written_bytes(al));
   }
-  wl__free(l->ctx, l->trd, sizeof(uint8_t *) * (size_t)l->ntrack);
-  wl__free(l->ctx, l->twr, sizeof(uint8_t *) * (size_t)l->ntrack);
+  wl__free(l->ctx, l->trd, sizeof(uint8_t **) * (size_t)l->ntrack);
+  wl__free(l->ctx, l->twr, sizeof(uint8_t **) * (size_t)l->ntrack);
   wl__free(l->ctx, l->tval, sizeof(uint8_t *) * (size_t)l->ntrack);
   wl__free(l->ctx, l->twb, sizeof(uint8_t *) * (size_t)l->ntrack);
   wl__free(l->ctx, l->tlo, sizeof(uint64_t) * (size_t)l->ntrack);
   wl__free(l->ctx, l->thi, sizeof(uint64_t) * (size_t)l->ntrack);
-  l->trd = l->twr = l->tval = l->twb = NULL;
+  l->trd = l->twr = NULL;
+  l->tval = l->twb = NULL;
   l->tlo = l->thi = NULL;
   l->ntrack = 0;
   wl__vec_free(l->ctx, &l->l2log);
 }
 
-const uint8_t *wl_launch_touched(const wl_launch *l, int id, int write) {
+int wl_launch_touched(const wl_launch *l, int id, uint64_t off, int write) {
+  uint8_t **tb;
+  const alloc *a;
   if (id < 0 || id >= l->ntrack)
-    return NULL;
-  return write ? l->twr[id] : l->trd[id];
+    return 0;
+  tb = write ? l->twr[id] : l->trd[id];
+  a = get_alloc(l->dev, id);
+  return tb != NULL && a != NULL && off < a->size && tb_get(tb, off);
 }
 
 /* The first byte (of allocation id) where bits x and y are both on,
  * between lo and hi inclusive, or -1. */
-static int64_t overlap_in(const uint8_t *x, const uint8_t *y, uint64_t lo,
+static int64_t overlap_in(uint8_t *const *x, uint8_t *const *y, uint64_t lo,
                           uint64_t hi) {
-  uint64_t i;
+  uint64_t c;
   if (x == NULL || y == NULL || lo > hi)
     return -1;
-  for (i = lo / 8; i <= hi / 8; i++)
-    if (x[i] & y[i])
-      return (int64_t)(i * 8 + (uint64_t)__builtin_ctz(x[i] & y[i]));
+  for (c = lo / TB_SPAN; c <= hi / TB_SPAN; c++) {
+    uint64_t i, a, z;
+    if (x[c] == NULL || y[c] == NULL)
+      continue;
+    a = c == lo / TB_SPAN ? lo % TB_SPAN / 8 : 0;
+    z = c == hi / TB_SPAN ? hi % TB_SPAN / 8 : TB_BYTES - 1;
+    for (i = a; i <= z; i++)
+      if (x[c][i] & y[c][i])
+        return (int64_t)(c * TB_SPAN + i * 8 +
+                         (uint64_t)__builtin_ctz(x[c][i] & y[c][i]));
+  }
   return -1;
 }
 
@@ -222,6 +327,24 @@ int wl_device_prepare_clones(wl_device *src) {
   return src->l2 == NULL ? wl__sim_device_l2(src) : 0;
 }
 
+/* Allocation s's buffers into a (whose own are gone): a copy of s. */
+static int copy_alloc(wl_ctx *ctx, alloc *a, const alloc *s) {
+  *a = *s;
+  a->data = NULL;
+  a->written = NULL;
+  if (!s->live)
+    return 0;
+  if ((a->data = wl__alloc(ctx, s->cap)) == NULL)
+    return WL_ENOMEM;
+  memcpy(a->data, s->data, s->cap);
+  if (s->written != NULL) {
+    if ((a->written = wl__alloc(ctx, written_bytes(s))) == NULL)
+      return WL_ENOMEM;
+    memcpy(a->written, s->written, written_bytes(s));
+  }
+  return 0;
+}
+
 int wl_device_clone(wl_ctx *ctx, const wl_device *src, wl_device **out) {
   wl_device *d;
   size_t i;
@@ -240,19 +363,9 @@ int wl_device_clone(wl_ctx *ctx, const wl_device *src, wl_device **out) {
     alloc *a = wl__vec_push(ctx, &d->allocs);
     if (a == NULL)
       goto oom;
-    *a = *s;
-    a->data = NULL;
-    a->written = NULL;
-    if (!s->live)
-      continue;
-    if ((a->data = wl__alloc(ctx, s->cap)) == NULL)
+    a->data = a->written = NULL;
+    if (copy_alloc(ctx, a, s) != 0)
       goto oom;
-    memcpy(a->data, s->data, s->cap);
-    if (s->written != NULL) {
-      if ((a->written = wl__alloc(ctx, written_bytes(s))) == NULL)
-        goto oom;
-      memcpy(a->written, s->written, written_bytes(s));
-    }
   }
   /* the copy's L2 is an overlay of src's (wl_device_prepare_clones) */
   if (src->l2 == NULL) {
@@ -269,6 +382,78 @@ int wl_device_clone(wl_ctx *ctx, const wl_device *src, wl_device **out) {
 oom:
   wl_device_free(d);
   return wl__err(ctx, WL_ENOMEM, "out of memory copying the device");
+}
+
+/* n bytes of y into x where they differ, a page at a time: a page that
+ * did not change is read, never written (nor faulted in anew) */
+static void sync_bytes(uint8_t *x, const uint8_t *y, uint64_t n) {
+  uint64_t o;
+  for (o = 0; o < n; o += 4096) {
+    uint64_t k = n - o < 4096 ? n - o : 4096;
+    if (memcmp(x + o, y + o, k) != 0)
+      memcpy(x + o, y + o, k);
+  }
+}
+
+int wl_device_sync(wl_device *d, const wl_device *src) {
+  size_t i;
+  if (src->running || d->running)
+    return wl__err(d->ctx, WL_EINVAL, "cannot copy a device during a launch");
+  if (src->l2 == NULL)
+    return wl__err(d->ctx, WL_EINVAL, "copy of a device not prepared for it "
+                                      "(wl_device_prepare_clones)");
+  if (memcmp(&d->cfg, &src->cfg, sizeof d->cfg) != 0)
+    return 1; /* another configuration: a new copy */
+  d->gnext = src->gnext;
+  d->gused = src->gused;
+  d->cused = src->cused;
+  d->pnext = src->pnext;
+  for (i = 0; i < src->allocs.n; i++) {
+    const alloc *s = WL_VEC_PTR(&src->allocs, alloc, i);
+    alloc *a;
+    if (i < d->allocs.n) {
+      a = WL_VEC_PTR(&d->allocs, alloc, i);
+      if (a->live && s->live && a->cap == s->cap && a->size == s->size &&
+          (a->written != NULL) == (s->written != NULL)) {
+        uint8_t *data = a->data, *written = a->written;
+        *a = *s;
+        a->data = data;
+        a->written = written;
+        sync_bytes(a->data, s->data, s->cap);
+        if (s->written != NULL)
+          sync_bytes(a->written, s->written, written_bytes(s));
+        continue;
+      }
+      if (a->data)
+        wl__free(d->ctx, a->data, a->cap);
+      if (a->written)
+        wl__free(d->ctx, a->written, written_bytes(a));
+      a->data = a->written = NULL;
+    } else if ((a = wl__vec_push(d->ctx, &d->allocs)) == NULL) {
+      return wl__err(d->ctx, WL_ENOMEM, "out of memory copying the device");
+    } else {
+      a->data = a->written = NULL;
+    }
+    if (copy_alloc(d->ctx, a, s) != 0) {
+      if (a->data)
+        wl__free(d->ctx, a->data, s->cap);
+      a->data = NULL;
+      a->live = 0; /* nothing of it left to free but what it holds */
+      return wl__err(d->ctx, WL_ENOMEM, "out of memory copying the device");
+    }
+  }
+  for (i = src->allocs.n; i < d->allocs.n; i++) {
+    alloc *a = WL_VEC_PTR(&d->allocs, alloc, i);
+    if (a->data)
+      wl__free(d->ctx, a->data, a->cap);
+    if (a->written)
+      wl__free(d->ctx, a->written, written_bytes(a));
+  }
+  d->allocs.n = src->allocs.n;
+  /* a new overlay of src's L2, as it is now */
+  wl__cache_free(d->l2);
+  d->l2 = NULL;
+  return wl__cache_overlay(d->ctx, src->l2, &d->l2);
 }
 
 /* Whether allocation id exists alike on both devices (same size and
@@ -295,17 +480,20 @@ int wl_device_restore(wl_device *d, const wl_device *src,
     if (!same_alloc(d, src, id, &a, &s))
       return wl__err(d->ctx, WL_EINVAL, "restore: allocation %d differs",
                      id);
-    for (b = 0; b < a->size; b++)
-      if (part->twr[id][b / 8] >> (b % 8) & 1)
-        a->data[b] = s->data[b];
+    for (b = next_bit(part->twr[id], part->tlo[id], part->thi[id]);
+         b != UINT64_MAX; b = next_bit(part->twr[id], b + 1, part->thi[id]))
+      a->data[b] = s->data[b];
+    /* the written bits change with the bytes written only */
+    if (a->written != NULL && s->written != NULL)
+      memcpy(a->written + wbits_lo(part->tlo[id]),
+             s->written + wbits_lo(part->tlo[id]),
+             wbits_hi(a, part->thi[id]) - wbits_lo(part->tlo[id]) + 1);
   }
   for (i = 0; i < d->allocs.n && i < src->allocs.n; i++) {
     alloc *a, *s;
     if (!same_alloc(d, src, (int)i, &a, &s))
       continue;
     a->all_written = s->all_written;
-    if (a->written != NULL && s->written != NULL)
-      memcpy(a->written, s->written, written_bytes(a));
   }
   if (d->l2 != NULL && wl__cache_overlay_reset(d->l2) != 0)
     return wl__err(d->ctx, WL_ENOMEM, "out of memory (the L2's overlay)");
@@ -322,13 +510,14 @@ int wl_device_apply(wl_device *d, wl_launch *part) {
       continue;
     if (a == NULL || part->tval[id] == NULL)
       return wl__err(d->ctx, WL_EINVAL, "apply: allocation %d differs", id);
-    for (b = 0; b < a->size; b++)
-      if (part->twr[id][b / 8] >> (b % 8) & 1)
-        a->data[b] = part->tval[id][k++];
+    for (b = next_bit(part->twr[id], part->tlo[id], part->thi[id]);
+         b != UINT64_MAX; b = next_bit(part->twr[id], b + 1, part->thi[id]))
+      a->data[b] = part->tval[id][k++];
     /* every value kept was written back, in the order of the bits */
-    wl_assert(k == popcount_bits(part->twr[id], bits_bytes(a)));
+    wl_assert(k == popcount_bits(part->twr[id], part->tlo[id],
+                                 part->thi[id]));
     if (a->written != NULL && part->twb[id] != NULL)
-      for (b = 0; b < written_bytes(a); b++)
+      for (b = wbits_lo(part->tlo[id]); b <= wbits_hi(a, part->thi[id]); b++)
         a->written[b] |= part->twb[id][b];
   }
   /* a launch without the uninitialised-read checker may have written
@@ -391,35 +580,42 @@ int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
    * only for the message) */
   for (id = 0; id < nalloc; id++) {
     const alloc *a = get_alloc(d, id);
-    uint64_t nb, i;
-    uint8_t *w, *r;
+    uint8_t **w, **r;
+    int rc = 0;
     if (a == NULL)
       continue;
-    nb = bits_bytes(a);
-    if ((w = wl__calloc(d->ctx, nb)) == NULL ||
-        (r = wl__calloc(d->ctx, nb)) == NULL) {
-      wl__free(d->ctx, w, nb);
+    w = tb_new(d->ctx, a);
+    r = tb_new(d->ctx, a);
+    if (w == NULL || r == NULL) {
+      tb_free(d->ctx, w, a);
+      tb_free(d->ctx, r, a);
       return wl__err(d->ctx, WL_ENOMEM, "out of memory");
     }
-    for (k = 0; k < n; k++) {
-      const uint8_t *pw = id < parts[k]->ntrack ? parts[k]->twr[id] : NULL;
-      const uint8_t *pr = id < parts[k]->ntrack ? parts[k]->trd[id] : NULL;
-      int64_t at = overlap_in(pw, w, 0, a->size - 1);
+    for (k = 0; k < n && rc == 0; k++) {
+      uint8_t **pw = id < parts[k]->ntrack ? parts[k]->twr[id] : NULL;
+      uint8_t **pr = id < parts[k]->ntrack ? parts[k]->trd[id] : NULL;
+      uint64_t lo, hi, c;
+      int64_t at;
       int write_first = 1;
+      if (pw == NULL && pr == NULL)
+        continue;
+      lo = parts[k]->tlo[id]; /* what it touched lies in lo..hi */
+      hi = parts[k]->thi[id];
+      at = overlap_in(pw, w, lo, hi);
       if (at < 0)
-        at = overlap_in(pr, w, 0, a->size - 1);
+        at = overlap_in(pr, w, lo, hi);
       if (at < 0) {
-        at = overlap_in(pw, r, 0, a->size - 1);
+        at = overlap_in(pw, r, lo, hi);
         write_first = 0;
       }
       if (at >= 0) {
         /* the earlier part: the first that wrote (or read) that byte */
         for (j = 0; j < k; j++) {
-          const uint8_t *q;
+          uint8_t **q;
           if (id >= parts[j]->ntrack) /* it tracked no such allocation */
             continue;
           q = write_first ? parts[j]->twr[id] : parts[j]->trd[id];
-          if (q != NULL && (q[at / 8] >> (at % 8) & 1))
+          if (q != NULL && tb_get(q, (uint64_t)at))
             break;
         }
         snprintf(why, whylen,
@@ -428,19 +624,31 @@ int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
                  write_first ? "both touch (one writing)"
                              : "both touch (one reading, one writing)",
                  (long long)at, a->name);
-        wl__free(d->ctx, w, nb);
-        wl__free(d->ctx, r, nb);
-        return 1;
+        rc = 1;
+        break;
       }
-      for (i = 0; i < nb; i++) {
-        if (pw != NULL)
-          w[i] |= pw[i];
-        if (pr != NULL)
-          r[i] |= pr[i];
+      /* its chunks into the unions */
+      for (c = lo / TB_SPAN; c <= hi / TB_SPAN && rc == 0; c++) {
+        uint8_t **src[2] = {pw, pr}, **dst[2] = {w, r};
+        int u;
+        for (u = 0; u < 2; u++) {
+          uint64_t i;
+          if (src[u] == NULL || src[u][c] == NULL)
+            continue;
+          if (dst[u][c] == NULL &&
+              (dst[u][c] = wl__calloc(d->ctx, TB_BYTES)) == NULL) {
+            rc = wl__err(d->ctx, WL_ENOMEM, "out of memory");
+            break;
+          }
+          for (i = 0; i < TB_BYTES; i++)
+            dst[u][c][i] |= src[u][c][i];
+        }
       }
     }
-    wl__free(d->ctx, w, nb);
-    wl__free(d->ctx, r, nb);
+    tb_free(d->ctx, w, a);
+    tb_free(d->ctx, r, a);
+    if (rc != 0)
+      return rc;
   }
   return 0;
 }
