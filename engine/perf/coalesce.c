@@ -35,9 +35,10 @@ int wl_price_global(const wl_warp_req *r, wl_global_cost *out) {
       out->lines++; /* ascending: a new line starts here */
     out->sector[out->nsec++] = out->sector[i];
   }
+  /* past n the first memset left zeros: only the entries the
+   * duplicates held are cleared */
   memset(out->sector + out->nsec, 0,
-         (sizeof out->sector / sizeof out->sector[0] - (size_t)out->nsec) *
-             sizeof out->sector[0]);
+         (size_t)(n - out->nsec) * sizeof out->sector[0]);
   out->sectors = out->nsec;
   out->requests = 1;
   return 0;
