@@ -184,21 +184,21 @@ void wl__sim_drain_all(wl_launch *l, sm_st *m) {
 void wl__sim_drain_step(wl_launch *l, int sm) {
   const knobs *k = l->prof;
   sm_st *m = &l->sms[sm];
-  int i;
-  /* (the SMs from sbtop on have never had a store: no buffer there is
-   * held or may drain) */
+  /* the SMs from sbtop on have never had a store: no buffer there is
+   * held or may drain (_plain: every SM looked at) */
+  int i, top = l->cfg.plain ? l->nsms : l->sbtop;
   if (k->hold > 0 && l->nhold > 0) /* a lane's step: held buffers count it */
-    for (i = 0; i < l->sbtop; i++)
+    for (i = 0; i < top; i++)
       sb_hold_tick(&l->sms[i].sb, &l->nhold);
   while (l->npend > 0 && wl__sim_knob(l, k->drain)) {
     int n = 0, c;
     sm_st *o = NULL;
-    for (i = 0; i < l->sbtop; i++)
+    for (i = 0; i < top; i++)
       n += sb_may_drain(&l->sms[i].sb, 1);
     if (n == 0) /* every buffer with stores is held */
       break;
     c = pick(&l->rng, n);
-    for (i = 0; i < l->sbtop; i++)
+    for (i = 0; i < top; i++)
       if (sb_may_drain(&l->sms[i].sb, 1) && c-- == 0) {
         o = &l->sms[i];
         break;
