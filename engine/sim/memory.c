@@ -185,8 +185,8 @@ void wl__sim_drain_step(wl_launch *l, int sm) {
   const knobs *k = l->prof;
   sm_st *m = &l->sms[sm];
   /* the SMs from sbtop on have never had a store: no buffer there is
-   * held or may drain (_plain: every SM looked at) */
-  int i, top = l->cfg.plain ? l->nsms : l->sbtop;
+   * held or may drain (_plain: sbtop is every SM) */
+  int i, top = l->sbtop;
   if (k->hold > 0 && l->nhold > 0) /* a lane's step: held buffers count it */
     for (i = 0; i < top; i++)
       sb_hold_tick(&l->sms[i].sb, &l->nhold);

@@ -203,7 +203,7 @@ struct wl_launch {
   int nhold;         /* SMs' buffers held (sbuf.h) */
   int sbtop;         /* 1 + the highest SM whose buffer has had a store:
                       * the drains' scans stop there (a buffer above it
-                      * is empty and never held) */
+                      * is empty and never held); _plain: nsms */
   int gdim[3], bdim[3];
   int nblocks, nthreads, nwarps;
   int next_block, done_blocks;
