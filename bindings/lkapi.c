@@ -368,7 +368,7 @@ static void probe_decl(lua_State *L, krun *r, darray *a, int type,
 void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
                        const char *name, uint32_t lanes) {
   uint64_t size = 0;
-  int id = -1, lane, first = -1;
+  int id = -1, lane, first = -1, line;
   darray *a;
   uint64_t bytes = wll_bytes(L, n, type_sizes[type], "shared array");
   if (r->probe) {
@@ -383,13 +383,15 @@ void wll_kernel_shared(lua_State *L, wll_krun *r, int type, lua_Integer n,
   if (!r->warp_mode)
     unloggable(L, r);
   /* a warp declares it for each of its threads: the k-th declaration of
-   * every thread is the block's k-th array */
+   * every thread is the block's k-th array (one call site: its line
+   * found once) */
+  line = wll_site_line(L, r->ks);
   for (lane = 0; lane < 32; lane++) {
     int t = lanes ? r->warp * 32 + lane : r->thread, k;
     if (lanes && !(lanes >> lane & 1))
       continue;
     if (wl_kernel_shared(r->l, r->block, t, bytes, type_sizes[type], 0,
-                         wll_site_line(L, r->ks), &k, &size) != 0)
+                         line, &k, &size) != 0)
       wll_kernel_raise(L, r);
     if (first < 0)
       first = id = k;

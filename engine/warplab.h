@@ -1737,7 +1737,9 @@ typedef struct wl_launch_cfg {
   int plain;               /* for the property tests: 1 makes every
                             * warp-wide access take its general path (no
                             * whole-warp shortcut, the deferred-load checks
-                            * of every lane); the results are the same */
+                            * and event counts of every lane) and the
+                            * store buffers' drains look at every SM; the
+                            * results are the same */
   int part_n, part_k;      /* a part of a split launch (wl_launch_merge):
                             * part_n > 0 runs only the blocks b with
                             * b % part_n == part_k, drawing from (seed,

@@ -18,6 +18,9 @@ struct wl_cache {
   wl_ctx *ctx;
   wl_cache_cfg cfg;
   uint32_t nsets;
+  int lshift, sshift; /* log2 of line_bytes and sector_bytes (powers of
+                       * two): the lookups shift where they divided */
+  uint32_t setmask;   /* nsets - 1 when nsets is a power of two, else 0 */
   uint64_t clock;
   wl_cache_stats st;
   way *ways;        /* nsets * cfg.ways; a set's ways are garbage until
@@ -41,6 +44,23 @@ struct wl_cache {
 };
 
 static size_t nwords(uint32_t nsets) { return ((size_t)nsets + 63) / 64; }
+
+static int log2u(uint32_t x) { return __builtin_ctz(x); } /* x: 2^k */
+
+/* The line of byte address addr, and its sector's bit in the line. */
+static uint64_t line_of(const wl_cache *c, uint64_t addr) {
+  return addr >> c->lshift;
+}
+
+static uint32_t sector_bit(const wl_cache *c, uint64_t addr) {
+  return 1u << ((addr & (c->cfg.line_bytes - 1u)) >> c->sshift);
+}
+
+/* The set of a line (modulo the sets, which need not be 2^k). */
+static uint32_t set_of(const wl_cache *c, uint64_t line) {
+  return c->setmask ? (uint32_t)(line & c->setmask)
+                    : (uint32_t)(line % c->nsets);
+}
 
 /* Whether set k of a cache that is no overlay was used (cleared). */
 static int set_used(const wl_cache *c, size_t k) {
@@ -155,6 +175,9 @@ int wl__cache_new(wl_ctx *ctx, const wl_cache_cfg *cfg, wl_cache **out) {
   c->ctx = ctx;
   c->cfg = *cfg;
   c->nsets = lines / cfg->ways;
+  c->lshift = log2u(cfg->line_bytes);
+  c->sshift = log2u(cfg->sector_bytes);
+  c->setmask = pow2(c->nsets) ? c->nsets - 1 : 0;
   *out = c;
   return 0;
 }
@@ -175,9 +198,9 @@ void wl__cache_free(wl_cache *c) {
 }
 
 int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
-  uint64_t line = sector_addr / c->cfg.line_bytes;
-  uint32_t bit = 1u << (sector_addr % c->cfg.line_bytes / c->cfg.sector_bytes);
-  way *set = set_ways(c, (uint32_t)(line % c->nsets));
+  uint64_t line = line_of(c, sector_addr);
+  uint32_t bit = sector_bit(c, sector_addr);
+  way *set = set_ways(c, set_of(c, line));
   way *victim = set;
   uint32_t i;
   if (set == NULL) { /* an overlay out of memory: a miss, nothing kept */
@@ -217,15 +240,15 @@ int wl__cache_access(wl_cache *c, uint64_t sector_addr, int fill) {
 
 /* The way holding addr's line, or NULL; *bit its sector's bit. */
 static way *find(const wl_cache *c, uint64_t addr, uint32_t *bit) {
-  uint64_t line = addr / c->cfg.line_bytes;
+  uint64_t line = line_of(c, addr);
   if (c->base != NULL) { /* an overlay holds no copies */
     *bit = 0;
     return NULL;
   }
-  size_t k = (size_t)(line % c->nsets);
+  size_t k = set_of(c, line);
   way *set = c->ways + k * c->cfg.ways;
   uint32_t i;
-  *bit = 1u << (addr % c->cfg.line_bytes / c->cfg.sector_bytes);
+  *bit = sector_bit(c, addr);
   if (!set_used(c, k)) /* never used: empty */
     return NULL;
   for (i = 0; i < c->cfg.ways; i++)
@@ -235,8 +258,8 @@ static way *find(const wl_cache *c, uint64_t addr, uint32_t *bit) {
 }
 
 static uint8_t *copy_of(const wl_cache *c, const way *w, uint64_t addr) {
-  return c->data + (size_t)(w - c->ways) * c->cfg.line_bytes +
-         addr % c->cfg.line_bytes / c->cfg.sector_bytes * c->cfg.sector_bytes;
+  return c->data + ((size_t)(w - c->ways) << c->lshift) +
+         (addr & (c->cfg.line_bytes - 1u) & ~(uint64_t)(c->cfg.sector_bytes - 1u));
 }
 
 uint8_t *wl__cache_copy(const wl_cache *c, uint64_t addr) {
@@ -307,6 +330,9 @@ int wl__cache_overlay(wl_ctx *ctx, const wl_cache *base, wl_cache **out) {
   c->ctx = ctx;
   c->cfg = base->cfg;
   c->nsets = base->nsets;
+  c->lshift = base->lshift;
+  c->sshift = base->sshift;
+  c->setmask = base->setmask;
   c->base = base;
   c->clock = c->bclock = base->clock;
   c->st = c->bst = base->st;

@@ -286,7 +286,10 @@ static inline int sb_newest_bytes(const squeue *q, const sb_filter *f, int id,
                                   uint64_t off, int width) {
   uint64_t key[3];
   unsigned mask[3];
-  int n = sb_words(id, off, width, key, mask), w, last = -1, i;
+  int n, w, last = -1, i;
+  if (q->n == 0) /* an empty buffer (most loads find one) */
+    return -1;
+  n = sb_words(id, off, width, key, mask);
   for (w = 0; w < n; w++)
     if (sb_filter_may(f, key[w]) && (i = sb_newest(q, key[w], mask[w])) > last)
       last = i;
@@ -301,7 +304,10 @@ static inline int sb_get_bytes(const squeue *q, const sb_filter *f, int id,
                                uint64_t off, int width, uint8_t *out) {
   uint64_t key[3];
   unsigned mask[3];
-  int n = sb_words(id, off, width, key, mask), w, any = 0, all = 1;
+  int n, w, any = 0, all = 1;
+  if (q->n == 0) /* an empty buffer: nothing (most loads find one) */
+    return 0;
+  n = sb_words(id, off, width, key, mask);
   for (w = 0; w < n; w++) {
     int i, newest = -1;
     if (!sb_filter_may(f, key[w])) {

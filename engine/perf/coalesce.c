@@ -12,12 +12,45 @@
  * distinct sectors its active lanes touch.  An aligned access of at most
  * 16 bytes never straddles a sector, so each lane touches one.
  */
+/* Lanes whose addresses never go down in lane order (a row of a matrix,
+ * base + stride * lane, a broadcast) and are aligned: their distinct
+ * sectors ascending, as sorting would leave them, in one pass.  Returns
+ * 0 for any other request (out's sectors and lines are left zero). */
+static int ascending(const wl_warp_req *r, wl_global_cost *out) {
+  uint64_t any = 0, prev = 0;
+  uint32_t b;
+  for (b = r->active; b != 0; b &= b - 1) {
+    uint64_t a = r->addr[__builtin_ctz(b)];
+    uint64_t sec = a / WL_SECTOR_BYTES * WL_SECTOR_BYTES;
+    if (a < prev)
+      break;
+    prev = a;
+    any |= a;
+    if (out->nsec > 0 && out->sector[out->nsec - 1] == sec)
+      continue;
+    if (out->nsec == 0 ||
+        out->sector[out->nsec - 1] / WL_LINE_BYTES != sec / WL_LINE_BYTES)
+      out->lines++;
+    out->sector[out->nsec++] = sec;
+  }
+  if (b == 0 && (any & (uint64_t)(r->width - 1)) == 0)
+    return 1;
+  memset(out->sector, 0, (size_t)out->nsec * sizeof out->sector[0]);
+  out->nsec = out->lines = 0;
+  return 0;
+}
+
 int wl_price_global(const wl_warp_req *r, wl_global_cost *out) {
   int i, n = 0;
   memset(out, 0, sizeof *out);
   out->bad_lane = -1;
   if (!wl_req_valid_width(r->width))
     return WL_EINVAL;
+  if (r->active != 0 && ascending(r, out)) {
+    out->sectors = out->nsec;
+    out->requests = 1;
+    return 0;
+  }
   if ((out->bad_lane = wl_req_misaligned(r)) >= 0)
     return WL_EINVAL;
   for (i = 0; i < WL_WARP_SIZE; i++)
@@ -35,9 +68,10 @@ int wl_price_global(const wl_warp_req *r, wl_global_cost *out) {
       out->lines++; /* ascending: a new line starts here */
     out->sector[out->nsec++] = out->sector[i];
   }
+  /* past n the first memset left zeros: only the entries the
+   * duplicates held are cleared */
   memset(out->sector + out->nsec, 0,
-         (sizeof out->sector / sizeof out->sector[0] - (size_t)out->nsec) *
-             sizeof out->sector[0]);
+         (size_t)(n - out->nsec) * sizeof out->sector[0]);
   out->sectors = out->nsec;
   out->requests = 1;
   return 0;

@@ -542,8 +542,7 @@ int wl_kernel_access_warp(wl_launch *l, int block, int warp, uint32_t mask,
   }
   if (s->dl != NULL) { /* each lane's event (defer.c) */
     if (mask == 0xffffffffu && !l->cfg.plain)
-      for (lane = 0; lane < 32; lane++)
-        s->dl[lo + lane].nev++;
+      s->warps[warp].nev++; /* once for the 32 lanes */
     else
       for (b = mask; b != 0; b &= b - 1)
         s->dl[lo + __builtin_ctz(b)].nev++;

@@ -47,7 +47,7 @@ int wl__sim_defer_load(wl_launch *l, slot *s, int thread, const wl_access *a,
   e->id = a->id;
   e->width = a->width;
   e->off = a->off;
-  e->ev = d->nev;
+  e->ev = d->nev + s->warps[thread / 32].nev;
   e->own = 0;
   memcpy(e->v0, p, (size_t)a->width);
   memcpy(data, p, (size_t)a->width);

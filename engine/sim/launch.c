@@ -314,6 +314,8 @@ static int setup(wl_device *d, const wl_launch_cfg *cfg, wl_launch *l) {
     return rc;
   l->shared_cap = (uint64_t)cfg->static_shared + cfg->dynamic_shared;
   l->nsms = c->sms;
+  /* _plain: the drains look at every SM (memory.c) */
+  l->sbtop = l->cfg.plain ? l->nsms : 0;
   {
     uint64_t ns = (uint64_t)l->nsms * (uint64_t)l->occ.blocks_per_sm;
     l->nslots = (int)(ns < nb ? ns : nb);

@@ -184,19 +184,21 @@ void wl__sim_drain_all(wl_launch *l, sm_st *m) {
 void wl__sim_drain_step(wl_launch *l, int sm) {
   const knobs *k = l->prof;
   sm_st *m = &l->sms[sm];
-  int i;
+  /* the SMs from sbtop on have never had a store: no buffer there is
+   * held or may drain (_plain: sbtop is every SM) */
+  int i, top = l->sbtop;
   if (k->hold > 0 && l->nhold > 0) /* a lane's step: held buffers count it */
-    for (i = 0; i < l->nsms; i++)
+    for (i = 0; i < top; i++)
       sb_hold_tick(&l->sms[i].sb, &l->nhold);
   while (l->npend > 0 && wl__sim_knob(l, k->drain)) {
     int n = 0, c;
     sm_st *o = NULL;
-    for (i = 0; i < l->nsms; i++)
+    for (i = 0; i < top; i++)
       n += sb_may_drain(&l->sms[i].sb, 1);
     if (n == 0) /* every buffer with stores is held */
       break;
     c = pick(&l->rng, n);
-    for (i = 0; i < l->nsms; i++)
+    for (i = 0; i < top; i++)
       if (sb_may_drain(&l->sms[i].sb, 1) && c-- == 0) {
         o = &l->sms[i];
         break;
@@ -266,6 +268,8 @@ int wl__sim_perform(wl_launch *l, sm_st *m, int block, int thread,
         while (!sb_room(&m->sb, a->off, a->width)) /* full: the oldest */
           drain_one(l, m, 0);                      /* entries make room */
         n0 = m->sb.n;
+        if ((int)(m - l->sms) >= l->sbtop)
+          l->sbtop = (int)(m - l->sms) + 1;
         sb_put_bytes(&m->sb, &m->sbf, a->id, a->off, a->width,
                      (const uint8_t *)data);
         l->npend += (uint64_t)(m->sb.n - n0);

@@ -127,6 +127,9 @@ typedef struct warp_st {
   uint32_t stalled; /* lanes waiting out a gpu/sys-scope fence.sc (the
                      * profile's stall, as the sampler's wait_turn) */
   int stall;        /* turns of the warp they still wait */
+  uint32_t nev;     /* events every lane made at once (a warp-wide access
+                     * of the whole warp): each lane's count of events is
+                     * its dlane's nev plus this */
 } warp_st;
 
 typedef struct slot {
@@ -164,7 +167,8 @@ typedef struct dlane {
                   * and a deferred load keeps the value read at issue */
   uint8_t swait; /* its next store waits for its deferred loads (it did
                   * WL_KERNEL_WAIT: the decision stands) */
-  uint32_t nev;  /* its accesses and fences so far (event numbers) */
+  uint32_t nev;  /* its accesses and fences so far (event numbers),
+                  * less those of its warp's nev */
 } dlane;
 
 /* A deferred load (defer.c), in its SM's list. */
@@ -197,6 +201,9 @@ struct wl_launch {
   const knobs *prof; /* the profile (engine/mem/profile.h) */
   uint64_t npend;    /* entries in all SMs' store buffers */
   int nhold;         /* SMs' buffers held (sbuf.h) */
+  int sbtop;         /* 1 + the highest SM whose buffer has had a store:
+                      * the drains' scans stop there (a buffer above it
+                      * is empty and never held); _plain: nsms */
   int gdim[3], bdim[3];
   int nblocks, nthreads, nwarps;
   int next_block, done_blocks;

@@ -420,6 +420,103 @@ static void test_global_details(void **state) {
   assert_int_equal(g.bad_lane, 31);
 }
 
+/* wl_price_global on generated requests (ascending rows with repeats,
+ * broadcasts, strided rows, the same shuffled, random addresses, some
+ * misaligned, partial masks) against a plain count: the active lanes'
+ * sectors sorted and made distinct, the lines among them, the first
+ * misaligned lane.  Ascending requests take coalesce.c's one-pass path,
+ * the others the sort: both must give the plain count. */
+static uint64_t xs64(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+static void test_global_generated(void **state) {
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  int step;
+  (void)state;
+  for (step = 0; step < 20000; step++) {
+    wl_warp_req r;
+    wl_global_cost g;
+    uint64_t sec[32], base, stride;
+    int i, j, n = 0, nsec = 0, lines = 0, bad = -1, shape, rc;
+    static const int widths[] = {1, 2, 4, 8, 16};
+    memset(&r, 0, sizeof r);
+    r.width = widths[xs64(&x) % 5];
+    r.active = (uint32_t)xs64(&x);
+    if (xs64(&x) % 3 == 0)
+      r.active = 0xffffffffu;
+    if (xs64(&x) % 17 == 0)
+      r.active = 0;
+    shape = (int)(xs64(&x) % 5);
+    base = xs64(&x) % 4096 * (uint64_t)r.width;
+    stride = xs64(&x) % 5 * (uint64_t)r.width;
+    for (i = 0; i < 32; i++) {
+      switch (shape) {
+      case 0: /* base + stride * lane */
+      case 1: /* the same, shuffled below */
+        r.addr[i] = base + stride * (uint64_t)i;
+        break;
+      case 2: /* ascending with repeats */
+        r.addr[i] = (i ? r.addr[i - 1] : base) +
+                    (xs64(&x) % 3 == 0 ? (uint64_t)r.width : 0);
+        break;
+      case 3: /* a broadcast */
+        r.addr[i] = base;
+        break;
+      default:
+        r.addr[i] = xs64(&x) % 8192 * (uint64_t)r.width;
+      }
+    }
+    if (shape == 1)
+      for (i = 31; i > 0; i--) {
+        uint64_t t;
+        j = (int)(xs64(&x) % (uint64_t)(i + 1));
+        t = r.addr[i];
+        r.addr[i] = r.addr[j];
+        r.addr[j] = t;
+      }
+    if (xs64(&x) % 7 == 0) /* a misaligned lane */
+      r.addr[xs64(&x) % 32] += 1 + xs64(&x) % 15;
+    /* the plain count */
+    for (i = 0; i < 32; i++)
+      if (r.active >> i & 1) {
+        if (bad < 0 && (r.addr[i] & (uint64_t)(r.width - 1)) != 0)
+          bad = i;
+        sec[n++] = r.addr[i] / 32 * 32;
+      }
+    for (i = 1; i < n; i++)
+      for (j = i; j > 0 && sec[j - 1] > sec[j]; j--) {
+        uint64_t t = sec[j];
+        sec[j] = sec[j - 1];
+        sec[j - 1] = t;
+      }
+    for (i = 0; i < n; i++) {
+      if (nsec > 0 && sec[nsec - 1] == sec[i])
+        continue;
+      if (nsec == 0 || sec[nsec - 1] / 128 != sec[i] / 128)
+        lines++;
+      sec[nsec++] = sec[i];
+    }
+    rc = wl_price_global(&r, &g);
+    if (bad >= 0) {
+      assert_int_equal(rc, WL_EINVAL);
+      assert_int_equal(g.bad_lane, bad);
+      continue;
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(g.bad_lane, -1);
+    assert_int_equal(g.requests, n > 0);
+    assert_int_equal(g.sectors, nsec);
+    assert_int_equal(g.nsec, nsec);
+    assert_int_equal(g.lines, lines);
+    for (i = 0; i < 128; i++)
+      assert_true(g.sector[i] == (i < nsec ? sec[i] : 0));
+  }
+}
+
 /* ---------------------------------------------------------------- */
 /* Constant memory                                                   */
 
@@ -901,6 +998,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_shared_errors),
       cmocka_unit_test(test_global_table),
       cmocka_unit_test(test_global_details),
+      cmocka_unit_test(test_global_generated),
       cmocka_unit_test(test_const_requests),
       cmocka_unit_test(test_const_cycles),
       cmocka_unit_test(test_cache_lru),
