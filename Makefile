@@ -387,4 +387,7 @@ clean:
   $(BUILD)/tests/sample_rare.d $(BUILD)/tests/exact_rare.d \
   $(BUILD)/tests/props_rare.d $(BUILD)/tests/props_link.d \
   $(MUTANT_BINS:=.d) $(MUTANT_OBJ:.o=.d) \
+  $(SPLIT_MUTANTS:%=$(BUILD)/mutant/split_%/engine/model/split.d) \
+  $(BUILD)/mutant/splitjoin/engine/sim/split.d \
+  $(BUILD)/mutant/l2replay/engine/sim/split.d \
   $(BUILD)/bench/litmus_bench.d
