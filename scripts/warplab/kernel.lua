@@ -58,8 +58,9 @@ function wl.warp_kernel(fn, opts)
     error("wl.warp_kernel: a function expected, got " .. type(fn), 2)
   end
   -- `w.lane == 0` is false for every lane, silently (lanelint.lua)
-  local line, msg = wl._lane_lint(fn)
-  if line then
+  -- (a lint that cannot read the source, or trips on it, says nothing)
+  local ok, line, msg = pcall(wl._lane_lint, fn)
+  if ok and line then
     error(("%s:%d: wl.warp_kernel: %s"):format(
       debug.getinfo(fn, "S").short_src, line, msg), 0)
   end
