@@ -6,6 +6,10 @@ set -u
 B=build/release
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=$(sh "$ROOT/scripts/shared.sh" "$ROOT")
+# the unit tests find the spec files through it, as under tests/run.sh
+# (a clone not beside ../shared has no other way)
+WARPLAB_SHARED=$SHARED
+export WARPLAB_SHARED
 C="$SHARED/conformance/dat3m"
 fail=0
 bad=$(nm -u "$B/libwarplab.a" | grep -E ' (lua_|luaL_|uv_|MPI_)' || true)
