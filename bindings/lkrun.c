@@ -485,12 +485,14 @@ void wll_count_hook(lua_State *L, lua_Debug *ar) {
   }
   if (wll_now() < r->deadline && !wll_sig_pending())
     return;
-  if (!r->probe && r->l != NULL && !wll_sig_pending()) {
+  if (!wll_sig_pending()) {
     /* a loop that makes device calls yields, and the launch's next step
      * reports the bound (past_deadline, with its hint): this hook says
      * "no device call" only once the launch made no step for
-     * WLL_HOOK_COUNT of the kernel's instructions */
-    uint64_t steps = wl_launch_steps(r->l);
+     * WLL_HOOK_COUNT of the kernel's instructions (in the probe, which
+     * makes no steps: once it ran that many past the bound, so that a
+     * probe that is merely slow -- under valgrind -- ends first) */
+    uint64_t steps = !r->probe && r->l != NULL ? wl_launch_steps(r->l) : 0;
     if (steps != r->hook_steps) {
       r->hook_steps = steps;
       r->hook_instrs = 0;
