@@ -140,20 +140,14 @@ void wl__sim_touch(wl_launch *l, const wl_access *a) {
     if (a->off + (uint64_t)a->width - 1 > l->thi[a->id])
       l->thi[a->id] = a->off + (uint64_t)a->width - 1;
   }
-  if (a->kind != WL_ACC_STORE &&
-      ((*rd == NULL && (*rd = tb_new(l->ctx, al)) == NULL) ||
-       tb_mark(l->ctx, *rd, a->off, a->width) != 0)) {
+  /* a load's bytes as read, a store's as written, an atomic's as both */
+  if ((a->kind != WL_ACC_STORE &&
+       ((*rd == NULL && (*rd = tb_new(l->ctx, al)) == NULL) ||
+        tb_mark(l->ctx, *rd, a->off, a->width) != 0)) ||
+      (a->kind != WL_ACC_LOAD &&
+       ((*wr == NULL && (*wr = tb_new(l->ctx, al)) == NULL) ||
+        tb_mark(l->ctx, *wr, a->off, a->width) != 0)))
     l->failed = 1;
-    snprintf(l->err, sizeof l->err, "out of memory tracking a split launch");
-    return;
-  }
-  if (a->kind != WL_ACC_LOAD &&
-      ((*wr == NULL && (*wr = tb_new(l->ctx, al)) == NULL) ||
-       tb_mark(l->ctx, *wr, a->off, a->width) != 0)) {
-    l->failed = 1;
-    snprintf(l->err, sizeof l->err, "out of memory tracking a split launch");
-    return;
-  }
   if (l->failed)
     snprintf(l->err, sizeof l->err, "out of memory tracking a split launch");
 }

@@ -102,8 +102,9 @@ local function report_text(r, sorted)
   return table.concat(out, "\n")
 end
 
--- a launch on a fresh device (the L2 a launch leaves is the next one's)
-local function run(G, T, k, cfg)
+-- a fresh device with the kernels' arrays (the L2 a launch leaves is
+-- the next one's)
+local function fresh(G, T)
   local dev = wl.device "sm_90"
   local A = dev:malloc("int32", G * T + 1, "A")
   local B = dev:malloc("int32", G, "B")
@@ -111,6 +112,12 @@ local function run(G, T, k, cfg)
   In:write { 1, 2, 3, 4, 5, 6, 7, 8 }
   A:write(0)
   B:write(0)
+  return dev, A, B, In
+end
+
+-- a launch on a fresh device
+local function run(G, T, k, cfg)
+  local dev, A, B, In = fresh(G, T)
   local ok, r = pcall(dev.launch, dev, k, cfg, A, B, In)
   return table.concat(A:read(), ",") .. " | " .. table.concat(B:read(), ","),
          r, ok
@@ -120,13 +127,7 @@ end
 -- their reports summed as a join sums them: the report's text and the
 -- memory
 local function sequential(G, T, k, cfg, parts)
-  local dev = wl.device "sm_90"
-  local A = dev:malloc("int32", G * T + 1, "A")
-  local B = dev:malloc("int32", G, "B")
-  local In = dev:malloc("int32", 8, "In")
-  In:write { 1, 2, 3, 4, 5, 6, 7, 8 }
-  A:write(0)
-  B:write(0)
+  local dev, A, B, In = fresh(G, T)
   local sum = { steps = 0, counters = {}, sites = {}, findings = {} }
   local sites, finds = {}, {}
   for part = 0, tonumber(parts) - 1 do
