@@ -42,28 +42,28 @@ end
 
 -- the kernel interprets its steps (a plain table: it crosses to the
 -- workers as it is, and is never changed)
-local function make_kernel(steps, G, T, fb)
+local function make_kernel(steps, G, T, fb, SP)
   return wl.kernel(function(c, A, B, In)
     local b, t = c.blockIdx.x, c.threadIdx.x
     local acc = b * 7 + t
     for _, s in ipairs(steps) do
       if s == "own" then
-        A[b * T + t] = acc
+        A[(b * T + t) * SP] = acc
       elseif s == "neighbour" then
         c:syncthreads()
-        acc = acc + A[b * T + (t + 1) % T]
+        acc = acc + A[(b * T + (t + 1) % T) * SP]
         c:syncthreads()
-        A[b * T + t] = acc
+        A[(b * T + t) * SP] = acc
       elseif s == "cross" then
-        acc = acc + A[((b + 1) % G) * T + t]
+        acc = acc + A[(((b + 1) % G) * T + t) * SP]
       elseif s == "counter" then
-        acc = acc + c:atomicAdd(A, G * T, 1) * 0
+        acc = acc + c:atomicAdd(A, G * T * SP, 1) * 0
       elseif s == "input" then
         acc = acc + In[(b + t) % 8]
       elseif s == "cell" then
         if t == 0 then B[b] = acc end
       elseif s == "fault" then -- block fb writes past A's end
-        if b == fb then A[G * T + 1 + t] = acc end
+        if b == fb then A[(G * T + 1 + t) * SP] = acc end
       end
     end
   end)
@@ -104,9 +104,13 @@ end
 
 -- a fresh device with the kernels' arrays (the L2 a launch leaves is
 -- the next one's)
-local function fresh(G, T)
-  local dev = wl.device "sm_90"
-  local A = dev:malloc("int32", G * T + 1, "A")
+local memtext
+local function fresh(G, T, SP)
+  -- (2 or 3 SMs when cells are apart: parts of several blocks, with
+  -- other parts' cells between theirs)
+  local dev = wl.device { preset = "sm_90",
+                          sms = SP == 1 and 132 or 2 + SP % 2 }
+  local A = dev:malloc("int32", (G * T + 1) * SP, "A")
   local B = dev:malloc("int32", G, "B")
   local In = dev:malloc("int32", 8, "In")
   In:write { 1, 2, 3, 4, 5, 6, 7, 8 }
@@ -115,19 +119,27 @@ local function fresh(G, T)
   return dev, A, B, In
 end
 
+-- A's cells, the ones the kernels touch (every SP-th)
+memtext = function(A, G, T, SP)
+  if SP == 1 then return table.concat(A:read(), ",") end
+  local out = {}
+  for i = 0, G * T do out[#out + 1] = A:read(i * SP, 1)[1] end
+  return table.concat(out, ",")
+end
+
 -- a launch on a fresh device
-local function run(G, T, k, cfg)
-  local dev, A, B, In = fresh(G, T)
+local function run(G, T, k, cfg, SP)
+  local dev, A, B, In = fresh(G, T, SP)
   local ok, r = pcall(dev.launch, dev, k, cfg, A, B, In)
-  return table.concat(A:read(), ",") .. " | " .. table.concat(B:read(), ","),
+  return memtext(A, G, T, SP) .. " | " .. table.concat(B:read(), ","),
          r, ok
 end
 
 -- the parts of a launch one after the other on one fresh device, with
 -- their reports summed as a join sums them: the report's text and the
 -- memory
-local function sequential(G, T, k, cfg, parts)
-  local dev, A, B, In = fresh(G, T)
+local function sequential(G, T, k, cfg, parts, SP)
+  local dev, A, B, In = fresh(G, T, SP)
   local sum = { steps = 0, counters = {}, sites = {}, findings = {} }
   local sites, finds = {}, {}
   for part = 0, tonumber(parts) - 1 do
@@ -164,7 +176,7 @@ local function sequential(G, T, k, cfg, parts)
     sum.findings[#sum.findings + 1] = { kind = kind, count = finds[kind] }
   end
   return report_text(sum, true),
-         table.concat(A:read(), ",") .. " | " .. table.concat(B:read(), ",")
+         memtext(A, G, T, SP) .. " | " .. table.concat(B:read(), ",")
 end
 
 local joined, whole, failed = 0, 0, 0
@@ -176,16 +188,20 @@ for case = 1, COUNT do
   local seed = 1 + rnd(1000)
   local check = rnd(3) == 0
   local fb = rnd(G)
-  local k = make_kernel(steps, G, T, fb)
-  local name = ("case %d (grid %d, block %d, seed %d, %s%s)"):format(
-    case, G, T, seed, table.concat(steps, " "), check and ", checked" or "")
+  -- cells SP elements apart: 1, 4099 (16 KB) or 8209 (past 32 KB): a
+  -- part's record of what it touched then spans many of split.c's 32 KB
+  -- chunks, with chunks it never made between them
+  local SP = ({ 1, 4099, 8209 })[1 + rnd(3)]
+  local k = make_kernel(steps, G, T, fb, SP)
+  local name = ("case %d (grid %d, block %d, seed %d, cells %d apart, %s%s)"):format(
+    case, G, T, seed, SP, table.concat(steps, " "), check and ", checked" or "")
   local cfg = { grid = G, block = T, seed = seed, check = check }
-  local m0, r0, ok0 = run(G, T, k, cfg)
+  local m0, r0, ok0 = run(G, T, k, cfg, SP)
   if ok0 and rnd(4) == 0 then
     -- a step bound the launch may pass: each part's steps are under it
     cfg.max_steps = 1 + rnd(r0.steps)
     name = name .. (", max_steps %d of %d"):format(cfg.max_steps, r0.steps)
-    m0, r0, ok0 = run(G, T, k, cfg)
+    m0, r0, ok0 = run(G, T, k, cfg, SP)
   end
   local want = ok0 and report_text(r0)
   local m, r, ok, rj = {}, {}, {}, nil
@@ -193,7 +209,7 @@ for case = 1, COUNT do
     local c = {}
     for key, v in pairs(cfg) do c[key] = v end
     c.jobs = j
-    m[j], r[j], ok[j] = run(G, T, k, c)
+    m[j], r[j], ok[j] = run(G, T, k, c, SP)
     if ok[j] then
       if j == 1 then rj = r[j] end
       r[j] = report_text(r[j])
@@ -240,7 +256,7 @@ for case = 1, COUNT do
     -- itself (a part launch on the script's state reports as a launch),
     -- whose L2 sees each part's lookups in turn: the joined launch's
     -- counters (L2 hits and misses included), steps and memory
-    local got, mseq = sequential(G, T, k, cfg, r[1]:match("parts=(%d+)"))
+    local got, mseq = sequential(G, T, k, cfg, r[1]:match("parts=(%d+)"), SP)
     local want_j = report_text(rj, true):gsub("\nsplit parts=[^\n]*$", "")
     if got ~= want_j then
       fail("%s: the joined report is not the parts' one after the other:"
