@@ -160,6 +160,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) $(PKG_CMOCKA) -o $@
 
+# lplace.c is plain C and the OS (no Lua, no libuv): its test links it alone
+$(BUILD)/tests/test_place: tests/unit/test_place.c $(BUILD)/bindings/lplace.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(BUILD)/bindings/lplace.o $(ALL_LDFLAGS) \
+	  $(PKG_CMOCKA) -o $@
+
 $(BUILD)/tests/soundness: tests/soundness.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< $(LIB) $(ALL_LDFLAGS) -o $@

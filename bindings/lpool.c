@@ -21,6 +21,7 @@
 
 #include <uv.h>
 
+#include "lplace.h"
 #include "lpool.h"
 #include "lsched.h"
 #include "lwarplab.h"
@@ -69,6 +70,7 @@ struct pool {
   void *ud;
   wl_ctx *ctx; /* the plan's */
   wl_shard *plan;
+  wll_place *place; /* the CPUs the workers hold (lplace.h), or NULL */
   /* o->cost's guesses, made by the workers before their first unit
    * (NULL: the plan was made before the run); the last slot to finish
    * guessing makes the plan (under mu) and wakes the others (cv) */
@@ -296,6 +298,7 @@ static void guess_units(pool *p, slot *w) {
 static void work_cb(uv_work_t *req) {
   slot *w = req->data;
   pool *p = w->p;
+  int moved, cpu = wll_place_take(p->place, &moved);
   in_worker = 1;
   if (p->guess != NULL)
     guess_units(p, w);
@@ -332,6 +335,7 @@ static void work_cb(uv_work_t *req) {
       uv_async_send(&p->async);
   }
   in_worker = 0;
+  wll_place_leave(p->place, cpu);
 }
 
 /* On the loop: one claim from the source, or none once it said so or
@@ -586,6 +590,8 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
     free(p);
     goto nomem;
   }
+  if (jobs > 0) /* NULL: the workers go where the OS puts them */
+    p->place = wll_place_new();
   rc = 0;
   for (i = 0; rc == 0 && i < p->nslots; i++) {
     p->slots[i].p = p;
@@ -643,6 +649,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
   }
   wl_shard_free(p->plan);
   wl_ctx_free(p->ctx);
+  wll_place_free(p->place);
   free(guess);
   free(p->slots);
   free(p->backs);

@@ -14,6 +14,7 @@
 
 #include <uv.h>
 
+#include "lplace.h"
 #include "lpool.h"
 #include "lsched.h"
 #include "lwarplab.h"
@@ -63,6 +64,7 @@ struct sched {
   int nslots, running;
   slot *slots;
   wl_hist *total;
+  wll_place *place; /* the CPUs the batches hold (lplace.h), or NULL */
   int rc;            /* first failure, by batch index */
   uint64_t rc_batch; /* the batch it came from */
   char *err;
@@ -251,8 +253,10 @@ static void work_cb(uv_work_t *req) {
     o.thread_fn = s->runner->fn;
     o.thread_ud = w->worker;
   }
+  int moved, cpu = wll_place_take(s->place, &moved);
   w->h = NULL;
   w->rc = wl_sample(w->ctx, s->t, &o, &w->h);
+  wll_place_leave(s->place, cpu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -608,6 +612,8 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
   }
   if (s->inl)
     s->slots[0].ctx = ctx;
+  else /* NULL: the batches go where the OS puts them */
+    s->place = wll_place_new();
   rc = i < s->nslots ? WL_ENOMEM : 0;
   if (rc != 0)
     set_err(s, "out of memory%s%s", "", "");
@@ -645,6 +651,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
       wl_ctx_free(s->slots[i].ctx);
   }
   free(s->slots);
+  wll_place_free(s->place);
   wl_law_free(law);
   if (rc != 0) {
     wl_hist_free(s->total);
