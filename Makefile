@@ -218,6 +218,23 @@ $(BUILD)/tests/warplab_l2replay: $(CMD_OBJ) $(RANKS_ONE_OBJ) $(MOD_OBJ) \
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) $^ $(LUA_LIBS) $(UV_LIBS) -lm -o $@
 
+# The chunked bits of what a split launch's part touched, tested against
+# a plain bitmap (tests/unit/test_touchbits.c); its mutants (tests/cli/
+# touchbits_mutants.sh) link engine/sim/touchbits.c built with
+# WL_MUTANT_TBCHUNK (a chunk never made skips the next one too) or
+# WL_MUTANT_TBWORD (an empty word skips a byte too many).
+TB_MUTANTS := tbchunk tbword
+TB_MUTANT_BINS := $(TB_MUTANTS:%=$(BUILD)/tests/touchbits_%)
+$(BUILD)/mutant/tb_%/engine/sim/touchbits.o: engine/sim/touchbits.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DWL_MUTANT_$(shell echo $* | tr a-z A-Z) -c $< -o $@
+.PRECIOUS: $(BUILD)/mutant/tb_%/engine/sim/touchbits.o
+$(BUILD)/tests/touchbits_%: tests/unit/test_touchbits.c \
+  engine/sim/touchbits.h $(BUILD)/mutant/tb_%/engine/sim/touchbits.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(BUILD)/mutant/tb_$*/engine/sim/touchbits.o \
+	  $(LIB) $(ALL_LDFLAGS) $(PKG_CMOCKA) -o $@
+
 # props with the h100 profile's rare in-SM events (engine/mem/machine.h,
 # mm_st_sm, inlined into engine/sim/sample.c's runs) at 1/4 each instead of ~1e-4 and ~1e-6, so that the sample
 # property meets them often: its own copy of sample.c is linked ahead
@@ -318,7 +335,7 @@ test: deps $(BIN) $(SO) $(UNIT_BIN) $(BUILD)/tests/conformance \
       $(BUILD)/tests/props_link $(MUTANT_BINS) \
       $(BUILD)/tests/props_split $(SPLIT_MUTANT_BINS) \
       $(BUILD)/tests/warplab_splitjoin $(BUILD)/tests/warplab_l2replay \
-      $(BUILD)/tests/lalloc $(REPLAY) $(if $(MPI_HAVE),$(MPI_BIN))
+      $(TB_MUTANT_BINS) $(BUILD)/tests/lalloc $(REPLAY) $(if $(MPI_HAVE),$(MPI_BIN))
 	@sh tests/run.sh $(BUILD)
 
 # The properties of tests/props.c on 50,000 generated tests (make test
@@ -394,6 +411,7 @@ clean:
   $(BUILD)/tests/props_rare.d $(BUILD)/tests/props_link.d \
   $(MUTANT_BINS:=.d) $(MUTANT_OBJ:.o=.d) \
   $(SPLIT_MUTANTS:%=$(BUILD)/mutant/split_%/engine/model/split.d) \
+  $(TB_MUTANTS:%=$(BUILD)/mutant/tb_%/engine/sim/touchbits.d) \
   $(BUILD)/mutant/splitjoin/engine/sim/split.d \
   $(BUILD)/mutant/l2replay/engine/sim/split.d \
   $(BUILD)/bench/litmus_bench.d

@@ -35,49 +35,11 @@
 
 #include "../common/internal.h"
 #include "sim.h"
+#include "touchbits.h"
 
 /* ------------------------- what a part touches ---------------------- */
 
-/* A part's bits (one per byte of an allocation) are kept in chunks of
- * TB_BYTES, made at the first touch of the TB_SPAN bytes each covers:
- * a part that touched a few lines of a large array holds a few chunks,
- * and every walk over its bits skips the chunks it never made. */
-#define TB_BYTES 4096u
-#define TB_SPAN ((uint64_t)TB_BYTES * 8u)
-
-static uint64_t tb_chunks(const alloc *a) { return a->size / TB_SPAN + 1; }
-
-static uint8_t **tb_new(wl_ctx *ctx, const alloc *a) {
-  return wl__calloc(ctx, sizeof(uint8_t *) * (size_t)tb_chunks(a));
-}
-
-static void tb_free(wl_ctx *ctx, uint8_t **tb, const alloc *a) {
-  uint64_t c;
-  if (tb == NULL)
-    return;
-  for (c = 0; c < tb_chunks(a); c++)
-    wl__free(ctx, tb[c], TB_BYTES);
-  wl__free(ctx, tb, sizeof(uint8_t *) * (size_t)tb_chunks(a));
-}
-
-static int tb_get(uint8_t *const *tb, uint64_t b) {
-  const uint8_t *c = tb[b / TB_SPAN];
-  b %= TB_SPAN;
-  return c != NULL && (c[b / 8] >> (b % 8) & 1);
-}
-
-/* Bytes off..off+width-1 on (0, or WL_ENOMEM) */
-static int tb_mark(wl_ctx *ctx, uint8_t **tb, uint64_t off, int width) {
-  uint64_t b;
-  for (b = off; b < off + (uint64_t)width; b++) {
-    uint8_t **c = &tb[b / TB_SPAN];
-    uint64_t i = b % TB_SPAN;
-    if (*c == NULL && (*c = wl__calloc(ctx, TB_BYTES)) == NULL)
-      return WL_ENOMEM;
-    (*c)[i / 8] |= (uint8_t)(1u << (i % 8));
-  }
-  return 0;
-}
+/* A part's bits (one per byte of an allocation): touchbits.h. */
 
 static int touch_grow(wl_launch *l) {
   int n = (int)l->dev->allocs.n, i;
@@ -142,11 +104,11 @@ void wl__sim_touch(wl_launch *l, const wl_access *a) {
   }
   /* a load's bytes as read, a store's as written, an atomic's as both */
   if ((a->kind != WL_ACC_STORE &&
-       ((*rd == NULL && (*rd = tb_new(l->ctx, al)) == NULL) ||
-        tb_mark(l->ctx, *rd, a->off, a->width) != 0)) ||
+       ((*rd == NULL && (*rd = wl__tb_new(l->ctx, al->size)) == NULL) ||
+        wl__tb_mark(l->ctx, *rd, a->off, a->width) != 0)) ||
       (a->kind != WL_ACC_LOAD &&
-       ((*wr == NULL && (*wr = tb_new(l->ctx, al)) == NULL) ||
-        tb_mark(l->ctx, *wr, a->off, a->width) != 0)))
+       ((*wr == NULL && (*wr = wl__tb_new(l->ctx, al->size)) == NULL) ||
+        wl__tb_mark(l->ctx, *wr, a->off, a->width) != 0)))
     l->failed = 1;
   if (l->failed)
     snprintf(l->err, sizeof l->err, "out of memory tracking a split launch");
@@ -156,49 +118,6 @@ void wl__sim_touch(wl_launch *l, const wl_access *a) {
  * touched: every walk over a part's bits keeps to the bytes between the
  * first and the last it touched (tlo, thi), and skips empty words, so a
  * part that wrote 128 bytes of a 64 MB array does 128 bytes' work. */
-
-/* The bits of bytes lo..hi that are on */
-static uint64_t popcount_bits(uint8_t *const *tb, uint64_t lo, uint64_t hi) {
-  uint64_t c, n = 0;
-  for (c = lo / TB_SPAN; c <= hi / TB_SPAN; c++) {
-    uint64_t i, a, z;
-    if (tb[c] == NULL)
-      continue;
-    a = c == lo / TB_SPAN ? lo % TB_SPAN / 8 : 0;
-    z = c == hi / TB_SPAN ? hi % TB_SPAN / 8 : TB_BYTES - 1;
-    for (i = a; i <= z; i++)
-      n += (uint64_t)__builtin_popcount(tb[c][i]);
-  }
-  return n;
-}
-
-/* The first byte from b to hi whose bit is on, or UINT64_MAX */
-static uint64_t next_bit(uint8_t *const *tb, uint64_t b, uint64_t hi) {
-  while (b <= hi) {
-    const uint8_t *c = tb[b / TB_SPAN];
-    uint64_t i = b % TB_SPAN;
-    if (c == NULL) { /* never made: none of its bytes is on */
-      b += TB_SPAN - i;
-      continue;
-    }
-    if ((i & 63) == 0 && i + 63 < TB_SPAN && b + 63 <= hi) {
-      uint64_t w;
-      memcpy(&w, c + i / 8, sizeof w);
-      if (w == 0) {
-        b += 64;
-        continue;
-      }
-    }
-    if ((i & 7) == 0 && c[i / 8] == 0) {
-      b += 8;
-      continue;
-    }
-    if (c[i / 8] >> (i % 8) & 1)
-      return b;
-    b++;
-  }
-  return UINT64_MAX;
-}
 
 /* The bytes of an allocation's written bits (one per 4-byte word) that
  * hold the words of bytes lo..hi */
@@ -215,13 +134,13 @@ int wl__sim_touch_keep(wl_launch *l) {
     uint64_t b, k = 0, n;
     if (al == NULL || l->twr[id] == NULL)
       continue;
-    n = popcount_bits(l->twr[id], l->tlo[id], l->thi[id]);
+    n = wl__tb_count(l->twr[id], l->tlo[id], l->thi[id]);
     if ((l->tval[id] = wl__alloc(l->ctx, n ? n : 1)) == NULL ||
         (al->written != NULL &&
          (l->twb[id] = wl__alloc(l->ctx, written_bytes(al))) == NULL))
       return wl__err(l->ctx, WL_ENOMEM, "out of memory");
-    for (b = next_bit(l->twr[id], l->tlo[id], l->thi[id]); b != UINT64_MAX;
-         b = next_bit(l->twr[id], b + 1, l->thi[id]))
+    for (b = wl__tb_next(l->twr[id], l->tlo[id], l->thi[id]); b != UINT64_MAX;
+         b = wl__tb_next(l->twr[id], b + 1, l->thi[id]))
       l->tval[id][k++] = al->data[b];
     wl_assert(k == n);
     if (al->written != NULL) /* (only its touched words' bits are read) */
@@ -241,11 +160,11 @@ void wl__sim_touch_free(wl_launch *l) {
     if (al == NULL)
       continue;
     if (l->tval[id] != NULL) {
-      uint64_t n = popcount_bits(l->twr[id], l->tlo[id], l->thi[id]);
+      uint64_t n = wl__tb_count(l->twr[id], l->tlo[id], l->thi[id]);
       wl__free(l->ctx, l->tval[id], n ? n : 1);
     }
-    tb_free(l->ctx, l->trd[id], al);
-    tb_free(l->ctx, l->twr[id], al);
+    wl__tb_free(l->ctx, l->trd[id], al->size);
+    wl__tb_free(l->ctx, l->twr[id], al->size);
     if (l->twb[id] != NULL)
       wl__free(l->ctx, l->twb[id], written_bytes(al));
   }
@@ -269,28 +188,7 @@ int wl_launch_touched(const wl_launch *l, int id, uint64_t off, int write) {
     return 0;
   tb = write ? l->twr[id] : l->trd[id];
   a = get_alloc(l->dev, id);
-  return tb != NULL && a != NULL && off < a->size && tb_get(tb, off);
-}
-
-/* The first byte (of allocation id) where bits x and y are both on,
- * between lo and hi inclusive, or -1. */
-static int64_t overlap_in(uint8_t *const *x, uint8_t *const *y, uint64_t lo,
-                          uint64_t hi) {
-  uint64_t c;
-  if (x == NULL || y == NULL || lo > hi)
-    return -1;
-  for (c = lo / TB_SPAN; c <= hi / TB_SPAN; c++) {
-    uint64_t i, a, z;
-    if (x[c] == NULL || y[c] == NULL)
-      continue;
-    a = c == lo / TB_SPAN ? lo % TB_SPAN / 8 : 0;
-    z = c == hi / TB_SPAN ? hi % TB_SPAN / 8 : TB_BYTES - 1;
-    for (i = a; i <= z; i++)
-      if (x[c][i] & y[c][i])
-        return (int64_t)(c * TB_SPAN + i * 8 +
-                         (uint64_t)__builtin_ctz(x[c][i] & y[c][i]));
-  }
-  return -1;
+  return tb != NULL && a != NULL && off < a->size && wl__tb_get(tb, off);
 }
 
 int wl_launch_overlaps(const wl_launch *a, const wl_launch *b) {
@@ -307,9 +205,9 @@ int wl_launch_overlaps(const wl_launch *a, const wl_launch *b) {
       continue;
     lo = a->tlo[id] > b->tlo[id] ? a->tlo[id] : b->tlo[id];
     hi = a->thi[id] < b->thi[id] ? a->thi[id] : b->thi[id];
-    if (overlap_in(a->trd[id], b->twr[id], lo, hi) >= 0 ||
-        overlap_in(a->twr[id], b->twr[id], lo, hi) >= 0 ||
-        overlap_in(a->twr[id], b->trd[id], lo, hi) >= 0)
+    if (wl__tb_overlap(a->trd[id], b->twr[id], lo, hi) >= 0 ||
+        wl__tb_overlap(a->twr[id], b->twr[id], lo, hi) >= 0 ||
+        wl__tb_overlap(a->twr[id], b->trd[id], lo, hi) >= 0)
       return 1;
   }
   return 0;
@@ -474,8 +372,8 @@ int wl_device_restore(wl_device *d, const wl_device *src,
     if (!same_alloc(d, src, id, &a, &s))
       return wl__err(d->ctx, WL_EINVAL, "restore: allocation %d differs",
                      id);
-    for (b = next_bit(part->twr[id], part->tlo[id], part->thi[id]);
-         b != UINT64_MAX; b = next_bit(part->twr[id], b + 1, part->thi[id]))
+    for (b = wl__tb_next(part->twr[id], part->tlo[id], part->thi[id]);
+         b != UINT64_MAX; b = wl__tb_next(part->twr[id], b + 1, part->thi[id]))
       a->data[b] = s->data[b];
     /* the written bits change with the bytes written only */
     if (a->written != NULL && s->written != NULL)
@@ -504,11 +402,11 @@ int wl_device_apply(wl_device *d, wl_launch *part) {
       continue;
     if (a == NULL || part->tval[id] == NULL)
       return wl__err(d->ctx, WL_EINVAL, "apply: allocation %d differs", id);
-    for (b = next_bit(part->twr[id], part->tlo[id], part->thi[id]);
-         b != UINT64_MAX; b = next_bit(part->twr[id], b + 1, part->thi[id]))
+    for (b = wl__tb_next(part->twr[id], part->tlo[id], part->thi[id]);
+         b != UINT64_MAX; b = wl__tb_next(part->twr[id], b + 1, part->thi[id]))
       a->data[b] = part->tval[id][k++];
     /* every value kept was written back, in the order of the bits */
-    wl_assert(k == popcount_bits(part->twr[id], part->tlo[id],
+    wl_assert(k == wl__tb_count(part->twr[id], part->tlo[id],
                                  part->thi[id]));
     if (a->written != NULL && part->twb[id] != NULL)
       for (b = wbits_lo(part->tlo[id]); b <= wbits_hi(a, part->thi[id]); b++)
@@ -578,28 +476,28 @@ int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
     int rc = 0;
     if (a == NULL)
       continue;
-    w = tb_new(d->ctx, a);
-    r = tb_new(d->ctx, a);
+    w = wl__tb_new(d->ctx, a->size);
+    r = wl__tb_new(d->ctx, a->size);
     if (w == NULL || r == NULL) {
-      tb_free(d->ctx, w, a);
-      tb_free(d->ctx, r, a);
+      wl__tb_free(d->ctx, w, a->size);
+      wl__tb_free(d->ctx, r, a->size);
       return wl__err(d->ctx, WL_ENOMEM, "out of memory");
     }
     for (k = 0; k < n && rc == 0; k++) {
       uint8_t **pw = id < parts[k]->ntrack ? parts[k]->twr[id] : NULL;
       uint8_t **pr = id < parts[k]->ntrack ? parts[k]->trd[id] : NULL;
-      uint64_t lo, hi, c;
+      uint64_t lo, hi;
       int64_t at;
       int write_first = 1;
       if (pw == NULL && pr == NULL)
         continue;
       lo = parts[k]->tlo[id]; /* what it touched lies in lo..hi */
       hi = parts[k]->thi[id];
-      at = overlap_in(pw, w, lo, hi);
+      at = wl__tb_overlap(pw, w, lo, hi);
       if (at < 0)
-        at = overlap_in(pr, w, lo, hi);
+        at = wl__tb_overlap(pr, w, lo, hi);
       if (at < 0) {
-        at = overlap_in(pw, r, lo, hi);
+        at = wl__tb_overlap(pw, r, lo, hi);
         write_first = 0;
       }
       if (at >= 0) {
@@ -609,7 +507,7 @@ int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
           if (id >= parts[j]->ntrack) /* it tracked no such allocation */
             continue;
           q = write_first ? parts[j]->twr[id] : parts[j]->trd[id];
-          if (q != NULL && tb_get(q, (uint64_t)at))
+          if (q != NULL && wl__tb_get(q, (uint64_t)at))
             break;
         }
         snprintf(why, whylen,
@@ -621,26 +519,13 @@ int wl_launch_conflicts(wl_launch *const *parts, int n, char *why,
         rc = 1;
         break;
       }
-      /* its chunks into the unions */
-      for (c = lo / TB_SPAN; c <= hi / TB_SPAN && rc == 0; c++) {
-        uint8_t **src[2] = {pw, pr}, **dst[2] = {w, r};
-        int u;
-        for (u = 0; u < 2; u++) {
-          uint64_t i;
-          if (src[u] == NULL || src[u][c] == NULL)
-            continue;
-          if (dst[u][c] == NULL &&
-              (dst[u][c] = wl__calloc(d->ctx, TB_BYTES)) == NULL) {
-            rc = wl__err(d->ctx, WL_ENOMEM, "out of memory");
-            break;
-          }
-          for (i = 0; i < TB_BYTES; i++)
-            dst[u][c][i] |= src[u][c][i];
-        }
-      }
+      /* its bits into the unions */
+      if (wl__tb_or(d->ctx, w, pw, lo, hi) != 0 ||
+          wl__tb_or(d->ctx, r, pr, lo, hi) != 0)
+        rc = wl__err(d->ctx, WL_ENOMEM, "out of memory");
     }
-    tb_free(d->ctx, w, a);
-    tb_free(d->ctx, r, a);
+    wl__tb_free(d->ctx, w, a->size);
+    wl__tb_free(d->ctx, r, a->size);
     if (rc != 0)
       return rc;
   }
