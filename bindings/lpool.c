@@ -591,7 +591,7 @@ int wll_pool_run(size_t n, const wll_pool_opts *o, const wll_pool_fns *fns,
     goto nomem;
   }
   if (jobs > 0) /* NULL: the workers go where the OS puts them */
-    p->place = wll_place_new();
+    p->place = wll_place_new(p->nslots);
   rc = 0;
   for (i = 0; rc == 0 && i < p->nslots; i++) {
     p->slots[i].p = p;

@@ -613,7 +613,7 @@ int wll_sample_parallel_run(wl_ctx *ctx, const wl_litmus *t,
   if (s->inl)
     s->slots[0].ctx = ctx;
   else /* NULL: the batches go where the OS puts them */
-    s->place = wll_place_new();
+    s->place = wll_place_new(s->nslots);
   rc = i < s->nslots ? WL_ENOMEM : 0;
   if (rc != 0)
     set_err(s, "out of memory%s%s", "", "");

@@ -46,7 +46,7 @@ static void test_spread(void **state) {
   (void)state;
   if (!two_cpus())
     skip();
-  assert_non_null(pl = wll_place_new());
+  assert_non_null(pl = wll_place_new(2));
   /* worker A alone on cpus[0]: stays */
   put_on(cpus[0], &start);
   a = wll_place_take(pl, &moved);
@@ -81,7 +81,7 @@ static void test_full(void **state) {
     skip();
   CPU_ZERO(&one);
   CPU_SET(cpus[1], &one);
-  assert_non_null(pl = wll_place_new());
+  assert_non_null(pl = wll_place_new(2));
   put_on(cpus[1], &one);
   assert_int_equal(wll_place_take(pl, &moved), cpus[1]);
   assert_int_equal(wll_place_take(pl, &moved), -1);
