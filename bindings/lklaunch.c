@@ -638,12 +638,14 @@ static int launch_body(lua_State *L) {
     memcpy(ks->kept_shname, x.r.shname, sizeof ks->kept_shname);
     ks->kept = l;
     *box = NULL;
-    if (rc != 0) {
-      wll_sig_take();
+    if (rc != 0) /* a signal stays pending: the other parts stop for it
+                  * too, and the script's thread takes it to report it
+                  * (taken here, a part failing with another error in
+                  * the meantime lost it, and one stopping for it
+                  * reported a time bound) */
       return luaL_error(L, "%s", wl_launch_errmsg(l)[0]
                                      ? wl_launch_errmsg(l)
                                      : wl_ctx_errmsg(d->ctx));
-    }
     lua_pushnil(L);
     return 1;
   }

@@ -448,8 +448,11 @@ double wll_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void time_msg(const krun *r, char *msg, size_t n, const char *what) {
-  int sig = wll_sig_pending();
+/* sig: the signal pending when the caller decided to stop (read once:
+ * under jobs another part may take it meanwhile, to report it, and put
+ * it back -- read again here, it said "time bound" for a SIGTERM) */
+static void time_msg(const krun *r, int sig, char *msg, size_t n,
+                     const char *what) {
   if (sig != 0) { /* SIGINT/SIGTERM end a launch as its time bound does */
     snprintf(msg, n, "the launch was interrupted by %s", wll_sig_name(sig));
     return;
@@ -470,7 +473,7 @@ void wll_count_hook(lua_State *L, lua_Debug *ar) {
   kstate *ks;
   krun *r;
   char msg[300], file[LUA_IDSIZE + 1];
-  int line;
+  int line, sig;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &wll_kstate_key);
   ks = lua_touserdata(L, -1);
   lua_pop(L, 1);
@@ -483,9 +486,10 @@ void wll_count_hook(lua_State *L, lua_Debug *ar) {
       ks->old_hook(L, ar);
     return;
   }
-  if (wll_now() < r->deadline && !wll_sig_pending())
+  sig = wll_sig_pending();
+  if (wll_now() < r->deadline && !sig)
     return;
-  if (!wll_sig_pending()) {
+  if (!sig) {
     /* a loop that makes device calls yields, and the launch's next step
      * reports the bound (past_deadline, with its hint): this hook says
      * "no device call" only once the launch made no step for
@@ -501,7 +505,7 @@ void wll_count_hook(lua_State *L, lua_Debug *ar) {
     if (r->hook_instrs <= WLL_HOOK_COUNT)
       return;
   }
-  time_msg(r, msg, sizeof msg, "in a loop that makes no device call");
+  time_msg(r, sig, msg, sizeof msg, "in a loop that makes no device call");
   lua_getinfo(L, "Sl", ar);
   line = ar->currentline;
   snprintf(file, sizeof file, "%s", ar->short_src);
@@ -546,8 +550,8 @@ void wll_hook_off(lua_State *L, kstate *ks) {
 static int past_deadline(lua_State *L, lctx *x, wl_launch *l, int block,
                          int thread) {
   char msg[300], file[256] = "";
-  int line = 0;
-  if ((wll_now() < x->r.deadline && !wll_sig_pending()) ||
+  int line = 0, sig = wll_sig_pending();
+  if ((wll_now() < x->r.deadline && !sig) ||
       (block == x->r.probe_block && thread < 32 &&
        x->r.probe_state != WLL_PROBE_NONE))
     return 0; /* what the probe left is settled first */
@@ -565,8 +569,8 @@ static int past_deadline(lua_State *L, lctx *x, wl_launch *l, int block,
       lua_rawgeti(L, -1, (x->r.warp_mode ? thread / 32 : thread) + 1) ==
           LUA_TTHREAD)
     line = co_where(lua_tothread(L, -1), file, sizeof file);
-  time_msg(&x->r, msg, sizeof msg, "(a spin loop waiting for a value no "
-                                  "thread writes?)");
+  time_msg(&x->r, sig, msg, sizeof msg, "(a spin loop waiting for a value "
+                                       "no thread writes?)");
   return wl_kernel_fail(l, block, thread, file[0] ? file : NULL, line, msg);
 }
 

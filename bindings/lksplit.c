@@ -522,12 +522,10 @@ static int run_unit(void *ud, size_t unit, wl_ctx *ctx, void *p,
     memcpy(o->shname, ks->kept_shname, sizeof o->shname);
   if (rc != LUA_OK) {
     const char *s = lua_tostring(W, -1);
-    /* a launch that SIGINT/SIGTERM ended took the signal to report it
-     * (lklaunch.c): put back, so that the whole launch stops */
-    if (s != NULL && strstr(s, "interrupted by SIGINT") != NULL)
-      wll_sig_put_back(SIGINT);
-    else if (s != NULL && strstr(s, "interrupted by SIGTERM") != NULL)
-      wll_sig_put_back(SIGTERM);
+    /* a part launch leaves a signal pending (lklaunch.c); one that
+     * something on the worker took to report it is put back, so that
+     * the whole launch stops and the script's thread reports it */
+    wll_sig_put_back(wll_sig_in(s));
     o->failed = 1;
     o->msg = strdup(s != NULL ? s : "(an error object that is not a "
                                     "string)");
@@ -776,6 +774,11 @@ int wll_launch_split(lua_State *L, kdev *d, const wl_launch_cfg *cfg,
     lua_pushlightuserdata(L, &pk);
     if (lua_pcall(L, 4, 1, 0) != LUA_OK) {
       const char *m = lua_tostring(L, -1);
+      /* a signal that came while the pack ran (the script's hook raised
+       * it, taking it) is the launch's interruption, not a kernel that
+       * cannot cross: run whole, it ran on for minutes */
+      if (wll_sig_in(m) != 0)
+        return lua_error(L);
       if (m == NULL)
         m = "the kernel cannot cross to a worker's Lua state";
       if (strncmp(m, "dev:runs: ", 10) == 0) /* lkpack.c's own prefix */

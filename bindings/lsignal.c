@@ -108,6 +108,16 @@ void wll_sig_lua(lua_State *L) {
   script = L;
 }
 
+int wll_sig_in(const char *msg) {
+  if (msg == NULL)
+    return 0;
+  if (strstr(msg, "interrupted by SIGINT") != NULL)
+    return SIGINT;
+  if (strstr(msg, "interrupted by SIGTERM") != NULL)
+    return SIGTERM;
+  return 0;
+}
+
 int wll_sig_error(lua_State *L, const char *what) {
   int sig = wll_sig_take();
   return luaL_error(L, "%s: interrupted by %s", what, wll_sig_name(sig));

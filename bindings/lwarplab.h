@@ -538,6 +538,10 @@ WLL_HIDDEN const char *wll_sig_name(int sig); /* "SIGINT", "SIGTERM" */
 WLL_HIDDEN void wll_sig_lua(lua_State *L);
 /* Takes the signal and raises "WHAT: interrupted by SIGINT". */
 WLL_HIDDEN int wll_sig_error(lua_State *L, const char *what);
+/* The signal an error message says interrupted it (SIGINT, SIGTERM), or
+ * 0: a pcall that caught such an error must not take it for another
+ * failure (the signal was taken to raise it). */
+WLL_HIDDEN int wll_sig_in(const char *msg);
 
 /* The pure-Lua part (scripts/warplab/ *.lua), embedded at build time. */
 typedef struct wll_chunk {

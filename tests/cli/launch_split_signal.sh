@@ -47,6 +47,8 @@ wait_for() {
 for sig in INT TERM; do
   want=130
   [ $sig = TERM ] && want=143
+  rm -f "$T/out" # (else the wait could see the last run's "start" and
+  # send the signal before the script even started)
   "$WL" run "$T/long.lua" > "$T/out" 2> "$T/err" &
   pid=$!
   wait_for "$T/out" '^start'
@@ -57,6 +59,7 @@ for sig in INT TERM; do
   [ $rc -eq $want ] || { cat "$T/err"; fail "SIG$sig: exit $rc, want $want"; }
   grep -q "interrupted by SIG$sig" "$T/err" || { cat "$T/err"; fail "SIG$sig: no message"; }
 done
+rm -f "$T/out"
 "$WL" run "$T/long.lua" catch > "$T/out" 2> "$T/err" &
 pid=$!
 wait_for "$T/out" '^start'
